@@ -1,0 +1,200 @@
+/*
+ * tinyarena/plan.h -- the planning core: buffer requests in, byte offsets out.
+ *
+ * The core knows nothing about models or files.  A caller describes every
+ * buffer that must live in the arena as a ta_request: its size, its
+ * alignment, the inclusive range of steps [first, last] during which it must
+ * keep its contents, and optionally a fixed offset it must take.  A strategy
+ * then assigns one offset per buffer so that no two buffers that are live at
+ * the same step share a byte.  Every plan comes back with the arena size, the
+ * lower bound (the most bytes live at any one step -- no plan can be smaller)
+ * and has already passed ta_plan_check().
+ *
+ * Memory: library code never allocates.  Ask first how much scratch memory a
+ * strategy needs, then pass it in.  Scratch is only used during the call; the
+ * offsets array (n entries) is written by the call and owned by the caller.
+ *
+ *     const ta_strategy *s = ta_strategy_find("greedy");
+ *     size_t need;
+ *     ta_plan_scratch_bytes(s, reqs, n, NULL, &need);
+ *     void *scratch = my_alloc(need);           // any memory, max_align_t aligned
+ *     size_t *offsets = my_alloc(n * sizeof *offsets);
+ *     ta_plan_result res;
+ *     ta_diag diag;
+ *     ta_status st = ta_plan_run(s, reqs, n, NULL, scratch, need, offsets, &res, &diag);
+ *     // st == TA_OK: res.arena_bytes, res.lower_bound_bytes, offsets[i]
+ *
+ * Units: sizes and offsets in bytes; steps are plain integers (op steps).
+ * Padding counts: a buffer occupies ta_request_padded(r) bytes, its size
+ * rounded up to its alignment, and every offset is a multiple of its
+ * alignment.  So the reported arena already contains all alignment padding.
+ */
+#ifndef TINYARENA_PLAN_H
+#define TINYARENA_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyarena/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Value of ta_request.fixed for a buffer the planner may place anywhere. */
+#define TA_NO_OFFSET ((size_t)-1)
+
+/* Largest number of buffers one call accepts (ids are stored as uint32_t). */
+#define TA_PLAN_MAX_BUFFERS 0x3fffffffu
+
+/* One buffer to place. */
+typedef struct ta_request {
+    size_t size;   /* bytes of data; 0 is allowed (placed at 0, conflicts with nothing) */
+    size_t align;  /* power of two >= 1; 0 means 1 */
+    int32_t first; /* first step at which the buffer is live (inclusive; may be negative) */
+    int32_t last;  /* last step at which it is live (inclusive), >= first */
+    size_t fixed;  /* TA_NO_OFFSET, or the offset it must take (a multiple of align) */
+} ta_request;
+
+/* A request filled with defaults: align 1, no fixed offset. */
+ta_request ta_request_make(size_t size, int32_t first, int32_t last);
+
+/* Bytes the buffer occupies: size rounded up to its alignment.  On overflow
+ * returns TA_NO_OFFSET (callers that validated with ta_plan_run never see it). */
+size_t ta_request_padded(const ta_request *r);
+
+/* True when the lifetimes of a and b share at least one step. */
+bool ta_request_overlap_time(const ta_request *a, const ta_request *b);
+
+/* Options for ta_plan_run.  NULL means all defaults. */
+typedef uint64_t (*ta_clock_fn)(void *ctx); /* monotonic microseconds */
+
+#define TA_PLAN_ALLOW_FIXED_CONFLICT 1u /* accept fixed buffers that overlap each other
+                                          (an offline plan that does so on purpose);
+                                          they are reported in ta_plan_result */
+typedef struct ta_plan_options {
+    uint32_t flags;        /* TA_PLAN_* bits */
+    double time_limit_s;   /* search strategies only; <= 0 means the strategy default */
+    ta_clock_fn clock;     /* optional clock for time limits; NULL: work limits only */
+    void *clock_ctx;       /* passed to clock */
+    uint64_t work_limit;   /* optional cap on a search's effort units; 0 = none */
+    uint32_t seed;         /* randomised heuristics derive all choices from it */
+} ta_plan_options;
+
+/* How strong the result is. */
+typedef enum ta_proof {
+    TA_PROOF_NONE = 0,  /* heuristic: no claim beyond arena >= lower bound */
+    TA_PROOF_OPTIMAL,   /* no smaller arena exists */
+    TA_PROOF_GAP,       /* best found; a smaller arena might exist, but none below proven_bytes */
+    TA_PROOF_TIMEOUT    /* search hit its limit at the incumbent */
+} ta_proof;
+
+typedef struct ta_plan_result {
+    size_t arena_bytes;       /* max over buffers of offset + padded size */
+    size_t lower_bound_bytes; /* most padded bytes live at one step */
+    int32_t peak_step;        /* a step where the lower bound is reached */
+    size_t naive_bytes;       /* sum of padded sizes (no reuse at all) */
+    ta_proof proof;           /* set by search strategies; NONE for heuristics */
+    size_t proven_bytes;      /* no arena below this exists (>= lower bound) */
+    uint64_t work;            /* strategy-defined effort (placements, search nodes) */
+    size_t fixed_conflicts;   /* pairs of fixed buffers overlapping (only with
+                                 TA_PLAN_ALLOW_FIXED_CONFLICT; else always 0) */
+} ta_plan_result;
+
+/*
+ * A strategy.  Every strategy sees validated requests (ta_plan_run checks
+ * them first) and must write one offset per buffer, honouring alignment and
+ * fixed offsets.  Strategies are stateless; all state lives in scratch.
+ */
+typedef struct ta_strategy {
+    const char *name;    /* "naive", "pingpong", "linear", "greedy", "best", ... */
+    const char *summary; /* one line for --help */
+    /* Scratch bytes plan() needs for these requests. */
+    ta_status (*scratch_bytes)(const ta_request *reqs, size_t n, const ta_plan_options *opt,
+                               size_t *bytes);
+    /* Writes offsets[0..n).  res->arena_bytes/proof/proven_bytes/work may be
+     * set; ta_plan_run recomputes arena_bytes and the bound itself. */
+    ta_status (*plan)(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *scratch,
+                      size_t scratch_bytes, size_t *offsets, ta_plan_result *res, ta_diag *diag);
+} ta_strategy;
+
+/* The built-in strategies, in the order tables print them.  *count receives
+ * how many; the array is static and never changes. */
+const ta_strategy *const *ta_strategy_list(size_t *count);
+
+/* Strategy by name (case-sensitive), or NULL. */
+const ta_strategy *ta_strategy_find(const char *name);
+
+/*
+ * Scratch bytes ta_plan_run needs for strategy s on these requests
+ * (the strategy's own need, plus the bound and the check).
+ * Returns TA_E_INVALID_ARG for NULL s/bytes, or reqs NULL with n > 0;
+ * TA_E_OVERFLOW when n is absurd (> TA_PLAN_MAX_BUFFERS).
+ */
+ta_status ta_plan_scratch_bytes(const ta_strategy *s, const ta_request *reqs, size_t n,
+                                const ta_plan_options *opt, size_t *bytes);
+
+/*
+ * Plans the n requests with strategy s.
+ *  1. validates the requests (alignment a power of two, first <= last,
+ *     fixed offsets aligned, no size overflow, fixed buffers not colliding
+ *     unless TA_PLAN_ALLOW_FIXED_CONFLICT);
+ *  2. computes the lower bound;
+ *  3. runs the strategy;
+ *  4. validates the plan with ta_plan_check.
+ * offsets: n entries written on success (undefined on failure).
+ * res: filled on success.  diag: optional, explains failures.
+ * Returns TA_OK; TA_E_INVALID_ARG; TA_E_BAD_REQUEST; TA_E_FIXED_CONFLICT;
+ * TA_E_NO_MEMORY when scratch_bytes is below ta_plan_scratch_bytes;
+ * TA_E_OVERFLOW when the arena would not fit in size_t; or the check's code
+ * if a strategy produced an invalid plan (a bug, reported not hidden).
+ */
+ta_status ta_plan_run(const ta_strategy *s, const ta_request *reqs, size_t n,
+                      const ta_plan_options *opt, void *scratch, size_t scratch_bytes,
+                      size_t *offsets, ta_plan_result *res, ta_diag *diag);
+
+/*
+ * Validates requests alone (step 1 of ta_plan_run).  flags: TA_PLAN_* bits.
+ * *fixed_conflicts (optional) receives the number of colliding fixed pairs
+ * found when TA_PLAN_ALLOW_FIXED_CONFLICT is set.
+ * Needs ta_plan_check_scratch_bytes(n) bytes of scratch.
+ */
+ta_status ta_plan_requests_check(const ta_request *reqs, size_t n, uint32_t flags, void *scratch,
+                                 size_t scratch_bytes, size_t *fixed_conflicts, ta_diag *diag);
+
+/*
+ * The lower bound: the largest sum of padded sizes live at one step (the
+ * maximum-weight clique of the interval overlap graph).  *bytes receives it,
+ * *peak_step (optional) the first step where it is reached (0 when n == 0).
+ * Needs ta_plan_bound_scratch_bytes(n) bytes of scratch.  O(n log n).
+ */
+size_t ta_plan_bound_scratch_bytes(size_t n);
+ta_status ta_plan_bound(const ta_request *reqs, size_t n, void *scratch, size_t scratch_bytes,
+                        size_t *bytes, int32_t *peak_step);
+
+/*
+ * The validator.  Checks that
+ *   - every offset is a multiple of its buffer's alignment (TA_E_MISALIGNED);
+ *   - fixed buffers sit at their fixed offset (TA_E_FIXED_MOVED);
+ *   - every buffer ends inside the arena: offset + padded <= arena_bytes
+ *     (TA_E_OUT_OF_ARENA);
+ *   - no two buffers overlap both in time and in bytes (TA_E_OVERLAP), except
+ *     two fixed ones when flags has TA_PLAN_ALLOW_FIXED_CONFLICT.
+ * The first problem found is described in diag.  O(n log n): a sweep over
+ * time keeps the live buffers in a balanced tree ordered by offset.
+ */
+size_t ta_plan_check_scratch_bytes(size_t n);
+ta_status ta_plan_check(const ta_request *reqs, size_t n, const size_t *offsets, size_t arena_bytes,
+                        uint32_t flags, void *scratch, size_t scratch_bytes, ta_diag *diag);
+
+/* max over i of offsets[i] + padded size (0 for n == 0). */
+size_t ta_plan_arena_bytes(const ta_request *reqs, size_t n, const size_t *offsets);
+
+/* Text for a proof status: "heuristic", "proven optimal", "best found with gap", "timed out". */
+const char *ta_proof_str(ta_proof p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,295 @@
+/* The format-free graph IR: tables carved from one caller block. */
+#include <string.h>
+
+#include "common/util.h"
+#include "tinyarena/graph.h"
+
+static const struct {
+    size_t size;
+    const char *name;
+} k_dtypes[TA_DTYPE_COUNT] = {
+    [TA_DTYPE_UNKNOWN] = {0, "unknown"},   [TA_DTYPE_FLOAT32] = {4, "float32"},
+    [TA_DTYPE_FLOAT16] = {2, "float16"},   [TA_DTYPE_FLOAT64] = {8, "float64"},
+    [TA_DTYPE_BFLOAT16] = {2, "bfloat16"}, [TA_DTYPE_INT4] = {1, "int4"},
+    [TA_DTYPE_INT8] = {1, "int8"},         [TA_DTYPE_UINT8] = {1, "uint8"},
+    [TA_DTYPE_INT16] = {2, "int16"},       [TA_DTYPE_UINT16] = {2, "uint16"},
+    [TA_DTYPE_INT32] = {4, "int32"},       [TA_DTYPE_UINT32] = {4, "uint32"},
+    [TA_DTYPE_INT64] = {8, "int64"},       [TA_DTYPE_UINT64] = {8, "uint64"},
+    [TA_DTYPE_BOOL] = {1, "bool"},         [TA_DTYPE_COMPLEX64] = {8, "complex64"},
+    [TA_DTYPE_COMPLEX128] = {16, "complex128"}, [TA_DTYPE_STRING] = {0, "string"},
+    [TA_DTYPE_RESOURCE] = {0, "resource"}, [TA_DTYPE_VARIANT] = {0, "variant"},
+};
+
+size_t ta_dtype_size(ta_dtype t) { return (unsigned)t < TA_DTYPE_COUNT ? k_dtypes[t].size : 0; }
+
+const char *ta_dtype_str(ta_dtype t) {
+    return (unsigned)t < TA_DTYPE_COUNT ? k_dtypes[t].name : "unknown";
+}
+
+ta_status ta_dtype_bytes_for(ta_dtype t, uint64_t elements, size_t *bytes) {
+    if (!bytes) return TA_E_INVALID_ARG;
+    size_t es = ta_dtype_size(t);
+    if (!es) return TA_E_UNSUPPORTED;
+    uint64_t b;
+    if (t == TA_DTYPE_INT4) {
+        b = elements / 2 + (elements & 1);
+    } else {
+        if (elements > UINT64_MAX / es) return TA_E_OVERFLOW;
+        b = elements * es;
+    }
+    if (b > (uint64_t)SIZE_MAX) return TA_E_OVERFLOW;
+    *bytes = (size_t)b;
+    return TA_OK;
+}
+
+static const char *const k_kinds[TA_OP_KIND_COUNT] = {
+#define K(x) [TA_OP_##x] = #x
+    K(OTHER), K(CUSTOM), K(ADD), K(SUB), K(MUL), K(DIV), K(AVERAGE_POOL_2D), K(MAX_POOL_2D),
+    K(CONCATENATION), K(CONV_2D), K(DEPTHWISE_CONV_2D), K(TRANSPOSE_CONV), K(FULLY_CONNECTED),
+    K(BATCH_MATMUL), K(DEQUANTIZE), K(QUANTIZE), K(REQUANTIZE), K(RESHAPE), K(SQUEEZE),
+    K(EXPAND_DIMS), K(SOFTMAX), K(LOGISTIC), K(TANH), K(RELU), K(RELU6), K(RELU_N1_TO_1),
+    K(LEAKY_RELU), K(HARD_SWISH), K(PRELU), K(PAD), K(PADV2), K(MIRROR_PAD), K(TRANSPOSE),
+    K(MEAN), K(SUM), K(REDUCE_MAX), K(STRIDED_SLICE), K(SLICE), K(SPLIT), K(SPLIT_V), K(PACK),
+    K(UNPACK), K(GATHER), K(RESIZE_BILINEAR), K(RESIZE_NEAREST_NEIGHBOR), K(ARG_MAX),
+    K(ARG_MIN), K(CAST), K(SHAPE), K(LOG), K(EXP), K(SQRT), K(RSQRT), K(SQUARE), K(ABS), K(NEG),
+    K(MINIMUM), K(MAXIMUM), K(SVDF), K(LSTM), K(IF), K(WHILE), K(CALL_ONCE), K(CALL),
+#undef K
+};
+
+const char *ta_op_kind_str(ta_op_kind k) {
+    return (unsigned)k < TA_OP_KIND_COUNT && k_kinds[k] ? k_kinds[k] : "OTHER";
+}
+
+ta_op_options ta_op_options_default(void) {
+    ta_op_options o;
+    memset(&o, 0, sizeof o);
+    o.stride_w = o.stride_h = 1;
+    o.dilation_w = o.dilation_h = 1;
+    o.depth_multiplier = 1;
+    o.subgraph_a = o.subgraph_b = -1;
+    o.new_shape_rank = -1;
+    o.beta = 1.0f;
+    return o;
+}
+
+/* Carves the tables in a fixed order; the same code sizes (mem == NULL) and lays out. */
+static bool carve(ta__bump *b, const ta_graph_limits *lim, ta_graph *g) {
+    const uint32_t lim31 = 0x7fffffffu;
+    if (lim->subgraphs > lim31 || lim->tensors > lim31 || lim->ops > lim31 ||
+        lim->indices > lim31 || lim->dims > lim31)
+        return false;
+    g->subgraphs = ta__bump_take(b, lim->subgraphs, sizeof(ta_subgraph));
+    g->tensors = ta__bump_take(b, lim->tensors, sizeof(ta_tensor));
+    g->ops = ta__bump_take(b, lim->ops, sizeof(ta_op));
+    g->index_pool = ta__bump_take(b, lim->indices, sizeof(int32_t));
+    g->dim_pool = ta__bump_take(b, lim->dims, sizeof(int32_t));
+    return !b->fail;
+}
+
+size_t ta_graph_bytes(const ta_graph_limits *lim) {
+    if (!lim) return 0;
+    ta__bump b;
+    ta_graph g;
+    ta__bump_init(&b, NULL, 0);
+    if (!carve(&b, lim, &g)) return 0;
+    return ta__bump_need(&b);
+}
+
+ta_status ta_graph_init(ta_graph *g, const ta_graph_limits *lim, void *mem, size_t bytes) {
+    if (!g || !lim || (!mem && bytes)) return TA_E_INVALID_ARG;
+    size_t need = ta_graph_bytes(lim);
+    if (!need) return TA_E_OVERFLOW;
+    if (bytes < need || !mem) return TA_E_NO_MEMORY;
+    memset(g, 0, sizeof *g);
+    ta__bump b;
+    ta__bump_init_aligned(&b, mem, bytes);
+    if (!carve(&b, lim, g)) return TA_E_NO_MEMORY;
+    g->cap = *lim;
+    g->name = "";
+    return TA_OK;
+}
+
+ta_status ta_graph_add_subgraph(ta_graph *g, const char *name, uint32_t *index) {
+    if (!g) return TA_E_INVALID_ARG;
+    if (g->n_subgraphs >= g->cap.subgraphs) return TA_E_NO_MEMORY;
+    ta_subgraph *s = &g->subgraphs[g->n_subgraphs];
+    memset(s, 0, sizeof *s);
+    s->name = name ? name : "";
+    s->tensor_base = g->n_tensors;
+    s->op_base = g->n_ops;
+    if (index) *index = g->n_subgraphs;
+    g->n_subgraphs++;
+    return TA_OK;
+}
+
+static int32_t *copy_indices(ta_graph *g, const int32_t *src, uint32_t n) {
+    if (n == 0) return g->index_pool ? g->index_pool + g->index_used : NULL;
+    if (!src || n > g->cap.indices - g->index_used) return NULL;
+    int32_t *dst = g->index_pool + g->index_used;
+    memcpy(dst, src, n * sizeof *dst);
+    g->index_used += n;
+    return dst;
+}
+
+uint64_t ta_tensor_elements(const ta_tensor *t) {
+    uint64_t e = 1;
+    for (int32_t i = 0; i < t->rank; i++) {
+        uint64_t d = t->shape[i] < 0 ? 1u : (uint64_t)t->shape[i];
+        if (d && e > UINT64_MAX / d) return UINT64_MAX;
+        e *= d;
+    }
+    return e;
+}
+
+ta_status ta_graph_add_tensor(ta_graph *g, const ta_tensor_desc *d, int32_t *index) {
+    if (!g || !d) return TA_E_INVALID_ARG;
+    if (!g->n_subgraphs) return TA_E_STATE;
+    if (d->rank < 0 || d->rank > TA_MAX_RANK || (d->rank && !d->shape)) return TA_E_INVALID_ARG;
+    if (g->n_tensors >= g->cap.tensors) return TA_E_NO_MEMORY;
+    if ((uint32_t)d->rank > g->cap.dims - g->dim_used) return TA_E_NO_MEMORY;
+    ta_subgraph *s = &g->subgraphs[g->n_subgraphs - 1];
+    ta_tensor *t = &g->tensors[g->n_tensors];
+    memset(t, 0, sizeof *t);
+    int32_t *dims = g->dim_pool ? g->dim_pool + g->dim_used : NULL;
+    if (d->rank) memcpy(dims, d->shape, (size_t)d->rank * sizeof *dims);
+    g->dim_used += (uint32_t)d->rank;
+    t->name = d->name ? d->name : "";
+    t->dtype = d->dtype;
+    t->rank = d->rank;
+    t->shape = dims;
+    t->data = d->data;
+    t->data_bytes = d->data_bytes;
+    t->flags = d->flags;
+    t->quant = d->quant;
+    t->subgraph = g->n_subgraphs - 1;
+    t->index = (int32_t)s->n_tensors;
+    for (int32_t i = 0; i < t->rank; i++)
+        if (t->shape[i] < 0) t->flags |= TA_TENSOR_DYNAMIC;
+    if (d->bytes) {
+        t->bytes = d->bytes;
+    } else {
+        uint64_t e = ta_tensor_elements(t);
+        if (e == UINT64_MAX) return TA_E_OVERFLOW;
+        ta_status st = ta_dtype_bytes_for(t->dtype, e, &t->bytes);
+        if (st == TA_E_OVERFLOW) return st;
+        if (st != TA_OK) t->bytes = 0; /* strings/resources: sized by data, not planned */
+    }
+    if (index) *index = t->index;
+    g->n_tensors++;
+    s->n_tensors++;
+    return TA_OK;
+}
+
+ta_status ta_graph_add_op(ta_graph *g, const ta_op_desc *d, uint32_t *index) {
+    if (!g || !d) return TA_E_INVALID_ARG;
+    if (!g->n_subgraphs) return TA_E_STATE;
+    if (g->n_ops >= g->cap.ops) return TA_E_NO_MEMORY;
+    if ((d->n_inputs && !d->inputs) || (d->n_outputs && !d->outputs) ||
+        (d->n_intermediates && !d->intermediates))
+        return TA_E_INVALID_ARG;
+    uint64_t need = (uint64_t)d->n_inputs + d->n_outputs + d->n_intermediates;
+    if (need > (uint64_t)(g->cap.indices - g->index_used)) return TA_E_NO_MEMORY;
+    ta_subgraph *s = &g->subgraphs[g->n_subgraphs - 1];
+    ta_op *op = &g->ops[g->n_ops];
+    memset(op, 0, sizeof *op);
+    op->kind = d->kind;
+    op->custom_name = d->custom_name;
+    op->builtin_code = d->builtin_code;
+    op->version = d->version;
+    op->subgraph = g->n_subgraphs - 1;
+    op->index = (int32_t)s->n_ops;
+    op->inputs = copy_indices(g, d->inputs, d->n_inputs);
+    op->n_inputs = d->n_inputs;
+    op->outputs = copy_indices(g, d->outputs, d->n_outputs);
+    op->n_outputs = d->n_outputs;
+    op->intermediates = copy_indices(g, d->intermediates, d->n_intermediates);
+    op->n_intermediates = d->n_intermediates;
+    op->opt = d->opt ? *d->opt : ta_op_options_default();
+    op->custom_data = d->custom_data;
+    op->custom_data_bytes = d->custom_data_bytes;
+    if (index) *index = (uint32_t)op->index;
+    g->n_ops++;
+    s->n_ops++;
+    return TA_OK;
+}
+
+ta_status ta_graph_set_io(ta_graph *g, const int32_t *inputs, uint32_t n_inputs,
+                          const int32_t *outputs, uint32_t n_outputs) {
+    if (!g || (n_inputs && !inputs) || (n_outputs && !outputs)) return TA_E_INVALID_ARG;
+    if (!g->n_subgraphs) return TA_E_STATE;
+    if ((uint64_t)n_inputs + n_outputs > (uint64_t)(g->cap.indices - g->index_used))
+        return TA_E_NO_MEMORY;
+    ta_subgraph *s = &g->subgraphs[g->n_subgraphs - 1];
+    s->inputs = copy_indices(g, inputs, n_inputs);
+    s->n_inputs = n_inputs;
+    s->outputs = copy_indices(g, outputs, n_outputs);
+    s->n_outputs = n_outputs;
+    for (uint32_t i = 0; i < n_inputs; i++)
+        if (inputs[i] >= 0 && (uint32_t)inputs[i] < s->n_tensors)
+            g->tensors[s->tensor_base + (uint32_t)inputs[i]].flags |= TA_TENSOR_INPUT;
+    for (uint32_t i = 0; i < n_outputs; i++)
+        if (outputs[i] >= 0 && (uint32_t)outputs[i] < s->n_tensors)
+            g->tensors[s->tensor_base + (uint32_t)outputs[i]].flags |= TA_TENSOR_OUTPUT;
+    return TA_OK;
+}
+
+const ta_tensor *ta_graph_tensor(const ta_graph *g, uint32_t sg, int32_t local) {
+    if (!g || sg >= g->n_subgraphs || local < 0) return NULL;
+    const ta_subgraph *s = &g->subgraphs[sg];
+    if ((uint32_t)local >= s->n_tensors) return NULL;
+    return &g->tensors[s->tensor_base + (uint32_t)local];
+}
+
+const ta_op *ta_graph_op(const ta_graph *g, uint32_t sg, uint32_t local) {
+    if (!g || sg >= g->n_subgraphs) return NULL;
+    const ta_subgraph *s = &g->subgraphs[sg];
+    if (local >= s->n_ops) return NULL;
+    return &g->ops[s->op_base + local];
+}
+
+static ta_status check_list(const ta_subgraph *s, uint32_t sg, const char *what, int32_t op,
+                            const int32_t *idx, uint32_t n, bool allow_absent, ta_diag *d) {
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t t = idx[i];
+        if (t == -1 && allow_absent) continue;
+        if (t < 0 || (uint32_t)t >= s->n_tensors) {
+            if (op >= 0)
+                return ta_diag_set(d, TA_E_MALFORMED,
+                                   "subgraph %u op %d: %s %u refers to tensor %d of %u", sg, op,
+                                   what, i, t, s->n_tensors);
+            return ta_diag_set(d, TA_E_MALFORMED, "subgraph %u: %s %u refers to tensor %d of %u",
+                               sg, what, i, t, s->n_tensors);
+        }
+    }
+    return TA_OK;
+}
+
+ta_status ta_graph_validate(const ta_graph *g, ta_diag *d) {
+    if (!g) return TA_E_INVALID_ARG;
+    for (uint32_t sg = 0; sg < g->n_subgraphs; sg++) {
+        const ta_subgraph *s = &g->subgraphs[sg];
+        ta_status st = check_list(s, sg, "input", -1, s->inputs, s->n_inputs, false, d);
+        if (!st) st = check_list(s, sg, "output", -1, s->outputs, s->n_outputs, false, d);
+        if (st) return st;
+        for (uint32_t k = 0; k < s->n_ops; k++) {
+            const ta_op *op = &g->ops[s->op_base + k];
+            st = check_list(s, sg, "input", (int32_t)k, op->inputs, op->n_inputs, true, d);
+            if (!st) st = check_list(s, sg, "output", (int32_t)k, op->outputs, op->n_outputs, false, d);
+            if (!st)
+                st = check_list(s, sg, "intermediate", (int32_t)k, op->intermediates,
+                                op->n_intermediates, true, d);
+            if (st) return st;
+            int32_t refs[2] = {op->opt.subgraph_a, op->opt.subgraph_b};
+            bool cf = op->kind == TA_OP_IF || op->kind == TA_OP_WHILE ||
+                      op->kind == TA_OP_CALL_ONCE || op->kind == TA_OP_CALL;
+            for (int r = 0; r < 2 && cf; r++) {
+                if (refs[r] == -1) continue;
+                if (refs[r] < 0 || (uint32_t)refs[r] >= g->n_subgraphs || (uint32_t)refs[r] == sg)
+                    return ta_diag_set(d, TA_E_MALFORMED,
+                                       "subgraph %u op %u (%s): refers to subgraph %d of %u", sg, k,
+                                       ta_op_kind_str(op->kind), refs[r], g->n_subgraphs);
+            }
+        }
+    }
+    return TA_OK;
+}
