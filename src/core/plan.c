@@ -88,8 +88,14 @@ ta_status ta_plan_requests_check(const ta_request *reqs, size_t n, uint32_t flag
         ta_status st = ta__sweep_overlap(reqs, n, NULL, TA__SWEEP_FIXED, scratch, scratch_bytes, d);
         if (st == TA_E_OVERLAP) {
             char why[TA_DIAG_LEN];
+            size_t a = d ? d->item[0] : SIZE_MAX, b = d ? d->item[1] : SIZE_MAX;
             memcpy(why, d ? d->msg : "", d ? sizeof why : 1);
-            return ta_diag_set(d, TA_E_FIXED_CONFLICT, "fixed offsets collide: %s", why);
+            ta_diag_set(d, TA_E_FIXED_CONFLICT, "fixed offsets collide: %s", why);
+            if (d) {
+                d->item[0] = a;
+                d->item[1] = b;
+            }
+            return TA_E_FIXED_CONFLICT;
         }
         return st;
     }
@@ -127,7 +133,10 @@ ta_status ta_plan_run(const ta_strategy *s, const ta_request *reqs, size_t n,
                       const ta_plan_options *opt, void *scratch, size_t scratch_bytes,
                       size_t *offsets, ta_plan_result *res, ta_diag *d) {
     if (!s || !res || (n && (!reqs || !offsets))) return ta_diag_set(d, TA_E_INVALID_ARG, "NULL argument");
-    if (d) d->msg[0] = '\0';
+    if (d) {
+        d->msg[0] = '\0';
+        d->item[0] = d->item[1] = SIZE_MAX;
+    }
     size_t need = 0;
     ta_status st = ta_plan_scratch_bytes(s, reqs, n, opt, &need);
     if (st) return ta_diag_set(d, st, "cannot size scratch for %zu buffers", n);

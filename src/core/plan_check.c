@@ -117,11 +117,16 @@ static ta_status overlap_diag(const treap *t, uint32_t a, uint32_t b, ta_diag *d
     }
     const ta_request *ra = &t->reqs[a], *rb = &t->reqs[b];
     size_t oa = off_of(t, a), ob = off_of(t, b);
-    return ta_diag_set(d, TA_E_OVERLAP,
-                       "buffers %u and %u overlap: steps [%d,%d] bytes [%zu,%zu) and steps "
-                       "[%d,%d] bytes [%zu,%zu)",
-                       a, b, ra->first, ra->last, oa, oa + ta_request_padded(ra), rb->first,
-                       rb->last, ob, ob + ta_request_padded(rb));
+    ta_diag_set(d, TA_E_OVERLAP,
+                "buffers %u and %u overlap: steps [%d,%d] bytes [%zu,%zu) and steps "
+                "[%d,%d] bytes [%zu,%zu)",
+                a, b, ra->first, ra->last, oa, oa + ta_request_padded(ra), rb->first, rb->last, ob,
+                ob + ta_request_padded(rb));
+    if (d) {
+        d->item[0] = a;
+        d->item[1] = b;
+    }
+    return TA_E_OVERLAP;
 }
 
 ta_status ta__sweep_overlap(const ta_request *reqs, size_t n, const size_t *offsets,
