@@ -215,7 +215,9 @@ static bool aligned(const void *p, size_t a) { return ((uintptr_t)p % a) == 0; }
 /* Data of buffer `idx` (verified against n_buffers by the caller): the
  * inline `data` vector, or for large models the external range
  * [offset, offset + size) of the file when offset > 1 (the schema's rule:
- * offsets 0 and 1 are sentinels for "not used"). */
+ * offsets 0 and 1 are sentinels for "not used").  walk_buffers() checks
+ * every buffer first, in its own context, so later calls from a tensor or a
+ * metadata entry cannot fail. */
 static ta_status buffer_data(rd *r, uint32_t idx, const uint8_t **data, size_t *bytes) {
     ta_fb_table b;
     ta_fb_vec v;
@@ -229,13 +231,12 @@ static ta_status buffer_data(rd *r, uint32_t idx, const uint8_t **data, size_t *
     if (off > 1) {
         if (v.n)
             return ta_diag_set(r->d, TA_E_MALFORMED,
-                               "%s: buffer %u has both inline data and an external offset",
-                               ctx(r), idx);
+                               "%s: both inline data and an external offset", ctx(r));
         if (size > r->fb.len || off > r->fb.len - size)
             return ta_diag_set(r->d, TA_E_MALFORMED,
-                               "%s: buffer %u: external data out of bounds (offset %llu, size "
-                               "%llu, file %zu bytes)",
-                               ctx(r), idx, (unsigned long long)off, (unsigned long long)size,
+                               "%s: external data out of bounds (offset %llu, size %llu, file "
+                               "%zu bytes)",
+                               ctx(r), (unsigned long long)off, (unsigned long long)size,
                                r->fb.len);
         if (size) {
             *data = r->fb.p + off;
