@@ -90,6 +90,17 @@ static uint32_t get32(const unsigned char *p, size_t at) {
            ((uint32_t)p[at + 3] << 24);
 }
 
+/* Copies the crafted model, applies one patch, expects a status and text. */
+#define PATCH_BAD(at, value, size, want, substr)                      \
+    do {                                                              \
+        unsigned char *q_ = dup_bytes(p, len);                        \
+        put_le(q_, (at), (uint64_t)(value), (size));                  \
+        EXPECT_BAD(q_, len, (want), (substr));                        \
+        free(q_);                                                     \
+    } while (0)
+
+static void truncations(const unsigned char *p, size_t len, const char *what);
+
 /* ---- a tiny forward FlatBuffers builder ----------------------------------
  * Real builders write back to front; this one writes front to back, which
  * is simpler and just as valid: a parent comes first and its uoffset fields
@@ -202,7 +213,7 @@ static size_t bb_header(bb *b) {
 typedef struct lm {
     size_t root, version, sg_vec, sg_table, tensors_vec, t0_table, t0_type, t0_shape, t0_buffer,
         t0_name, zp_field, t1_buffer, op_table, op_in, opcode_index, act, oc_dep, oc_code,
-        buffers_vec, ext_offset, ext_size, offline;
+        buffers_vec, ext_offset, ext_size, offline, opt_type;
 } lm;
 
 /*
@@ -287,6 +298,7 @@ static unsigned char *build_model(size_t *len, lm *L) {
     L->op_table = bb_table(&b, 5, opf, of);
     bb_link(&b, ov + 4, L->op_table);
     L->opcode_index = of[0];
+    L->opt_type = of[3];
     L->op_in = bb_vec32(&b, 2, opin);
     bb_link(&b, of[1], L->op_in);
     bb_link(&b, of[2], bb_vec32(&b, 1, out));
@@ -322,8 +334,7 @@ static unsigned char *build_model(size_t *len, lm *L) {
     const fld md[2] = {{F_OFF, 0}, {F_U32, 2}};
     bb_link(&b, mv + 4, bb_table(&b, 2, md, mdf));
     bb_link(&b, mdf[0], bb_str(&b, "OfflineMemoryAllocation"));
-    bb_pad(&b, 8);
-    *len = b.n;
+    *len = b.n; /* no trailing padding: every prefix must fail */
     return b.p;
 }
 
@@ -351,9 +362,79 @@ static unsigned char *build_alias(uint32_t n_sg, uint32_t n_t, size_t *len) {
     size_t bv = bb_vecoff(&b, 1);
     bb_link(&b, mf[4], bv);
     bb_link(&b, bv + 4, bb_table(&b, 0, NULL, NULL));
-    bb_pad(&b, 8);
-    *len = b.n;
+    *len = b.n; /* no trailing padding: every prefix must fail */
     return b.p;
+}
+
+/* Two subgraphs: subgraph 0 runs WHILE(cond = body = subgraph 1) on one
+ * int32 scalar; subgraph 1 passes it through.  *cond_at: the cond field. */
+static unsigned char *build_while(size_t *len, size_t *cond_at) {
+    bb b = {0};
+    bb_header(&b);
+    size_t mf[5];
+    const fld model[5] = {{F_U32, 3}, {F_OFF, 0}, {F_OFF, 0}, {F_NONE, 0}, {F_OFF, 0}};
+    size_t root = bb_table(&b, 5, model, mf);
+    put_le(b.p, 0, root, 4);
+    size_t ocv = bb_vecoff(&b, 1);
+    bb_link(&b, mf[1], ocv);
+    const fld oc[4] = {{F_U8, TFL_OP_WHILE}, {F_NONE, 0}, {F_U32, 1}, {F_U32, TFL_OP_WHILE}};
+    bb_link(&b, ocv + 4, bb_table(&b, 4, oc, NULL));
+    size_t sgv = bb_vecoff(&b, 2);
+    bb_link(&b, mf[2], sgv);
+    const int32_t zero[1] = {0};
+    for (uint32_t s = 0; s < 2; s++) {
+        size_t sgf[4];
+        const fld sgd[4] = {{F_OFF, 0}, {F_OFF, 0}, {F_OFF, 0}, {s == 0 ? F_OFF : F_NONE, 0}};
+        bb_link(&b, sgv + 4 + 4 * s, bb_table(&b, 4, sgd, sgf));
+        size_t tv = bb_vecoff(&b, 1);
+        bb_link(&b, sgf[0], tv);
+        const fld tf[2] = {{F_NONE, 0}, {F_U8, TFL_TYPE_INT32}};
+        bb_link(&b, tv + 4, bb_table(&b, 2, tf, NULL));
+        bb_link(&b, sgf[1], bb_vec32(&b, 1, zero));
+        bb_link(&b, sgf[2], bb_vec32(&b, 1, zero));
+        if (s != 0) continue;
+        size_t ov = bb_vecoff(&b, 1), of[5], wf[2];
+        bb_link(&b, sgf[3], ov);
+        const fld opf[5] = {{F_U32, 0}, {F_OFF, 0}, {F_OFF, 0}, {F_U8, TFL_OPT_WHILE}, {F_OFF, 0}};
+        bb_link(&b, ov + 4, bb_table(&b, 5, opf, of));
+        bb_link(&b, of[1], bb_vec32(&b, 1, zero));
+        bb_link(&b, of[2], bb_vec32(&b, 1, zero));
+        const fld wo[2] = {{F_U32, 1}, {F_U32, 1}};
+        bb_link(&b, of[4], bb_table(&b, 2, wo, wf));
+        *cond_at = wf[0];
+    }
+    size_t bv = bb_vecoff(&b, 1);
+    bb_link(&b, mf[4], bv);
+    bb_link(&b, bv + 4, bb_table(&b, 0, NULL, NULL));
+    *len = b.n; /* no trailing padding: every prefix must fail */
+    return b.p;
+}
+
+static void test_control_flow(void) {
+    size_t len, cond_at;
+    unsigned char *p = build_while(&len, &cond_at);
+    loaded M;
+    ta_diag d;
+    ta_status st = load(&M, p, len, &d);
+    if (st) fprintf(stderr, "while model: %s\n", d.msg);
+    CHECK(st == TA_OK);
+    if (st == TA_OK) {
+        CHECK_EQ_U(M.g.n_subgraphs, 2);
+        const ta_op *op = ta_graph_op(&M.g, 0, 0);
+        CHECK(op && op->kind == TA_OP_WHILE && op->opt.subgraph_a == 1 && op->opt.subgraph_b == 1);
+        const ta_tensor *t = ta_graph_tensor(&M.g, 1, 0);
+        CHECK(t && t->dtype == TA_DTYPE_INT32 && t->rank == 0 && t->bytes == 4 &&
+              t->flags == (TA_TENSOR_INPUT | TA_TENSOR_OUTPUT));
+        uint32_t nt = 0, no = 9;
+        CHECK(ta_tflite_subgraph_size(&M.m, 1, &nt, &no) == TA_OK && nt == 1 && no == 0);
+    }
+    unload(&M);
+    /* A loop that names its own subgraph, or one that does not exist. */
+    PATCH_BAD(cond_at, 0, 4, TA_E_MALFORMED, "op 0 of subgraph 0: refers to subgraph 0 of 2");
+    PATCH_BAD(cond_at, 2, 4, TA_E_MALFORMED, "refers to subgraph 2 of 2");
+    PATCH_BAD(cond_at, (uint32_t)-1, 4, TA_E_MALFORMED, "refers to subgraph -1 of 2");
+    truncations(p, len, "while");
+    free(p);
 }
 
 /* ---- crafted cases ---------------------------------------------------------- */
@@ -443,14 +524,6 @@ static void test_crafted_valid(void) {
     free(p);
 }
 
-/* Copies the crafted model, applies one patch, expects a status and text. */
-#define PATCH_BAD(at, value, size, want, substr)                      \
-    do {                                                              \
-        unsigned char *q_ = dup_bytes(p, len);                        \
-        put_le(q_, (at), (uint64_t)(value), (size));                  \
-        EXPECT_BAD(q_, len, (want), (substr));                        \
-        free(q_);                                                     \
-    } while (0)
 
 static void test_crafted_bad(void) {
     lm L;
@@ -507,6 +580,9 @@ static void test_crafted_bad(void) {
         PATCH_BAD(L.zp_field, u + 4, 4, MAL, "misaligned vector");
     }
     PATCH_BAD(L.act, 9, 1, MAL, "unknown activation 9");
+    /* The option table follows its union type: AddOptions bytes read as
+     * WhileOptions name subgraph 1 of a 1-subgraph model. */
+    PATCH_BAD(L.opt_type, TFL_OPT_WHILE, 1, MAL, "refers to subgraph 1 of 1");
     PATCH_BAD(L.ext_offset, len - 2, 8, MAL, "external data out of bounds");
     PATCH_BAD(L.ext_offset, UINT64_MAX - 1, 8, MAL, "external data out of bounds");
     PATCH_BAD(L.ext_size, UINT64_MAX, 8, MAL, "external data out of bounds");
@@ -945,6 +1021,7 @@ int main(void) {
     test_crafted_valid();
     test_crafted_bad();
     test_crafted_stress();
+    test_control_flow();
     test_fuzz_regressions();
     const char *dir = ta_test_data_dir("tflite models");
     if (dir) {

@@ -348,6 +348,9 @@ static ta_status read_quant(rd *r, const ta_fb_table *t, int32_t rank, const int
                                "%s: %u scales for dimension %d of size %d", ctx(r), scale.n, axis,
                                shape[axis]);
     }
+    /* Per-tensor: the axis means nothing; keep the IR's promise that it is
+     * a dimension index (or 0). */
+    if (scale.n == 1 && (axis < 0 || axis >= TA_MAX(rank, 1))) axis = 0;
     q->count = scale.n;
     q->scale = (const float *)ta_fb_vec_data(&r->fb, &scale);
     q->zero_point = zp.n ? (const int64_t *)ta_fb_vec_data(&r->fb, &zp) : NULL;
@@ -1056,12 +1059,20 @@ ta_status ta_tflite_offline_offsets(const ta_tflite_model *m, uint32_t subgraph,
     if (!m) return TA_E_INVALID_ARG;
     if (!m->open) return TA_E_STATE;
     if (!m->offline || subgraph >= m->n_subgraphs) return TA_E_NOT_FOUND;
-    /* The subgraph's slice starts after the tensors of the ones before it. */
+    rd r;
+    TRY(reopen(m, &r));
+    /* The subgraph's slice starts after the tensors of the ones before it
+     * (O(subgraph) verified reads). */
     uint64_t base = 0;
     uint32_t n = 0;
     for (uint32_t s = 0; s <= subgraph; s++) {
+        ta_fb_table t;
+        ta_fb_vec tv;
         base += n;
-        TRY(ta_tflite_subgraph_size(m, s, &n, NULL));
+        if (!ta_fb_vec_table(&r.fb, &r.subgraphs, s, &t) ||
+            !ta_fb_vector(&r.fb, &t, TFL_SUBGRAPH_TENSORS, 4, &tv))
+            return TA_E_MALFORMED; /* not reachable after a successful open */
+        n = tv.n;
     }
     if (base + n > m->offline_count) return TA_E_MALFORMED; /* open() ruled this out */
     if (offsets) *offsets = m->offline + base;
