@@ -411,7 +411,7 @@ static unsigned char *build_while(size_t *len, size_t *cond_at) {
 }
 
 static void test_control_flow(void) {
-    size_t len, cond_at;
+    size_t len, cond_at = 0;
     unsigned char *p = build_while(&len, &cond_at);
     loaded M;
     ta_diag d;

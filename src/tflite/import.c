@@ -22,8 +22,9 @@
  * Work: the FlatBuffers layer charges one unit per table it opens, and the
  * walker charges one per element of each scalar vector it iterates, against
  * a budget of 2 units per file byte (+4096).  The 30 real models spend at
- * most 0.07 units per byte (every table and element occupies at least 4 bytes of its own);
- * only aliased offsets can spend more, and those are cut off.
+ * most 0.07 units per byte (every table and element of an honest file
+ * occupies at least 4 bytes of its own); only aliased offsets can spend
+ * more, and those are cut off in time linear in the file size.
  */
 #include <string.h>
 
@@ -728,8 +729,7 @@ static ta_status walk_op(rd *r, uint32_t sg, const ta_fb_vec *ops, uint32_t k, u
         od.custom_data_bytes = copt.n;
     }
 
-    TRY(read_opcode(r, opcode_index, &oc));
-    set_ctx(r, CTX_OP, k, sg); /* read_opcode may have reported under its own name */
+    TRY(read_opcode(r, opcode_index, &oc)); /* verified by walk_opcodes already */
     od.builtin_code = oc.code;
     od.version = oc.version;
     if (oc.code == TFL_OP_CUSTOM) {
@@ -742,9 +742,11 @@ static ta_status walk_op(rd *r, uint32_t sg, const ta_fb_vec *ops, uint32_t k, u
             od.custom_name = nm ? nm : "UNKNOWN_BUILTIN";
         }
     }
-    /* Control-flow kinds must name their subgraphs (parse_options checked
-     * any index given); without options the IR's -1 means "none". */
-
+    /* A control-flow op without an options table keeps subgraph_a/b = -1
+     * ("none"), which ta_graph_validate accepts; any index given was checked
+     * by parse_options.  The index lists are passed straight from the file:
+     * they are 4-aligned little-endian int32 (checked) and the graph copies
+     * them. */
     od.inputs = in.n ? (const int32_t *)ta_fb_vec_data(fb, &in) : NULL;
     od.n_inputs = in.n;
     od.outputs = out.n ? (const int32_t *)ta_fb_vec_data(fb, &out) : NULL;
