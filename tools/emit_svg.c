@@ -54,10 +54,6 @@ static const char *kind_fill(viz_kind k, size_t i) {
     }
 }
 
-static const char *kind_class(viz_kind k) {
-    static const char *const c[VIZ_KIND_COUNT] = {"activation", "scratch", "input", "output"};
-    return k < VIZ_KIND_COUNT ? c[k] : "activation";
-}
 
 /* The smallest 1, 2 or 5 times a power of ten that is >= raw. */
 static double nice_step(double raw) {
@@ -417,12 +413,15 @@ void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool st
         char idb[32];
         fprintf(f, "<rect class=\"buf %s%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"%s "
                    "data-i=\"%zu\" data-id=\"",
-                kind_class(kind), at_peak ? " at-peak" : "", x, yt, bw, yb - yt, kind_fill(kind, i),
-                at_peak ? " stroke=\"#111\" stroke-width=\"1.2\"" : "", i);
+                viz_kind_class(kind), at_peak ? " at-peak" : "", x, yt, bw, yb - yt, kind_fill(kind, i),
+                at_peak ? " stroke=\"#111\" stroke-width=\"1.2\""
+                /* A white edge would eat a sliver of a buffer whole. */
+                : yb - yt < 3 || bw < 3 ? " stroke=\"none\"" : "",
+                i);
         viz_xml(f, viz_id(vp, i, idb, sizeof idb), 0);
         fprintf(f, "\" data-offset=\"%zu\" data-size=\"%zu\" data-padded=\"%zu\" data-first=\"%d\" data-last=\"%d\" "
                    "data-kind=\"%s\">",
-                off, q->size, padded, q->first, q->last, kind_class(kind));
+                off, q->size, padded, q->first, q->last, viz_kind_class(kind));
         buffer_title(f, vp, vt, i, off);
         fputs("</rect>\n", f);
     }

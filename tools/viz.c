@@ -46,6 +46,11 @@ const char *viz_kind_name(viz_kind k) {
     return k < VIZ_KIND_COUNT ? names[k] : "?";
 }
 
+const char *viz_kind_class(viz_kind k) {
+    static const char *const c[VIZ_KIND_COUNT] = {"activation", "scratch", "input", "output"};
+    return k < VIZ_KIND_COUNT ? c[k] : "activation";
+}
+
 /* The time axis:
  *  1. the step range covers every buffer and, for models, every op's step;
  *  2. each op is entered at its step (control-flow steps without an op stay -1);

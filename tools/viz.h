@@ -35,6 +35,7 @@ bool viz_drawable(const viz_plan *vp, size_t k, const char *what);
 typedef enum { VIZ_ACTIVATION, VIZ_SCRATCH, VIZ_INPUT, VIZ_OUTPUT, VIZ_KIND_COUNT } viz_kind;
 viz_kind viz_buffer_kind(const viz_plan *vp, size_t i);
 const char *viz_kind_name(viz_kind k); /* "activation", "scratch", "graph input", "graph output" */
+const char *viz_kind_class(viz_kind k); /* "activation", "scratch", "input", "output" (CSS, data-kind) */
 
 /* The time axis: steps lo..hi, the op at each step and the bytes live. */
 typedef struct {
