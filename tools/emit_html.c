@@ -32,7 +32,7 @@ static const char page_css[] =
     ".maps.c1{grid-template-columns:minmax(0,1fr)}"
     ".maps.c3{grid-template-columns:repeat(3,minmax(0,1fr))}"
     "figure{margin:0;border:1px solid #ddd;padding:6px;background:#fff}"
-    "figure.chosen{border:2px solid #b26a00}"
+    "figure.chosen{border:2px solid #b26a00;grid-column:1/-1}"
     "figcaption{font-size:12.5px;color:#333;margin-bottom:4px}"
     "figure svg{display:block;width:100%;height:auto}"
     ".controls{margin:4px 0 10px;font-size:12.5px;color:#444}"

@@ -350,9 +350,9 @@ void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool st
             "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\" data-strategy=\"%s\" "
             "data-arena=\"%zu\" data-lower-bound=\"%zu\" data-peak-step=\"%d\" data-buffers=\"%zu\" "
             "data-lo=\"%d\" data-hi=\"%d\" data-x0=\"%.9g\" data-step-px=\"%.9g\" data-y0=\"%.9g\" "
-            "data-byte-px=\"%.9g\">\n",
+            "data-byte-px=\"%.9g\" data-fixed-conflicts=\"%zu\">\n",
             w, h, w, h, o->s->name, r->arena_bytes, r->lower_bound_bytes, r->peak_step, vp->n, vt->lo, vt->hi, g.x0,
-            g.px, g.y0, g.bpx);
+            g.px, g.y0, g.bpx, r->fixed_conflicts);
     fputs("<title>", f);
     viz_xml(f, vp->name, 0);
     fprintf(f, ": %s plan</title>\n", o->s->name);
