@@ -1,10 +1,10 @@
 /* The arena map as SVG.
  *
  * Drawing one plan:
- *  1. scale: each step gets a column of step_px (wide for small models,
- *     at least 5 px so 300+ steps stay legible, the whole plot capped at
- *     2400 px); bytes map linearly onto a fixed plot height, offset 0 at
- *     the bottom, the arena (or the bound, if higher) at the top;
+ *  1. scale: the plot is 1000 px wide, or 5 px per step when that is
+ *     wider (so 300+ steps keep room for labels), capped at 2400 px; bytes
+ *     map linearly onto a fixed plot height, offset 0 at the bottom, the
+ *     arena (or the bound, if higher) at the top;
  *  2. background: the arena's bytes shaded grey, so the holes a plan leaves
  *     show between the coloured buffers; grid lines at the ticks;
  *  3. the peak step as a band behind the buffers, and one transparent strip
@@ -106,7 +106,10 @@ static void header(FILE *f, const viz_plan *vp, const viz_time *vt, const plan_o
     fprintf(f, "<text x=\"12\" y=\"20\" font-size=\"15\" font-weight=\"bold\">");
     viz_xml(f, vp->name, 90);
     fprintf(f, " \xe2\x80\x94 %s: arena %s B", o->s->name, fmt_bytes(r->arena_bytes, b1));
-    if (r->arena_bytes == r->lower_bound_bytes) fputs(" = lower bound", f);
+    if (r->fixed_conflicts)
+        fprintf(f, "; %zu pair%s of fixed offsets overlap on purpose (offline plan)", r->fixed_conflicts,
+                r->fixed_conflicts == 1 ? "" : "s");
+    else if (r->arena_bytes == r->lower_bound_bytes) fputs(" = lower bound", f);
     else if (r->lower_bound_bytes)
         fprintf(f, ", %.3f \xc3\x97 lower bound (+%s B)", (double)r->arena_bytes / (double)r->lower_bound_bytes,
                 fmt_bytes(r->arena_bytes > r->lower_bound_bytes ? r->arena_bytes - r->lower_bound_bytes : 0, b2));
@@ -329,7 +332,6 @@ void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool st
     g.lo = vt->lo;
     g.px = 1000.0 / (double)steps;
     if (g.px < 5) g.px = 5;
-    if (g.px > 24) g.px = 24;
     if (g.px * (double)steps > 2400) g.px = 2400.0 / (double)steps;
     g.pw = g.px * (double)steps;
     g.x0 = ML;

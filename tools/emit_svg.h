@@ -12,9 +12,10 @@
  * (which carries the style once).  Every buffer is one
  *   <rect class="buf ..." data-i data-id data-offset data-size data-padded
  *         data-first data-last data-kind>
- * with a <title> for the hover text; the <svg> carries data-x0,
- * data-step-px, data-lo, data-y0 and data-byte-px so a test can recompute
- * every rectangle from the plan:
+ * with a <title> for the hover text.  The <svg class="arena-map"> carries
+ * data-strategy, data-arena, data-lower-bound, data-peak-step, data-buffers,
+ * data-fixed-conflicts, and data-x0, data-step-px, data-lo, data-y0 and
+ * data-byte-px so a test can recompute every rectangle from the plan:
  *   x = x0 + (first - lo) * step_px,  width = (last - first + 1) * step_px,
  *   y + height = y0 - offset * byte_px  (height >= 1 px, so tiny buffers show). */
 void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool standalone);
