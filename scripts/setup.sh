@@ -2,14 +2,18 @@
 # Installs what tinyarena's build and tests need beyond gcc, make and cmake,
 # with apt-get, only when missing.  Safe to run repeatedly.
 #   clang + libclang-rt-14-dev : the libFuzzer target (scripts/fuzz.sh)
-#   libxml2-utils (xmllint)    : SVG/HTML well-formedness tests
+#   libxml2-utils (xmllint)    : SVG/HTML well-formedness tests (tests/viz_check.sh)
+#   python3                    : the viz checks (JSON, XML, PNG decoding; stdlib only)
 #   chromium                   : one headless rendering check of the HTML report
+#                                (its fonts come with fontconfig); about 100 MB, so
+#                                outside CI TA_NO_CHROMIUM=1 skips it and the check SKIPs
 set -euo pipefail
 need=()
 command -v clang >/dev/null 2>&1 || need+=(clang)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
-if [ "${TA_NEED_CHROMIUM:-0}" = 1 ]; then
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+if [ "${CI:-}" = true ] || [ "${TA_NO_CHROMIUM:-0}" != 1 ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
 fi
 if [ ${#need[@]} -eq 0 ]; then

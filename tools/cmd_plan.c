@@ -5,8 +5,11 @@
 #include "buffers_csv.h"
 #include "cli.h"
 #include "emit_header.h"
+#include "emit_html.h"
+#include "emit_svg.h"
 #include "model_plan.h"
 #include "plan_report.h"
+#include "timeline.h"
 #include "tinyarena/budget.h"
 #include "tinyarena/tflite.h"
 
@@ -17,7 +20,9 @@ typedef struct {
     const char *offsets_out; /* --offsets OUT.csv */
     const char *buffers_out; /* --buffers-out FILE.csv (models) */
     const char *header_out;  /* --header FILE.h (models) */
-    bool json, verbose;
+    const char *svg_out;     /* --svg FILE.svg */
+    const char *html_out;    /* --html FILE.html */
+    bool json, verbose, timeline, color;
     double time_limit;
     uint64_t align;
     uint32_t seed;
@@ -32,6 +37,10 @@ static void plan_usage(FILE *f) {
             "  --align N         minimum alignment (power of two) for every buffer\n"
             "  --offsets OUT.csv write the input columns plus 'offset'\n"
             "  --json            print the plan as JSON\n"
+            "  --svg F.svg       draw the plan as an arena map (time x offset, one rectangle per buffer)\n"
+            "  --html F.html     one page: strategy table, every strategy's map, sortable buffer table\n"
+            "  --timeline        one row per step: live bytes against the lower bound (80 columns)\n"
+            "  --color           ANSI colour in the timeline even when stdout is not a terminal\n"
             "models only:\n"
             "  --verbose         per-tensor table (name, shape, dtype, bytes, first, last, offset)\n"
             "  --buffers-out F   export the buffer list (MiniMalloc CSV)\n"
@@ -94,6 +103,10 @@ static int plan_buffers(const plan_args *a) {
         } else {
             if (a->json) plan_report_json(stdout, &o, bl.reqs, bl.n, (const char *const *)bl.ids, NULL);
             else plan_report_table(stdout, &o, 1);
+            viz_plan vp = viz_plan_of_buffers(bl.reqs, bl.n, (const char *const *)bl.ids, &o, 1, 0, a->buffers);
+            if (a->timeline) timeline_print(stdout, &vp, a->color);
+            if (!rc && a->svg_out) rc = emit_svg_file(a->svg_out, &vp);
+            if (!rc && a->html_out) rc = emit_html_file(a->html_out, &vp);
             if (a->offsets_out && !buffers_csv_write_offsets(a->offsets_out, &bl, o.offsets)) rc = CLI_FAIL;
         }
         free(o.offsets);
@@ -110,6 +123,11 @@ static int plan_buffers(const plan_args *a) {
         printf("%s: %zu buffers, lower bound %s B, no reuse %s B\n", a->buffers, bl.n, fmt_bytes(lb, b1),
                fmt_bytes(naive, b2));
         plan_report_table(stdout, o, count);
+        viz_plan vp = viz_plan_of_buffers(bl.reqs, bl.n, (const char *const *)bl.ids, o, count,
+                                          viz_find(o, count, "best"), a->buffers);
+        if (a->timeline) timeline_print(stdout, &vp, a->color);
+        if (a->svg_out && emit_svg_file(a->svg_out, &vp)) rc = CLI_FAIL;
+        if (a->html_out && emit_html_file(a->html_out, &vp)) rc = CLI_FAIL;
         for (size_t i = 0; i < count; i++) {
             if (o[i].st) rc = CLI_FAIL;
             free(o[i].offsets);
@@ -221,6 +239,7 @@ static int plan_model(const plan_args *a) {
         o[no++] = plan_report_run(all[i], mp.reqs, mp.n, &opt);
     }
     int rc = CLI_OK;
+    viz_plan vp = viz_plan_of_model(&mp, o, no, ichosen, base_name(a->model), ta_tflite_description(&lm.m));
     if (o[ichosen].st) {
         rc = cli_error("%s: strategy %s: %s: %s", a->model, chosen->name, ta_status_str(o[ichosen].st),
                        o[ichosen].diag.msg);
@@ -250,6 +269,7 @@ static int plan_model(const plan_args *a) {
         }
         plan_report_table(stdout, o, no);
         model_plan_peak(stdout, &mp, &o[ichosen].res);
+        if (a->timeline) timeline_print(stdout, &vp, a->color);
         if (a->verbose) {
             printf("\nbuffers (%s plan):\n", chosen->name);
             model_plan_verbose(stdout, &mp, o[ichosen].offsets);
@@ -257,6 +277,8 @@ static int plan_model(const plan_args *a) {
     }
     if (!rc && a->offsets_out && !buffers_csv_write(a->offsets_out, mp.reqs, mp.n, mp.ids, o[ichosen].offsets))
         rc = CLI_FAIL;
+    if (!rc && a->svg_out) rc = emit_svg_file(a->svg_out, &vp);
+    if (!rc && a->html_out) rc = emit_html_file(a->html_out, &vp);
     if (!rc && a->buffers_out && !buffers_csv_write(a->buffers_out, mp.reqs, mp.n, NULL, NULL)) rc = CLI_FAIL;
     if (!rc && a->header_out)
         rc = emit_header(a->header_out, &mp, &o[ichosen], base_name(a->model), ta_budget_hash(lm.bytes, lm.len),
@@ -306,6 +328,16 @@ int cmd_plan(int argc, char **argv) {
         } else if (!strcmp(arg, "--header")) {
             NEED_VAL();
             a.header_out = argv[++i];
+        } else if (!strcmp(arg, "--svg")) {
+            NEED_VAL();
+            a.svg_out = argv[++i];
+        } else if (!strcmp(arg, "--html")) {
+            NEED_VAL();
+            a.html_out = argv[++i];
+        } else if (!strcmp(arg, "--timeline")) {
+            a.timeline = true;
+        } else if (!strcmp(arg, "--color") || !strcmp(arg, "--colour")) {
+            a.color = true;
         } else if (!strcmp(arg, "--align")) {
             NEED_VAL();
             if (!cli_parse_u64(argv[++i], &a.align) || !a.align || (a.align & (a.align - 1))) {
@@ -345,6 +377,10 @@ int cmd_plan(int argc, char **argv) {
     }
     if (a.buffers && (a.buffers_out || a.header_out || a.verbose)) {
         cli_error("--buffers-out, --header and --verbose apply to models");
+        return CLI_USAGE;
+    }
+    if (a.timeline && a.json) {
+        cli_error("--timeline prints text; it does not mix with --json");
         return CLI_USAGE;
     }
     if (a.buffers) return plan_buffers(&a);

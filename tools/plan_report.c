@@ -36,27 +36,41 @@ plan_outcome plan_report_run(const ta_strategy *s, const ta_request *reqs, size_
     return o;
 }
 
+void plan_report_row(const plan_outcome *o, plan_row *row) {
+    char b[32];
+    memset(row, 0, sizeof *row);
+    snprintf(row->time_us, sizeof row->time_us, "%llu", (unsigned long long)o->time_us);
+    if (o->st) {
+        snprintf(row->arena, sizeof row->arena, "-");
+        snprintf(row->vs_naive, sizeof row->vs_naive, "-");
+        snprintf(row->ratio, sizeof row->ratio, "-");
+        snprintf(row->status, sizeof row->status, "failed: %s", o->diag.msg);
+        return;
+    }
+    const ta_plan_result *r = &o->res;
+    double save = r->naive_bytes ? 100.0 * (1.0 - (double)r->arena_bytes / (double)r->naive_bytes) : 0.0;
+    double ratio = r->lower_bound_bytes ? (double)r->arena_bytes / (double)r->lower_bound_bytes : 1.0;
+    const char *status = r->proof != TA_PROOF_NONE ? ta_proof_str(r->proof)
+                         : r->arena_bytes == r->lower_bound_bytes ? "= bound"
+                                                                  : "";
+    fmt_bytes(r->arena_bytes, row->arena);
+    snprintf(row->vs_naive, sizeof row->vs_naive, "%.1f%%", save);
+    snprintf(row->ratio, sizeof row->ratio, "%.3f", ratio);
+    if (r->proof == TA_PROOF_GAP || r->proof == TA_PROOF_TIMEOUT)
+        snprintf(row->status, sizeof row->status, "%s (gap %s B)", status,
+                 fmt_bytes(r->arena_bytes - r->proven_bytes, b));
+    else
+        snprintf(row->status, sizeof row->status, "%s", status);
+}
+
 void plan_report_table(FILE *f, const plan_outcome *o, size_t count) {
-    char a[32], b[32];
     fprintf(f, "%-10s %14s %9s %8s %10s  %s\n", "strategy", "arena_bytes", "vs_naive", "/bound",
             "time_us", "status");
     for (size_t i = 0; i < count; i++) {
-        if (o[i].st) {
-            fprintf(f, "%-10s %14s %9s %8s %10llu  failed: %s\n", o[i].s->name, "-", "-", "-",
-                    (unsigned long long)o[i].time_us, o[i].diag.msg);
-            continue;
-        }
-        const ta_plan_result *r = &o[i].res;
-        double save = r->naive_bytes ? 100.0 * (1.0 - (double)r->arena_bytes / (double)r->naive_bytes) : 0.0;
-        double ratio = r->lower_bound_bytes ? (double)r->arena_bytes / (double)r->lower_bound_bytes : 1.0;
-        const char *status = r->proof != TA_PROOF_NONE ? ta_proof_str(r->proof)
-                             : r->arena_bytes == r->lower_bound_bytes ? "= bound"
-                                                                      : "";
-        fprintf(f, "%-10s %14s %8.1f%% %8.3f %10llu  %s", o[i].s->name, fmt_bytes(r->arena_bytes, a),
-                save, ratio, (unsigned long long)o[i].time_us, status);
-        if (r->proof == TA_PROOF_GAP || r->proof == TA_PROOF_TIMEOUT)
-            fprintf(f, " (gap %s B)", fmt_bytes(r->arena_bytes - r->proven_bytes, b));
-        fputc('\n', f);
+        plan_row row;
+        plan_report_row(&o[i], &row);
+        fprintf(f, "%-10s %14s %9s %8s %10s  %s\n", o[i].s->name, row.arena, row.vs_naive, row.ratio, row.time_us,
+                row.status);
     }
 }
 

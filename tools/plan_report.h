@@ -21,6 +21,17 @@ typedef struct {
 plan_outcome plan_report_run(const ta_strategy *s, const ta_request *reqs, size_t n,
                              const ta_plan_options *opt);
 
+/* One row of the strategy table as text, so every view (the CLI table, the
+ * HTML report) prints the same numbers. */
+typedef struct {
+    char arena[32];     /* "55,296" or "-" */
+    char vs_naive[16];  /* "77.1%": saving against no reuse */
+    char ratio[16];     /* "1.000": arena / lower bound */
+    char time_us[24];
+    char status[TA_DIAG_LEN + 16]; /* "= bound", a proof status, or "failed: ..." */
+} plan_row;
+void plan_report_row(const plan_outcome *o, plan_row *row);
+
 /* The strategy table: strategy, arena bytes, saving vs naive, ratio to the
  * bound, time. `naive_bytes` is the reference for the saving column. */
 void plan_report_table(FILE *f, const plan_outcome *o, size_t count);
