@@ -66,8 +66,9 @@ extern "C" {
  * real >= 0. */
 void ta_quant_multiplier(double real, int32_t *multiplier, int32_t *shift);
 
-/* gemmlowp SaturatingRoundingDoublingHighMul: round(a*b / 2^31), ties away
- * from zero, saturating the single overflow case (INT32_MIN * INT32_MIN). */
+/* gemmlowp SaturatingRoundingDoublingHighMul: a*b / 2^31 rounded to nearest
+ * with ties toward +infinity (gemmlowp's nudge then truncating division),
+ * saturating the single overflow case (INT32_MIN * INT32_MIN). */
 int32_t ta_q_high_mul(int32_t a, int32_t b);
 
 /* gemmlowp RoundingDivideByPOT: x / 2^exponent rounded to nearest, ties away
