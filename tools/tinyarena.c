@@ -1,6 +1,32 @@
-/* tinyarena CLI entry point (placeholder until the plan command lands). */
+/* tinyarena: static memory planning for inference graphs.  Command dispatch. */
 #include <stdio.h>
-int main(void) {
-    puts("tinyarena");
-    return 0;
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: tinyarena <command> [options]\n"
+            "commands:\n"
+            "  demo                     plan built-in example networks (no files needed)\n"
+            "  plan --buffers FILE.csv  plan a buffer list (MiniMalloc CSV)\n"
+            "  plan MODEL.tflite        plan a model's activations\n"
+            "run `tinyarena <command> --help` for a command's options\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "plan")) return cmd_plan(argc - 1, argv + 1);
+    if (!strcmp(cmd, "demo")) return cmd_demo(argc - 1, argv + 1);
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    cli_error("unknown command '%s'", cmd);
+    usage(stderr);
+    return CLI_USAGE;
 }

@@ -55,6 +55,10 @@ const char *ta_status_str(ta_status st);
 #define TA_DIAG_LEN 240
 typedef struct ta_diag {
     char msg[TA_DIAG_LEN];
+    /* Indices of the items the message is about (buffers, tensors, ops), so a
+     * caller can name them in its own terms; SIZE_MAX when unused.  Reset by
+     * every ta_diag_set(). */
+    size_t item[2];
 } ta_diag;
 
 /*

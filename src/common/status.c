@@ -69,6 +69,7 @@ static void put_i(out_t *o, long long v) {
 ta_status ta_diag_set(ta_diag *d, ta_status st, const char *fmt, ...) {
     if (!d || !fmt) return st;
     out_t o = {d->msg, sizeof d->msg, 0};
+    d->item[0] = d->item[1] = SIZE_MAX;
     d->msg[0] = '\0';
     va_list ap;
     va_start(ap, fmt);

@@ -1,0 +1,30 @@
+# Thin wrapper over CMake.
+#   make demo   plan the built-in example networks (Release build)
+#   make test   build everything (ASan + UBSan) and run every test
+#   make bench  Release benchmarks (tables)
+JOBS ?= 2
+BUILD ?= build
+TEST_BUILD ?= build-asan
+
+.PHONY: all demo test bench clean setup fuzz
+
+all:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j$(JOBS)
+
+demo: all
+	./$(BUILD)/tinyarena demo
+
+setup:
+	./scripts/setup.sh
+
+test: setup
+	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTA_SANITIZE=ON >/dev/null
+	cmake --build $(TEST_BUILD) -j$(JOBS)
+	cd $(TEST_BUILD) && ctest --output-on-failure -j$(JOBS)
+
+bench: all
+	./$(BUILD)/bench/bench_plan
+
+clean:
+	rm -rf $(BUILD) $(TEST_BUILD)

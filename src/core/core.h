@@ -1,0 +1,74 @@
+/* Internal pieces of the planning core shared by the strategies (not installed). */
+#ifndef TA_CORE_H
+#define TA_CORE_H
+
+#include "common/util.h"
+#include "tinyarena/plan.h"
+
+static inline size_t ta__align_of(const ta_request *r) { return r->align ? r->align : 1; }
+static inline bool ta__is_fixed(const ta_request *r) { return r->fixed != TA_NO_OFFSET; }
+static inline bool ta__time_overlap(const ta_request *a, const ta_request *b) {
+    return a->first <= b->last && b->first <= a->last;
+}
+
+/*
+ * The placer: first-fit / best-fit placement against the buffers placed so
+ * far that overlap in time.  Used by greedy, best and (as incumbent builder)
+ * by search strategies.
+ *
+ * Why a static interval tree: TFLM's planner walks every placed buffer for
+ * every new one (quadratic).  Here the buffers are known up front, so we sort
+ * them once by `first` and treat that array as an implicit balanced BST whose
+ * nodes carry the largest `last` among *placed* buffers in their subtree.  A
+ * query then visits only subtrees that can hold a time-overlapping placed
+ * buffer: O(k log n) for k hits.  Sorting the k hits by offset and scanning
+ * them gives exactly TFLM's answer (see ta__placer_find).
+ */
+typedef enum { TA_FIT_FIRST = 0, TA_FIT_BEST = 1 } ta__fit;
+
+typedef struct ta__placer {
+    const ta_request *reqs;
+    size_t n;
+    size_t *pad;      /* padded size per buffer */
+    uint32_t *tree;   /* ids sorted by first (in-order of the implicit BST) */
+    uint32_t *pos;    /* pos[id]: index of id in tree */
+    int32_t *maxlast; /* per tree index: max last of placed buffers in its subtree */
+    uint32_t *hits;   /* query output */
+    uint32_t *tmp;    /* sort scratch */
+    uint32_t *stack;  /* query stack (2 entries per level) */
+    uint8_t *placed;
+    size_t *off;      /* offsets of placed buffers (caller's array) */
+    uint64_t work;
+} ta__placer;
+
+/* Carves a placer's arrays from b (b->base NULL: sizing only). */
+void ta__placer_carve(ta__placer *p, ta__bump *b, size_t n);
+/* Binds to requests and the output offsets; builds the tree; nothing placed. */
+void ta__placer_init(ta__placer *p, const ta_request *reqs, size_t n, size_t *offsets);
+/* Marks every buffer unplaced (offsets untouched). */
+void ta__placer_reset(ta__placer *p);
+/* Records id at offset. */
+void ta__placer_place(ta__placer *p, uint32_t id, size_t offset);
+/* Collects placed buffers overlapping id in time into p->hits, sorted by offset; returns k. */
+size_t ta__placer_overlapping(ta__placer *p, uint32_t id, bool sort);
+/* Offset the fit rule gives id against the placed buffers overlapping it (id not placed). */
+size_t ta__placer_find(ta__placer *p, uint32_t id, ta__fit fit);
+/* Places every id of order[0..n_order) in turn (fixed ones at their offset);
+ * returns the arena (max end). */
+size_t ta__placer_run(ta__placer *p, const uint32_t *order, size_t n_order, ta__fit fit);
+
+/* Fills ids 0..n-1. */
+void ta__iota(uint32_t *ids, size_t n);
+
+/* The TFLM order: fixed buffers first in input order, then the rest by
+ * padded size descending, ties by later input first.  Returns how many ids
+ * were written (n). `tmp` holds n ids. */
+void ta__order_tflm(const ta_request *reqs, const size_t *pad, size_t n, uint32_t *order, uint32_t *tmp);
+
+/* Pairwise-overlap sweep shared by the validator and the fixed-offset check.
+ * mode selects participants. Returns TA_OK or TA_E_OVERLAP (diag names both). */
+typedef enum { TA__SWEEP_ALL, TA__SWEEP_FIXED, TA__SWEEP_FREE } ta__sweep_mode;
+size_t ta__sweep_scratch(size_t n);
+ta_status ta__sweep_overlap(const ta_request *reqs, size_t n, const size_t *offsets,
+                            ta__sweep_mode mode, void *scratch, size_t scratch_bytes, ta_diag *d);
+#endif

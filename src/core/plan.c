@@ -1,0 +1,174 @@
+/* The planning entry points: request validation, strategy registry, and
+ * ta_plan_run, which wraps every strategy with the bound and the validator. */
+#include <string.h>
+
+#include "core/core.h"
+
+ta_request ta_request_make(size_t size, int32_t first, int32_t last) {
+    ta_request r = {size, 1, first, last, TA_NO_OFFSET};
+    return r;
+}
+
+size_t ta_request_padded(const ta_request *r) {
+    size_t p = ta__align_up(r->size, ta__align_of(r));
+    return p;
+}
+
+bool ta_request_overlap_time(const ta_request *a, const ta_request *b) { return ta__time_overlap(a, b); }
+
+const char *ta_proof_str(ta_proof p) {
+    switch (p) {
+    case TA_PROOF_OPTIMAL: return "proven optimal";
+    case TA_PROOF_GAP: return "best found with gap";
+    case TA_PROOF_TIMEOUT: return "timed out";
+    default: return "heuristic";
+    }
+}
+
+extern const ta_strategy ta_strategy_naive, ta_strategy_pingpong, ta_strategy_linear,
+    ta_strategy_greedy, ta_strategy_best;
+#ifdef TA_HAVE_OPTIMAL
+extern const ta_strategy ta_strategy_optimal;
+#endif
+
+static const ta_strategy *const k_strategies[] = {
+    &ta_strategy_naive, &ta_strategy_pingpong, &ta_strategy_linear, &ta_strategy_greedy,
+    &ta_strategy_best,
+#ifdef TA_HAVE_OPTIMAL
+    &ta_strategy_optimal,
+#endif
+};
+
+const ta_strategy *const *ta_strategy_list(size_t *count) {
+    if (count) *count = sizeof k_strategies / sizeof k_strategies[0];
+    return k_strategies;
+}
+
+const ta_strategy *ta_strategy_find(const char *name) {
+    if (!name) return NULL;
+    for (size_t i = 0; i < sizeof k_strategies / sizeof k_strategies[0]; i++)
+        if (strcmp(k_strategies[i]->name, name) == 0) return k_strategies[i];
+    return NULL;
+}
+
+ta_status ta_plan_requests_check(const ta_request *reqs, size_t n, uint32_t flags, void *scratch,
+                                 size_t scratch_bytes, size_t *fixed_conflicts, ta_diag *d) {
+    if (n && !reqs) return TA_E_INVALID_ARG;
+    if (n > TA_PLAN_MAX_BUFFERS)
+        return ta_diag_set(d, TA_E_OVERFLOW, "%zu buffers: more than %u", n, TA_PLAN_MAX_BUFFERS);
+    if (fixed_conflicts) *fixed_conflicts = 0;
+    size_t n_fixed = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ta_request *r = &reqs[i];
+        size_t a = ta__align_of(r);
+        if (!ta__is_pow2(a))
+            return ta_diag_set(d, TA_E_BAD_REQUEST, "buffer %zu: alignment %zu is not a power of two", i, a);
+        if (r->first > r->last)
+            return ta_diag_set(d, TA_E_BAD_REQUEST, "buffer %zu: first step %d is after last step %d",
+                               i, r->first, r->last);
+        size_t pad = ta_request_padded(r);
+        if (pad == SIZE_MAX && r->size != SIZE_MAX)
+            return ta_diag_set(d, TA_E_OVERFLOW, "buffer %zu: size %zu overflows when aligned to %zu", i,
+                               r->size, a);
+        if (ta__is_fixed(r)) {
+            n_fixed++;
+            if (r->fixed % a)
+                return ta_diag_set(d, TA_E_BAD_REQUEST,
+                                   "buffer %zu: fixed offset %zu is not a multiple of its alignment %zu",
+                                   i, r->fixed, a);
+            if (pad > SIZE_MAX / 2 || r->fixed > SIZE_MAX / 2)
+                return ta_diag_set(d, TA_E_OVERFLOW, "buffer %zu: fixed offset %zu + size %zu overflows",
+                                   i, r->fixed, pad);
+        } else if (pad > SIZE_MAX / 4) {
+            return ta_diag_set(d, TA_E_OVERFLOW, "buffer %zu: size %zu is too large to plan", i, pad);
+        }
+    }
+    if (!n_fixed) return TA_OK;
+    if (!(flags & TA_PLAN_ALLOW_FIXED_CONFLICT)) {
+        ta_status st = ta__sweep_overlap(reqs, n, NULL, TA__SWEEP_FIXED, scratch, scratch_bytes, d);
+        if (st == TA_E_OVERLAP) {
+            char why[TA_DIAG_LEN];
+            size_t a = d ? d->item[0] : SIZE_MAX, b = d ? d->item[1] : SIZE_MAX;
+            memcpy(why, d ? d->msg : "", d ? sizeof why : 1);
+            ta_diag_set(d, TA_E_FIXED_CONFLICT, "fixed offsets collide: %s", why);
+            if (d) {
+                d->item[0] = a;
+                d->item[1] = b;
+            }
+            return TA_E_FIXED_CONFLICT;
+        }
+        return st;
+    }
+    /* Counting mode: how many fixed pairs collide (offline plans carry few). */
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!ta__is_fixed(&reqs[i]) || !ta_request_padded(&reqs[i])) continue;
+        for (size_t j = i + 1; j < n; j++) {
+            if (!ta__is_fixed(&reqs[j]) || !ta_request_padded(&reqs[j])) continue;
+            if (!ta__time_overlap(&reqs[i], &reqs[j])) continue;
+            if (reqs[i].fixed < reqs[j].fixed + ta_request_padded(&reqs[j]) &&
+                reqs[j].fixed < reqs[i].fixed + ta_request_padded(&reqs[i]))
+                count++;
+        }
+    }
+    if (fixed_conflicts) *fixed_conflicts = count;
+    return TA_OK;
+}
+
+ta_status ta_plan_scratch_bytes(const ta_strategy *s, const ta_request *reqs, size_t n,
+                                const ta_plan_options *opt, size_t *bytes) {
+    if (!s || !bytes || (n && !reqs)) return TA_E_INVALID_ARG;
+    if (n > TA_PLAN_MAX_BUFFERS) return TA_E_OVERFLOW;
+    size_t own = 0;
+    ta_status st = s->scratch_bytes(reqs, n, opt, &own);
+    if (st) return st;
+    size_t need = own;
+    if (ta_plan_bound_scratch_bytes(n) > need) need = ta_plan_bound_scratch_bytes(n);
+    if (ta_plan_check_scratch_bytes(n) > need) need = ta_plan_check_scratch_bytes(n);
+    *bytes = need;
+    return TA_OK;
+}
+
+ta_status ta_plan_run(const ta_strategy *s, const ta_request *reqs, size_t n,
+                      const ta_plan_options *opt, void *scratch, size_t scratch_bytes,
+                      size_t *offsets, ta_plan_result *res, ta_diag *d) {
+    if (!s || !res || (n && (!reqs || !offsets))) return ta_diag_set(d, TA_E_INVALID_ARG, "NULL argument");
+    if (d) {
+        d->msg[0] = '\0';
+        d->item[0] = d->item[1] = SIZE_MAX;
+    }
+    size_t need = 0;
+    ta_status st = ta_plan_scratch_bytes(s, reqs, n, opt, &need);
+    if (st) return ta_diag_set(d, st, "cannot size scratch for %zu buffers", n);
+    if (!scratch || scratch_bytes < need)
+        return ta_diag_set(d, TA_E_NO_MEMORY, "strategy %s needs %zu scratch bytes, has %zu", s->name,
+                           need, scratch ? scratch_bytes : 0);
+    uint32_t flags = opt ? opt->flags : 0;
+    memset(res, 0, sizeof *res);
+    st = ta_plan_requests_check(reqs, n, flags, scratch, scratch_bytes, &res->fixed_conflicts, d);
+    if (st) return st;
+    st = ta_plan_bound(reqs, n, scratch, scratch_bytes, &res->lower_bound_bytes, &res->peak_step);
+    if (st) return ta_diag_set(d, st, "lower bound failed");
+    size_t lb = res->lower_bound_bytes;
+    int32_t peak = res->peak_step;
+    size_t naive = 0;
+    for (size_t i = 0; i < n; i++) naive = ta__add_sat(naive, ta_request_padded(&reqs[i]));
+    st = s->plan(reqs, n, opt, scratch, scratch_bytes, offsets, res, d);
+    if (st) return st;
+    res->lower_bound_bytes = lb;
+    res->peak_step = peak;
+    res->naive_bytes = naive;
+    res->arena_bytes = ta_plan_arena_bytes(reqs, n, offsets);
+    if (res->arena_bytes == SIZE_MAX)
+        return ta_diag_set(d, TA_E_OVERFLOW, "strategy %s: arena overflows size_t", s->name);
+    if (res->proven_bytes < lb) res->proven_bytes = lb;
+    if (res->proof == TA_PROOF_NONE && res->arena_bytes == lb) res->proven_bytes = lb;
+    /* Every plan is proven valid before it leaves the core. */
+    st = ta_plan_check(reqs, n, offsets, res->arena_bytes, flags, scratch, scratch_bytes, d);
+    if (st) {
+        char why[TA_DIAG_LEN];
+        memcpy(why, d ? d->msg : "", d ? sizeof why : 1);
+        return ta_diag_set(d, st, "strategy %s produced an invalid plan: %s", s->name, why);
+    }
+    return TA_OK;
+}

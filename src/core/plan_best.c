@@ -1,0 +1,182 @@
+/* best: a portfolio of placement orders x {first fit, best fit}, then a
+ * seeded local search on the winner; keeps the smallest arena.
+ *
+ * It always includes TFLM's exact order with first fit, i.e. the `greedy`
+ * plan itself, so it can never be worse than greedy. */
+#include <string.h>
+
+#include "core/core.h"
+
+enum { ORD_TFLM, ORD_SIZE, ORD_LENGTH, ORD_AREA, ORD_DEGREE, ORD_WEIGHT, ORD_START, ORD_COUNT };
+
+typedef struct {
+    ta__placer p;
+    uint32_t *order, *cand, *best_order;
+    size_t *best_off, *cur_off, *keep_off;
+    uint64_t *key1, *key2; /* sort keys for the current order */
+    uint64_t *deg, *wt;    /* conflict count and conflicting bytes per buffer */
+} best_mem;
+
+static void carve(ta__bump *b, size_t n, best_mem *m) {
+    ta__placer_carve(&m->p, b, n);
+    m->order = ta__bump_take(b, n, sizeof(uint32_t));
+    m->cand = ta__bump_take(b, n, sizeof(uint32_t));
+    m->best_order = ta__bump_take(b, n, sizeof(uint32_t));
+    m->best_off = ta__bump_take(b, n, sizeof(size_t));
+    m->cur_off = ta__bump_take(b, n, sizeof(size_t));
+    m->keep_off = ta__bump_take(b, n, sizeof(size_t));
+    m->key1 = ta__bump_take(b, n, sizeof(uint64_t));
+    m->key2 = ta__bump_take(b, n, sizeof(uint64_t));
+    m->deg = ta__bump_take(b, n, sizeof(uint64_t));
+    m->wt = ta__bump_take(b, n, sizeof(uint64_t));
+}
+
+static ta_status best_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
+    ta__bump b;
+    best_mem m;
+    ta__bump_init(&b, NULL, 0);
+    carve(&b, n, &m);
+    *bytes = ta__bump_need(&b);
+    return TA_OK;
+}
+
+typedef struct {
+    const ta_request *reqs;
+    const uint64_t *k1, *k2;
+} key_ctx;
+
+/* fixed first (input order); then key1 desc, key2 desc, later input first. */
+static int cmp_keys(uint32_t a, uint32_t b, const void *vctx) {
+    const key_ctx *c = vctx;
+    bool fa = ta__is_fixed(&c->reqs[a]), fb = ta__is_fixed(&c->reqs[b]);
+    if (fa != fb) return fa ? -1 : 1;
+    if (fa) return (a > b) - (a < b);
+    if (c->k1[a] != c->k1[b]) return c->k1[a] > c->k1[b] ? -1 : 1;
+    if (c->k2[a] != c->k2[b]) return c->k2[a] > c->k2[b] ? -1 : 1;
+    return (a < b) - (a > b);
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+
+/* Builds order `which` into m->order. deg/wt hold per-buffer conflict counts/weights. */
+static void make_order(best_mem *m, const ta_request *reqs, size_t n, int which, const uint64_t *deg,
+                       const uint64_t *wt) {
+    const size_t *pad = m->p.pad;
+    if (which == ORD_TFLM) {
+        ta__order_tflm(reqs, pad, n, m->order, m->p.tmp);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t len = (uint64_t)((int64_t)reqs[i].last - reqs[i].first + 1);
+        switch (which) {
+        case ORD_SIZE: m->key1[i] = pad[i]; m->key2[i] = len; break;
+        case ORD_LENGTH: m->key1[i] = len; m->key2[i] = pad[i]; break;
+        case ORD_AREA: m->key1[i] = mul_sat(pad[i], len); m->key2[i] = pad[i]; break;
+        case ORD_DEGREE: m->key1[i] = deg[i]; m->key2[i] = pad[i]; break;
+        case ORD_WEIGHT: m->key1[i] = wt[i]; m->key2[i] = pad[i]; break;
+        default: /* ORD_START: earliest first, then largest */
+            m->key1[i] = (uint64_t)(INT32_MAX - (int64_t)reqs[i].first);
+            m->key2[i] = pad[i];
+            break;
+        }
+    }
+    ta__iota(m->order, n);
+    key_ctx c = {reqs, m->key1, m->key2};
+    ta__sort_ids(m->order, n, cmp_keys, &c, m->p.tmp);
+}
+
+static size_t run(best_mem *m, const uint32_t *order, size_t n, ta__fit fit) {
+    ta__placer_reset(&m->p);
+    return ta__placer_run(&m->p, order, n, fit);
+}
+
+static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *scratch,
+                           size_t scratch_bytes, size_t *offsets, ta_plan_result *res, ta_diag *d) {
+    ta__bump b;
+    best_mem m;
+    ta__bump_init_aligned(&b, scratch, scratch_bytes);
+    carve(&b, n, &m);
+    if (b.fail) return TA_E_NO_MEMORY;
+    ta__placer_init(&m.p, reqs, n, m.cur_off);
+    if (n == 0) return TA_OK;
+
+    /* Steps: 1. conflict degree and weight of every buffer (a query against
+     * all buffers marked placed); 2. run every order with both fits, keep the
+     * smallest; 3. local search: move a buffer that touches the top of the
+     * arena to a random earlier position, re-place everything, keep the move
+     * when the arena does not grow; 4. the best plan seen wins. */
+    for (size_t i = 0; i < n; i++) ta__placer_place(&m.p, (uint32_t)i, 0);
+    for (size_t i = 0; i < n; i++) {
+        size_t k = ta__placer_overlapping(&m.p, (uint32_t)i, false);
+        uint64_t w = 0;
+        for (size_t x = 0; x < k; x++) w += m.p.pad[m.p.hits[x]];
+        m.deg[i] = k;
+        m.wt[i] = w;
+    }
+    size_t best = SIZE_MAX;
+    ta__fit best_fit = TA_FIT_FIRST;
+    for (int which = 0; which < ORD_COUNT; which++) {
+        make_order(&m, reqs, n, which, m.deg, m.wt);
+        for (int f = 0; f < 2; f++) {
+            size_t a = run(&m, m.order, n, (ta__fit)f);
+            if (a < best) {
+                best = a;
+                best_fit = (ta__fit)f;
+                memcpy(m.best_off, m.cur_off, n * sizeof(size_t));
+                memcpy(m.best_order, m.order, n * sizeof(uint32_t));
+            }
+        }
+    }
+    /* Local search.  Budget: about 2M placements in all, 8..2000 rounds;
+     * opt->work_limit (placements) overrides. */
+    uint64_t budget = opt && opt->work_limit ? opt->work_limit : 2000000u;
+    uint64_t rounds = budget / n;
+    if (rounds > 2000) rounds = 2000;
+    if (rounds < 8) rounds = 8;
+    uint64_t rng = 0x7461726e61ull ^ (opt ? opt->seed : 0);
+    size_t cur = best, nfixed = 0;
+    for (size_t i = 0; i < n; i++) nfixed += ta__is_fixed(&reqs[i]);
+    memcpy(m.order, m.best_order, n * sizeof(uint32_t));
+    /* cur_off must hold the current order's plan to find its top buffers */
+    run(&m, m.order, n, best_fit);
+    /* Give up after a long run of rounds without a strict improvement. */
+    uint64_t patience = rounds / 4 > 64 ? rounds / 4 : 64, since = 0;
+    for (uint64_t r = 0; r < rounds && since < patience && best > res->lower_bound_bytes &&
+                         n - nfixed > 1;
+         r++, since++) {
+        /* pick one of the buffers that end at the top of the arena */
+        size_t tops = 0, pick_pos = 0;
+        for (size_t i = nfixed; i < n; i++) {
+            uint32_t id = m.order[i];
+            if (m.cur_off[id] + m.p.pad[id] == cur && (ta__rng_next(&rng) % ++tops) == 0) pick_pos = i;
+        }
+        if (!tops || pick_pos == nfixed) {
+            /* the top is set by a fixed buffer or the first one: perturb instead */
+            pick_pos = nfixed + 1 + (size_t)(ta__rng_next(&rng) % (n - nfixed - 1));
+        }
+        size_t to = nfixed + (size_t)(ta__rng_next(&rng) % (pick_pos - nfixed));
+        memcpy(m.cand, m.order, n * sizeof(uint32_t));
+        memcpy(m.keep_off, m.cur_off, n * sizeof(size_t));
+        uint32_t moved = m.cand[pick_pos];
+        memmove(&m.cand[to + 1], &m.cand[to], (pick_pos - to) * sizeof(uint32_t));
+        m.cand[to] = moved;
+        size_t a = run(&m, m.cand, n, best_fit);
+        if (a <= cur) {
+            cur = a;
+            memcpy(m.order, m.cand, n * sizeof(uint32_t));
+            if (a < best) {
+                best = a;
+                since = 0;
+                memcpy(m.best_off, m.cur_off, n * sizeof(size_t));
+            }
+        } else {
+            memcpy(m.cur_off, m.keep_off, n * sizeof(size_t)); /* back to the current plan */
+        }
+    }
+    memcpy(offsets, m.best_off, n * sizeof(size_t));
+    res->work = m.p.work;
+    return TA_OK;
+}
+
+const ta_strategy ta_strategy_best = {"best", "portfolio of orders x first/best fit + local search (never worse than greedy)",
+                                      best_scratch, best_plan};

@@ -1,0 +1,50 @@
+/* greedy: TensorFlow Lite Micro's GreedyMemoryPlanner, offset for offset.
+ *
+ * TFLM's rule: fixed (offline) buffers first, in input order, at their
+ * offsets; the rest by size, largest first, stably sorted over the list in
+ * reverse input order (so among equal sizes the later-added buffer goes
+ * first); each takes the first gap, in offset order, among the placed
+ * buffers that overlap it in time, or goes on top of them.
+ *
+ * TFLM walks all placed buffers for each new one (quadratic in n).  We get
+ * the same offsets from the placer's interval tree, which only visits
+ * buffers that can overlap in time; see core/placer.c.
+ *
+ * Alignment: TFLM's sizes are already multiples of 16, so its offsets are
+ * too.  For mixed alignments a candidate offset is rounded up to the
+ * buffer's alignment before the gap test, which is the identity in TFLM's
+ * setting. */
+#include "core/core.h"
+
+static void carve(ta__bump *b, size_t n, ta__placer *p, uint32_t **order) {
+    ta__placer_carve(p, b, n);
+    *order = ta__bump_take(b, n, sizeof(uint32_t));
+}
+
+static ta_status greedy_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
+    ta__bump b;
+    ta__placer p;
+    uint32_t *order;
+    ta__bump_init(&b, NULL, 0);
+    carve(&b, n, &p, &order);
+    *bytes = ta__bump_need(&b);
+    return TA_OK;
+}
+
+static ta_status greedy_plan(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *scratch,
+                             size_t scratch_bytes, size_t *offsets, ta_plan_result *res, ta_diag *d) {
+    ta__bump b;
+    ta__placer p;
+    uint32_t *order;
+    ta__bump_init_aligned(&b, scratch, scratch_bytes);
+    carve(&b, n, &p, &order);
+    if (b.fail) return TA_E_NO_MEMORY;
+    ta__placer_init(&p, reqs, n, offsets);
+    ta__order_tflm(reqs, p.pad, n, order, p.tmp);
+    ta__placer_run(&p, order, n, TA_FIT_FIRST);
+    res->work = p.work;
+    return TA_OK;
+}
+
+const ta_strategy ta_strategy_greedy = {"greedy", "TFLM GreedyMemoryPlanner: largest first, first gap (bit-exact offsets)",
+                                        greedy_scratch, greedy_plan};

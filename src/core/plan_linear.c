@@ -1,0 +1,174 @@
+/* linear: simulate execution order with a free list.
+ * At each step, first free the buffers whose last step has passed, then
+ * place each new buffer at the lowest offset that fits (first fit),
+ * coalescing free neighbours.  The arena grows only when nothing fits. */
+#include <string.h>
+
+#include "core/core.h"
+
+typedef struct {
+    uint32_t *by_first, *by_last, *tmp;
+    size_t *bs, *be; /* free blocks [bs, be), sorted by start, disjoint, non-adjacent */
+    size_t nb, cap;
+    size_t top;      /* high-water mark: everything at or above is free */
+} lin_mem;
+
+static void carve(ta__bump *b, size_t n, lin_mem *m) {
+    m->by_first = ta__bump_take(b, n, sizeof(uint32_t));
+    m->by_last = ta__bump_take(b, n, sizeof(uint32_t));
+    m->tmp = ta__bump_take(b, n, sizeof(uint32_t));
+    /* live free buffers + holes between fixed regions + alignment fragments */
+    m->cap = 2 * n + 2;
+    m->bs = ta__bump_take(b, m->cap, sizeof(size_t));
+    m->be = ta__bump_take(b, m->cap, sizeof(size_t));
+}
+
+static ta_status lin_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
+    ta__bump b;
+    lin_mem m;
+    ta__bump_init(&b, NULL, 0);
+    carve(&b, n, &m);
+    *bytes = ta__bump_need(&b);
+    return TA_OK;
+}
+
+/* Inserts [s, e) into the free list, merging with touching neighbours. */
+static void free_range(lin_mem *m, size_t s, size_t e) {
+    if (s >= e) return;
+    size_t lo = 0, hi = m->nb;
+    while (lo < hi) { /* first block starting after s */
+        size_t mid = (lo + hi) / 2;
+        if (m->bs[mid] <= s) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t k = lo;
+    bool join_prev = k > 0 && m->be[k - 1] == s;
+    bool join_next = k < m->nb && m->bs[k] == e;
+    if (join_prev && join_next) {
+        m->be[k - 1] = m->be[k];
+        memmove(&m->bs[k], &m->bs[k + 1], (m->nb - k - 1) * sizeof(size_t));
+        memmove(&m->be[k], &m->be[k + 1], (m->nb - k - 1) * sizeof(size_t));
+        m->nb--;
+    } else if (join_prev) {
+        m->be[k - 1] = e;
+    } else if (join_next) {
+        m->bs[k] = s;
+    } else {
+        memmove(&m->bs[k + 1], &m->bs[k], (m->nb - k) * sizeof(size_t));
+        memmove(&m->be[k + 1], &m->be[k], (m->nb - k) * sizeof(size_t));
+        m->bs[k] = s;
+        m->be[k] = e;
+        m->nb++;
+    }
+}
+
+/* Removes [c, c+s) from block k (which contains it), keeping the pieces. */
+static void take_from(lin_mem *m, size_t k, size_t c, size_t s) {
+    size_t bs = m->bs[k], be = m->be[k];
+    memmove(&m->bs[k], &m->bs[k + 1], (m->nb - k - 1) * sizeof(size_t));
+    memmove(&m->be[k], &m->be[k + 1], (m->nb - k - 1) * sizeof(size_t));
+    m->nb--;
+    free_range(m, bs, c);
+    free_range(m, c + s, be);
+}
+
+static size_t place(lin_mem *m, size_t s, size_t a, uint64_t *work) {
+    for (size_t k = 0; k < m->nb; k++) {
+        (*work)++;
+        size_t c = ta__align_up(m->bs[k], a);
+        if (c <= m->be[k] && m->be[k] - c >= s) {
+            take_from(m, k, c, s);
+            return c;
+        }
+    }
+    /* Nothing fits: grow.  A free block touching the top is extended. */
+    size_t base = m->top;
+    if (m->nb && m->be[m->nb - 1] == m->top) {
+        base = m->bs[m->nb - 1];
+        m->nb--;
+    }
+    size_t c = ta__align_up(base, a);
+    free_range(m, base, c);
+    m->top = c + s;
+    return c;
+}
+
+static int cmp_first(uint32_t a, uint32_t b, const void *ctx) {
+    const ta_request *r = ctx;
+    return (r[a].first > r[b].first) - (r[a].first < r[b].first);
+}
+
+static int cmp_last(uint32_t a, uint32_t b, const void *ctx) {
+    const ta_request *r = ctx;
+    return (r[a].last > r[b].last) - (r[a].last < r[b].last);
+}
+
+static ta_status lin_plan(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *scratch,
+                          size_t scratch_bytes, size_t *offsets, ta_plan_result *res, ta_diag *d) {
+    ta__bump b;
+    lin_mem m;
+    ta__bump_init_aligned(&b, scratch, scratch_bytes);
+    carve(&b, n, &m);
+    if (b.fail) return TA_E_NO_MEMORY;
+    /* Steps: 1. fixed buffers are reserved for the whole run (a simulation in
+     * time order cannot see a fixed buffer's future); the holes between them
+     * start out free.  2. order free buffers by first step (ties: input order)
+     * and by last step.  3. at each first step t: free every placed buffer
+     * with last < t, then place the buffers starting at t. */
+    m.nb = 0;
+    m.top = 0;
+    size_t nf = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ta__is_fixed(&reqs[i])) {
+            offsets[i] = reqs[i].fixed;
+            if (ta_request_padded(&reqs[i])) m.by_first[nf++] = (uint32_t)i; /* reuse as list */
+        }
+    }
+    /* Holes between fixed regions: sort fixed by offset, sweep. */
+    if (nf) {
+        for (size_t x = 1; x < nf; x++) { /* insertion sort: fixed buffers are few */
+            uint32_t v = m.by_first[x];
+            size_t y = x;
+            while (y > 0 && reqs[m.by_first[y - 1]].fixed > reqs[v].fixed) {
+                m.by_first[y] = m.by_first[y - 1];
+                y--;
+            }
+            m.by_first[y] = v;
+        }
+        size_t end = 0;
+        for (size_t x = 0; x < nf; x++) {
+            const ta_request *r = &reqs[m.by_first[x]];
+            if (r->fixed > end) free_range(&m, end, r->fixed);
+            size_t e = r->fixed + ta_request_padded(r);
+            if (e > end) end = e;
+        }
+        m.top = end;
+    }
+    size_t nfree = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ta__is_fixed(&reqs[i])) continue;
+        if (!ta_request_padded(&reqs[i])) {
+            offsets[i] = 0;
+            continue;
+        }
+        m.by_first[nfree] = m.by_last[nfree] = (uint32_t)i;
+        nfree++;
+    }
+    ta__sort_ids(m.by_first, nfree, cmp_first, reqs, m.tmp);
+    ta__sort_ids(m.by_last, nfree, cmp_last, reqs, m.tmp);
+    uint64_t work = 0;
+    size_t j = 0;
+    for (size_t k = 0; k < nfree; k++) {
+        uint32_t i = m.by_first[k];
+        while (j < nfree && reqs[m.by_last[j]].last < reqs[i].first) {
+            uint32_t g = m.by_last[j++];
+            free_range(&m, offsets[g], offsets[g] + ta_request_padded(&reqs[g]));
+        }
+        offsets[i] = place(&m, ta_request_padded(&reqs[i]), ta__align_of(&reqs[i]), &work);
+    }
+    res->work = work;
+    return TA_OK;
+}
+
+const ta_strategy ta_strategy_linear = {"linear", "execution-order simulation with a first-fit free list",
+                                        lin_scratch, lin_plan};

@@ -1,0 +1,211 @@
+/* Lifetime analysis with TensorFlow Lite Micro's rules (see lifetime.h). */
+#include <string.h>
+
+#include "common/util.h"
+#include "tinyarena/lifetime.h"
+
+typedef struct {
+    const ta_graph *g;
+    ta_lifetimes *lt;
+    const ta_scratch_request *scratch;
+    uint32_t *op_scratch_head; /* per global op: first scratch request, or UINT32_MAX */
+    uint32_t *scratch_next;    /* per scratch request: next one of the same op */
+    uint8_t *on_stack;         /* per subgraph: being marked (cycle check) */
+    int32_t scope;
+    ta_diag *d;
+} walker;
+
+static bool carve(ta__bump *b, const ta_graph *g, size_t n_scratch, ta_lifetimes *lt, walker *w) {
+    lt->first = ta__bump_take(b, g->n_tensors, sizeof(int32_t));
+    lt->last = ta__bump_take(b, g->n_tensors, sizeof(int32_t));
+    lt->scratch_first = ta__bump_take(b, n_scratch, sizeof(int32_t));
+    lt->scratch_last = ta__bump_take(b, n_scratch, sizeof(int32_t));
+    lt->op_step = ta__bump_take(b, g->n_ops, sizeof(int32_t));
+    w->op_scratch_head = ta__bump_take(b, g->n_ops, sizeof(uint32_t));
+    w->scratch_next = ta__bump_take(b, n_scratch, sizeof(uint32_t));
+    w->on_stack = ta__bump_take(b, g->n_subgraphs, 1);
+    return !b->fail;
+}
+
+size_t ta_lifetime_bytes(const ta_graph *g, size_t n_scratch) {
+    if (!g) return 0;
+    ta__bump b;
+    ta_lifetimes lt;
+    walker w;
+    ta__bump_init(&b, NULL, 0);
+    if (!carve(&b, g, n_scratch, &lt, &w)) return 0;
+    return ta__bump_need(&b);
+}
+
+/* TFLM's two updates: creation overwrites both ends; a use moves the end. */
+static void created(int32_t *first, int32_t *last, int32_t step) {
+    *first = step;
+    *last = step;
+}
+
+static void used(int32_t *last, int32_t step) { *last = step; }
+
+static ta_status mark(walker *w, uint32_t sg, int depth);
+
+static ta_status enter(walker *w, uint32_t from_sg, uint32_t op, int32_t target, int depth) {
+    const ta_graph *g = w->g;
+    if (target < 0) return TA_OK;
+    if ((uint32_t)target >= g->n_subgraphs)
+        return ta_diag_set(w->d, TA_E_MALFORMED, "subgraph %u op %u: control flow to missing subgraph %d",
+                           from_sg, op, target);
+    if (w->on_stack[target])
+        return ta_diag_set(w->d, TA_E_MALFORMED, "subgraph %u op %u: control flow cycle back to subgraph %d",
+                           from_sg, op, target);
+    if (depth + 1 > TA_LIFETIME_MAX_DEPTH)
+        return ta_diag_set(w->d, TA_E_UNSUPPORTED, "control flow nested deeper than %d subgraphs",
+                           TA_LIFETIME_MAX_DEPTH);
+    if (w->scope >= TA_LIFETIME_MAX_STEPS)
+        return ta_diag_set(w->d, TA_E_UNSUPPORTED, "more than %d steps", TA_LIFETIME_MAX_STEPS);
+    w->scope++; /* each subgraph entry is a new step */
+    return mark(w, (uint32_t)target, depth + 1);
+}
+
+static bool control_flow(const ta_op *op) {
+    return op->kind == TA_OP_IF || op->kind == TA_OP_WHILE || op->kind == TA_OP_CALL_ONCE;
+}
+
+/* Steps: 1. the subgraph's inputs and outputs are created at the current
+ * step; 2. every op takes a new step, creates its outputs, enters its
+ * subgraphs (control flow), then marks its inputs and outputs used at the
+ * step reached, and times its scratch buffers from its own step to there;
+ * 3. the subgraph's outputs are used up to the last step. */
+static ta_status mark(walker *w, uint32_t sg, int depth) {
+    const ta_graph *g = w->g;
+    const ta_subgraph *s = &g->subgraphs[sg];
+    ta_lifetimes *lt = w->lt;
+    int32_t *first = lt->first + s->tensor_base, *last = lt->last + s->tensor_base;
+    w->on_stack[sg] = 1;
+    for (uint32_t i = 0; i < s->n_inputs; i++)
+        if (s->inputs[i] >= 0) created(&first[s->inputs[i]], &last[s->inputs[i]], w->scope);
+    for (uint32_t i = 0; i < s->n_outputs; i++)
+        if (s->outputs[i] >= 0) created(&first[s->outputs[i]], &last[s->outputs[i]], w->scope);
+    for (uint32_t k = 0; k < s->n_ops; k++) {
+        const ta_op *op = &g->ops[s->op_base + k];
+        if (w->scope >= TA_LIFETIME_MAX_STEPS)
+            return ta_diag_set(w->d, TA_E_UNSUPPORTED, "more than %d steps", TA_LIFETIME_MAX_STEPS);
+        w->scope++;
+        lt->op_step[s->op_base + k] = w->scope;
+        for (uint32_t n = 0; n < op->n_outputs; n++)
+            if (op->outputs[n] >= 0) created(&first[op->outputs[n]], &last[op->outputs[n]], w->scope);
+        int32_t start = w->scope;
+        if (control_flow(op)) {
+            ta_status st = enter(w, sg, k, op->opt.subgraph_a, depth);
+            if (!st) st = enter(w, sg, k, op->opt.subgraph_b, depth);
+            if (st) return st;
+        }
+        for (uint32_t n = 0; n < op->n_inputs; n++)
+            if (op->inputs[n] >= 0) used(&last[op->inputs[n]], w->scope);
+        for (uint32_t n = 0; n < op->n_outputs; n++)
+            if (op->outputs[n] >= 0) used(&last[op->outputs[n]], w->scope);
+        for (uint32_t r = w->op_scratch_head[s->op_base + k]; r != UINT32_MAX; r = w->scratch_next[r]) {
+            lt->scratch_first[r] = start;
+            lt->scratch_last[r] = w->scope;
+        }
+    }
+    for (uint32_t i = 0; i < s->n_outputs; i++)
+        if (s->outputs[i] >= 0) used(&last[s->outputs[i]], w->scope);
+    w->on_stack[sg] = 0;
+    return TA_OK;
+}
+
+ta_status ta_lifetime_analyze(const ta_graph *g, const ta_scratch_request *scratch, size_t n_scratch,
+                              void *mem, size_t bytes, ta_lifetimes *lt, ta_diag *d) {
+    if (!g || !lt || (n_scratch && !scratch)) return ta_diag_set(d, TA_E_INVALID_ARG, "NULL argument");
+    if (n_scratch > 0x7fffffffu) return ta_diag_set(d, TA_E_INVALID_ARG, "too many scratch requests");
+    size_t need = ta_lifetime_bytes(g, n_scratch);
+    if (!need || !mem || bytes < need)
+        return ta_diag_set(d, TA_E_NO_MEMORY, "lifetime analysis needs %zu bytes, has %zu", need, mem ? bytes : 0);
+    ta_status st = ta_graph_validate(g, d);
+    if (st) return st;
+    memset(lt, 0, sizeof *lt);
+    walker w;
+    memset(&w, 0, sizeof w);
+    ta__bump b;
+    ta__bump_init_aligned(&b, mem, bytes);
+    if (!carve(&b, g, n_scratch, lt, &w)) return TA_E_NO_MEMORY;
+    lt->n_tensors = g->n_tensors;
+    lt->n_scratch = (uint32_t)n_scratch;
+    lt->scratch = scratch;
+    lt->n_ops = g->n_ops;
+    for (uint32_t i = 0; i < g->n_tensors; i++) lt->first[i] = lt->last[i] = -1;
+    for (uint32_t i = 0; i < g->n_ops; i++) {
+        lt->op_step[i] = -1;
+        w.op_scratch_head[i] = UINT32_MAX;
+    }
+    if (g->n_subgraphs) memset(w.on_stack, 0, g->n_subgraphs);
+    /* Bucket scratch requests by op, keeping request order within an op. */
+    for (size_t r = n_scratch; r-- > 0;) {
+        lt->scratch_first[r] = lt->scratch_last[r] = -1;
+        const ta_op *op = ta_graph_op(g, scratch[r].subgraph, scratch[r].op);
+        if (!op)
+            return ta_diag_set(d, TA_E_MALFORMED, "scratch request %zu names subgraph %u op %u, which does not exist",
+                               r, scratch[r].subgraph, scratch[r].op);
+        uint32_t gi = g->subgraphs[scratch[r].subgraph].op_base + scratch[r].op;
+        w.scratch_next[r] = w.op_scratch_head[gi];
+        w.op_scratch_head[gi] = (uint32_t)r;
+    }
+    w.g = g;
+    w.lt = lt;
+    w.scratch = scratch;
+    w.d = d;
+    w.scope = 0;
+    if (g->n_subgraphs) {
+        st = mark(&w, 0, 0);
+        if (st) return st;
+    }
+    lt->n_steps = w.scope + 1;
+    return TA_OK;
+}
+
+int ta_lifetime_is_planned(const ta_tensor *t) {
+    return t && !(t->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE)) && t->bytes != 0;
+}
+
+ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const ta_lifetime_options *opt,
+                               ta_request *reqs, ta_buffer_origin *origin, size_t cap, size_t *n,
+                               ta_diag *d) {
+    if (!g || !lt || !n) return ta_diag_set(d, TA_E_INVALID_ARG, "NULL argument");
+    size_t align = opt && opt->align ? opt->align : 16;
+    if (!ta__is_pow2(align)) return ta_diag_set(d, TA_E_INVALID_ARG, "alignment %zu is not a power of two", align);
+    const int32_t *offline = opt ? opt->offline_offsets : NULL;
+    if (offline && opt->n_offline != g->n_tensors)
+        return ta_diag_set(d, TA_E_MALFORMED, "%zu offline offsets for %u tensors", opt->n_offline, g->n_tensors);
+    size_t count = 0;
+    for (uint32_t i = 0; i < g->n_tensors; i++) count += ta_lifetime_is_planned(&g->tensors[i]) ? 1 : 0;
+    count += lt->n_scratch;
+    *n = count;
+    if (!reqs) return TA_OK;
+    if (cap < count) return ta_diag_set(d, TA_E_NO_MEMORY, "%zu requests, room for %zu", count, cap);
+    size_t k = 0;
+    for (uint32_t i = 0; i < g->n_tensors; i++) {
+        const ta_tensor *t = &g->tensors[i];
+        if (!ta_lifetime_is_planned(t)) continue;
+        size_t sz = ta__align_up(t->bytes, align);
+        if (sz == SIZE_MAX) return ta_diag_set(d, TA_E_OVERFLOW, "tensor %u: size overflows", i);
+        reqs[k] = ta_request_make(sz, lt->first[i], lt->last[i]);
+        reqs[k].align = align;
+        if (offline && offline[i] >= 0) reqs[k].fixed = (size_t)offline[i];
+        if (origin) {
+            origin[k].kind = TA_BUFFER_TENSOR;
+            origin[k].index = i;
+        }
+        k++;
+    }
+    for (uint32_t r = 0; r < lt->n_scratch; r++) {
+        size_t sz = ta__align_up(lt->scratch[r].bytes, align);
+        if (sz == SIZE_MAX) return ta_diag_set(d, TA_E_OVERFLOW, "scratch %u: size overflows", r);
+        reqs[k] = ta_request_make(sz, lt->scratch_first[r], lt->scratch_last[r]);
+        reqs[k].align = align;
+        if (origin) {
+            origin[k].kind = TA_BUFFER_SCRATCH;
+            origin[k].index = r;
+        }
+        k++;
+    }
+    return TA_OK;
+}

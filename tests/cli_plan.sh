@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# `tinyarena plan --buffers`: the flags and JSON fields are a contract.
+set -u
+cli="${TINYARENA_CLI:?}"
+data="${TINYARENA_DATA:-../shared}"
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+
+expect_error() { # name, csv-text, pattern
+  printf "$2" > "$tmp/$1.csv"
+  out=$("$cli" plan --buffers "$tmp/$1.csv" 2>&1); rc=$?
+  if [ $rc -ne 0 ] && echo "$out" | grep -q "$3" && [ "$(echo "$out" | wc -l)" -eq 1 ]; then ok "$1: $out"
+  else bad "$1: rc=$rc out=$out"; fi
+}
+expect_error missing_col 'id,lower,upper\n1,2,3\n' "$tmp/missing_col.csv:1: missing column 'size'"
+expect_error negative 'id,lower,upper,size\na,0,2,4\nb,1,3,-5\n' "negative.csv:3: buffer 'b': negative size"
+expect_error empty_life 'id,lower,upper,size\na,2,2,5\n' "empty_life.csv:2: .*upper 2 <= lower 2"
+expect_error fixed_collide 'id,lower,upper,size,offset\na,0,3,16,0\nb,2,5,16,8\n' "fixed_collide.csv:3: buffer 'b': conflicting fixed offsets with buffer 'a' (line 2)"
+expect_error not_int 'id,lower,upper,size\na,x,2,5\n' "not_int.csv:2: lower 'x' is not an integer"
+expect_error bad_align 'id,lower,upper,size,alignment\na,0,2,5,3\n' "alignment 3 is not a power of two"
+expect_error no_header '' "empty file"
+out=$("$cli" plan --buffers "$tmp/nope.csv" 2>&1); [ $? -ne 0 ] && ok "missing file: $out" || bad "missing file"
+out=$("$cli" plan --buffers x.csv --strategy nope 2>&1); [ $? -ne 0 ] || bad "unknown strategy accepted"
+
+# The README example of MiniMalloc: capacity 12, offsets 8,8,4,4,0.
+printf 'id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n' > "$tmp/m12.csv"
+json=$("$cli" plan --buffers "$tmp/m12.csv" --strategy greedy --json) || bad "json run"
+for field in '"strategy": "greedy"' '"arena_bytes": 12' '"lower_bound_bytes": 12' '"time_us": ' \
+             '{"id": "b1", "size": 4, "first": 0, "last": 2, "offset": 8}' '"optimal": true' '"gap_bytes": 0'; do
+  echo "$json" | grep -qF "$field" && ok "json has $field" || bad "json lacks $field: $json"
+done
+if command -v python3 >/dev/null; then
+  echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d["buffers"])==5' && ok "json parses" || bad "json does not parse"
+fi
+"$cli" plan --buffers "$tmp/m12.csv" --strategy greedy --offsets "$tmp/out.csv" >/dev/null || bad "offsets run"
+if [ "$(cat "$tmp/out.csv")" = "$(printf 'id,lower,upper,size,offset\nb1,0,3,4,8\nb2,3,9,4,8\nb3,0,9,4,4\nb4,9,21,4,4\nb5,0,21,4,0')" ]; then ok "offsets csv"; else bad "offsets csv: $(cat "$tmp/out.csv")"; fi
+# --align pads sizes honestly
+json=$("$cli" plan --buffers "$tmp/m12.csv" --strategy naive --align 16 --json)
+echo "$json" | grep -qF '"arena_bytes": 80' && ok "--align 16 pads" || bad "--align: $json"
+
+# Shared data: TFLM's figures for greedy.
+if [ -d "$data/planning" ]; then
+  check_greedy() {
+    a=$("$cli" plan --buffers "$data/planning/$1" --strategy greedy --json | grep -o '"arena_bytes": [0-9]*' | grep -o '[0-9]*$')
+    [ "$a" = "$2" ] && ok "greedy $1 = $2" || bad "greedy $1 = $a, want $2"
+  }
+  check_greedy tflm_person_detection_test.csv 64512
+  check_greedy A.1048576.csv 1352704
+  check_greedy B.1048576.csv 1412096
+  check_greedy C.1048576.csv 1417216
+  for f in A B C; do
+    g=$("$cli" plan --buffers "$data/planning/$f.1048576.csv" --strategy greedy --json | grep -o '"arena_bytes": [0-9]*' | grep -o '[0-9]*$')
+    b=$("$cli" plan --buffers "$data/planning/$f.1048576.csv" --strategy best --json | grep -o '"arena_bytes": [0-9]*' | grep -o '[0-9]*$')
+    [ "$b" -lt "$g" ] && ok "best $f: $b < greedy $g" || bad "best $f: $b not below greedy $g"
+  done
+  "$cli" plan --buffers "$data/planning/A.1048576.csv" | grep -q '^greedy' && ok "table" || bad "table"
+elif [ "${CI:-}" = true ]; then
+  bad "shared data missing under CI: $data"
+else
+  echo "SKIP: shared planning data not found at $data"
+fi
+exit $fail

@@ -1,0 +1,251 @@
+#include "buffers_csv.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+
+/* Splits a line in place on commas; trims spaces and a trailing \r. */
+static int split_fields(char *line, char **fields, int max) {
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        char *comma = strchr(p, ',');
+        if (comma) *comma = '\0';
+        while (isspace((unsigned char)*p)) p++;
+        char *e = p + strlen(p);
+        while (e > p && isspace((unsigned char)e[-1])) *--e = '\0';
+        if (n < max) fields[n] = p;
+        n++;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return n;
+}
+
+static char *xstrdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = cli_xmalloc(n);
+    memcpy(d, s, n);
+    return d;
+}
+
+#define MAXCOLS 32
+
+bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
+    memset(out, 0, sizeof *out);
+    out->col_offset = -1;
+    size_t len = 0;
+    unsigned char *text = cli_read_file(path, &len);
+    if (!text) {
+        cli_error("%s: cannot read file", path);
+        return false;
+    }
+    if (strlen((char *)text) != len) {
+        cli_error("%s: contains a NUL byte; not a CSV file", path);
+        free(text);
+        return false;
+    }
+    size_t cap = 64, lineno = 0;
+    out->reqs = cli_xmalloc(cap * sizeof *out->reqs);
+    out->ids = cli_xmalloc(cap * sizeof *out->ids);
+    out->lines = cli_xmalloc(cap * sizeof *out->lines);
+    out->lineno = cli_xmalloc(cap * sizeof *out->lineno);
+    int col[6] = {-1, -1, -1, -1, -1, -1}; /* id lower upper size alignment offset */
+    static const char *const names[6] = {"id", "lower", "upper", "size", "alignment", "offset"};
+    bool have_header = false, ok = true;
+    char *next = (char *)text, *end = (char *)text + len;
+    while (next < end && ok) {
+        char *line = next, *nl = memchr(line, '\n', (size_t)(end - line));
+        if (nl) {
+            *nl = '\0';
+            next = nl + 1;
+        } else {
+            next = end;
+        }
+        lineno++;
+        size_t ll = strlen(line);
+        if (ll && line[ll - 1] == '\r') line[--ll] = '\0';
+        char raw[4096];
+        if (ll >= sizeof raw) {
+            ok = !cli_error("%s:%zu: line longer than %zu characters", path, lineno, sizeof raw - 1);
+            break;
+        }
+        memcpy(raw, line, ll + 1);
+        char *p = line;
+        while (isspace((unsigned char)*p)) p++;
+        if (!*p || *p == '#') continue;
+        char *f[MAXCOLS];
+        int nf = split_fields(line, f, MAXCOLS);
+        if (nf > MAXCOLS) {
+            ok = !cli_error("%s:%zu: more than %d columns", path, lineno, MAXCOLS);
+            break;
+        }
+        if (!have_header) {
+            for (int i = 0; i < nf; i++) {
+                for (int k = 0; k < 6; k++) {
+                    bool match = strcasecmp(f[i], names[k]) == 0 || (k == 4 && strcasecmp(f[i], "align") == 0);
+                    if (match) {
+                        if (col[k] >= 0) {
+                            ok = !cli_error("%s:%zu: column '%s' appears twice", path, lineno, names[k]);
+                        }
+                        col[k] = i;
+                    }
+                }
+            }
+            for (int k = 0; k < 4 && ok; k++)
+                if (col[k] < 0)
+                    ok = !cli_error("%s:%zu: missing column '%s' (need id,lower,upper,size)", path, lineno, names[k]);
+            out->ncols = nf;
+            out->col_offset = col[5];
+            out->has_align = col[4] >= 0;
+            out->header = xstrdup(raw);
+            have_header = true;
+            continue;
+        }
+        if (nf != out->ncols) {
+            ok = !cli_error("%s:%zu: %d fields, header has %d", path, lineno, nf, out->ncols);
+            break;
+        }
+        int64_t lower, upper, size, align = 1, offset = -1;
+        const char *bad = NULL;
+        if (!cli_parse_i64(f[col[1]], &lower)) bad = "lower";
+        else if (!cli_parse_i64(f[col[2]], &upper)) bad = "upper";
+        else if (!cli_parse_i64(f[col[3]], &size)) bad = "size";
+        else if (col[4] >= 0 && !cli_parse_i64(f[col[4]], &align)) bad = "alignment";
+        else if (col[5] >= 0 && *f[col[5]] && !cli_parse_i64(f[col[5]], &offset)) bad = "offset";
+        if (bad) {
+            int k = bad[0] == 'l' ? 1 : bad[0] == 'u' ? 2 : bad[0] == 's' ? 3 : bad[0] == 'a' ? 4 : 5;
+            ok = !cli_error("%s:%zu: %s '%s' is not an integer", path, lineno, bad, f[col[k]]);
+            break;
+        }
+        if (!*f[col[0]]) {
+            ok = !cli_error("%s:%zu: empty id", path, lineno);
+            break;
+        }
+        if (size < 0) {
+            ok = !cli_error("%s:%zu: buffer '%s': negative size %lld", path, lineno, f[col[0]], (long long)size);
+            break;
+        }
+        if (upper <= lower) {
+            ok = !cli_error("%s:%zu: buffer '%s': upper %lld <= lower %lld (lifetimes are [lower, upper), half-open)",
+                            path, lineno, f[col[0]], (long long)upper, (long long)lower);
+            break;
+        }
+        if (lower < INT32_MIN || upper - 1 > INT32_MAX) {
+            ok = !cli_error("%s:%zu: buffer '%s': lifetime out of the 32-bit step range", path, lineno, f[col[0]]);
+            break;
+        }
+        if (align < 1 || (align & (align - 1))) {
+            ok = !cli_error("%s:%zu: buffer '%s': alignment %lld is not a power of two", path, lineno, f[col[0]],
+                            (long long)align);
+            break;
+        }
+        if (offset < -1) {
+            ok = !cli_error("%s:%zu: buffer '%s': negative offset %lld", path, lineno, f[col[0]], (long long)offset);
+            break;
+        }
+        if (out->n == cap) {
+            cap *= 2;
+            out->reqs = realloc(out->reqs, cap * sizeof *out->reqs);
+            out->ids = realloc(out->ids, cap * sizeof *out->ids);
+            out->lines = realloc(out->lines, cap * sizeof *out->lines);
+            out->lineno = realloc(out->lineno, cap * sizeof *out->lineno);
+            if (!out->reqs || !out->ids || !out->lines || !out->lineno) {
+                ok = !cli_error("out of memory");
+                break;
+            }
+        }
+        ta_request *r = &out->reqs[out->n];
+        *r = ta_request_make((size_t)size, (int32_t)lower, (int32_t)(upper - 1));
+        r->align = (size_t)align < min_align ? min_align : (size_t)align;
+        if (offset >= 0) {
+            r->fixed = (size_t)offset;
+            if (r->fixed % r->align) {
+                ok = !cli_error("%s:%zu: buffer '%s': fixed offset %lld is not a multiple of its alignment %zu",
+                                path, lineno, f[col[0]], (long long)offset, r->align);
+                break;
+            }
+        }
+        out->ids[out->n] = xstrdup(f[col[0]]);
+        out->lines[out->n] = xstrdup(raw);
+        out->lineno[out->n] = lineno;
+        out->n++;
+    }
+    if (ok && !have_header) ok = !cli_error("%s: empty file (no header row)", path);
+    free(text);
+    if (!ok) buffers_csv_free(out);
+    return ok;
+}
+
+bool buffers_csv_write_offsets(const char *path, const buffer_list *bl, const size_t *offsets) {
+    FILE *f = fopen(path, "w");
+    if (!f) return !cli_error("%s: cannot write", path) && false;
+    if (bl->col_offset < 0) fprintf(f, "%s,offset\n", bl->header);
+    else fprintf(f, "%s\n", bl->header);
+    for (size_t i = 0; i < bl->n; i++) {
+        if (bl->col_offset < 0) {
+            fprintf(f, "%s,%zu\n", bl->lines[i], offsets[i]);
+            continue;
+        }
+        char row[4096];
+        snprintf(row, sizeof row, "%s", bl->lines[i]);
+        char *fl[MAXCOLS];
+        int nf = split_fields(row, fl, MAXCOLS);
+        for (int k = 0; k < nf && k < MAXCOLS; k++) {
+            if (k) fputc(',', f);
+            if (k == bl->col_offset) fprintf(f, "%zu", offsets[i]);
+            else fputs(fl[k], f);
+        }
+        fputc('\n', f);
+    }
+    bool ok = !ferror(f);
+    if (fclose(f) != 0) ok = false;
+    if (!ok) cli_error("%s: write failed", path);
+    return ok;
+}
+
+bool buffers_csv_write(const char *path, const ta_request *reqs, size_t n, const char *const *ids,
+                       const size_t *offsets) {
+    FILE *f = fopen(path, "w");
+    if (!f) return !cli_error("%s: cannot write", path) && false;
+    bool any_fixed = false, any_align = false;
+    for (size_t i = 0; i < n; i++) {
+        any_fixed |= reqs[i].fixed != TA_NO_OFFSET;
+        any_align |= reqs[i].align > 1;
+    }
+    fprintf(f, "id,lower,upper,size%s%s\n", any_align ? ",alignment" : "", any_fixed || offsets ? ",offset" : "");
+    for (size_t i = 0; i < n; i++) {
+        if (ids) fputs(ids[i], f);
+        else fprintf(f, "%zu", i);
+        fprintf(f, ",%d,%lld,%zu", reqs[i].first, (long long)reqs[i].last + 1, reqs[i].size);
+        if (any_align) fprintf(f, ",%zu", reqs[i].align ? reqs[i].align : 1);
+        if (offsets) fprintf(f, ",%zu", offsets[i]);
+        else if (any_fixed) {
+            if (reqs[i].fixed != TA_NO_OFFSET) fprintf(f, ",%zu", reqs[i].fixed);
+            else fputs(",", f);
+        }
+        fputc('\n', f);
+    }
+    bool ok = !ferror(f);
+    if (fclose(f) != 0) ok = false;
+    if (!ok) cli_error("%s: write failed", path);
+    return ok;
+}
+
+void buffers_csv_free(buffer_list *bl) {
+    for (size_t i = 0; i < bl->n; i++) {
+        free(bl->ids[i]);
+        free(bl->lines[i]);
+    }
+    free(bl->ids);
+    free(bl->lines);
+    free(bl->lineno);
+    free(bl->reqs);
+    free(bl->header);
+    memset(bl, 0, sizeof *bl);
+}

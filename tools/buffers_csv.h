@@ -1,0 +1,32 @@
+/* Buffer lists in the MiniMalloc CSV format: id,lower,upper,size[,alignment][,offset].
+ * [lower, upper) is half-open; this is the one place it becomes the core's
+ * inclusive [first, last] (last = upper - 1). */
+#ifndef TA_BUFFERS_CSV_H
+#define TA_BUFFERS_CSV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tinyarena/plan.h"
+
+typedef struct {
+    size_t n;
+    ta_request *reqs;
+    char **ids;        /* per buffer */
+    char **lines;      /* raw row text per buffer, for --offsets */
+    size_t *lineno;    /* 1-based line of each buffer */
+    char *header;      /* raw header row */
+    int ncols, col_offset; /* col_offset -1 when absent */
+    bool has_align;
+} buffer_list;
+
+/* Reads path.  min_align (>= 1) raises every buffer's alignment.  On error
+ * prints "tinyarena: FILE:LINE: problem" and returns false. */
+bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out);
+/* Writes the input columns plus `offset`. */
+bool buffers_csv_write_offsets(const char *path, const buffer_list *bl, const size_t *offsets);
+/* Writes a list in the same format (export from models). ids may be NULL (row index). */
+bool buffers_csv_write(const char *path, const ta_request *reqs, size_t n, const char *const *ids,
+                       const size_t *offsets);
+void buffers_csv_free(buffer_list *bl);
+#endif

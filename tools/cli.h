@@ -1,0 +1,40 @@
+/* CLI helpers: the only code with FILE*, malloc and printf. */
+#ifndef TA_CLI_H
+#define TA_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tinyarena/plan.h"
+
+/* Exit codes: 0 ok, 1 bad input or failed operation, 2 usage error. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Prints "tinyarena: <message>\n" to stderr; returns CLI_FAIL. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Monotonic microseconds. */
+uint64_t cli_now_us(void);
+/* ta_clock_fn adapter for planner time limits. */
+uint64_t cli_clock(void *ctx);
+
+/* Reads a whole file into a malloc'ed buffer, 16-byte aligned, NUL-terminated. */
+unsigned char *cli_read_file(const char *path, size_t *len);
+
+/* Writes a JSON string literal (with quotes, escaped). */
+void cli_json_str(FILE *f, const char *s);
+
+/* malloc that exits with a message on failure. */
+void *cli_xmalloc(size_t n);
+void *cli_xcalloc(size_t n, size_t size);
+
+/* Parses a non-negative decimal integer (the whole string). */
+bool cli_parse_u64(const char *s, uint64_t *out);
+bool cli_parse_i64(const char *s, int64_t *out);
+
+/* Sub-commands. */
+int cmd_plan(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+#endif

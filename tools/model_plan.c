@@ -1,0 +1,140 @@
+#include "model_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int model_plan_build(model_plan *mp, const ta_graph *g, const ta_lifetime_options *opt,
+                     const ta_scratch_request *scratch, size_t n_scratch, const char *what) {
+    memset(mp, 0, sizeof *mp);
+    mp->g = g;
+    ta_diag d;
+    size_t need = ta_lifetime_bytes(g, n_scratch);
+    mp->lt_mem = cli_xmalloc(need);
+    ta_status st = ta_lifetime_analyze(g, scratch, n_scratch, mp->lt_mem, need, &mp->lt, &d);
+    if (st) return cli_error("%s: lifetime analysis: %s: %s", what, ta_status_str(st), d.msg);
+    size_t n = 0;
+    st = ta_lifetime_requests(g, &mp->lt, opt, NULL, NULL, 0, &n, &d);
+    if (st) return cli_error("%s: %s: %s", what, ta_status_str(st), d.msg);
+    mp->reqs = cli_xcalloc(n, sizeof *mp->reqs);
+    mp->origin = cli_xcalloc(n, sizeof *mp->origin);
+    mp->ids = cli_xcalloc(n, sizeof *mp->ids);
+    mp->scratch_names = cli_xcalloc(n_scratch ? n_scratch : 1, sizeof *mp->scratch_names);
+    st = ta_lifetime_requests(g, &mp->lt, opt, mp->reqs, mp->origin, n, &mp->n, &d);
+    if (st) return cli_error("%s: %s: %s", what, ta_status_str(st), d.msg);
+    for (size_t i = 0; i < mp->n; i++) {
+        if (mp->origin[i].kind == TA_BUFFER_TENSOR) {
+            mp->ids[i] = g->tensors[mp->origin[i].index].name;
+        } else {
+            uint32_t r = mp->origin[i].index;
+            snprintf(mp->scratch_names[r], sizeof mp->scratch_names[r], "scratch%u:sg%u:op%u", r,
+                     scratch[r].subgraph, scratch[r].op);
+            mp->ids[i] = mp->scratch_names[r];
+        }
+    }
+    for (uint32_t i = 0; i < g->n_tensors; i++) {
+        const ta_tensor *t = &g->tensors[i];
+        if (t->flags & TA_TENSOR_CONST) {
+            mp->n_const++;
+            mp->const_bytes += t->data_bytes ? t->data_bytes : t->bytes;
+        } else if (t->flags & TA_TENSOR_VARIABLE) {
+            mp->n_variable++;
+            mp->variable_bytes += t->bytes;
+        }
+    }
+    return CLI_OK;
+}
+
+void model_plan_free(model_plan *mp) {
+    free(mp->lt_mem);
+    free(mp->reqs);
+    free(mp->origin);
+    free(mp->ids);
+    free(mp->scratch_names);
+    memset(mp, 0, sizeof *mp);
+}
+
+void model_plan_summary(FILE *f, const model_plan *mp) {
+    char b1[32], b2[32];
+    size_t n_scratch = mp->lt.n_scratch;
+    fprintf(f, "%u subgraph%s, %u ops, %u tensors: %zu planned", mp->g->n_subgraphs,
+            mp->g->n_subgraphs == 1 ? "" : "s", mp->g->n_ops, mp->g->n_tensors, mp->n - n_scratch);
+    if (n_scratch) fprintf(f, " (+%zu scratch)", n_scratch);
+    fprintf(f, ", %zu constant (%s B, stay in flash), %zu variable (%s B, persistent)\n", mp->n_const,
+            fmt_bytes(mp->const_bytes, b1), mp->n_variable, fmt_bytes(mp->variable_bytes, b2));
+}
+
+void model_plan_step_label(const model_plan *mp, int32_t step, char *buf, size_t len) {
+    const ta_graph *g = mp->g;
+    for (uint32_t i = 0; i < g->n_ops; i++) {
+        if (mp->lt.op_step[i] != step) continue;
+        const ta_op *op = &g->ops[i];
+        const char *kind = op->kind == TA_OP_CUSTOM || op->kind == TA_OP_OTHER ? (op->custom_name ? op->custom_name : ta_op_kind_str(op->kind))
+                                                                               : ta_op_kind_str(op->kind);
+        if (g->n_subgraphs > 1) snprintf(buf, len, "subgraph %u op %d %s", op->subgraph, op->index, kind);
+        else snprintf(buf, len, "op %d %s", op->index, kind);
+        return;
+    }
+    if (step <= 0) snprintf(buf, len, "the inputs");
+    else snprintf(buf, len, "subgraph entry");
+}
+
+typedef struct {
+    const ta_request *r;
+} sz_ctx;
+
+void model_plan_peak(FILE *f, const model_plan *mp, const ta_plan_result *res) {
+    char label[96], b1[32], b2[32];
+    int32_t step = res->peak_step;
+    model_plan_step_label(mp, step, label, sizeof label);
+    size_t *live = cli_xcalloc(mp->n, sizeof *live), k = 0;
+    for (size_t i = 0; i < mp->n; i++)
+        if (mp->reqs[i].first <= step && step <= mp->reqs[i].last && mp->reqs[i].size) live[k++] = i;
+    for (size_t i = 1; i < k; i++) { /* largest first, stable */
+        size_t v = live[i], j = i;
+        while (j > 0 && mp->reqs[live[j - 1]].size < mp->reqs[v].size) {
+            live[j] = live[j - 1];
+            j--;
+        }
+        live[j] = v;
+    }
+    fprintf(f, "largest live set: %s B at step %d (%s), %zu buffers:\n", fmt_bytes(res->lower_bound_bytes, b1), step,
+            label, k);
+    for (size_t i = 0; i < k && i < 12; i++) {
+        const ta_request *r = &mp->reqs[live[i]];
+        char shape[64] = "";
+        if (mp->origin[live[i]].kind == TA_BUFFER_TENSOR)
+            model_plan_shape(&mp->g->tensors[mp->origin[live[i]].index], shape, sizeof shape);
+        fprintf(f, "  %12s B  %-14s [%d,%d]  %s\n", fmt_bytes(r->size, b2), shape, r->first, r->last, mp->ids[live[i]]);
+    }
+    if (k > 12) fprintf(f, "  ... and %zu more\n", k - 12);
+    free(live);
+}
+
+void model_plan_shape(const ta_tensor *t, char *buf, size_t len) {
+    size_t o = 0;
+    buf[0] = '\0';
+    if (t->rank == 0) {
+        snprintf(buf, len, "scalar");
+        return;
+    }
+    for (int32_t i = 0; i < t->rank && o + 12 < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%d", i ? "x" : "", t->shape[i]);
+}
+
+void model_plan_verbose(FILE *f, const model_plan *mp, const size_t *offsets) {
+    fprintf(f, "%-5s %-44s %-18s %-8s %10s %6s %6s %10s\n", "id", "name", "shape", "dtype", "bytes", "first",
+            "last", "offset");
+    for (size_t i = 0; i < mp->n; i++) {
+        char shape[64] = "-";
+        const char *dtype = "-";
+        if (mp->origin[i].kind == TA_BUFFER_TENSOR) {
+            const ta_tensor *t = &mp->g->tensors[mp->origin[i].index];
+            model_plan_shape(t, shape, sizeof shape);
+            dtype = ta_dtype_str(t->dtype);
+        }
+        fprintf(f, "%-5zu %-44.44s %-18s %-8s %10zu %6d %6d %10zu\n", i, mp->ids[i], shape, dtype, mp->reqs[i].size,
+                mp->reqs[i].first, mp->reqs[i].last, offsets ? offsets[i] : 0);
+    }
+}
