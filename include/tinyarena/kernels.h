@@ -299,9 +299,12 @@ typedef struct ta_mean_params {
     int32_t rank;                               /* 1..5 */
     int32_t in_shape[TA_KERNEL_MAX_REDUCE_RANK];
     bool reduce[TA_KERNEL_MAX_REDUCE_RANK];      /* axes to average over */
-    /* int8: TFLM takes the raw-average path when zero points and scales are
-     * identical (same_quant), else the requantising path with
-     * (mult, shift) = ta_quant_multiplier(s_in / s_out). */
+    /* int8: the requantising path with (mult, shift) =
+     * ta_quant_multiplier(s_in / s_out) is what TFLM's micro MEAN runs at
+     * the reference commit -- even when input and output quantisation are
+     * identical (checked bit for bit on MobileNetV2's 7x7 mean).
+     * same_quant = true selects the truncating raw average that newer TFLM
+     * versions use for identical quantisation; leave it false to match. */
     bool same_quant;
     int32_t input_zp, output_zp;
     int32_t mult, shift;
@@ -439,6 +442,19 @@ ta_status ta_strided_slice_resolve(ta_slice_params *p, const int32_t *in_shape, 
                                    const int32_t *strides, int32_t begin_mask, int32_t end_mask,
                                    int32_t shrink_axis_mask, bool offset, size_t elem_size);
 ta_status ta_kernel_strided_slice(const ta_slice_params *p, const void *input, void *output);
+
+/* RESIZE_NEAREST_NEIGHBOR (resize_nearest.c), any element size, NHWC.
+ * Source row for output row y: min(floor((y + o) * in/out), in - 1), or
+ * round((y + o) * (in-1)/(out-1)) with align_corners, o = 0.5 with
+ * half_pixel_centers (then >= 0); the ratio is a float, as in TFLM. */
+typedef struct ta_resize_params {
+    ta_dims4 input;
+    int32_t out_h, out_w;
+    bool align_corners, half_pixel_centers;
+    size_t elem_size;
+} ta_resize_params;
+
+ta_status ta_kernel_resize_nearest(const ta_resize_params *p, const void *input, void *output);
 
 #ifdef __cplusplus
 }

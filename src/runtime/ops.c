@@ -46,6 +46,7 @@ typedef struct opdata {
         ta_transpose_params tr;
         ta_slice_params sl;
         ta_concat_params cat;
+        ta_resize_params rs;
         struct {
             ta_dtype in_type, out_type;
             float scale;
@@ -386,7 +387,7 @@ static ta_status prep_mean(ctx_t *c) {
     c->od.path = P_S8;
     p->input_zp = zp_of(in);
     p->output_zp = zp_of(out);
-    p->same_quant = p->input_zp == p->output_zp && scale_of(in) == scale_of(out);
+    p->same_quant = false; /* TFLM (reference commit) always requantises; see kernels.h */
     ta_quant_multiplier((double)scale_of(in) / (double)scale_of(out), &p->mult, &p->shift);
     c->scratch = ta_kernel_mean_s8_scratch_bytes(p);
     return TA_OK;
@@ -604,6 +605,29 @@ static ta_status prep_slice(ctx_t *c) {
     return TA_OK;
 }
 
+static ta_status prep_resize(ctx_t *c) {
+    ta_status st = need_io(c, 2, 2, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    const int32_t *size;
+    int64_t ns;
+    if ((st = const_i32(c, in_t(c, 1), &size, &ns))) return st;
+    ta_resize_params *p = &c->od.u.rs;
+    ta_dims4 od;
+    if ((st = dims4(c, in, &p->input)) || (st = dims4(c, out, &od))) return st;
+    if (ns != 2 || size[0] != od.h || size[1] != od.w || od.c != p->input.c || od.n != p->input.n)
+        return fail(c, TA_E_MALFORMED, "output shape does not match the size operand");
+    if (in->dtype != out->dtype) return fail_type(c, "output", out->dtype);
+    p->out_h = od.h;
+    p->out_w = od.w;
+    p->align_corners = c->op->opt.align_corners;
+    p->half_pixel_centers = c->op->opt.half_pixel_centers;
+    p->elem_size = ta_dtype_size(in->dtype);
+    if (!p->elem_size || in->dtype == TA_DTYPE_INT4) return fail_type(c, "input", in->dtype);
+    c->od.path = P_COPY;
+    return TA_OK;
+}
+
 ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data,
                          size_t data_bytes, ta__op_info *info, ta_diag *diag) {
     if (!g || !info) return TA_E_INVALID_ARG;
@@ -649,6 +673,7 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     case TA_OP_TRANSPOSE: st = prep_transpose(&c); break;
     case TA_OP_CONCATENATION: st = prep_concat(&c); break;
     case TA_OP_STRIDED_SLICE: st = prep_slice(&c); break;
+    case TA_OP_RESIZE_NEAREST_NEIGHBOR: st = prep_resize(&c); break;
     default:
         if (op->kind == TA_OP_CUSTOM || op->kind == TA_OP_OTHER)
             return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op", op_index,
@@ -744,6 +769,7 @@ ta_status ta__op_invoke(const void *data, void *const *ptrs, void *scratch, size
     case TA_OP_PADV2: st = ta_kernel_pad(&od->u.pad, in0, od->pad_value, out); break;
     case TA_OP_TRANSPOSE: st = ta_kernel_transpose(&od->u.tr, in0, out); break;
     case TA_OP_STRIDED_SLICE: st = ta_kernel_strided_slice(&od->u.sl, in0, out); break;
+    case TA_OP_RESIZE_NEAREST_NEIGHBOR: st = ta_kernel_resize_nearest(&od->u.rs, in0, out); break;
     case TA_OP_CONCATENATION: {
         const void *ins[64];
         if (od->n_in > 64) return TA_E_UNSUPPORTED;
