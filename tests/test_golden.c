@@ -91,7 +91,8 @@ static void run_case(const char *data, const char *model, const char *kase) {
             const ta_tensor *tt = ta_graph_tensor(&g, 0, op->outputs[k]);
             memset(ptrs[op->outputs[k]], 0x5a, tt->bytes);
         }
-        st = ta__op_invoke(od, ptrs, scratch, info.scratch_bytes, &d);
+        ta__op_set_scratch(od, scratch);
+        st = ta__op_invoke(od, ptrs, &d);
         if (st) {
             printf("  %s/%s op %u: invoke: %s\n", model, kase, o, d.msg);
             bad_ops++;

@@ -156,7 +156,8 @@ static void test_multiplier_derivation(void) {
     /* per-channel: double product; per-tensor FC: float product widened */
     const float in_s = 0.0235294122f, out_s = 0.0470588244f;
     const float ws[2] = {0.00392156886f, 0.0078125f};
-    int32_t m[2], s[2];
+    int32_t m[2];
+    int8_t s[2];
     CHECK(ta_quant_conv_multipliers(in_s, ws, 2, out_s, 2, m, s) == TA_OK);
     int32_t em, es;
     ta_quant_multiplier((double)in_s * (double)ws[0] / (double)out_s, &em, &es);
@@ -206,7 +207,8 @@ static void test_conv_golden(void) {
     int8_t in[9], out[4];
     for (int i = 0; i < 9; i++) in[i] = (int8_t)i;
     int8_t w[4] = {1, 1, 1, 1};
-    int32_t m = 1 << 30, s = 0;
+    int32_t m = 1 << 30;
+    int8_t s = 0;
     ta_conv_params p = {.input = {1, 3, 3, 1}, .filter = {1, 2, 2, 1}, .output = {1, 2, 2, 1},
                         .stride_h = 1, .stride_w = 1, .dilation_h = 1, .dilation_w = 1};
     p.q = (ta_requant){.input_offset = 1, .output_offset = 0, .mult = &m, .shift = &s,
@@ -258,7 +260,9 @@ static void test_conv_vs_fc(void) {
         int32_t n = rnd(1, 2), h = rnd(1, 5), w = rnd(1, 5), ci = rnd(1, 9), co = rnd(1, 7);
         size_t np = (size_t)n * h * w;
         int8_t *in = malloc(np * ci), *wt = malloc((size_t)co * ci), *o1 = malloc(np * co), *o2 = malloc(np * co);
-        int32_t *bias = malloc(sizeof(int32_t) * co), *m = malloc(sizeof(int32_t) * co), *s = malloc(sizeof(int32_t) * co);
+        int32_t *bias = malloc(sizeof(int32_t) * co), *m = malloc(sizeof(int32_t) * co), *m2_unused = NULL;
+        (void)m2_unused;
+        int8_t *s = malloc((size_t)co);
         rnd_s8(in, np * ci);
         rnd_s8(wt, (size_t)co * ci);
         float ws[16];
@@ -300,7 +304,8 @@ static void test_conv_padding_property(void) {
                     int32_t iy = y - ph, ix = x - pw;
                     pin[((size_t)y * W + x) * ci + c] = (iy >= 0 && iy < h && ix >= 0 && ix < w) ? in[((size_t)iy * w + ix) * ci + c] : (int8_t)zp;
                 }
-        int32_t m[4], s[4];
+        int32_t m[4];
+        int8_t s[4];
         float ws[4] = {0.01f, 0.02f, 0.005f, 0.03f};
         ta_quant_conv_multipliers(0.1f, ws, 4, 0.2f, 4, m, s);
         ta_requant q = {.input_offset = -zp, .output_offset = 3, .mult = m, .shift = s, .per_channel = true,
@@ -339,7 +344,8 @@ static void test_depthwise_vs_grouped_conv(void) {
                     fdw[((size_t)y * fw + x) * co + o] = (float)dwf[((size_t)y * fw + x) * co + o] * 0.11f;
                     fcf[((size_t)o * fh + y) * fw + x] = fdw[((size_t)y * fw + x) * co + o];
                 }
-        int32_t m[12], s[12], bias[12];
+        int32_t m[12], bias[12];
+        int8_t s[12];
         float fbias[12], ws[12];
         for (int32_t o = 0; o < co; o++) {
             ws[o] = 0.002f * (float)(o + 1);
@@ -368,7 +374,8 @@ static void test_depthwise_vs_grouped_conv(void) {
     ta_dwconv_params bad = {.input = {1, 2, 2, 2}, .filter = {1, 1, 1, 3}, .output = {1, 2, 2, 3},
                             .depth_multiplier = 1, .stride_h = 1, .stride_w = 1, .dilation_h = 1, .dilation_w = 1};
     int8_t x[16];
-    int32_t m = 1 << 30, s = 0;
+    int32_t m = 1 << 30;
+    int8_t s = 0;
     bad.q.mult = &m;
     bad.q.shift = &s;
     CHECK(ta_kernel_depthwise_conv2d_s8(&bad, x, x, NULL, x) == TA_E_INVALID_ARG);
@@ -376,13 +383,15 @@ static void test_depthwise_vs_grouped_conv(void) {
 
 static void test_fc_golden(void) {
     int8_t in[3] = {1, 2, 3}, w[6] = {1, 1, 1, 1, -1, 0}, out[2];
-    int32_t bias[2] = {0, 10}, m = 1 << 30, s = 0;
+    int32_t bias[2] = {0, 10}, m = 1 << 30;
+    int8_t s = 0;
     ta_fc_params p = {.batches = 1, .accum_depth = 3, .out_depth = 2};
     p.q = (ta_requant){.mult = &m, .shift = &s, .act_min = -128, .act_max = 127};
     CHECK(ta_kernel_fully_connected_s8(&p, in, w, bias, out) == TA_OK);
     CHECK(out[0] == 3 && out[1] == 5); /* 6/2 = 3; 9/2 = 4.5 -> 5 */
     /* per-channel: second row gets multiplier 1.0 (2^30, shift 1) */
-    int32_t pm[2] = {1 << 30, 1 << 30}, ps[2] = {0, 1};
+    int32_t pm[2] = {1 << 30, 1 << 30};
+    int8_t ps[2] = {0, 1};
     p.q.mult = pm;
     p.q.shift = ps;
     p.q.per_channel = true;

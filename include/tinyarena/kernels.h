@@ -101,10 +101,11 @@ ta_status ta_float_activation_range(ta_activation act, float *act_min, float *ac
  * for each of `channels`, real = (double)in_scale * (double)w_scale[c] /
  * (double)out_scale (w_scale[0] for all channels when n_scales == 1), then
  * ta_quant_multiplier.  TA_E_INVALID_ARG when n_scales is neither 1 nor
- * `channels`. */
+ * `channels`; TA_E_UNSUPPORTED when a shift does not fit int8 (a ratio
+ * beyond 2^127). */
 ta_status ta_quant_conv_multipliers(float in_scale, const float *w_scales, uint32_t n_scales,
                                     float out_scale, uint32_t channels, int32_t *multipliers,
-                                    int32_t *shifts);
+                                    int8_t *shifts);
 
 /* TFLM GetQuantizedConvolutionMultipler (per-tensor FULLY_CONNECTED): note
  * the FLOAT product in_scale * w_scale, widened to double afterwards. */
@@ -135,7 +136,7 @@ typedef struct ta_requant {
     int32_t weights_offset; /* -weights zero point (FC only; TFLM requires 0 for int8) */
     int32_t output_offset;  /* output zero point */
     const int32_t *mult;    /* per_channel ? one per output channel : mult[0] */
-    const int32_t *shift;
+    const int8_t *shift;    /* same count; int8 keeps per-channel tables small */
     bool per_channel;
     int32_t act_min, act_max; /* clamp in the output's integer domain */
 } ta_requant;

@@ -154,8 +154,6 @@ typedef struct ta_runtime {
     uint8_t *tail;        /* persistent part start */
     void **ptrs;          /* per tensor of the subgraph */
     void **op_data;       /* per op */
-    void **op_scratch;    /* per op: scratch pointer (NULL: none) */
-    size_t *op_scratch_bytes;
     uint32_t n_ops, n_tensors;
     ta_io *inputs, *outputs;
     uint32_t n_inputs, n_outputs;

@@ -11,6 +11,7 @@
  *  3. carve the record (header + tensor indices + params + tables) from the
  *     caller block, or only count its bytes when the block is NULL.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "runtime/ops.h"
@@ -31,7 +32,10 @@ typedef struct opdata {
     uint8_t path;    /* path_t */
     uint8_t pad_;
     uint16_t n_in, n_out;
+    uint32_t scratch_bytes;
+    void *scratch;     /* set by the runtime (ta__op_set_scratch) */
     const int32_t *io; /* n_in input then n_out output tensor indices (-1 absent) */
+    /* Only the member the kind uses is stored: records are cut after it. */
     union {
         ta_conv_params conv;
         ta_dwconv_params dw;
@@ -41,8 +45,14 @@ typedef struct opdata {
         ta_pool_params pool;
         ta_mean_params mean;
         ta_softmax_params sm;
-        ta_lut_act_params act;
-        ta_pad_params pad;
+        struct {
+            ta_lut_act_params p;
+            size_t count;
+        } act;
+        struct {
+            ta_pad_params p;
+            uint8_t value[8]; /* the pad value bytes */
+        } pad;
         ta_transpose_params tr;
         ta_slice_params sl;
         ta_concat_params cat;
@@ -57,9 +67,38 @@ typedef struct opdata {
             size_t bytes;
         } copy;
     } u;
-    size_t count;          /* LOGISTIC/TANH element count */
-    uint8_t pad_value[8];  /* PAD: the pad value bytes */
 } opdata;
+
+/* Bytes of the union member a kind uses (0 when the kind has no kernel). */
+static size_t member_bytes(ta_op_kind k) {
+    const opdata *o = NULL;
+    switch (k) {
+    case TA_OP_CONV_2D: return sizeof o->u.conv;
+    case TA_OP_DEPTHWISE_CONV_2D: return sizeof o->u.dw;
+    case TA_OP_FULLY_CONNECTED: return sizeof o->u.fc;
+    case TA_OP_ADD:
+    case TA_OP_SUB: return sizeof o->u.as;
+    case TA_OP_MUL: return sizeof o->u.mul;
+    case TA_OP_AVERAGE_POOL_2D:
+    case TA_OP_MAX_POOL_2D: return sizeof o->u.pool;
+    case TA_OP_MEAN: return sizeof o->u.mean;
+    case TA_OP_SOFTMAX: return sizeof o->u.sm;
+    case TA_OP_LOGISTIC:
+    case TA_OP_TANH: return sizeof o->u.act;
+    case TA_OP_QUANTIZE:
+    case TA_OP_DEQUANTIZE: return sizeof o->u.q;
+    case TA_OP_RESHAPE:
+    case TA_OP_SQUEEZE:
+    case TA_OP_EXPAND_DIMS: return sizeof o->u.copy;
+    case TA_OP_PAD:
+    case TA_OP_PADV2: return sizeof o->u.pad;
+    case TA_OP_TRANSPOSE: return sizeof o->u.tr;
+    case TA_OP_CONCATENATION: return sizeof o->u.cat;
+    case TA_OP_STRIDED_SLICE: return sizeof o->u.sl;
+    case TA_OP_RESIZE_NEAREST_NEIGHBOR: return sizeof o->u.rs;
+    default: return 0;
+    }
+}
 
 /* ---- carving ------------------------------------------------------------ */
 
@@ -160,17 +199,21 @@ static ta_status requant_table(ctx_t *c, const ta_tensor *in, const ta_tensor *w
                                              &q->act_min, &q->act_max);
     if (st) return fail(c, st, "unsupported fused activation");
     if (fc_per_tensor) {
-        int32_t *m = take(&c->carve, 2 * sizeof(int32_t));
+        int32_t *m = take(&c->carve, sizeof(int32_t) + 1);
         q->per_channel = false;
         if (m) {
-            ta_quant_multiplier(ta_quant_fc_real_multiplier(scale_of(in), w->quant.scale[0], scale_of(out)), &m[0], &m[1]);
+            int32_t sh;
+            ta_quant_multiplier(ta_quant_fc_real_multiplier(scale_of(in), w->quant.scale[0], scale_of(out)), &m[0], &sh);
+            if (sh > 127 || sh < -128) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
+            int8_t *s8 = (int8_t *)(m + 1);
+            *s8 = (int8_t)sh;
             q->mult = &m[0];
-            q->shift = &m[1];
+            q->shift = s8;
         }
         return TA_OK;
     }
     int32_t *m = take(&c->carve, (size_t)channels * sizeof(int32_t));
-    int32_t *s = take(&c->carve, (size_t)channels * sizeof(int32_t));
+    int8_t *s = take(&c->carve, (size_t)channels);
     q->per_channel = true;
     if (m && s) {
         st = ta_quant_conv_multipliers(scale_of(in), w->quant.scale, w->quant.count, scale_of(out),
@@ -426,7 +469,7 @@ static ta_status prep_act(ctx_t *c) {
     if (st) return st;
     const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
     if (in->dtype != out->dtype || elems(in) != elems(out)) return fail(c, TA_E_MALFORMED, "output differs from input");
-    c->od.count = (size_t)elems(in);
+    c->od.u.act.count = (size_t)elems(in);
     if (in->dtype == TA_DTYPE_FLOAT32) {
         c->od.path = P_F32;
         return TA_OK;
@@ -435,7 +478,7 @@ static ta_status prep_act(ctx_t *c) {
     const bool logistic = c->op->kind == TA_OP_LOGISTIC;
     if (zp_of(out) != (logistic ? -128 : 0)) return fail(c, TA_E_UNSUPPORTED, "unexpected output zero point");
     c->od.path = P_S8;
-    ta_act_prepare_s8(&c->od.u.act, scale_of(in), zp_of(in));
+    ta_act_prepare_s8(&c->od.u.act.p, scale_of(in), zp_of(in));
     return TA_OK;
 }
 
@@ -489,7 +532,7 @@ static ta_status prep_pad(ctx_t *c) {
     const int32_t *pads;
     int64_t np;
     if ((st = const_i32(c, in_t(c, 1), &pads, &np))) return st;
-    ta_pad_params *p = &c->od.u.pad;
+    ta_pad_params *p = &c->od.u.pad.p;
     if (in->rank < 1 || in->rank > TA_KERNEL_MAX_PAD_RANK || np != 2 * in->rank) return fail(c, TA_E_UNSUPPORTED, "rank above 5 or bad paddings");
     p->rank = in->rank;
     p->elem_size = ta_dtype_size(in->dtype);
@@ -504,20 +547,20 @@ static ta_status prep_pad(ctx_t *c) {
         no *= (int64_t)p->in_shape[d] + p->before[d] + p->after[d];
     }
     if (no != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the paddings");
-    memset(c->od.pad_value, 0, sizeof c->od.pad_value);
+    memset(c->od.u.pad.value, 0, sizeof c->od.u.pad.value);
     if (cv && cv->data && cv->data_bytes >= p->elem_size) {
-        memcpy(c->od.pad_value, cv->data, p->elem_size);
+        memcpy(c->od.u.pad.value, cv->data, p->elem_size);
     } else if (cv) {
         return fail(c, TA_E_UNSUPPORTED, "pad value is not constant");
     } else if (in->dtype == TA_DTYPE_INT8) {
         int8_t z = (int8_t)zp_of(out);
-        memcpy(c->od.pad_value, &z, 1);
+        memcpy(c->od.u.pad.value, &z, 1);
     } else if (in->dtype == TA_DTYPE_UINT8) {
         uint8_t z = (uint8_t)zp_of(out);
-        memcpy(c->od.pad_value, &z, 1);
+        memcpy(c->od.u.pad.value, &z, 1);
     } else if (in->dtype == TA_DTYPE_INT16) {
         int16_t z = (int16_t)zp_of(out);
-        memcpy(c->od.pad_value, &z, 2);
+        memcpy(c->od.u.pad.value, &z, 2);
     }
     c->od.path = P_COPY;
     return TA_OK;
@@ -643,7 +686,8 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     c.diag = diag;
     c.carve.base = (uint8_t *)data;
     c.carve.cap = data_bytes;
-    opdata *od = take(&c.carve, sizeof(opdata));
+    const size_t rec_bytes = offsetof(opdata, u) + member_bytes(op->kind);
+    opdata *od = take(&c.carve, rec_bytes);
     int32_t *io = take(&c.carve, sizeof(int32_t) * (op->n_inputs + op->n_outputs));
     c.od.kind = (uint16_t)op->kind;
     c.od.n_in = (uint16_t)op->n_inputs;
@@ -682,22 +726,29 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
                            ta_op_kind_str(op->kind));
     }
     if (st) return st;
+    if (c.scratch > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "scratch above 4 GiB");
     info->data_bytes = c.carve.used;
     info->scratch_bytes = c.scratch;
     if (!data) return TA_OK;
     if (c.carve.used > data_bytes) return ta_diag_set(diag, TA_E_NO_MEMORY, "op %u: op data needs %zu bytes, has %zu", op_index, c.carve.used, data_bytes);
     for (uint32_t k = 0; k < op->n_inputs; k++) io[k] = op->inputs[k];
     for (uint32_t k = 0; k < op->n_outputs; k++) io[op->n_inputs + k] = op->outputs[k];
-    *od = c.od;
+    c.od.scratch_bytes = (uint32_t)c.scratch;
+    memcpy(od, &c.od, rec_bytes);
     return TA_OK;
+}
+
+void ta__op_set_scratch(void *data, void *scratch) {
+    if (data) ((opdata *)data)->scratch = scratch;
 }
 
 ta_op_kind ta__op_kind(const void *data) { return data ? (ta_op_kind)((const opdata *)data)->kind : TA_OP_OTHER; }
 
-ta_status ta__op_invoke(const void *data, void *const *ptrs, void *scratch, size_t scratch_bytes,
-                        ta_diag *diag) {
+ta_status ta__op_invoke(const void *data, void *const *ptrs, ta_diag *diag) {
     if (!data || !ptrs) return TA_E_INVALID_ARG;
     const opdata *od = (const opdata *)data;
+    void *scratch = od->scratch;
+    const size_t scratch_bytes = od->scratch_bytes;
     const int32_t *io = od->io;
     void *in0 = io[0] >= 0 ? ptrs[io[0]] : NULL;
     void *in1 = od->n_in > 1 && io[1] >= 0 ? ptrs[io[1]] : NULL;
@@ -745,10 +796,10 @@ ta_status ta__op_invoke(const void *data, void *const *ptrs, void *scratch, size
         break;
     case TA_OP_LOGISTIC:
     case TA_OP_TANH: {
-        const size_t n = od->count;
+        const size_t n = od->u.act.count;
         if (od->path == P_S8) {
-            st = od->kind == TA_OP_LOGISTIC ? ta_kernel_logistic_s8(&od->u.act, n, in0, out)
-                                            : ta_kernel_tanh_s8(&od->u.act, n, in0, out);
+            st = od->kind == TA_OP_LOGISTIC ? ta_kernel_logistic_s8(&od->u.act.p, n, in0, out)
+                                            : ta_kernel_tanh_s8(&od->u.act.p, n, in0, out);
         } else {
             st = od->kind == TA_OP_LOGISTIC ? ta_kernel_logistic_f32(n, in0, out) : ta_kernel_tanh_f32(n, in0, out);
         }
@@ -766,7 +817,7 @@ ta_status ta__op_invoke(const void *data, void *const *ptrs, void *scratch, size
     case TA_OP_SQUEEZE:
     case TA_OP_EXPAND_DIMS: st = ta_kernel_reshape(in0, out, od->u.copy.bytes); break;
     case TA_OP_PAD:
-    case TA_OP_PADV2: st = ta_kernel_pad(&od->u.pad, in0, od->pad_value, out); break;
+    case TA_OP_PADV2: st = ta_kernel_pad(&od->u.pad.p, in0, od->u.pad.value, out); break;
     case TA_OP_TRANSPOSE: st = ta_kernel_transpose(&od->u.tr, in0, out); break;
     case TA_OP_STRIDED_SLICE: st = ta_kernel_strided_slice(&od->u.sl, in0, out); break;
     case TA_OP_RESIZE_NEAREST_NEIGHBOR: st = ta_kernel_resize_nearest(&od->u.rs, in0, out); break;

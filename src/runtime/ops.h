@@ -36,11 +36,13 @@ typedef struct ta__op_info {
 ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data,
                          size_t data_bytes, ta__op_info *info, ta_diag *diag);
 
+/* Gives a prepared op its scratch: at least info.scratch_bytes, 8-byte
+ * aligned (leave unset when the op needs none). */
+void ta__op_set_scratch(void *data, void *scratch);
+
 /* Runs a prepared op.  ptrs[k] is the data of local tensor k of the
- * subgraph (constant tensors: their model data).  scratch: at least
- * info.scratch_bytes, 8-byte aligned (NULL when 0). */
-ta_status ta__op_invoke(const void *data, void *const *ptrs, void *scratch, size_t scratch_bytes,
-                        ta_diag *diag);
+ * subgraph (constant tensors: their model data). */
+ta_status ta__op_invoke(const void *data, void *const *ptrs, ta_diag *diag);
 
 /* The op kind a prepared record runs (for messages). */
 ta_op_kind ta__op_kind(const void *data);

@@ -22,6 +22,7 @@
 #include "tinyarena/runtime.h"
 
 #define ALIGN 16u
+#define REC_ALIGN 8u /* op records only need their pointers aligned */
 
 ta_runtime_options ta_runtime_options_default(void) {
     ta_runtime_options o;
@@ -146,7 +147,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     if (sg->n_ops && (!w->info || !w->sreq || !w->sreq_of_op)) return short_work(rt, &c, 0, diag);
     for (uint32_t o = 0; o < sg->n_ops; o++) {
         if ((st = ta__op_prepare(&w->g, 0, o, NULL, 0, &w->info[o], diag))) return st;
-        w->records = ta__add_sat(w->records, ta__align_up(w->info[o].data_bytes, ALIGN));
+        w->records = ta__add_sat(w->records, ta__align_up(w->info[o].data_bytes, REC_ALIGN));
         w->sreq_of_op[o] = -1;
         size_t sb = w->info[o].scratch_bytes;
         if (!sb) continue;
@@ -193,7 +194,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
 
 /* Persistent layout, in carve order from the tail start. */
 typedef struct {
-    size_t ptrs, op_data, op_scratch, op_scratch_bytes, records, io, shared, poison;
+    size_t ptrs, op_data, records, io, shared, poison;
     size_t total;
 } tail_t;
 
@@ -203,8 +204,6 @@ static void tail_layout(const ta_runtime *rt, const built_t *w, tail_t *t) {
 #define BLOCK(field, bytes) (t->field = off, off = ta__align_up(ta__add_sat(off, (bytes)), ALIGN))
     BLOCK(ptrs, n_t * sizeof(void *));
     BLOCK(op_data, n_o * sizeof(void *));
-    BLOCK(op_scratch, n_o * sizeof(void *));
-    BLOCK(op_scratch_bytes, n_o * sizeof(size_t));
     BLOCK(records, w->records);
     BLOCK(io, (size_t)(sg->n_inputs + sg->n_outputs) * sizeof(ta_io));
     BLOCK(shared, rt->opt.scratch == TA_SCRATCH_SHARED ? w->max_scratch : 0);
@@ -277,8 +276,6 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     rt->n_ops = sg->n_ops;
     rt->ptrs = (void **)(tp + t.ptrs);
     rt->op_data = (void **)(tp + t.op_data);
-    rt->op_scratch = (void **)(tp + t.op_scratch);
-    rt->op_scratch_bytes = (size_t *)(tp + t.op_scratch_bytes);
     /* tensor pointers */
     for (uint32_t k = 0; k < sg->n_tensors; k++) {
         const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
@@ -296,17 +293,15 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     for (uint32_t o = 0; o < sg->n_ops; o++) {
         rt->op_data[o] = rec;
         if ((st = ta__op_prepare(&w.g, 0, o, rec, w.info[o].data_bytes, &w.info[o], diag))) return st;
-        rec += ta__align_up(w.info[o].data_bytes, ALIGN);
-        rt->op_scratch_bytes[o] = w.info[o].scratch_bytes;
-        rt->op_scratch[o] = NULL;
+        rec += ta__align_up(w.info[o].data_bytes, REC_ALIGN);
         if (!w.info[o].scratch_bytes) continue;
         if (rt->opt.scratch == TA_SCRATCH_SHARED) {
-            rt->op_scratch[o] = shared;
+            ta__op_set_scratch(rt->op_data[o], shared);
         } else {
             int32_t s = w.sreq_of_op[o];
             for (size_t i = 0; i < w.n_req; i++)
                 if (w.origin[i].kind == TA_BUFFER_SCRATCH && (int32_t)w.origin[i].index == s)
-                    rt->op_scratch[o] = rt->head + w.offsets[i];
+                    ta__op_set_scratch(rt->op_data[o], rt->head + w.offsets[i]);
         }
     }
     /* inputs and outputs */
@@ -416,7 +411,7 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
     for (uint32_t o = 0; o < rt->n_ops; o++) {
         const int32_t step = (int32_t)o + 1;
         if (poison) poison_fill(rt, step);
-        ta_status st = ta__op_invoke(rt->op_data[o], rt->ptrs, rt->op_scratch[o], rt->op_scratch_bytes[o], diag);
+        ta_status st = ta__op_invoke(rt->op_data[o], rt->ptrs, diag);
         if (st) {
             ta_diag tmp;
             memset(&tmp, 0, sizeof tmp);

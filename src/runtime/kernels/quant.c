@@ -128,14 +128,17 @@ ta_status ta_float_activation_range(ta_activation act, float *act_min, float *ac
 
 ta_status ta_quant_conv_multipliers(float in_scale, const float *w_scales, uint32_t n_scales,
                                     float out_scale, uint32_t channels, int32_t *multipliers,
-                                    int32_t *shifts) {
+                                    int8_t *shifts) {
     if (!w_scales || !multipliers || !shifts) return TA_E_INVALID_ARG;
     if (n_scales != 1 && n_scales != channels) return TA_E_INVALID_ARG;
     if (!(out_scale > 0.0f)) return TA_E_INVALID_ARG;
     for (uint32_t c = 0; c < channels; c++) {
         double ws = (double)w_scales[n_scales == 1 ? 0 : c];
         double real = (double)in_scale * ws / (double)out_scale;
-        ta_quant_multiplier(real, &multipliers[c], &shifts[c]);
+        int32_t sh;
+        ta_quant_multiplier(real, &multipliers[c], &sh);
+        if (sh > 127 || sh < -128) return TA_E_UNSUPPORTED;
+        shifts[c] = (int8_t)sh;
     }
     return TA_OK;
 }
