@@ -1,0 +1,306 @@
+/* tinyarena run: one model, one arena, TFLM-exact inference.
+ *
+ *   tinyarena run MODEL.tflite [--input IN.raw ...] [--outputs DIR]
+ *                 [--strategy S] [--scratch planned|shared] [--poison]
+ *                 [--runs N] [--json]
+ *
+ * Steps: read the model, open the runtime, query the arena breakdown
+ * (growing the transient work block as asked), allocate the arena, init,
+ * free the work block, copy the inputs in, invoke N times (timing each),
+ * then print the top-5 of every output, the breakdown and the median time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tinyarena/runtime.h"
+
+#define MAX_INPUTS 16
+
+typedef struct {
+    const char *model, *outputs_dir, *strategy;
+    const char *inputs[MAX_INPUTS];
+    int n_inputs;
+    bool json, poison, shared;
+    uint64_t runs;
+} run_args;
+
+static void run_usage(FILE *f) {
+    fprintf(f,
+            "usage: tinyarena run MODEL.tflite [options]\n"
+            "  --input IN.raw      raw bytes of one input tensor (repeat, in input order;\n"
+            "                      inputs not given are zero)\n"
+            "  --outputs DIR       write each output's raw bytes to DIR/output<k>.bin\n"
+            "  --strategy S        planner strategy (default greedy)\n"
+            "  --scratch MODE      planned (default: each op's scratch is an [op, op]\n"
+            "                      buffer in the plan) or shared (one tail region)\n"
+            "  --poison            canary-fill dead memory before each op and verify\n"
+            "                      every live tensor's checksum after it\n"
+            "  --runs N            timed invokes (default 5; the median is printed)\n"
+            "  --json              print the same data as JSON\n");
+}
+
+/* Value of element i of an output as a double (dequantised when quantised). */
+static double out_value(const ta_io *o, size_t i, double *raw) {
+    double r;
+    switch (o->dtype) {
+    case TA_DTYPE_INT8: r = ((const int8_t *)o->data)[i]; break;
+    case TA_DTYPE_UINT8: r = ((const uint8_t *)o->data)[i]; break;
+    case TA_DTYPE_INT16: r = ((const int16_t *)o->data)[i]; break;
+    case TA_DTYPE_INT32: r = ((const int32_t *)o->data)[i]; break;
+    case TA_DTYPE_FLOAT32: r = ((const float *)o->data)[i]; break;
+    default: r = ((const uint8_t *)o->data)[i]; break;
+    }
+    *raw = r;
+    if (o->scale > 0.0f && o->dtype != TA_DTYPE_FLOAT32) return (double)o->scale * (r - o->zero_point);
+    return r;
+}
+
+static size_t out_count(const ta_io *o) {
+    size_t es = ta_dtype_size(o->dtype);
+    return es ? o->bytes / es : o->bytes;
+}
+
+/* Indices of the k largest values (ties: lower index first). */
+static int topk(const ta_io *o, size_t *idx, int k) {
+    size_t n = out_count(o);
+    int got = 0;
+    for (size_t i = 0; i < n; i++) {
+        double raw, v = out_value(o, i, &raw);
+        int pos = got;
+        while (pos > 0) {
+            double r2, v2 = out_value(o, idx[pos - 1], &r2);
+            if (v2 >= v) break;
+            pos--;
+        }
+        if (pos >= k) continue;
+        int last = got < k ? got : k - 1;
+        for (int j = last; j > pos; j--) idx[j] = idx[j - 1];
+        idx[pos] = i;
+        if (got < k) got++;
+    }
+    return got;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void shape_str(const ta_io *o, char *buf, size_t len) {
+    size_t j = 0;
+    buf[0] = 0;
+    for (int32_t d = 0; d < o->rank && j + 12 < len; d++) j += (size_t)snprintf(buf + j, len - j, d ? "x%d" : "%d", o->shape[d]);
+    if (!o->rank) snprintf(buf, len, "scalar");
+}
+
+static int do_run(const run_args *a) {
+    size_t len;
+    unsigned char *model = cli_read_file(a->model, &len);
+    if (!model) return cli_error("%s: cannot read", a->model);
+    ta_runtime_options opt = ta_runtime_options_default();
+    const char *strategy = a->strategy ? a->strategy : "greedy";
+    if (ta_runtime_use_strategy(&opt, strategy)) {
+        free(model);
+        return cli_error("unknown strategy '%s' (see tinyarena plan --help)", strategy);
+    }
+    opt.scratch = a->shared ? TA_SCRATCH_SHARED : TA_SCRATCH_PLANNED;
+    opt.poison = a->poison;
+    ta_runtime rt;
+    ta_diag d;
+    ta_status st = ta_runtime_open(&rt, model, len, &opt, &d);
+    if (st) {
+        free(model);
+        return cli_error("%s: %s", a->model, d.msg);
+    }
+    size_t wb = ta_runtime_work_bytes(&rt);
+    void *work = cli_xmalloc(wb ? wb : 1);
+    ta_arena_breakdown b;
+    for (int i = 0; i < 8; i++) {
+        st = ta_runtime_query(&rt, work, wb, &b, &d);
+        if (st != TA_E_NO_MEMORY || b.work_bytes <= wb) break;
+        wb = b.work_bytes;
+        free(work);
+        work = cli_xmalloc(wb);
+    }
+    if (st) {
+        free(work);
+        free(model);
+        return cli_error("%s: %s", a->model, d.msg);
+    }
+    void *arena = cli_xmalloc(b.total);
+    st = ta_runtime_init(&rt, work, wb, arena, b.total, &d);
+    free(work); /* transient: the runtime keeps nothing in it */
+    if (st) {
+        free(arena);
+        free(model);
+        return cli_error("%s: %s", a->model, d.msg);
+    }
+    uint32_t n_in = ta_runtime_input_count(&rt), n_out = ta_runtime_output_count(&rt);
+    if ((uint32_t)a->n_inputs > n_in) {
+        free(arena);
+        free(model);
+        return cli_error("%d --input files given, the model has %u inputs", a->n_inputs, n_in);
+    }
+    for (uint32_t k = 0; k < n_in; k++) {
+        const ta_io *in = ta_runtime_input(&rt, k);
+        memset(in->data, 0, in->bytes);
+        if ((int)k >= a->n_inputs) continue;
+        size_t il;
+        unsigned char *raw = cli_read_file(a->inputs[k], &il);
+        if (!raw || il != in->bytes) {
+            free(raw);
+            free(arena);
+            free(model);
+            return cli_error("%s: input %u needs exactly %zu bytes (%s), file has %zu", a->inputs[k], k, in->bytes,
+                             ta_dtype_str(in->dtype), raw ? il : (size_t)0);
+        }
+        memcpy(in->data, raw, il);
+        free(raw);
+    }
+    /* inputs are kept aside so every timed run starts from the same bytes */
+    unsigned char **saved = cli_xcalloc(n_in ? n_in : 1, sizeof *saved);
+    for (uint32_t k = 0; k < n_in; k++) {
+        const ta_io *in = ta_runtime_input(&rt, k);
+        saved[k] = cli_xmalloc(in->bytes ? in->bytes : 1);
+        memcpy(saved[k], in->data, in->bytes);
+    }
+    uint64_t runs = a->runs ? a->runs : 5;
+    uint64_t *times = cli_xcalloc(runs, sizeof *times);
+    int rc = CLI_OK;
+    for (uint64_t r = 0; r < runs; r++) {
+        for (uint32_t k = 0; k < n_in; k++) memcpy(ta_runtime_input(&rt, k)->data, saved[k], ta_runtime_input(&rt, k)->bytes);
+        uint64_t t0 = cli_now_us();
+        st = ta_runtime_invoke(&rt, &d);
+        times[r] = cli_now_us() - t0;
+        if (st) {
+            rc = cli_error("%s: %s", a->model, d.msg);
+            runs = r;
+            break;
+        }
+    }
+    qsort(times, runs, sizeof *times, cmp_u64);
+    double median_ms = runs ? (runs % 2 ? (double)times[runs / 2] : ((double)times[runs / 2 - 1] + (double)times[runs / 2]) / 2.0) / 1000.0 : 0.0;
+    if (rc == CLI_OK && a->outputs_dir) {
+        for (uint32_t k = 0; k < n_out; k++) {
+            const ta_io *o = ta_runtime_output(&rt, k);
+            char path[4096];
+            snprintf(path, sizeof path, "%s/output%u.bin", a->outputs_dir, k);
+            FILE *f = fopen(path, "wb");
+            if (!f || fwrite(o->data, 1, o->bytes, f) != o->bytes) rc = cli_error("%s: cannot write", path);
+            if (f) fclose(f);
+        }
+    }
+    const char *mode = a->shared ? "shared" : "planned";
+    if (rc == CLI_OK && a->json) {
+        printf("{\"model\": ");
+        cli_json_str(stdout, a->model);
+        printf(", \"strategy\": ");
+        cli_json_str(stdout, strategy);
+        printf(", \"scratch_mode\": \"%s\", \"poison\": %s,\n \"outputs\": [", mode, a->poison ? "true" : "false");
+        for (uint32_t k = 0; k < n_out; k++) {
+            const ta_io *o = ta_runtime_output(&rt, k);
+            char shp[128];
+            shape_str(o, shp, sizeof shp);
+            size_t idx[5];
+            int n = topk(o, idx, 5);
+            printf("%s\n  {\"index\": %u, \"dtype\": \"%s\", \"shape\": \"%s\", \"bytes\": %zu, \"top5\": [", k ? "," : "", k,
+                   ta_dtype_str(o->dtype), shp, o->bytes);
+            for (int j = 0; j < n; j++) {
+                double raw, v = out_value(o, idx[j], &raw);
+                printf("%s{\"index\": %zu, \"value\": %.9g, \"raw\": %.9g}", j ? ", " : "", idx[j], v, raw);
+            }
+            printf("]}");
+        }
+        printf("],\n \"arena\": {\"planned\": %zu, \"scratch\": %zu, \"scratch_mode\": \"%s\", \"persistent\": %zu, "
+               "\"alignment\": %zu, \"total\": %zu, \"lower_bound\": %zu, \"buffers\": %zu},\n",
+               b.planned, b.scratch, mode, b.persistent, b.alignment, b.total, b.lower_bound, b.n_buffers);
+        printf(" \"invoke_ms_median\": %.3f, \"runs\": %llu}\n", median_ms, (unsigned long long)runs);
+    } else if (rc == CLI_OK) {
+        printf("model %s: %u input%s, %u output%s, strategy %s\n", a->model, n_in, n_in == 1 ? "" : "s", n_out,
+               n_out == 1 ? "" : "s", strategy);
+        for (uint32_t k = 0; k < n_out; k++) {
+            const ta_io *o = ta_runtime_output(&rt, k);
+            char shp[128];
+            shape_str(o, shp, sizeof shp);
+            size_t idx[5];
+            int n = topk(o, idx, 5);
+            printf("output %u (%s %s) top-%d:\n", k, ta_dtype_str(o->dtype), shp, n);
+            for (int j = 0; j < n; j++) {
+                double raw, v = out_value(o, idx[j], &raw);
+                if (o->dtype == TA_DTYPE_FLOAT32) printf("  [%zu] %.6g\n", idx[j], v);
+                else printf("  [%zu] %.6g (q %g)\n", idx[j], v, raw);
+            }
+        }
+        printf("arena: planned %zu B (lower bound %zu), scratch %zu B (%s), persistent %zu B, alignment %zu B, total %zu B\n",
+               b.planned, b.lower_bound, b.scratch, mode, b.persistent, b.alignment, b.total);
+        printf("invoke: median %.3f ms over %llu run%s%s\n", median_ms, (unsigned long long)runs, runs == 1 ? "" : "s",
+               a->poison ? " (poison mode: checks passed)" : "");
+    }
+    for (uint32_t k = 0; k < n_in; k++) free(saved[k]);
+    free(saved);
+    free(times);
+    free(arena);
+    free(model);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv) {
+    run_args a;
+    memset(&a, 0, sizeof a);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool has_val = i + 1 < argc;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            run_usage(stdout);
+            return CLI_OK;
+        }
+        if ((!strcmp(arg, "--input") || !strcmp(arg, "--outputs") || !strcmp(arg, "--strategy") ||
+             !strcmp(arg, "--scratch") || !strcmp(arg, "--runs")) &&
+            !has_val) {
+            cli_error("%s needs a value (see tinyarena run --help)", arg);
+            return CLI_USAGE;
+        }
+        if (!strcmp(arg, "--input")) {
+            if (a.n_inputs == MAX_INPUTS) {
+                cli_error("at most %d --input files", MAX_INPUTS);
+                return CLI_USAGE;
+            }
+            a.inputs[a.n_inputs++] = argv[++i];
+        } else if (!strcmp(arg, "--outputs")) {
+            a.outputs_dir = argv[++i];
+        } else if (!strcmp(arg, "--strategy")) {
+            a.strategy = argv[++i];
+        } else if (!strcmp(arg, "--scratch")) {
+            const char *m = argv[++i];
+            if (!strcmp(m, "shared")) a.shared = true;
+            else if (!strcmp(m, "planned")) a.shared = false;
+            else {
+                cli_error("--scratch %s: use planned or shared", m);
+                return CLI_USAGE;
+            }
+        } else if (!strcmp(arg, "--runs")) {
+            if (!cli_parse_u64(argv[++i], &a.runs) || !a.runs || a.runs > 100000) {
+                cli_error("--runs %s: need a count from 1 to 100000", argv[i]);
+                return CLI_USAGE;
+            }
+        } else if (!strcmp(arg, "--json")) {
+            a.json = true;
+        } else if (!strcmp(arg, "--poison")) {
+            a.poison = true;
+        } else if (arg[0] == '-') {
+            cli_error("unknown option '%s' (see tinyarena run --help)", arg);
+            return CLI_USAGE;
+        } else if (!a.model) {
+            a.model = arg;
+        } else {
+            cli_error("unexpected argument '%s'", arg);
+            return CLI_USAGE;
+        }
+    }
+    if (!a.model) {
+        run_usage(stderr);
+        return CLI_USAGE;
+    }
+    return do_run(&a);
+}
