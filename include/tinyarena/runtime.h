@@ -108,6 +108,9 @@ typedef struct ta_arena_breakdown {
     size_t alignment;  /* bytes lost aligning the head start and the tail (worst case for any base) */
     size_t total;      /* what ta_runtime_init needs, for any arena address */
     size_t work_bytes; /* transient work block needed by query/init */
+    size_t total_in_place; /* arena for ta_runtime_init(work = NULL): the
+                              work block then lives in the head, which is
+                              free until the first invoke */
     size_t n_buffers;  /* planned buffers (tensors + planned scratch) */
     size_t lower_bound;/* most planned bytes live at once (no plan can be smaller) */
 } ta_arena_breakdown;
@@ -179,7 +182,8 @@ size_t ta_runtime_work_bytes(const ta_runtime *rt);
 ta_status ta_runtime_query(ta_runtime *rt, void *work, size_t work_bytes, ta_arena_breakdown *b,
                            ta_diag *diag);
 
-/* Does the query's work again (work must be as large as the query said),
+/* Does the query's work again (work must be as large as the query said;
+ * work == NULL builds in the arena's own head, needing b.total_in_place),
  * then lays out the arena: op records and tables in the tail, tensors at
  * their planned offsets in the head.  TA_E_NO_MEMORY ("arena needs X bytes,
  * has Y") when arena_bytes < b.total; nothing is written outside

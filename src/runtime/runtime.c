@@ -219,6 +219,8 @@ static void fill_breakdown(ta_runtime *rt, const built_t *w, const tail_t *t) {
     b->scratch = rt->opt.scratch == TA_SCRATCH_SHARED ? ta__align_up(w->max_scratch, ALIGN) : w->sum_scratch;
     b->alignment = ALIGN - 1;
     b->total = ta__add_sat(ta__add_sat(b->planned, b->persistent), b->alignment);
+    size_t head = b->planned > b->work_bytes ? b->planned : ta__align_up(b->work_bytes, ALIGN);
+    b->total_in_place = ta__add_sat(ta__add_sat(head, b->persistent), b->alignment);
     b->n_buffers = w->n_req;
     b->lower_bound = w->lower_bound;
 }
@@ -252,12 +254,25 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
                           ta_diag *diag) {
     if (!rt || !rt->state) return ta_diag_set(diag, TA_E_STATE, "runtime init before open");
     if (!arena) return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime init: NULL arena");
+    /* No work block: build in the arena's head, which is free until invoke. */
+    const bool in_place = work == NULL;
+    if (in_place) {
+        work = arena;
+        work_bytes = arena_bytes;
+    }
     built_t w;
     ta_status st = build(rt, work, work_bytes, &w, diag);
+    if (st == TA_E_NO_MEMORY && in_place)
+        return ta_diag_set(diag, st, "arena needs more than %zu bytes to initialise in place (work alone needs %zu)",
+                           arena_bytes, rt->b.work_bytes);
     if (st) return st;
     tail_t t;
     tail_layout(rt, &w, &t);
     fill_breakdown(rt, &w, &t);
+    if (in_place && ((uintptr_t)arena + rt->b.work_bytes > (((uintptr_t)arena + arena_bytes - t.total) & ~(uintptr_t)(ALIGN - 1)) ||
+                     arena_bytes < t.total + rt->b.work_bytes))
+        return ta_diag_set(diag, TA_E_NO_MEMORY, "arena needs %zu bytes to initialise in place, has %zu",
+                           rt->b.total_in_place, arena_bytes);
     /* Lay out: head at the first aligned byte, tail ending at the last aligned end. */
     uintptr_t a0 = (uintptr_t)arena, a1 = a0 + arena_bytes;
     uintptr_t head = (a0 + (ALIGN - 1)) & ~(uintptr_t)(ALIGN - 1);
