@@ -241,11 +241,13 @@ static int do_run(const run_args *a) {
         size_t il;
         unsigned char *raw = cli_read_file(a->inputs[k], &il);
         if (!raw || il != in->bytes) {
+            int rc = raw ? cli_error("%s: input %u needs exactly %zu bytes (%s), file has %zu", a->inputs[k], k,
+                                     in->bytes, ta_dtype_str(in->dtype), il)
+                         : cli_error("%s: cannot read", a->inputs[k]);
             free(raw);
             free(arena);
             free(model);
-            return cli_error("%s: input %u needs exactly %zu bytes (%s), file has %zu", a->inputs[k], k, in->bytes,
-                             ta_dtype_str(in->dtype), raw ? il : (size_t)0);
+            return rc;
         }
         memcpy(in->data, raw, il);
         free(raw);
