@@ -9,7 +9,7 @@ TEST_BUILD ?= build-asan
 .PHONY: all demo test bench clean setup fuzz
 
 all:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTA_SANITIZE=OFF >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 
 demo: all

@@ -3,6 +3,17 @@ add_test(NAME cli_plan COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_plan.sh)
 set_tests_properties(cli_plan PROPERTIES
   ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TINYARENA_CLI=$<TARGET_FILE:tinyarena_cli>"
   TIMEOUT 600)
+
+# The emitted budget-table header compiles and matches the library's plan.
+if(TA_SANITIZE)
+  set(TA_CHECK_CFLAGS "-fsanitize=address,undefined -fno-omit-frame-pointer")
+else()
+  set(TA_CHECK_CFLAGS "")
+endif()
+add_test(NAME header_check COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/header_check.sh)
+set_tests_properties(header_check PROPERTIES
+  ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TINYARENA_CLI=$<TARGET_FILE:tinyarena_cli>;TA_CC=${CMAKE_C_COMPILER};TA_LIB=$<TARGET_FILE:tinyarena>;TINYARENA_SRC=${CMAKE_SOURCE_DIR};TA_CFLAGS=${TA_CHECK_CFLAGS}"
+  TIMEOUT 600)
 add_test(NAME cli_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_run.sh)
 set_tests_properties(cli_run PROPERTIES
   ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TINYARENA_CLI=$<TARGET_FILE:tinyarena_cli>"

@@ -62,4 +62,25 @@ elif [ "${CI:-}" = true ]; then
 else
   echo "SKIP: shared planning data not found at $data"
 fi
+# The demo needs no files.
+out=$("$cli" demo) && echo "$out" | grep -q "MobileNetV2 1.0 224x224x3 float32" && echo "$out" | grep -q "design notes" && ok "demo" || bad "demo"
+
+# Models: table, JSON contract with tensor names, exports, bad files.
+if [ -d "$data/models" ]; then
+  m="$data/models/tflm/person_detect.tflite"
+  out=$("$cli" plan "$m") && echo "$out" | grep -q "31 ops, 89 tensors: 32 planned" && echo "$out" | grep -q "largest live set: 55,296 B" && ok "model table" || bad "model table: $out"
+  json=$("$cli" plan "$m" --strategy greedy --json)
+  echo "$json" | grep -qF '"arena_bytes": 55296' && echo "$json" | grep -qF '"id": "MobilenetV1/Logits/AvgPool_1a/AvgPool", "size": 256, "first": 28, "last": 29, "offset": ' && ok "model json" || bad "model json"
+  "$cli" plan "$m" --verbose | grep -q "MobilenetV1/Logits/Conv2d_1c_1x1/BiasAdd" && ok "--verbose" || bad "--verbose"
+  "$cli" plan "$m" --buffers-out "$tmp/pd.csv" --offsets "$tmp/pd_off.csv" > /dev/null
+  a=$("$cli" plan --buffers "$tmp/pd.csv" --strategy greedy --json | grep -o '"arena_bytes": [0-9]*')
+  [ "$a" = '"arena_bytes": 55296' ] && ok "--buffers-out round trip" || bad "--buffers-out: $a"
+  head -1 "$tmp/pd_off.csv" | grep -q "offset" && ok "--offsets for models" || bad "--offsets for models"
+  "$cli" plan "$data/models/tflm/person_detect_vela.tflite" | grep -q "conflicting fixed offsets" && ok "vela warns" || bad "vela"
+  head -c 1000 "$m" > "$tmp/cut.tflite"
+  out=$("$cli" plan "$tmp/cut.tflite" 2>&1); rc=$?
+  [ $rc -ne 0 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && ok "truncated model: $out" || bad "truncated model: rc=$rc $out"
+  printf 'not a model at all' > "$tmp/junk.tflite"
+  out=$("$cli" plan "$tmp/junk.tflite" 2>&1); [ $? -ne 0 ] && ok "junk: $out" || bad "junk accepted"
+fi
 exit $fail

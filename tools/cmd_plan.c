@@ -4,14 +4,20 @@
 
 #include "buffers_csv.h"
 #include "cli.h"
+#include "emit_header.h"
+#include "model_plan.h"
 #include "plan_report.h"
+#include "tinyarena/budget.h"
+#include "tinyarena/tflite.h"
 
 typedef struct {
     const char *buffers;     /* --buffers FILE.csv */
     const char *model;       /* positional MODEL.tflite */
     const char *strategy;    /* --strategy S */
     const char *offsets_out; /* --offsets OUT.csv */
-    bool json;
+    const char *buffers_out; /* --buffers-out FILE.csv (models) */
+    const char *header_out;  /* --header FILE.h (models) */
+    bool json, verbose;
     double time_limit;
     uint64_t align;
     uint32_t seed;
@@ -26,6 +32,11 @@ static void plan_usage(FILE *f) {
             "  --align N         minimum alignment (power of two) for every buffer\n"
             "  --offsets OUT.csv write the input columns plus 'offset'\n"
             "  --json            print the plan as JSON\n"
+            "models only:\n"
+            "  --verbose         per-tensor table (name, shape, dtype, bytes, first, last, offset)\n"
+            "  --buffers-out F   export the buffer list (MiniMalloc CSV)\n"
+            "  --header F.h      emit the C budget table (arena size, every offset)\n"
+            "common:\n"
             "  --time-limit SEC  search strategies' time limit (default 10)\n"
             "  --seed N          seed for randomised heuristics (default 0)\n"
             "strategies:");
@@ -109,6 +120,157 @@ static int plan_buffers(const plan_args *a) {
     return rc;
 }
 
+/* Strategies the default table runs (search strategies only on request). */
+static bool in_default_table(const ta_strategy *s) { return strcmp(s->name, "optimal") != 0; }
+
+typedef struct {
+    unsigned char *bytes;
+    size_t len;
+    ta_tflite_model m;
+    ta_graph g;
+    void *graph_mem;
+    int32_t *offline; /* per global tensor, or NULL */
+    size_t n_offline;
+} loaded_model;
+
+static void model_unload(loaded_model *lm) {
+    free(lm->graph_mem);
+    free(lm->offline);
+    free(lm->bytes);
+    memset(lm, 0, sizeof *lm);
+}
+
+/* Reads, verifies and imports a .tflite file.  One line on error. */
+static int model_load(const char *path, loaded_model *lm) {
+    memset(lm, 0, sizeof *lm);
+    lm->bytes = cli_read_file(path, &lm->len);
+    if (!lm->bytes) return cli_error("%s: cannot read file", path);
+    ta_diag d;
+    ta_status st = ta_tflite_open(&lm->m, lm->bytes, lm->len, &d);
+    if (st) return cli_error("%s: %s: %s", path, ta_status_str(st), d.msg);
+    ta_graph_limits lim;
+    st = ta_tflite_graph_limits(&lm->m, &lim);
+    if (st) return cli_error("%s: %s", path, ta_status_str(st));
+    size_t need = ta_graph_bytes(&lim);
+    if (!need) return cli_error("%s: model too large to import", path);
+    lm->graph_mem = cli_xmalloc(need);
+    st = ta_graph_init(&lm->g, &lim, lm->graph_mem, need);
+    if (!st) st = ta_tflite_import(&lm->m, &lm->g, &d);
+    if (st) return cli_error("%s: %s: %s", path, ta_status_str(st), d.msg);
+    ta_tflite_info info;
+    if (ta_tflite_get_info(&lm->m, &info) == TA_OK && info.has_offline_offsets) {
+        /* One offset per tensor of every subgraph, in global tensor order. */
+        lm->n_offline = lm->g.n_tensors;
+        lm->offline = cli_xcalloc(lm->n_offline, sizeof *lm->offline);
+        for (uint32_t sg = 0; sg < lm->g.n_subgraphs; sg++) {
+            const int32_t *offs = NULL;
+            uint32_t cnt = 0;
+            const ta_subgraph *s = &lm->g.subgraphs[sg];
+            if (ta_tflite_offline_offsets(&lm->m, sg, &offs, &cnt) != TA_OK || cnt != s->n_tensors)
+                return cli_error("%s: offline offsets do not cover subgraph %u", path, sg);
+            for (uint32_t k = 0; k < cnt; k++) lm->offline[s->tensor_base + k] = offs[k];
+        }
+    }
+    return CLI_OK;
+}
+
+static const char *base_name(const char *path) {
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+static int plan_model(const plan_args *a) {
+    loaded_model lm;
+    if (model_load(a->model, &lm)) {
+        model_unload(&lm);
+        return CLI_FAIL;
+    }
+    ta_lifetime_options lopt;
+    memset(&lopt, 0, sizeof lopt);
+    lopt.align = a->align ? (size_t)a->align : 16;
+    lopt.offline_offsets = lm.offline;
+    lopt.n_offline = lm.n_offline;
+    model_plan mp;
+    if (model_plan_build(&mp, &lm.g, &lopt, NULL, 0, a->model)) {
+        model_plan_free(&mp);
+        model_unload(&lm);
+        return CLI_FAIL;
+    }
+    ta_plan_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.time_limit_s = a->time_limit;
+    opt.clock = cli_clock;
+    opt.seed = a->seed;
+    /* An offline plan may overlap buffers on purpose (TFLM accepts it). */
+    if (lm.offline) opt.flags |= TA_PLAN_ALLOW_FIXED_CONFLICT;
+    const ta_strategy *chosen = ta_strategy_find(a->strategy ? a->strategy : "best");
+    if (!chosen) {
+        model_plan_free(&mp);
+        model_unload(&lm);
+        return cli_error("unknown strategy '%s' (see tinyarena plan --help)", a->strategy);
+    }
+    size_t count;
+    const ta_strategy *const *all = ta_strategy_list(&count);
+    plan_outcome *o = cli_xcalloc(count + 1, sizeof *o);
+    size_t no = 0, ichosen = 0;
+    for (size_t i = 0; i < count; i++) {
+        bool want = a->strategy ? all[i] == chosen : (in_default_table(all[i]) || all[i] == chosen);
+        if (a->json && all[i] != chosen) want = false;
+        if (!want) continue;
+        if (all[i] == chosen) ichosen = no;
+        o[no++] = plan_report_run(all[i], mp.reqs, mp.n, &opt);
+    }
+    int rc = CLI_OK;
+    if (o[ichosen].st) {
+        rc = cli_error("%s: strategy %s: %s: %s", a->model, chosen->name, ta_status_str(o[ichosen].st),
+                       o[ichosen].diag.msg);
+    } else if (a->json) {
+        char extra[1024];
+        snprintf(extra, sizeof extra, "\"model\": \"%s\", \"ops\": %u, \"tensors\": %u, \"planned_tensors\": %zu, "
+                 "\"constant_bytes\": %zu, \"fixed_conflicts\": %zu, ",
+                 base_name(a->model), lm.g.n_ops, lm.g.n_tensors, mp.n - mp.lt.n_scratch, mp.const_bytes,
+                 o[ichosen].res.fixed_conflicts);
+        plan_report_json(stdout, &o[ichosen], mp.reqs, mp.n, mp.ids, extra);
+    } else {
+        char b1[32];
+        const char *desc = ta_tflite_description(&lm.m);
+        printf("%s: %s B%s%s%s\n", a->model, fmt_bytes(lm.len, b1), *desc ? " (" : "", desc, *desc ? ")" : "");
+        model_plan_summary(stdout, &mp);
+        if (o[ichosen].res.fixed_conflicts) {
+            size_t need = ta_plan_check_scratch_bytes(mp.n);
+            void *scr = cli_xmalloc(need);
+            ta_diag d;
+            ta_plan_requests_check(mp.reqs, mp.n, 0, scr, need, NULL, &d);
+            free(scr);
+            printf("warning: conflicting fixed offsets: the model's offline plan (OfflineMemoryAllocation) puts %zu "
+                   "pair(s) of live buffers on the same bytes, e.g. '%s' and '%s'; they are kept as given (TFLM "
+                   "does the same) and the lower bound is not meaningful\n",
+                   o[ichosen].res.fixed_conflicts, d.item[0] < mp.n ? mp.ids[d.item[0]] : "?",
+                   d.item[1] < mp.n ? mp.ids[d.item[1]] : "?");
+        }
+        plan_report_table(stdout, o, no);
+        model_plan_peak(stdout, &mp, &o[ichosen].res);
+        if (a->verbose) {
+            printf("\nbuffers (%s plan):\n", chosen->name);
+            model_plan_verbose(stdout, &mp, o[ichosen].offsets);
+        }
+    }
+    if (!rc && a->offsets_out && !buffers_csv_write(a->offsets_out, mp.reqs, mp.n, mp.ids, o[ichosen].offsets))
+        rc = CLI_FAIL;
+    if (!rc && a->buffers_out && !buffers_csv_write(a->buffers_out, mp.reqs, mp.n, NULL, NULL)) rc = CLI_FAIL;
+    if (!rc && a->header_out)
+        rc = emit_header(a->header_out, &mp, &o[ichosen], base_name(a->model), ta_budget_hash(lm.bytes, lm.len),
+                         lm.len);
+    for (size_t i = 0; i < no; i++) {
+        if (o[i].st && !rc && !a->json) rc = CLI_FAIL;
+        free(o[i].offsets);
+    }
+    free(o);
+    model_plan_free(&mp);
+    model_unload(&lm);
+    return rc;
+}
+
 int cmd_plan(int argc, char **argv) {
     plan_args a;
     memset(&a, 0, sizeof a);
@@ -136,6 +298,14 @@ int cmd_plan(int argc, char **argv) {
             a.offsets_out = argv[++i];
         } else if (!strcmp(arg, "--json")) {
             a.json = true;
+        } else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) {
+            a.verbose = true;
+        } else if (!strcmp(arg, "--buffers-out")) {
+            NEED_VAL();
+            a.buffers_out = argv[++i];
+        } else if (!strcmp(arg, "--header")) {
+            NEED_VAL();
+            a.header_out = argv[++i];
         } else if (!strcmp(arg, "--align")) {
             NEED_VAL();
             if (!cli_parse_u64(argv[++i], &a.align) || !a.align || (a.align & (a.align - 1))) {
@@ -173,8 +343,12 @@ int cmd_plan(int argc, char **argv) {
         cli_error("give either --buffers FILE.csv or a model, not both");
         return CLI_USAGE;
     }
+    if (a.buffers && (a.buffers_out || a.header_out || a.verbose)) {
+        cli_error("--buffers-out, --header and --verbose apply to models");
+        return CLI_USAGE;
+    }
     if (a.buffers) return plan_buffers(&a);
-    if (a.model) return cli_error("%s: model planning is not built into this binary yet", a.model);
+    if (a.model) return plan_model(&a);
     plan_usage(stderr);
     return CLI_USAGE;
 }

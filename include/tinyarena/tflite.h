@@ -27,10 +27,21 @@
  * CONST when their buffer holds data, VARIABLE when is_variable, DYNAMIC when
  * shape_signature has a -1, INPUT/OUTPUT from the subgraph's lists; ops in
  * file order, their kind mapped from the builtin operator code (builtins the
- * IR does not model become TA_OP_OTHER named after the builtin; custom ops
- * become TA_OP_CUSTOM named by their custom_code, with custom_data pointing
- * at their custom options), and their builtin options parsed into
- * ta_op_options.  op->builtin_code keeps TFLite's effective operator code.
+ * IR does not model become TA_OP_OTHER named after the builtin, or
+ * "UNKNOWN_BUILTIN" for codes newer than the reader; custom ops become
+ * TA_OP_CUSTOM named by their custom_code, with custom_data pointing at their
+ * custom options), and their builtin options parsed into ta_op_options by the
+ * options' union type (absent fields take the schema's defaults, e.g. softmax
+ * beta 0.0 when a SoftmaxOptions table omits it; without an options table the
+ * IR defaults of ta_op_options_default() stay).  op->builtin_code keeps
+ * TFLite's effective operator code (max of the two code fields).
+ *
+ * Guarantees on what the graph points to: quantisation scales are 4-aligned
+ * and zero points 8-aligned; for count > 1 the axis is a valid dimension whose
+ * size is count (old TOCO rank-1 bias tensors that say axis 3 get axis 0);
+ * constant data is exactly the tensor's byte size (fixed-size types) and is
+ * aligned to min(element size, 4) -- 8-byte types may be only 4-aligned, so
+ * read int64/float64 data with memcpy.  Names are NUL-terminated.
  *
  * Statuses: TA_E_MALFORMED (with a one-line diag naming the object and the
  * byte offset) for any file that breaks the FlatBuffers rules or the TFLite

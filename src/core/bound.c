@@ -10,16 +10,6 @@ size_t ta_plan_bound_scratch_bytes(size_t n) {
     return ta__bump_need(&b);
 }
 
-static int cmp_first(uint32_t a, uint32_t b, const void *ctx) {
-    const ta_request *r = ctx;
-    return (r[a].first > r[b].first) - (r[a].first < r[b].first);
-}
-
-static int cmp_last(uint32_t a, uint32_t b, const void *ctx) {
-    const ta_request *r = ctx;
-    return (r[a].last > r[b].last) - (r[a].last < r[b].last);
-}
-
 ta_status ta_plan_bound(const ta_request *reqs, size_t n, void *scratch, size_t scratch_bytes,
                         size_t *bytes, int32_t *peak_step) {
     if (!bytes || (n && !reqs)) return TA_E_INVALID_ARG;
@@ -39,8 +29,8 @@ ta_status ta_plan_bound(const ta_request *reqs, size_t n, void *scratch, size_t 
      * maximum-weight clique. */
     ta__iota(by_first, n);
     ta__iota(by_last, n);
-    ta__sort_ids(by_first, n, cmp_first, reqs, tmp);
-    ta__sort_ids(by_last, n, cmp_last, reqs, tmp);
+    ta__sort_ids(by_first, n, ta__cmp_first, reqs, tmp);
+    ta__sort_ids(by_last, n, ta__cmp_last, reqs, tmp);
     size_t live = 0, best = 0, j = 0;
     int32_t peak = n ? reqs[by_first[0]].first : 0;
     for (size_t i = 0; i < n;) {

@@ -57,6 +57,11 @@ size_t ta__placer_find(ta__placer *p, uint32_t id, ta__fit fit);
  * returns the arena (max end). */
 size_t ta__placer_run(ta__placer *p, const uint32_t *order, size_t n_order, ta__fit fit);
 
+/* ta__sort_ids comparators over a ta_request array (ctx): by first step,
+ * by last step. */
+int ta__cmp_first(uint32_t a, uint32_t b, const void *ctx);
+int ta__cmp_last(uint32_t a, uint32_t b, const void *ctx);
+
 /* Fills ids 0..n-1. */
 void ta__iota(uint32_t *ids, size_t n);
 

@@ -8,6 +8,16 @@ void ta__iota(uint32_t *ids, size_t n) {
     for (size_t i = 0; i < n; i++) ids[i] = (uint32_t)i;
 }
 
+int ta__cmp_first(uint32_t a, uint32_t b, const void *ctx) {
+    const ta_request *r = ctx;
+    return (r[a].first > r[b].first) - (r[a].first < r[b].first);
+}
+
+int ta__cmp_last(uint32_t a, uint32_t b, const void *ctx) {
+    const ta_request *r = ctx;
+    return (r[a].last > r[b].last) - (r[a].last < r[b].last);
+}
+
 void ta__placer_carve(ta__placer *p, ta__bump *b, size_t n) {
     p->pad = ta__bump_take(b, n, sizeof(size_t));
     p->tree = ta__bump_take(b, n, sizeof(uint32_t));
@@ -19,11 +29,6 @@ void ta__placer_carve(ta__placer *p, ta__bump *b, size_t n) {
     p->placed = ta__bump_take(b, n, 1);
 }
 
-static int cmp_first(uint32_t a, uint32_t b, const void *ctx) {
-    const ta_request *r = ctx;
-    return (r[a].first > r[b].first) - (r[a].first < r[b].first);
-}
-
 void ta__placer_init(ta__placer *p, const ta_request *reqs, size_t n, size_t *offsets) {
     p->reqs = reqs;
     p->n = n;
@@ -31,7 +36,7 @@ void ta__placer_init(ta__placer *p, const ta_request *reqs, size_t n, size_t *of
     p->work = 0;
     for (size_t i = 0; i < n; i++) p->pad[i] = ta_request_padded(&reqs[i]);
     ta__iota(p->tree, n);
-    ta__sort_ids(p->tree, n, cmp_first, reqs, p->tmp);
+    ta__sort_ids(p->tree, n, ta__cmp_first, reqs, p->tmp);
     for (size_t i = 0; i < n; i++) p->pos[p->tree[i]] = (uint32_t)i;
     ta__placer_reset(p);
 }

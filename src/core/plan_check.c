@@ -99,16 +99,6 @@ size_t ta__sweep_scratch(size_t n) {
 
 size_t ta_plan_check_scratch_bytes(size_t n) { return ta__sweep_scratch(n); }
 
-static int cmp_first(uint32_t a, uint32_t b, const void *ctx) {
-    const ta_request *r = ctx;
-    return (r[a].first > r[b].first) - (r[a].first < r[b].first);
-}
-
-static int cmp_last(uint32_t a, uint32_t b, const void *ctx) {
-    const ta_request *r = ctx;
-    return (r[a].last > r[b].last) - (r[a].last < r[b].last);
-}
-
 static ta_status overlap_diag(const treap *t, uint32_t a, uint32_t b, ta_diag *d) {
     if (a > b) {
         uint32_t x = a;
@@ -149,8 +139,8 @@ ta_status ta__sweep_overlap(const ta_request *reqs, size_t n, const size_t *offs
         by_first[m] = by_last[m] = (uint32_t)i;
         m++;
     }
-    ta__sort_ids(by_first, m, cmp_first, reqs, tmp);
-    ta__sort_ids(by_last, m, cmp_last, reqs, tmp);
+    ta__sort_ids(by_first, m, ta__cmp_first, reqs, tmp);
+    ta__sort_ids(by_last, m, ta__cmp_last, reqs, tmp);
     uint32_t root = NIL;
     size_t j = 0;
     for (size_t i = 0; i < m; i++) {

@@ -93,16 +93,6 @@ static size_t place(lin_mem *m, size_t s, size_t a, uint64_t *work) {
     return c;
 }
 
-static int cmp_first(uint32_t a, uint32_t b, const void *ctx) {
-    const ta_request *r = ctx;
-    return (r[a].first > r[b].first) - (r[a].first < r[b].first);
-}
-
-static int cmp_last(uint32_t a, uint32_t b, const void *ctx) {
-    const ta_request *r = ctx;
-    return (r[a].last > r[b].last) - (r[a].last < r[b].last);
-}
-
 static ta_status lin_plan(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *scratch,
                           size_t scratch_bytes, size_t *offsets, ta_plan_result *res, ta_diag *d) {
     ta__bump b;
@@ -154,8 +144,8 @@ static ta_status lin_plan(const ta_request *reqs, size_t n, const ta_plan_option
         m.by_first[nfree] = m.by_last[nfree] = (uint32_t)i;
         nfree++;
     }
-    ta__sort_ids(m.by_first, nfree, cmp_first, reqs, m.tmp);
-    ta__sort_ids(m.by_last, nfree, cmp_last, reqs, m.tmp);
+    ta__sort_ids(m.by_first, nfree, ta__cmp_first, reqs, m.tmp);
+    ta__sort_ids(m.by_last, nfree, ta__cmp_last, reqs, m.tmp);
     uint64_t work = 0;
     size_t j = 0;
     for (size_t k = 0; k < nfree; k++) {

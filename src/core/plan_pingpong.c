@@ -31,11 +31,6 @@ static ta_status pp_scratch(const ta_request *reqs, size_t n, const ta_plan_opti
     return TA_OK;
 }
 
-static int cmp_first(uint32_t a, uint32_t b, const void *ctx) {
-    const ta_request *r = ctx;
-    return (r[a].first > r[b].first) - (r[a].first < r[b].first);
-}
-
 static int cmp_align_desc(uint32_t a, uint32_t b, const void *ctx) {
     const size_t *al = ctx;
     return (al[a] < al[b]) - (al[a] > al[b]);
@@ -63,7 +58,7 @@ static ta_status pp_plan(const ta_request *reqs, size_t n, const ta_plan_options
             m.order[nfree++] = (uint32_t)i;
         }
     }
-    ta__sort_ids(m.order, nfree, cmp_first, reqs, m.tmp);
+    ta__sort_ids(m.order, nfree, ta__cmp_first, reqs, m.tmp);
     size_t nslots = 0;
     uint64_t work = 0;
     for (size_t k = 0; k < nfree; k++) {

@@ -22,8 +22,9 @@
  * Work: the FlatBuffers layer charges one unit per table it opens, and the
  * walker charges one per element of each scalar vector it iterates, against
  * a budget of 2 units per file byte (+4096).  The 30 real models spend at
- * most 0.07 units per byte (every table and element occupies at least 4 bytes of its own);
- * only aliased offsets can spend more, and those are cut off.
+ * most 0.07 units per byte (every table and element of an honest file
+ * occupies at least 4 bytes of its own); only aliased offsets can spend
+ * more, and those are cut off in time linear in the file size.
  */
 #include <string.h>
 
@@ -215,7 +216,9 @@ static bool aligned(const void *p, size_t a) { return ((uintptr_t)p % a) == 0; }
 /* Data of buffer `idx` (verified against n_buffers by the caller): the
  * inline `data` vector, or for large models the external range
  * [offset, offset + size) of the file when offset > 1 (the schema's rule:
- * offsets 0 and 1 are sentinels for "not used"). */
+ * offsets 0 and 1 are sentinels for "not used").  walk_buffers() checks
+ * every buffer first, in its own context, so later calls from a tensor or a
+ * metadata entry cannot fail. */
 static ta_status buffer_data(rd *r, uint32_t idx, const uint8_t **data, size_t *bytes) {
     ta_fb_table b;
     ta_fb_vec v;
@@ -229,13 +232,12 @@ static ta_status buffer_data(rd *r, uint32_t idx, const uint8_t **data, size_t *
     if (off > 1) {
         if (v.n)
             return ta_diag_set(r->d, TA_E_MALFORMED,
-                               "%s: buffer %u has both inline data and an external offset",
-                               ctx(r), idx);
+                               "%s: both inline data and an external offset", ctx(r));
         if (size > r->fb.len || off > r->fb.len - size)
             return ta_diag_set(r->d, TA_E_MALFORMED,
-                               "%s: buffer %u: external data out of bounds (offset %llu, size "
-                               "%llu, file %zu bytes)",
-                               ctx(r), idx, (unsigned long long)off, (unsigned long long)size,
+                               "%s: external data out of bounds (offset %llu, size %llu, file "
+                               "%zu bytes)",
+                               ctx(r), (unsigned long long)off, (unsigned long long)size,
                                r->fb.len);
         if (size) {
             *data = r->fb.p + off;
@@ -347,6 +349,9 @@ static ta_status read_quant(rd *r, const ta_fb_table *t, int32_t rank, const int
                                "%s: %u scales for dimension %d of size %d", ctx(r), scale.n, axis,
                                shape[axis]);
     }
+    /* Per-tensor: the axis means nothing; keep the IR's promise that it is
+     * a dimension index (or 0). */
+    if (scale.n == 1 && (axis < 0 || axis >= TA_MAX(rank, 1))) axis = 0;
     q->count = scale.n;
     q->scale = (const float *)ta_fb_vec_data(&r->fb, &scale);
     q->zero_point = zp.n ? (const int64_t *)ta_fb_vec_data(&r->fb, &zp) : NULL;
@@ -724,8 +729,7 @@ static ta_status walk_op(rd *r, uint32_t sg, const ta_fb_vec *ops, uint32_t k, u
         od.custom_data_bytes = copt.n;
     }
 
-    TRY(read_opcode(r, opcode_index, &oc));
-    set_ctx(r, CTX_OP, k, sg); /* read_opcode may have reported under its own name */
+    TRY(read_opcode(r, opcode_index, &oc)); /* verified by walk_opcodes already */
     od.builtin_code = oc.code;
     od.version = oc.version;
     if (oc.code == TFL_OP_CUSTOM) {
@@ -738,9 +742,11 @@ static ta_status walk_op(rd *r, uint32_t sg, const ta_fb_vec *ops, uint32_t k, u
             od.custom_name = nm ? nm : "UNKNOWN_BUILTIN";
         }
     }
-    /* Control-flow kinds must name their subgraphs (parse_options checked
-     * any index given); without options the IR's -1 means "none". */
-
+    /* A control-flow op without an options table keeps subgraph_a/b = -1
+     * ("none"), which ta_graph_validate accepts; any index given was checked
+     * by parse_options.  The index lists are passed straight from the file:
+     * they are 4-aligned little-endian int32 (checked) and the graph copies
+     * them. */
     od.inputs = in.n ? (const int32_t *)ta_fb_vec_data(fb, &in) : NULL;
     od.n_inputs = in.n;
     od.outputs = out.n ? (const int32_t *)ta_fb_vec_data(fb, &out) : NULL;
@@ -1055,12 +1061,20 @@ ta_status ta_tflite_offline_offsets(const ta_tflite_model *m, uint32_t subgraph,
     if (!m) return TA_E_INVALID_ARG;
     if (!m->open) return TA_E_STATE;
     if (!m->offline || subgraph >= m->n_subgraphs) return TA_E_NOT_FOUND;
-    /* The subgraph's slice starts after the tensors of the ones before it. */
+    rd r;
+    TRY(reopen(m, &r));
+    /* The subgraph's slice starts after the tensors of the ones before it
+     * (O(subgraph) verified reads). */
     uint64_t base = 0;
     uint32_t n = 0;
     for (uint32_t s = 0; s <= subgraph; s++) {
+        ta_fb_table t;
+        ta_fb_vec tv;
         base += n;
-        TRY(ta_tflite_subgraph_size(m, s, &n, NULL));
+        if (!ta_fb_vec_table(&r.fb, &r.subgraphs, s, &t) ||
+            !ta_fb_vector(&r.fb, &t, TFL_SUBGRAPH_TENSORS, 4, &tv))
+            return TA_E_MALFORMED; /* not reachable after a successful open */
+        n = tv.n;
     }
     if (base + n > m->offline_count) return TA_E_MALFORMED; /* open() ruled this out */
     if (offsets) *offsets = m->offline + base;

@@ -1,0 +1,54 @@
+/*
+ * tinyarena/budget.h -- the compile-time budget table.
+ *
+ * `tinyarena plan MODEL.tflite --header model_arena.h` writes a C header with
+ * the arena size and alignment and one ta_budget_entry per planned buffer
+ * (where it lives in the arena and for which steps).  Firmware includes it,
+ * declares `static uint8_t arena[MODEL_ARENA_BYTES]` and needs no planner
+ * code at all: the runtime takes the table as the plan.
+ *
+ * This header only defines the types the generated header uses, and the
+ * model hash that ties a table to the exact model bytes it was made for.
+ */
+#ifndef TINYARENA_BUDGET_H
+#define TINYARENA_BUDGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* kind values (match ta_buffer_kind in lifetime.h) */
+#define TA_BUDGET_TENSOR 0u
+#define TA_BUDGET_SCRATCH 1u
+
+typedef struct ta_budget_entry {
+    uint16_t kind;     /* TA_BUDGET_TENSOR or TA_BUDGET_SCRATCH */
+    uint16_t subgraph; /* subgraph of the tensor (or of the op owning the scratch) */
+    uint32_t index;    /* tensor index inside its subgraph, or scratch request index */
+    uint32_t offset;   /* byte offset from the arena start (aligned) */
+    uint32_t size;     /* bytes reserved (rounded up to the alignment) */
+    int32_t first;     /* first step live (inclusive) */
+    int32_t last;      /* last step live (inclusive) */
+} ta_budget_entry;
+
+typedef struct ta_budget {
+    const char *model_name;         /* file name the table was made from */
+    uint64_t model_hash;            /* ta_budget_hash() of the model bytes */
+    const char *strategy;           /* planner strategy that made it */
+    uint32_t arena_bytes;           /* planned part of the arena */
+    uint32_t align;                 /* alignment of the arena start and every offset */
+    uint32_t count;                 /* entries */
+    const ta_budget_entry *entries; /* count entries, in the planner's order */
+} ta_budget;
+
+/* 64-bit FNV-1a of the bytes: cheap, dependency-free, and enough to catch a
+ * table used with the wrong model. */
+uint64_t ta_budget_hash(const void *bytes, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

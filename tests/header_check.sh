@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Emits the budget-table header for real models and compiles it into a small
+# C program that checks every offset against the library's own plan.
+set -u
+cli="${TINYARENA_CLI:?}"; data="${TINYARENA_DATA:-../shared}"
+cc="${TA_CC:-cc}"; lib="${TA_LIB:?}"; src="${TINYARENA_SRC:?}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if [ ! -d "$data/models" ]; then
+  if [ "${CI:-}" = true ]; then echo "FAIL: shared models missing under CI"; exit 1; fi
+  echo "SKIP: shared models not found at $data"; exit 0
+fi
+fail=0
+for model in tflm/person_detect mlperf_tiny/vww_96_int8 openmv/yolov8n_192 tflm/xtensa_mobilenet_v2_quantized_1x3x224x224; do
+  for strategy in greedy best; do
+    h="$tmp/model_arena.h"
+    "$cli" plan "$data/models/$model.tflite" --strategy $strategy --header "$h" > /dev/null || { echo "FAIL: emit $model"; fail=1; continue; }
+    $cc -std=c11 -Wall -Wextra -Werror $TA_CFLAGS -I"$src/include" -DTA_HEADER="\"$h\"" -DTA_BUDGET=model_arena \
+        "$src/tests/header_check.c" "$lib" -lm -o "$tmp/check" || { echo "FAIL: compile $model"; fail=1; continue; }
+    "$tmp/check" "$data/models/$model.tflite" || fail=1
+  done
+done
+exit $fail

@@ -1,0 +1,13 @@
+#ifndef TA_EMIT_HEADER_H
+#define TA_EMIT_HEADER_H
+#include <stdint.h>
+
+#include "model_plan.h"
+
+/* Writes the budget-table header for a planned model.  The macro/variable
+ * prefix is derived from the header's file name (model_arena.h ->
+ * MODEL_ARENA_BYTES, model_arena_entries, model_arena). Returns CLI_OK or
+ * prints an error. */
+int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
+                uint64_t model_hash, uint64_t model_bytes);
+#endif
