@@ -176,8 +176,10 @@ static void test_model(const char *model, const char *const *cases) {
     size_t tflm_p = tflm_persistent(model);
     uint32_t *table_offsets = NULL;
     ta_plan_table table = {0};
+    ta_budget_entry *entries = NULL;
+    ta_budget budget = {0};
     /* modes: each strategy (PLANNED scratch), then greedy SHARED, greedy+poison, table */
-    for (size_t m = 0; m < n_strat + 3; m++) {
+    for (size_t m = 0; m < n_strat + 4; m++) {
         ta_runtime_options opt = ta_runtime_options_default();
         const char *label;
         if (m < n_strat) {
@@ -196,10 +198,14 @@ static void test_model(const char *model, const char *const *cases) {
             label = "greedy/poison";
             ta_runtime_use_strategy(&opt, "greedy");
             opt.poison = true;
-        } else {
+        } else if (m == n_strat + 2) {
             label = "table";
             if (!table_offsets) continue;
             ta_runtime_use_table(&opt, &table);
+        } else {
+            label = "budget";
+            if (!entries) continue;
+            ta_runtime_use_budget(&opt, &budget);
         }
         run_t r;
         ta_arena_breakdown b;
@@ -249,10 +255,27 @@ static void test_model(const char *model, const char *const *cases) {
             for (size_t i = 0; i < table.n; i++) table_offsets[i] = (uint32_t)(r.rt.pbuf[i].data - r.rt.head);
             table.offsets = table_offsets;
             table.planned_bytes = b.planned;
+            /* the same plan as a budget.h table */
+            entries = calloc(table.n + 1, sizeof *entries);
+            for (size_t i = 0; i < table.n; i++) {
+                const ta_poison_buf *pb = &r.rt.pbuf[i];
+                entries[i] = (ta_budget_entry){pb->tensor < 0 ? TA_BUDGET_SCRATCH : TA_BUDGET_TENSOR, 0,
+                                               (uint32_t)(pb->tensor < 0 ? 0 : pb->tensor), table_offsets[i],
+                                               (uint32_t)((pb->bytes + 15) & ~(size_t)15), pb->first, pb->last};
+            }
+            budget = (ta_budget){model, ta_budget_hash(bytes, len), "greedy", (uint32_t)b.planned, 16,
+                                 (uint32_t)table.n, entries};
+            /* a budget for other bytes is refused */
+            ta_runtime_options ob = ta_runtime_options_default();
+            ta_runtime_use_budget(&ob, &budget);
+            ob.model_hash ^= 1;
+            ta_runtime rt3;
+            CHECK(ta_runtime_open(&rt3, bytes, len, &ob, &d) == TA_E_BAD_REQUEST);
         }
         teardown(&r);
     }
     free(table_offsets);
+    free(entries);
     free(bytes);
 }
 
@@ -297,6 +320,32 @@ static void test_poison_catches_overlap(void) {
     free(bytes);
 }
 
+static void test_scratch_requests(void) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/tflm/xtensa_mobilenet_v2_quantized_1x3x224x224.tflite", g_data);
+    size_t len;
+    unsigned char *bytes = ta_test_read_file(path, &len);
+    if (!bytes) return;
+    ta_tflite_model m;
+    ta_diag d;
+    CHECK(ta_tflite_open(&m, bytes, len, &d) == TA_OK);
+    ta_graph_limits lim;
+    ta_tflite_graph_limits(&m, &lim);
+    size_t gb = ta_graph_bytes(&lim);
+    void *blk = malloc(gb);
+    ta_graph g;
+    ta_graph_init(&g, &lim, blk, gb);
+    CHECK(ta_tflite_import(&m, &g, &d) == TA_OK);
+    size_t n = 0;
+    CHECK(ta_runtime_scratch_requests(&g, NULL, 0, &n, &d) == TA_OK);
+    CHECK(n == 1); /* the MEAN's int32 sums */
+    ta_scratch_request sr[2];
+    CHECK(ta_runtime_scratch_requests(&g, sr, 2, &n, &d) == TA_OK);
+    CHECK(sr[0].op == 81 && sr[0].bytes == 1280 * 4);
+    free(blk);
+    free(bytes);
+}
+
 static void test_errors(void) {
     ta_diag d;
     ta_runtime rt;
@@ -328,6 +377,7 @@ int main(void) {
     g_quick = getenv("TA_RUNTIME_QUICK") != NULL;
     for (size_t i = 0; i < sizeof k_models / sizeof k_models[0]; i++) test_model(k_models[i].model, k_models[i].cases);
     test_poison_catches_overlap();
+    test_scratch_requests();
     test_errors();
     return ta_test_finish("test_runtime");
 }

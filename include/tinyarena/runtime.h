@@ -41,7 +41,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyarena/budget.h"
 #include "tinyarena/graph.h"
+#include "tinyarena/lifetime.h"
 #include "tinyarena/plan.h"
 #include "tinyarena/status.h"
 #include "tinyarena/tflite.h"
@@ -83,6 +85,8 @@ typedef struct ta_runtime_options {
     ta_scratch_mode scratch;   /* default PLANNED */
     bool poison;               /* canaries and checksums around every op (see below) */
     uint32_t subgraph;         /* only 0 is supported */
+    uint64_t model_hash;       /* nonzero: ta_runtime_open refuses other model bytes
+                                  (ta_budget_hash); set by ta_runtime_use_budget */
 } ta_runtime_options;
 
 /* Defaults: scratch PLANNED, no poison, planner NULL (pick one below). */
@@ -97,6 +101,21 @@ ta_status ta_runtime_use_strategy(ta_runtime_options *opt, const char *name);
  * table has one offset per request, that every buffer fits in
  * planned_bytes and is aligned. */
 void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table);
+
+/* Uses a budget table emitted by `tinyarena plan --header` (budget.h): its
+ * entries must be the runtime's requests in order (same lifetimes, sizes
+ * within the entry), and the model bytes must hash to model_hash.  A table
+ * made without kernel scratch entries matches SHARED scratch mode (or a
+ * model with no scratch).  No planner code is linked. */
+void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget);
+
+/* The kernel scratch requests of subgraph 0 of g -- what each op's prepare
+ * asks for -- so that a planner outside the runtime (plan --header) can
+ * plan them as [op, op] buffers exactly as the runtime will.  Validates
+ * every op like prepare (TA_E_UNSUPPORTED names an op without a kernel).
+ * Writes up to cap requests; *n gets the count. */
+ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out, size_t cap, size_t *n,
+                                      ta_diag *diag);
 
 /* The arena breakdown, all in bytes.  total = planned + persistent +
  * alignment; scratch is the part of planned (PLANNED mode) or of persistent

@@ -53,6 +53,58 @@ static ta_status table_plan(void *ctx, const ta_request *reqs, size_t n, void *w
     return TA_OK;
 }
 
+/* A budget table (budget.h): entries in request order, checked against the
+ * requests' lifetimes and sizes. */
+static ta_status budget_plan(void *ctx, const ta_request *reqs, size_t n, void *work, size_t work_bytes,
+                             size_t *work_need, size_t *offsets, size_t *arena_bytes, ta_diag *diag) {
+    (void)work;
+    (void)work_bytes;
+    const ta_budget *b = (const ta_budget *)ctx;
+    *work_need = 0;
+    if (!b || (b->count && !b->entries)) return ta_diag_set(diag, TA_E_INVALID_ARG, "budget table: missing");
+    if (b->count != n)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST,
+                           "budget table has %u buffers, the runtime plans %zu (kernel scratch: regenerate the table, or use shared scratch)",
+                           b->count, n);
+    for (size_t i = 0; i < n; i++) {
+        const ta_budget_entry *e = &b->entries[i];
+        size_t a = reqs[i].align ? reqs[i].align : 1;
+        if (e->first != reqs[i].first || e->last != reqs[i].last || e->size < reqs[i].size)
+            return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget entry %zu does not match this model's buffer (steps %d..%d, %zu bytes)",
+                               i, reqs[i].first, reqs[i].last, reqs[i].size);
+        if (e->offset % a) return ta_diag_set(diag, TA_E_MISALIGNED, "budget entry %zu breaks alignment %zu", i, a);
+        if (e->offset > b->arena_bytes || reqs[i].size > b->arena_bytes - e->offset)
+            return ta_diag_set(diag, TA_E_OUT_OF_ARENA, "budget entry %zu ends past %u bytes", i, b->arena_bytes);
+        if (offsets) offsets[i] = e->offset;
+    }
+    if (arena_bytes) *arena_bytes = b->arena_bytes;
+    return TA_OK;
+}
+
+void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
+    if (!opt) return;
+    opt->planner = budget_plan;
+    opt->planner_ctx = (void *)budget;
+    opt->model_hash = budget ? budget->model_hash : 0;
+}
+
+ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out, size_t cap, size_t *n,
+                                      ta_diag *diag) {
+    if (!g || !n || (cap && !out)) return TA_E_INVALID_ARG;
+    *n = 0;
+    if (!g->n_subgraphs) return TA_OK;
+    const ta_subgraph *sg = &g->subgraphs[0];
+    for (uint32_t o = 0; o < sg->n_ops; o++) {
+        ta__op_info info;
+        ta_status st = ta__op_prepare(g, 0, o, NULL, 0, &info, diag);
+        if (st) return st;
+        if (!info.scratch_bytes) continue;
+        if (*n < cap) out[*n] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = info.scratch_bytes};
+        ++*n;
+    }
+    return *n > cap && out ? TA_E_NO_MEMORY : TA_OK;
+}
+
 void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table) {
     if (!opt) return;
     opt->planner = table_plan;
@@ -229,6 +281,8 @@ ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const t
                           ta_diag *diag) {
     if (!rt || !model || !opt) return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime open: NULL argument");
     memset(rt, 0, sizeof *rt);
+    if (opt->model_hash && ta_budget_hash(model, len) != opt->model_hash)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was made for other model bytes (hash mismatch)");
     ta_status st = ta_tflite_open(&rt->model, model, len, diag);
     if (st) return st;
     rt->opt = *opt;
