@@ -37,4 +37,5 @@ bool cli_parse_i64(const char *s, int64_t *out);
 /* Sub-commands. */
 int cmd_plan(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 #endif

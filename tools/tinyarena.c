@@ -11,6 +11,7 @@ static void usage(FILE *f) {
             "  demo                     plan built-in example networks (no files needed)\n"
             "  plan --buffers FILE.csv  plan a buffer list (MiniMalloc CSV)\n"
             "  plan MODEL.tflite        plan a model's activations\n"
+            "  run MODEL.tflite         run a model (TFLM-exact) in one arena\n"
             "run `tinyarena <command> --help` for a command's options\n");
 }
 
@@ -22,6 +23,7 @@ int main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (!strcmp(cmd, "plan")) return cmd_plan(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo")) return cmd_demo(argc - 1, argv + 1);
+    if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
         return CLI_OK;

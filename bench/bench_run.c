@@ -1,0 +1,116 @@
+#define _POSIX_C_SOURCE 200809L
+/* bench_run: invoke time and arena breakdown per model (greedy plan,
+ * planned scratch), with TFLM's persistent bytes for comparison.
+ *   bench_run [DATA_DIR] [RUNS]      (DATA_DIR defaults to $TINYARENA_DATA) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tinyarena/runtime.h"
+
+static const char *const k_models[] = {
+    "tflm/hello_world_int8", "tflm/hello_world_float", "tflm/micro_speech_quantized",
+    "tflm/simple_add_model", "mlperf_tiny/ad01_int8", "mlperf_tiny/kws_ref_model_int8",
+    "mlperf_tiny/ic_pretrainedResnet_quant", "mlperf_tiny/vww_96_int8", "tflm/person_detect",
+    "openmv/blazeface_front_128", "openmv/yolov8n_192", "tflm/xtensa_mobilenet_v2_quantized_1x3x224x224",
+};
+
+static unsigned char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    unsigned char *b = n > 0 ? aligned_alloc(16, ((size_t)n + 15) & ~(size_t)15) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static size_t tflm_persistent(const char *data, const char *model) {
+    char path[1024], key[300], line[4096];
+    snprintf(path, sizeof path, "%s/models/reference/tflm_reference.tsv", data);
+    snprintf(key, sizeof key, "%s.tflite\t", model);
+    FILE *f = fopen(path, "r");
+    size_t v = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, strlen(key))) continue;
+        char *p = line;
+        for (int col = 1; col < 8 && p; col++) p = strchr(p, '\t') ? strchr(p, '\t') + 1 : NULL;
+        if (p) v = strtoull(p, NULL, 10);
+    }
+    if (f) fclose(f);
+    return v;
+}
+
+int main(int argc, char **argv) {
+    const char *data = argc > 1 ? argv[1] : getenv("TINYARENA_DATA");
+    int runs = argc > 2 ? atoi(argv[2]) : 5;
+    if (!data) data = "../shared";
+    if (runs < 1) runs = 1;
+    printf("%-48s %10s %9s %8s %10s %10s %10s %6s\n", "model", "invoke ms", "planned", "scratch", "persistent",
+           "TFLM pers.", "total", "align");
+    for (size_t m = 0; m < sizeof k_models / sizeof k_models[0]; m++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/models/%s.tflite", data, k_models[m]);
+        size_t len;
+        unsigned char *model = read_file(path, &len);
+        if (!model) {
+            printf("%-48s (missing)\n", k_models[m]);
+            continue;
+        }
+        ta_runtime_options opt = ta_runtime_options_default();
+        ta_runtime_use_strategy(&opt, "greedy");
+        ta_runtime rt;
+        ta_diag d;
+        ta_arena_breakdown b;
+        size_t wb = 0;
+        void *work = NULL, *arena = NULL;
+        ta_status st = ta_runtime_open(&rt, model, len, &opt, &d);
+        if (!st) {
+            wb = ta_runtime_work_bytes(&rt);
+            for (int i = 0; i < 6; i++) {
+                free(work);
+                work = malloc(wb);
+                st = ta_runtime_query(&rt, work, wb, &b, &d);
+                if (st != TA_E_NO_MEMORY) break;
+                wb = b.work_bytes;
+            }
+        }
+        if (!st) st = ta_runtime_init(&rt, work, wb, arena = malloc(b.total), b.total, &d);
+        free(work);
+        double *t = calloc((size_t)runs, sizeof *t);
+        for (int r = 0; !st && r < runs; r++) {
+            double t0 = now_ms();
+            st = ta_runtime_invoke(&rt, &d);
+            t[r] = now_ms() - t0;
+        }
+        if (st) {
+            printf("%-48s error: %s\n", k_models[m], d.msg);
+        } else {
+            qsort(t, (size_t)runs, sizeof *t, cmp_d);
+            printf("%-48s %10.4f %9zu %8zu %10zu %10zu %10zu %6zu\n", k_models[m], t[runs / 2], b.planned, b.scratch,
+                   b.persistent, tflm_persistent(data, k_models[m]), b.total, b.alignment);
+        }
+        free(t);
+        free(arena);
+        free(model);
+    }
+    return 0;
+}

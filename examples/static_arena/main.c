@@ -1,0 +1,51 @@
+/* Firmware-style inference: one static arena of exactly the generated
+ * budget, a precomputed plan (no planner code), no malloc.  The only file
+ * I/O is reading the model bytes (firmware would have them in flash). */
+#include <stdio.h>
+#include <string.h>
+
+#include "budget.h" /* generated: tinyarena run MODEL --header budget.h */
+#include "tinyarena/runtime.h"
+
+/* TFLM asks for 16-byte aligned model bytes; the arena needs no alignment. */
+static _Alignas(16) unsigned char model[TA_BUDGET_MODEL_BYTES];
+static unsigned char arena[TA_BUDGET_ARENA_BYTES];
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s MODEL.tflite\n", argv[0]);
+        return 2;
+    }
+    FILE *f = fopen(argv[1], "rb");
+    size_t len = f ? fread(model, 1, sizeof model, f) : 0;
+    if (f) fclose(f);
+    if (len != sizeof model) {
+        fprintf(stderr, "%s: expected %u model bytes\n", argv[1], (unsigned)TA_BUDGET_MODEL_BYTES);
+        return 1;
+    }
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_table(&opt, &ta_budget_plan); /* offsets from the header */
+    opt.scratch = TA_BUDGET_SCRATCH_SHARED ? TA_SCRATCH_SHARED : TA_SCRATCH_PLANNED;
+    ta_runtime rt;
+    ta_diag d;
+    if (ta_runtime_open(&rt, model, len, &opt, &d) ||
+        ta_runtime_init(&rt, NULL, 0, arena, sizeof arena, &d)) { /* work in the arena head */
+        fprintf(stderr, "init: %s\n", d.msg);
+        return 1;
+    }
+    const ta_io *in = ta_runtime_input(&rt, 0);
+    memset(in->data, 0, in->bytes); /* a flat grey frame */
+    if (ta_runtime_invoke(&rt, &d)) {
+        fprintf(stderr, "invoke: %s\n", d.msg);
+        return 1;
+    }
+    const ta_io *out = ta_runtime_output(&rt, 0);
+    printf("arena %u bytes (planned %u, persistent %u), %u planned buffers\n",
+           (unsigned)sizeof arena, (unsigned)TA_BUDGET_PLANNED_BYTES,
+           (unsigned)TA_BUDGET_PERSISTENT_BYTES, (unsigned)TA_BUDGET_BUFFERS);
+    for (size_t i = 0; i < out->bytes && out->dtype == TA_DTYPE_INT8; i++) {
+        int q = ((const signed char *)out->data)[i];
+        printf("output[%u] = %d (%.4f)\n", (unsigned)i, q, out->scale * (q - out->zero_point));
+    }
+    return 0;
+}

@@ -1,0 +1,463 @@
+/*
+ * tinyarena/kernels.h -- compute kernels, one op per file, bit-exact with
+ * TensorFlow Lite Micro's reference kernels.
+ *
+ * Every kernel is a pure function: explicit parameter struct, caller-owned
+ * input/output/scratch memory, no graph, no file format, no allocation.
+ * Quantisation constants (multipliers, shifts, activation clamps) are derived
+ * ONCE, at prepare time, with the helpers below, and stored in the params
+ * struct; the kernels only do integer arithmetic with them.
+ *
+ * Conventions
+ *  - Shapes are int32 dims, NHWC for images (ta_dims4 {n, h, w, c}).
+ *    Conv filters are OHWI ({n = out channels, h, w, c = in channels per
+ *    group}); depthwise filters are 1HWO ({n = 1, h, w, c = out channels}).
+ *  - Quantised tensors use real = scale * (q - zero_point).  Params carry
+ *    `input_offset = -input_zero_point` and `output_offset = output_zero_point`
+ *    exactly as TFLM's op params do.
+ *  - A fixed-point multiplier is (multiplier, shift): real ~= multiplier *
+ *    2^(shift - 31), multiplier in [2^30, 2^31) (or 0), shift > 0 meaning a
+ *    left shift.  This is TFLM's QuantizeMultiplier convention.
+ *  - Rounding is TFLM's default "double rounding" (gemmlowp
+ *    SaturatingRoundingDoublingHighMul followed by RoundingDivideByPOT);
+ *    TFLITE_SINGLE_ROUNDING is not emulated.
+ *  - Return values: TA_OK; TA_E_INVALID_ARG for NULL pointers or shapes that
+ *    do not fit together (the check runs before anything is written);
+ *    TA_E_UNSUPPORTED for valid combinations this build does not implement;
+ *    TA_E_NO_MEMORY when the scratch given is smaller than the matching
+ *    `_scratch_bytes` query.  The output may alias the input only where the
+ *    kernel says so (reshape, elementwise unary ops).
+ *
+ * Example (int8 conv, per-channel):
+ *     ta_conv_params p = {.input = {1, 8, 8, 3}, .filter = {16, 3, 3, 3},
+ *                         .output = {1, 8, 8, 16}, .stride_h = 1, .stride_w = 1,
+ *                         .dilation_h = 1, .dilation_w = 1};
+ *     p.pad_h = ta_kernel_padding(1, 1, 8, 3, 8, NULL);   // SAME -> 1
+ *     p.pad_w = p.pad_h;
+ *     ta_quant_conv_multipliers(in_scale, w_scales, 16, out_scale, 16, mult, shift);
+ *     p.q.input_offset = -in_zp; p.q.output_offset = out_zp;
+ *     p.q.mult = mult; p.q.shift = shift; p.q.per_channel = true;
+ *     ta_quant_activation_range(TA_ACT_RELU6, out_scale, out_zp, TA_DTYPE_INT8,
+ *                               &p.q.act_min, &p.q.act_max);
+ *     ta_status st = ta_kernel_conv2d_s8(&p, in, w, bias, out);
+ */
+#ifndef TINYARENA_KERNELS_H
+#define TINYARENA_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyarena/graph.h"
+#include "tinyarena/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Fixed-point helpers (src/runtime/kernels/quant.c)                         */
+/* ------------------------------------------------------------------------ */
+
+/* TFLM QuantizeMultiplier: splits `real` (>= 0) into a Q0.31 significand and
+ * a power-of-two exponent with frexp + round-half-away-from-zero.  A
+ * significand that rounds to 2^31 becomes 2^30 with shift + 1; a shift below
+ * -31 flushes to (0, 0); real == 0 gives (0, 0).  Never fails for finite
+ * real >= 0. */
+void ta_quant_multiplier(double real, int32_t *multiplier, int32_t *shift);
+
+/* gemmlowp SaturatingRoundingDoublingHighMul: a*b / 2^31 rounded to nearest
+ * with ties toward +infinity (gemmlowp's nudge then truncating division),
+ * saturating the single overflow case (INT32_MIN * INT32_MIN). */
+int32_t ta_q_high_mul(int32_t a, int32_t b);
+
+/* gemmlowp RoundingDivideByPOT: x / 2^exponent rounded to nearest, ties away
+ * from zero.  exponent in [0, 31]. */
+int32_t ta_q_div_pot(int32_t x, int32_t exponent);
+
+/* TFLM MultiplyByQuantizedMultiplier (double rounding): left shift (if
+ * shift > 0, wrapping like TFLM's int32 arithmetic does), high mul, then
+ * rounding right shift (if shift < 0).  shift in [-31, 30]. */
+int32_t ta_q_mul(int32_t x, int32_t multiplier, int32_t shift);
+
+/* TFLM's int64-input MultiplyByQuantizedMultiplier (used by int16
+ * activations): multiplier reduced to 16 bits, one rounding shift.
+ * x in [-2^47, 2^47), shift in [-31, 7]. */
+int32_t ta_q_mul64(int64_t x, int32_t multiplier, int32_t shift);
+
+/* TFLM CalculateActivationRangeQuantized: clamp bounds in the output's
+ * integer domain for a fused activation.  `type` is INT8, UINT8 or INT16
+ * (else TA_E_UNSUPPORTED); NONE gives the type's full range; RELU, RELU6 and
+ * RELU_N1_TO_1 quantise 0, 6, -1, 1 with zp + (int32)roundf(x / scale).
+ * Other activations give TA_E_UNSUPPORTED. */
+ta_status ta_quant_activation_range(ta_activation act, float out_scale, int32_t out_zero_point,
+                                    ta_dtype type, int32_t *act_min, int32_t *act_max);
+
+/* TFLM CalculateActivationRange for float kernels (NONE: +-FLT_MAX).
+ * TA_E_UNSUPPORTED for TANH / SIGN_BIT / SIGMOID. */
+ta_status ta_float_activation_range(ta_activation act, float *act_min, float *act_max);
+
+/* Per-channel conv / depthwise / FC multipliers as TFLM derives them:
+ * for each of `channels`, real = (double)in_scale * (double)w_scale[c] /
+ * (double)out_scale (w_scale[0] for all channels when n_scales == 1), then
+ * ta_quant_multiplier.  TA_E_INVALID_ARG when n_scales is neither 1 nor
+ * `channels`; TA_E_UNSUPPORTED when a shift does not fit int8 (a ratio
+ * beyond 2^127). */
+ta_status ta_quant_conv_multipliers(float in_scale, const float *w_scales, uint32_t n_scales,
+                                    float out_scale, uint32_t channels, int32_t *multipliers,
+                                    int8_t *shifts);
+
+/* TFLM GetQuantizedConvolutionMultipler (per-tensor FULLY_CONNECTED): note
+ * the FLOAT product in_scale * w_scale, widened to double afterwards. */
+double ta_quant_fc_real_multiplier(float in_scale, float w_scale, float out_scale);
+
+/* TFLM ComputeOutSize: output extent for a padding mode (0 when stride 0). */
+int32_t ta_kernel_out_size(ta_padding padding, int32_t in, int32_t filter, int32_t stride,
+                           int32_t dilation);
+
+/* TFLM ComputePaddingWithOffset: the leading (top/left) padding for SAME
+ * given the output extent `out` (pass ta_kernel_out_size's result, as TFLM
+ * does); *offset (optional) gets the odd extra trailing pixel.  Returns 0
+ * when no padding is needed (always so for VALID-sized outputs). */
+int32_t ta_kernel_padding(int32_t stride, int32_t dilation, int32_t in, int32_t filter,
+                          int32_t out, int32_t *offset);
+
+/* ------------------------------------------------------------------------ */
+/* Shared parameter pieces                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ta_dims4 {
+    int32_t n, h, w, c;
+} ta_dims4;
+
+/* Requantisation of an int32 accumulator to the output type. */
+typedef struct ta_requant {
+    int32_t input_offset;   /* -input zero point */
+    int32_t weights_offset; /* -weights zero point (FC only; TFLM requires 0 for int8) */
+    int32_t output_offset;  /* output zero point */
+    const int32_t *mult;    /* per_channel ? one per output channel : mult[0] */
+    const int8_t *shift;    /* same count; int8 keeps per-channel tables small */
+    bool per_channel;
+    int32_t act_min, act_max; /* clamp in the output's integer domain */
+} ta_requant;
+
+/* ------------------------------------------------------------------------ */
+/* CONV_2D (conv2d.c)                                                        */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ta_conv_params {
+    ta_dims4 input;  /* NHWC */
+    ta_dims4 filter; /* OHWI; input.c must be a multiple of filter.c (groups) */
+    ta_dims4 output; /* NHWC; output.n == input.n, output.c == filter.n */
+    int32_t stride_h, stride_w;     /* >= 1 */
+    int32_t dilation_h, dilation_w; /* >= 1 */
+    int32_t pad_h, pad_w;           /* leading padding, >= 0 */
+    ta_requant q;                   /* int8 only */
+    float act_min, act_max;         /* float only */
+} ta_conv_params;
+
+/* int8 x int8 -> int8 with int32 bias (may be NULL), per-channel or
+ * per-tensor multipliers.  No scratch. */
+ta_status ta_kernel_conv2d_s8(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                              const int32_t *bias, int8_t *output);
+ta_status ta_kernel_conv2d_f32(const ta_conv_params *p, const float *input, const float *filter,
+                               const float *bias, float *output);
+
+/* ------------------------------------------------------------------------ */
+/* DEPTHWISE_CONV_2D (depthwise_conv2d.c)                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ta_dwconv_params {
+    ta_dims4 input;  /* NHWC */
+    ta_dims4 filter; /* 1HWO, filter.c == input.c * depth_multiplier */
+    ta_dims4 output; /* NHWC, output.c == filter.c */
+    int32_t depth_multiplier; /* >= 1 */
+    int32_t stride_h, stride_w, dilation_h, dilation_w, pad_h, pad_w;
+    ta_requant q;
+    float act_min, act_max;
+} ta_dwconv_params;
+
+ta_status ta_kernel_depthwise_conv2d_s8(const ta_dwconv_params *p, const int8_t *input,
+                                        const int8_t *filter, const int32_t *bias, int8_t *output);
+ta_status ta_kernel_depthwise_conv2d_f32(const ta_dwconv_params *p, const float *input,
+                                         const float *filter, const float *bias, float *output);
+
+/* ------------------------------------------------------------------------ */
+/* FULLY_CONNECTED (fully_connected.c)                                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ta_fc_params {
+    int32_t batches;     /* rows of input and output */
+    int32_t accum_depth; /* input features = weights columns */
+    int32_t out_depth;   /* output features = weights rows (weights are [out_depth, accum_depth]) */
+    ta_requant q;        /* per_channel: one multiplier per output feature */
+    float act_min, act_max;
+} ta_fc_params;
+
+ta_status ta_kernel_fully_connected_s8(const ta_fc_params *p, const int8_t *input,
+                                       const int8_t *weights, const int32_t *bias, int8_t *output);
+ta_status ta_kernel_fully_connected_f32(const ta_fc_params *p, const float *input,
+                                        const float *weights, const float *bias, float *output);
+
+/* ------------------------------------------------------------------------ */
+/* ADD, SUB, MUL with broadcasting (add.c, sub.c, mul.c)                    */
+/* ------------------------------------------------------------------------ */
+
+#define TA_KERNEL_MAX_BROADCAST_RANK 6
+
+/* Shapes of both inputs and the output, right-aligned to `rank` (pad with
+ * leading 1s).  Each input dim equals the output dim or is 1. */
+typedef struct ta_broadcast {
+    int32_t rank; /* 0..TA_KERNEL_MAX_BROADCAST_RANK */
+    int32_t in1[TA_KERNEL_MAX_BROADCAST_RANK];
+    int32_t in2[TA_KERNEL_MAX_BROADCAST_RANK];
+    int32_t out[TA_KERNEL_MAX_BROADCAST_RANK];
+} ta_broadcast;
+
+/* Fills b from two shapes of any ranks <= 6 (NumPy rules: right-aligned,
+ * each dim equal or 1).  TA_E_INVALID_ARG when they do not broadcast. */
+ta_status ta_broadcast_init(ta_broadcast *b, const int32_t *shape1, int32_t rank1,
+                            const int32_t *shape2, int32_t rank2);
+
+/* Quantised ADD/SUB (TFLM's scheme): both inputs are shifted left by
+ * `left_shift` (20 for int8, 15 for int16), rescaled to the common scale
+ * 2*max(s1, s2), summed, and rescaled to the output. */
+typedef struct ta_addsub_params {
+    ta_broadcast shape;
+    int32_t input1_offset, input2_offset, output_offset; /* -zp1, -zp2, +zp_out */
+    int32_t left_shift;
+    int32_t input1_mult, input1_shift; /* shifts <= 0 */
+    int32_t input2_mult, input2_shift;
+    int32_t output_mult, output_shift;
+    int32_t act_min, act_max;
+    float f_act_min, f_act_max; /* float kernels */
+} ta_addsub_params;
+
+/* Derives the multipliers exactly as TFLM's ADD/SUB prepare does (int8 or
+ * int16 output selects left_shift 20 / 15), plus the activation range.
+ * Does not touch p->shape.  TA_E_UNSUPPORTED for other types. */
+ta_status ta_addsub_prepare(ta_addsub_params *p, ta_dtype type, float s1, int32_t zp1, float s2,
+                            int32_t zp2, float s_out, int32_t zp_out, ta_activation act);
+
+/* SUB's prepare: same scheme, but TFLM computes its three real multipliers
+ * in FLOAT (then widens to double), so they can differ from ADD's in the
+ * last bit.  Use this one for SUB. */
+ta_status ta_sub_prepare(ta_addsub_params *p, ta_dtype type, float s1, int32_t zp1, float s2,
+                         int32_t zp2, float s_out, int32_t zp_out, ta_activation act);
+
+ta_status ta_kernel_add_s8(const ta_addsub_params *p, const int8_t *in1, const int8_t *in2,
+                           int8_t *out);
+ta_status ta_kernel_add_s16(const ta_addsub_params *p, const int16_t *in1, const int16_t *in2,
+                            int16_t *out);
+ta_status ta_kernel_add_f32(const ta_addsub_params *p, const float *in1, const float *in2,
+                            float *out);
+ta_status ta_kernel_sub_s8(const ta_addsub_params *p, const int8_t *in1, const int8_t *in2,
+                           int8_t *out);
+ta_status ta_kernel_sub_f32(const ta_addsub_params *p, const float *in1, const float *in2,
+                            float *out);
+
+typedef struct ta_mul_params {
+    ta_broadcast shape;
+    int32_t input1_offset, input2_offset, output_offset;
+    int32_t output_mult, output_shift; /* s1 * s2 / s_out, in double */
+    int32_t act_min, act_max;
+    float f_act_min, f_act_max;
+} ta_mul_params;
+
+ta_status ta_mul_prepare(ta_mul_params *p, ta_dtype type, float s1, int32_t zp1, float s2,
+                         int32_t zp2, float s_out, int32_t zp_out, ta_activation act);
+ta_status ta_kernel_mul_s8(const ta_mul_params *p, const int8_t *in1, const int8_t *in2,
+                           int8_t *out);
+ta_status ta_kernel_mul_f32(const ta_mul_params *p, const float *in1, const float *in2,
+                            float *out);
+
+/* ------------------------------------------------------------------------ */
+/* AVERAGE_POOL_2D, MAX_POOL_2D (pooling.c)                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ta_pool_params {
+    ta_dims4 input, output; /* NHWC, same n and c */
+    int32_t filter_h, filter_w, stride_h, stride_w, pad_h, pad_w;
+    int32_t act_min, act_max;   /* int8 */
+    float f_act_min, f_act_max; /* float */
+} ta_pool_params;
+
+/* Average: only the in-image part of each window counts; int8 rounds the
+ * sum / count half away from zero.  TA_E_INVALID_ARG if a window falls
+ * entirely outside the image. */
+ta_status ta_kernel_avg_pool_s8(const ta_pool_params *p, const int8_t *input, int8_t *output);
+ta_status ta_kernel_avg_pool_f32(const ta_pool_params *p, const float *input, float *output);
+ta_status ta_kernel_max_pool_s8(const ta_pool_params *p, const int8_t *input, int8_t *output);
+ta_status ta_kernel_max_pool_f32(const ta_pool_params *p, const float *input, float *output);
+
+/* ------------------------------------------------------------------------ */
+/* MEAN (mean.c)                                                             */
+/* ------------------------------------------------------------------------ */
+
+#define TA_KERNEL_MAX_REDUCE_RANK 5
+
+typedef struct ta_mean_params {
+    int32_t rank;                               /* 1..5 */
+    int32_t in_shape[TA_KERNEL_MAX_REDUCE_RANK];
+    bool reduce[TA_KERNEL_MAX_REDUCE_RANK];      /* axes to average over */
+    /* int8: the requantising path with (mult, shift) =
+     * ta_quant_multiplier(s_in / s_out) is what TFLM's micro MEAN runs at
+     * the reference commit -- even when input and output quantisation are
+     * identical (checked bit for bit on MobileNetV2's 7x7 mean).
+     * same_quant = true selects the truncating raw average that newer TFLM
+     * versions use for identical quantisation; leave it false to match. */
+    bool same_quant;
+    int32_t input_zp, output_zp;
+    int32_t mult, shift;
+} ta_mean_params;
+
+/* Fills rank/in_shape/reduce from an axis list (negative axes count from the
+ * end; duplicates allowed).  TA_E_INVALID_ARG for an axis out of range. */
+ta_status ta_mean_axes(ta_mean_params *p, const int32_t *shape, int32_t rank, const int32_t *axes,
+                       int32_t n_axes);
+/* Scratch: an int32 sum per output element (int8) or none (float). */
+size_t ta_kernel_mean_s8_scratch_bytes(const ta_mean_params *p);
+ta_status ta_kernel_mean_s8(const ta_mean_params *p, const int8_t *input, int8_t *output,
+                            void *scratch, size_t scratch_bytes);
+ta_status ta_kernel_mean_f32(const ta_mean_params *p, const float *input, float *output);
+
+/* ------------------------------------------------------------------------ */
+/* SOFTMAX (softmax.c)                                                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ta_softmax_params {
+    int32_t outer, depth; /* rows x softmax length (last axis) */
+    /* int8: from ta_softmax_prepare_s8 */
+    int32_t input_mult, input_left_shift, diff_min;
+    float beta; /* float */
+} ta_softmax_params;
+
+/* TFLM's int8 softmax constants: beta * s_in * 2^26 as a multiplier >= 1
+ * (capped at 2^31 - 1), and diff_min, the most negative (x - max) that still
+ * contributes.  TA_E_UNSUPPORTED when beta * s_in makes the multiplier < 1. */
+ta_status ta_softmax_prepare_s8(ta_softmax_params *p, float beta, float in_scale);
+/* int8 -> int8 (output zp -128, scale 1/256) and int8 -> int16 (output zp
+ * -32768, scale 1/65536): gemmlowp fixed-point exp, as TFLM's reference. */
+ta_status ta_kernel_softmax_s8(const ta_softmax_params *p, const int8_t *input, int8_t *output);
+ta_status ta_kernel_softmax_s8_s16(const ta_softmax_params *p, const int8_t *input,
+                                   int16_t *output);
+ta_status ta_kernel_softmax_f32(const ta_softmax_params *p, const float *input, float *output);
+
+/* ------------------------------------------------------------------------ */
+/* LOGISTIC, TANH (logistic.c, tanh.c)                                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ta_lut_act_params {
+    int32_t input_zp;
+    int32_t input_mult, input_left_shift, input_range_radius;
+} ta_lut_act_params;
+
+/* TFLM's int8 prepare: s_in * 2^27 split by frexp (no 2^31 fix-up, as TFLM). */
+void ta_act_prepare_s8(ta_lut_act_params *p, float in_scale, int32_t in_zp);
+/* int8 logistic (output zp -128, scale 1/256) and tanh (zp 0, scale 1/128);
+ * in place allowed. */
+ta_status ta_kernel_logistic_s8(const ta_lut_act_params *p, size_t n, const int8_t *input,
+                                int8_t *output);
+ta_status ta_kernel_logistic_f32(size_t n, const float *input, float *output);
+ta_status ta_kernel_tanh_s8(const ta_lut_act_params *p, size_t n, const int8_t *input,
+                            int8_t *output);
+ta_status ta_kernel_tanh_f32(size_t n, const float *input, float *output);
+
+/* ------------------------------------------------------------------------ */
+/* QUANTIZE, DEQUANTIZE (quantize.c, dequantize.c)                          */
+/* ------------------------------------------------------------------------ */
+
+/* float -> int: q = clamp(zp + (int32)round((double)x / (double)scale)). */
+ta_status ta_kernel_quantize_f32(size_t n, const float *input, float scale, int32_t zp,
+                                 ta_dtype out_type, void *output);
+/* int8/uint8/int16 -> int8/uint8/int16 requantisation:
+ * clamp(zp_out + ta_q_mul(x - zp_in, mult, shift)), mult/shift from
+ * ta_quant_multiplier(s_in / s_out). */
+ta_status ta_kernel_requantize(size_t n, ta_dtype in_type, const void *input, int32_t in_zp,
+                               int32_t mult, int32_t shift, ta_dtype out_type, int32_t out_zp,
+                               void *output);
+/* int -> float: (float)((double)scale * (x - zp)). */
+ta_status ta_kernel_dequantize(size_t n, ta_dtype in_type, const void *input, float scale,
+                               int32_t zp, float *output);
+
+/* ------------------------------------------------------------------------ */
+/* Data movement: RESHAPE, PAD, TRANSPOSE, CONCATENATION, STRIDED_SLICE      */
+/* ------------------------------------------------------------------------ */
+
+/* Copies bytes (memmove semantics; input == output is a no-op). */
+ta_status ta_kernel_reshape(const void *input, void *output, size_t bytes);
+
+#define TA_KERNEL_MAX_PAD_RANK 5
+typedef struct ta_pad_params {
+    int32_t rank;                              /* 1..5 */
+    int32_t in_shape[TA_KERNEL_MAX_PAD_RANK];
+    int32_t before[TA_KERNEL_MAX_PAD_RANK];    /* >= 0 */
+    int32_t after[TA_KERNEL_MAX_PAD_RANK];     /* >= 0 */
+    size_t elem_size;                          /* 1, 2, 4 or 8 */
+} ta_pad_params;
+
+/* pad_value: elem_size bytes (int8: the output zero point; float: 0.0f). */
+ta_status ta_kernel_pad(const ta_pad_params *p, const void *input, const void *pad_value,
+                        void *output);
+
+#define TA_KERNEL_MAX_TRANSPOSE_RANK 6
+typedef struct ta_transpose_params {
+    int32_t rank;                                 /* 1..6 */
+    int32_t in_shape[TA_KERNEL_MAX_TRANSPOSE_RANK];
+    int32_t perm[TA_KERNEL_MAX_TRANSPOSE_RANK];   /* out dim i = in dim perm[i] */
+    size_t elem_size;
+} ta_transpose_params;
+
+ta_status ta_kernel_transpose(const ta_transpose_params *p, const void *input, void *output);
+
+/* Concatenation along `axis` of n inputs that agree on every other dim:
+ * viewed as [outer, inputs' axis extent * inner] blocks.  Quantised inputs
+ * with different scales are not requantised here (TFLM int8 requires equal
+ * params). */
+typedef struct ta_concat_params {
+    int32_t n_inputs;
+    int64_t outer;              /* product of dims before axis */
+    const int64_t *copy_bytes;  /* per input: axis extent * inner * elem size */
+} ta_concat_params;
+
+ta_status ta_kernel_concatenation(const ta_concat_params *p, const void *const *inputs,
+                                  void *output);
+
+/* Strided slice, already resolved (TFLM's StartForAxis/StopForAxis with the
+ * masks applied at prepare time): for each of rank <= 5 dims, indices start,
+ * start+stride, ... while < stop (stride > 0) or > stop (stride < 0). */
+#define TA_KERNEL_MAX_SLICE_RANK 5
+typedef struct ta_slice_params {
+    int32_t rank;
+    int32_t in_shape[TA_KERNEL_MAX_SLICE_RANK];
+    int32_t start[TA_KERNEL_MAX_SLICE_RANK];
+    int32_t stop[TA_KERNEL_MAX_SLICE_RANK];
+    int32_t stride[TA_KERNEL_MAX_SLICE_RANK]; /* != 0 */
+    size_t elem_size;
+} ta_slice_params;
+
+/* TFLM's resolution of begin/end/strides and the masks for one op
+ * (ellipsis and new_axis masks unsupported: TA_E_UNSUPPORTED). */
+ta_status ta_strided_slice_resolve(ta_slice_params *p, const int32_t *in_shape, int32_t rank,
+                                   const int32_t *begin, const int32_t *end,
+                                   const int32_t *strides, int32_t begin_mask, int32_t end_mask,
+                                   int32_t shrink_axis_mask, bool offset, size_t elem_size);
+ta_status ta_kernel_strided_slice(const ta_slice_params *p, const void *input, void *output);
+
+/* RESIZE_NEAREST_NEIGHBOR (resize_nearest.c), any element size, NHWC.
+ * Source row for output row y: min(floor((y + o) * in/out), in - 1), or
+ * round((y + o) * (in-1)/(out-1)) with align_corners, o = 0.5 with
+ * half_pixel_centers (then >= 0); the ratio is a float, as in TFLM. */
+typedef struct ta_resize_params {
+    ta_dims4 input;
+    int32_t out_h, out_w;
+    bool align_corners, half_pixel_centers;
+    size_t elem_size;
+} ta_resize_params;
+
+ta_status ta_kernel_resize_nearest(const ta_resize_params *p, const void *input, void *output);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

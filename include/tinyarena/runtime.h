@@ -1,0 +1,233 @@
+/*
+ * tinyarena/runtime.h -- run a model read in place, from one caller arena.
+ *
+ * The arena is one caller buffer.  Its head holds the planned part: every
+ * activation tensor and (in `planned` scratch mode) every kernel scratch
+ * buffer, at the offsets a plan gave them.  Its tail holds the persistent
+ * part, growing down from the far end as in TFLM: the tensor pointer table,
+ * one record per op (kernel params, per-channel multipliers, tensor
+ * indices), the input/output descriptions and, in `shared` scratch mode, the
+ * one scratch region every op shares.  Weights and other constants are never
+ * copied: they are read from the model bytes.
+ *
+ * Init needs a transient work block (the imported graph, lifetimes, buffer
+ * requests, planner scratch); it is only used during ta_runtime_query() and
+ * ta_runtime_init() and may be freed afterwards.  After init the runtime
+ * never allocates: invoke touches only the arena and the model.
+ *
+ *     ta_runtime rt;
+ *     ta_runtime_options opt = ta_runtime_options_default();   // planner: "greedy"
+ *     ta_runtime_open(&rt, model, model_len, &opt, &diag);
+ *     size_t work = ta_runtime_work_bytes(&rt);                // grows: see below
+ *     ta_arena_breakdown b;
+ *     while (ta_runtime_query(&rt, work_mem, work, &b, &diag) == TA_E_NO_MEMORY)
+ *         work = b.work_bytes, work_mem = realloc(work_mem, work);
+ *     ... arena of b.total bytes (any alignment) ...
+ *     ta_runtime_init(&rt, work_mem, work, arena, b.total, &diag);
+ *     free(work_mem);
+ *     memcpy(ta_runtime_input(&rt, 0)->data, pixels, ...);
+ *     ta_runtime_invoke(&rt, &diag);
+ *     ... ta_runtime_output(&rt, 0)->data ...
+ *
+ * Errors carry one-line diagnostics: an arena that is too small gives
+ * TA_E_NO_MEMORY with "arena needs X bytes, has Y" (nothing is written);
+ * an op without a kernel gives TA_E_UNSUPPORTED naming the op, its index
+ * and the type ("op 3 (CONV_2D): input type int16 is not supported").
+ */
+#ifndef TINYARENA_RUNTIME_H
+#define TINYARENA_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyarena/budget.h"
+#include "tinyarena/graph.h"
+#include "tinyarena/lifetime.h"
+#include "tinyarena/plan.h"
+#include "tinyarena/status.h"
+#include "tinyarena/tflite.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where kernel scratch buffers live. */
+typedef enum ta_scratch_mode {
+    TA_SCRATCH_PLANNED = 0, /* each op's scratch is an [op, op] buffer in the plan */
+    TA_SCRATCH_SHARED = 1   /* one tail region, sized to the largest request, for all ops */
+} ta_scratch_mode;
+
+/*
+ * The plan source: a function that assigns an offset to each request.  The
+ * runtime calls it once during query/init with the planner's requests
+ * (planned tensors in tensor order, then scratch buffers).  It writes
+ * offsets[0..n) and *arena_bytes (the planned part's size).  `work` is
+ * scratch memory of `work_bytes` (as it asked for through *work_need when
+ * called with work == NULL first).  ctx is ta_runtime_options.planner_ctx.
+ * ta_runtime_use_strategy() installs a planner strategy; a generated budget
+ * table installs ta_runtime_use_table() and needs no planner code.
+ */
+typedef ta_status (*ta_plan_fn)(void *ctx, const ta_request *reqs, size_t n, void *work,
+                                 size_t work_bytes, size_t *work_need, size_t *offsets,
+                                 size_t *arena_bytes, ta_diag *diag);
+
+/* A precomputed plan (the budget table a generated header carries). */
+typedef struct ta_plan_table {
+    const uint32_t *offsets; /* one per request, in request order */
+    size_t n;
+    size_t planned_bytes;    /* the planned part's size */
+} ta_plan_table;
+
+typedef struct ta_runtime_options {
+    ta_plan_fn planner;        /* required; see ta_runtime_use_strategy/_table */
+    void *planner_ctx;
+    ta_scratch_mode scratch;   /* default PLANNED */
+    bool poison;               /* canaries and checksums around every op (see below) */
+    uint32_t subgraph;         /* only 0 is supported */
+    uint64_t model_hash;       /* nonzero: ta_runtime_open refuses other model bytes
+                                  (ta_budget_hash); set by ta_runtime_use_budget */
+} ta_runtime_options;
+
+/* Defaults: scratch PLANNED, no poison, planner NULL (pick one below). */
+ta_runtime_options ta_runtime_options_default(void);
+
+/* Plans with the named strategy of plan.h ("greedy", "best", ...).
+ * TA_E_UNKNOWN_STRATEGY for an unknown name.  (src/runtime/plan_strategy.c:
+ * links the planner.) */
+ta_status ta_runtime_use_strategy(ta_runtime_options *opt, const char *name);
+
+/* Uses a precomputed table (no planner code).  The runtime checks that the
+ * table has one offset per request, that every buffer fits in
+ * planned_bytes and is aligned. */
+void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table);
+
+/* Uses a budget table emitted by `tinyarena plan --header` (budget.h): its
+ * entries must be the runtime's requests in order (same lifetimes, sizes
+ * within the entry), and the model bytes must hash to model_hash.  A table
+ * made without kernel scratch entries matches SHARED scratch mode (or a
+ * model with no scratch).  No planner code is linked. */
+void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget);
+
+/* The kernel scratch requests of subgraph 0 of g -- what each op's prepare
+ * asks for -- so that a planner outside the runtime (plan --header) can
+ * plan them as [op, op] buffers exactly as the runtime will.  Validates
+ * every op like prepare (TA_E_UNSUPPORTED names an op without a kernel).
+ * Writes up to cap requests; *n gets the count. */
+ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out, size_t cap, size_t *n,
+                                      ta_diag *diag);
+
+/* The arena breakdown, all in bytes.  total = planned + persistent +
+ * alignment; scratch is the part of planned (PLANNED mode) or of persistent
+ * (SHARED mode) that holds kernel scratch. */
+typedef struct ta_arena_breakdown {
+    size_t planned;    /* head: the plan's arena (activations + planned scratch) */
+    size_t scratch;    /* scratch bytes: sum of requests (PLANNED) or the shared region (SHARED) */
+    size_t persistent; /* tail: tables and op records (and the shared scratch region) */
+    size_t alignment;  /* bytes lost aligning the head start and the tail (worst case for any base) */
+    size_t total;      /* what ta_runtime_init needs, for any arena address */
+    size_t work_bytes; /* transient work block needed by query/init */
+    size_t total_in_place; /* arena for ta_runtime_init(work = NULL): the
+                              work block then lives in the head, which is
+                              free until the first invoke */
+    size_t n_buffers;  /* planned buffers (tensors + planned scratch) */
+    size_t lower_bound;/* most planned bytes live at once (no plan can be smaller) */
+} ta_arena_breakdown;
+
+/* A model input or output. */
+typedef struct ta_io {
+    void *data;        /* in the arena (valid after init) */
+    size_t bytes;
+    ta_dtype dtype;
+    int32_t rank;
+    int32_t shape[TA_MAX_RANK];
+    float scale;       /* 0 when not quantised */
+    int32_t zero_point;
+    int32_t tensor;    /* tensor index in the subgraph */
+} ta_io;
+
+/* Poison mode: before each op, every byte of the planned part that holds no
+ * live data is filled with a canary; after each op, every live tensor's
+ * checksum (taken when it was written) is checked.  The first tensor found
+ * changed is reported with the op that ran just before the check. */
+typedef struct ta_poison_report {
+    bool clobbered;
+    int32_t tensor;    /* the first live tensor found changed */
+    int32_t op;        /* the op that clobbered it */
+} ta_poison_report;
+
+/* Poison mode's view of one planned buffer. */
+typedef struct ta_poison_buf {
+    uint8_t *data;
+    size_t bytes;
+    int32_t first, last; /* live steps; op k runs at step k + 1 */
+    int32_t tensor;      /* tensor index, or -1 - op for an op's scratch */
+    uint32_t sum;        /* checksum taken when it was written */
+} ta_poison_buf;
+
+/* Caller-owned runtime state.  Treat fields as private. */
+typedef struct ta_runtime {
+    ta_tflite_model model;
+    ta_runtime_options opt;
+    int state; /* 0 closed, 1 open, 2 queried, 3 ready */
+    ta_arena_breakdown b;
+    /* after init: */
+    uint8_t *head;        /* planned part */
+    uint8_t *tail;        /* persistent part start */
+    void **ptrs;          /* per tensor of the subgraph */
+    void **op_data;       /* per op */
+    uint32_t n_ops, n_tensors;
+    ta_io *inputs, *outputs;
+    uint32_t n_inputs, n_outputs;
+    /* poison mode: one record per planned buffer, and their order by address */
+    struct ta_poison_buf *pbuf;
+    uint32_t *porder;
+    size_t n_pbuf;
+    ta_poison_report poison;
+} ta_runtime;
+
+/* Verifies the model (ta_tflite_open) and keeps the options.  No memory. */
+ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len,
+                          const ta_runtime_options *opt, ta_diag *diag);
+
+/* A first guess at the work block (graph + lifetimes + requests); query
+ * corrects it upward if the planner needs more. */
+size_t ta_runtime_work_bytes(const ta_runtime *rt);
+
+/* Imports, prepares every op (each validates its op and states its scratch
+ * need), analyses lifetimes and plans, then fills *b.  Writes only into
+ * work.  TA_E_NO_MEMORY with b->work_bytes set when work is too small.
+ * TA_E_UNSUPPORTED naming the op for ops/types without a kernel. */
+ta_status ta_runtime_query(ta_runtime *rt, void *work, size_t work_bytes, ta_arena_breakdown *b,
+                           ta_diag *diag);
+
+/* Does the query's work again (work must be as large as the query said;
+ * work == NULL builds in the arena's own head, needing b.total_in_place),
+ * then lays out the arena: op records and tables in the tail, tensors at
+ * their planned offsets in the head.  TA_E_NO_MEMORY ("arena needs X bytes,
+ * has Y") when arena_bytes < b.total; nothing is written outside
+ * [arena, arena + arena_bytes). */
+ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *arena,
+                          size_t arena_bytes, ta_diag *diag);
+
+/* Runs every op once.  TA_E_STATE before init.  In poison mode, stops at
+ * the first clobbered tensor with TA_E_OVERLAP and a diag naming the
+ * tensor and the op (also in ta_runtime_poison_report). */
+ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag);
+
+/* Inputs/outputs after init (NULL when k is out of range). */
+const ta_io *ta_runtime_input(const ta_runtime *rt, uint32_t k);
+const ta_io *ta_runtime_output(const ta_runtime *rt, uint32_t k);
+uint32_t ta_runtime_input_count(const ta_runtime *rt);
+uint32_t ta_runtime_output_count(const ta_runtime *rt);
+
+/* The breakdown (valid after query or init). */
+const ta_arena_breakdown *ta_runtime_breakdown(const ta_runtime *rt);
+
+/* Poison mode's last finding. */
+const ta_poison_report *ta_runtime_poison_report(const ta_runtime *rt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,61 @@
+/*
+ * LOGISTIC, int8 and float32: TFLM reference_integer_ops::Logistic and
+ * reference_ops::Logistic.  ta_act_prepare_s8 is shared with TANH.
+ *
+ * int8 steps, per element:
+ *  1. x - zp; beyond +-input_range_radius the result saturates (-128 / 127).
+ *  2. Rescale into Q4.27 with the frexp multiplier (MultiplyByQuantized-
+ *     Multiplier, left shift), gemmlowp logistic -> Q0.31.
+ *  3. Round to 1/256 steps (divide by 2^23), add the output zero point -128,
+ *     clamp.
+ */
+#include <math.h>
+
+#include "runtime/kernels/fixedpoint.h"
+
+void ta_act_prepare_s8(ta_lut_act_params *p, float in_scale, int32_t in_zp) {
+    /* TFLM: frexp of s_in * 2^27 with no 2^31 fix-up; a significand that
+     * rounds to 2^31 is converted to int32 as x86 does (INT32_MIN). */
+    const double real = (double)in_scale * (double)(1 << (31 - 4));
+    int e = 0;
+    const double q = frexp(real, &e);
+    const int64_t m = (int64_t)round(q * 2147483648.0);
+    p->input_zp = in_zp;
+    p->input_mult = m >= (INT64_C(1) << 31) ? INT32_MIN : (int32_t)m;
+    p->input_left_shift = e;
+    p->input_range_radius = ta__input_radius(4, e, 31);
+}
+
+ta_status ta_kernel_logistic_s8(const ta_lut_act_params *p, size_t n, const int8_t *input,
+                                int8_t *output) {
+    if (!p || (n && (!input || !output))) return TA_E_INVALID_ARG;
+    if (p->input_left_shift < -31 || p->input_left_shift > 30) return TA_E_INVALID_ARG;
+    for (size_t i = 0; i < n; i++) {
+        const int32_t x = (int32_t)input[i] - p->input_zp;
+        int32_t v;
+        if (x <= -p->input_range_radius) v = -128;
+        else if (x >= p->input_range_radius) v = 127;
+        else {
+            const int32_t q4 = ta_q_mul(x, p->input_mult, p->input_left_shift);
+            v = ta_q_div_pot(ta__logistic(q4, 4), 31 - 8) - 128;
+            if (v < -128) v = -128;
+            if (v > 127) v = 127;
+        }
+        output[i] = (int8_t)v;
+    }
+    return TA_OK;
+}
+
+ta_status ta_kernel_logistic_f32(size_t n, const float *input, float *output) {
+    if (n && (!input || !output)) return TA_E_INVALID_ARG;
+    const float cutoff_upper = 16.619047164916992188f, cutoff_lower = -9.0f;
+    for (size_t i = 0; i < n; i++) {
+        const float v = input[i];
+        float r;
+        if (v > cutoff_upper) r = 1.0f;
+        else if (v < cutoff_lower) r = expf(v);
+        else r = 1.0f / (1.0f + expf(-v));
+        output[i] = r;
+    }
+    return TA_OK;
+}

@@ -1,0 +1,835 @@
+/*
+ * The op layer: per op kind, a prepare that turns graph facts (types,
+ * shapes, quantisation, options, constant operands) into a kernel params
+ * record, and an invoke that runs the kernel from the record.
+ *
+ * Prepare steps, for every kind:
+ *  1. check operand count and types; an unsupported combination is reported
+ *     with the op's index, kind and the type;
+ *  2. derive shapes and quantisation constants exactly as TFLM's Prepare
+ *     does for that kernel (helpers in kernels.h);
+ *  3. carve the record (header + tensor indices + params + tables) from the
+ *     caller block, or only count its bytes when the block is NULL.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "runtime/ops.h"
+#include "tinyarena/kernels.h"
+
+/* Which kernel variant a record runs. */
+typedef enum {
+    P_NONE = 0,
+    P_S8,
+    P_S16,
+    P_F32,
+    P_S8_S16, /* softmax int8 -> int16 */
+    P_COPY,
+} path_t;
+
+typedef struct opdata {
+    uint16_t kind;   /* ta_op_kind */
+    uint8_t path;    /* path_t */
+    uint8_t pad_;
+    uint16_t n_in, n_out;
+    uint32_t scratch_bytes;
+    void *scratch;     /* set by the runtime (ta__op_set_scratch) */
+    const int32_t *io; /* n_in input then n_out output tensor indices (-1 absent) */
+    /* Only the member the kind uses is stored: records are cut after it. */
+    union {
+        ta_conv_params conv;
+        ta_dwconv_params dw;
+        ta_fc_params fc;
+        ta_addsub_params as;
+        ta_mul_params mul;
+        ta_pool_params pool;
+        ta_mean_params mean;
+        ta_softmax_params sm;
+        struct {
+            ta_lut_act_params p;
+            size_t count;
+        } act;
+        struct {
+            ta_pad_params p;
+            uint8_t value[8]; /* the pad value bytes */
+        } pad;
+        ta_transpose_params tr;
+        ta_slice_params sl;
+        ta_concat_params cat;
+        ta_resize_params rs;
+        struct {
+            ta_dtype in_type, out_type;
+            float scale;
+            int32_t in_zp, out_zp, mult, shift;
+            size_t n;
+        } q;
+        struct {
+            size_t bytes;
+        } copy;
+    } u;
+} opdata;
+
+/* Bytes of the union member a kind uses (0 when the kind has no kernel). */
+static size_t member_bytes(ta_op_kind k) {
+    const opdata *o = NULL;
+    switch (k) {
+    case TA_OP_CONV_2D: return sizeof o->u.conv;
+    case TA_OP_DEPTHWISE_CONV_2D: return sizeof o->u.dw;
+    case TA_OP_FULLY_CONNECTED: return sizeof o->u.fc;
+    case TA_OP_ADD:
+    case TA_OP_SUB: return sizeof o->u.as;
+    case TA_OP_MUL: return sizeof o->u.mul;
+    case TA_OP_AVERAGE_POOL_2D:
+    case TA_OP_MAX_POOL_2D: return sizeof o->u.pool;
+    case TA_OP_MEAN: return sizeof o->u.mean;
+    case TA_OP_SOFTMAX: return sizeof o->u.sm;
+    case TA_OP_LOGISTIC:
+    case TA_OP_TANH: return sizeof o->u.act;
+    case TA_OP_QUANTIZE:
+    case TA_OP_DEQUANTIZE: return sizeof o->u.q;
+    case TA_OP_RESHAPE:
+    case TA_OP_SQUEEZE:
+    case TA_OP_EXPAND_DIMS: return sizeof o->u.copy;
+    case TA_OP_PAD:
+    case TA_OP_PADV2: return sizeof o->u.pad;
+    case TA_OP_TRANSPOSE: return sizeof o->u.tr;
+    case TA_OP_CONCATENATION: return sizeof o->u.cat;
+    case TA_OP_STRIDED_SLICE: return sizeof o->u.sl;
+    case TA_OP_RESIZE_NEAREST_NEIGHBOR: return sizeof o->u.rs;
+    default: return 0;
+    }
+}
+
+/* ---- carving ------------------------------------------------------------ */
+
+typedef struct {
+    uint8_t *base; /* NULL: count only */
+    size_t cap, used;
+} carve_t;
+
+static void *take(carve_t *c, size_t bytes) {
+    size_t start = (c->used + 7u) & ~(size_t)7u;
+    c->used = start + bytes;
+    if (!c->base || c->used > c->cap) return NULL;
+    return c->base + start;
+}
+
+/* ---- prepare context ---------------------------------------------------- */
+
+typedef struct {
+    const ta_graph *g;
+    uint32_t sg, index;
+    const ta_op *op;
+    ta_diag *diag;
+    carve_t carve;
+    opdata od;         /* built here, copied into the block at the end */
+    size_t scratch;
+} ctx_t;
+
+static const char *kname(const ctx_t *c) { return ta_op_kind_str(c->op->kind); }
+
+static ta_status fail(const ctx_t *c, ta_status st, const char *what) {
+    return ta_diag_set(c->diag, st, "op %u (%s): %s", c->index, kname(c), what);
+}
+
+static ta_status fail_type(const ctx_t *c, const char *role, ta_dtype t) {
+    return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): %s type %s is not supported",
+                       c->index, kname(c), role, ta_dtype_str(t));
+}
+
+static const ta_tensor *in_t(const ctx_t *c, uint32_t k) {
+    if (k >= c->op->n_inputs || c->op->inputs[k] < 0) return NULL;
+    return ta_graph_tensor(c->g, c->sg, c->op->inputs[k]);
+}
+
+static const ta_tensor *out_t(const ctx_t *c, uint32_t k) {
+    if (k >= c->op->n_outputs || c->op->outputs[k] < 0) return NULL;
+    return ta_graph_tensor(c->g, c->sg, c->op->outputs[k]);
+}
+
+static float scale_of(const ta_tensor *t) { return t->quant.count && t->quant.scale ? t->quant.scale[0] : 0.0f; }
+static int32_t zp_of(const ta_tensor *t) {
+    return t->quant.count && t->quant.zero_point ? (int32_t)t->quant.zero_point[0] : 0;
+}
+static int64_t elems(const ta_tensor *t) { return (int64_t)ta_tensor_elements(t); }
+
+static ta_status need_io(ctx_t *c, uint32_t min_in, uint32_t max_in, uint32_t n_out) {
+    if (c->op->n_inputs < min_in || c->op->n_inputs > max_in || c->op->n_outputs != n_out)
+        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): expects %u..%u inputs and %u outputs, has %u and %u",
+                           c->index, kname(c), min_in, max_in, n_out, c->op->n_inputs, c->op->n_outputs);
+    for (uint32_t k = 0; k < min_in; k++)
+        if (!in_t(c, k)) return fail(c, TA_E_MALFORMED, "a required input is missing");
+    for (uint32_t k = 0; k < n_out; k++)
+        if (!out_t(c, k)) return fail(c, TA_E_MALFORMED, "an output is missing");
+    return TA_OK;
+}
+
+static ta_status dims4(const ctx_t *c, const ta_tensor *t, ta_dims4 *d) {
+    if (t->rank != 4) return fail(c, TA_E_MALFORMED, "expects 4-D tensors");
+    d->n = t->shape[0];
+    d->h = t->shape[1];
+    d->w = t->shape[2];
+    d->c = t->shape[3];
+    if (d->n <= 0 || d->h <= 0 || d->w <= 0 || d->c <= 0) return fail(c, TA_E_MALFORMED, "a tensor has a non-positive dim");
+    return TA_OK;
+}
+
+/* Constant int32 operand (axis, perm, paddings...): data and element count. */
+static ta_status const_i32(const ctx_t *c, const ta_tensor *t, const int32_t **v, int64_t *n) {
+    if (!t || !t->data) return fail(c, TA_E_UNSUPPORTED, "a shape/axis operand is not constant");
+    if (t->dtype != TA_DTYPE_INT32) return fail_type(c, "index operand", t->dtype);
+    *n = elems(t);
+    if ((size_t)*n * 4u > t->data_bytes) return fail(c, TA_E_MALFORMED, "constant operand is shorter than its shape");
+    if (((uintptr_t)t->data & 3u) != 0) return fail(c, TA_E_MALFORMED, "constant operand is misaligned");
+    *v = (const int32_t *)t->data;
+    return TA_OK;
+}
+
+/* Per-channel requantisation table for conv/depthwise/FC (per_channel or broadcast). */
+static ta_status requant_table(ctx_t *c, const ta_tensor *in, const ta_tensor *w, const ta_tensor *out,
+                               int32_t channels, bool fc_per_tensor, ta_requant *q) {
+    if (!w->quant.count || !w->quant.scale) return fail(c, TA_E_UNSUPPORTED, "weights are not quantised");
+    if (w->quant.count != 1 && w->quant.count != (uint32_t)channels)
+        return fail(c, TA_E_MALFORMED, "weight scales do not match the output channels");
+    q->input_offset = -zp_of(in);
+    q->output_offset = zp_of(out);
+    q->weights_offset = -zp_of(w);
+    if (!(scale_of(out) > 0.0f)) return fail(c, TA_E_MALFORMED, "output scale is not positive");
+    ta_status st = ta_quant_activation_range(c->op->opt.activation, scale_of(out), zp_of(out), out->dtype,
+                                             &q->act_min, &q->act_max);
+    if (st) return fail(c, st, "unsupported fused activation");
+    if (fc_per_tensor) {
+        int32_t *m = take(&c->carve, sizeof(int32_t) + 1);
+        q->per_channel = false;
+        if (m) {
+            int32_t sh;
+            ta_quant_multiplier(ta_quant_fc_real_multiplier(scale_of(in), w->quant.scale[0], scale_of(out)), &m[0], &sh);
+            if (sh > 127 || sh < -128) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
+            int8_t *s8 = (int8_t *)(m + 1);
+            *s8 = (int8_t)sh;
+            q->mult = &m[0];
+            q->shift = s8;
+        }
+        return TA_OK;
+    }
+    int32_t *m = take(&c->carve, (size_t)channels * sizeof(int32_t));
+    int8_t *s = take(&c->carve, (size_t)channels);
+    q->per_channel = true;
+    if (m && s) {
+        st = ta_quant_conv_multipliers(scale_of(in), w->quant.scale, w->quant.count, scale_of(out),
+                                       (uint32_t)channels, m, s);
+        if (st) return fail(c, st, "cannot derive multipliers");
+        q->mult = m;
+        q->shift = s;
+    }
+    return TA_OK;
+}
+
+static ta_status float_act(ctx_t *c, float *lo, float *hi) {
+    ta_status st = ta_float_activation_range(c->op->opt.activation, lo, hi);
+    return st ? fail(c, st, "unsupported fused activation") : TA_OK;
+}
+
+/* ---- per-kind prepare --------------------------------------------------- */
+
+static ta_status prep_conv(ctx_t *c) {
+    ta_status st = need_io(c, 2, 3, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *w = in_t(c, 1), *b = in_t(c, 2), *out = out_t(c, 0);
+    ta_conv_params *p = &c->od.u.conv;
+    if ((st = dims4(c, in, &p->input)) || (st = dims4(c, w, &p->filter)) || (st = dims4(c, out, &p->output))) return st;
+    const ta_op_options *o = &c->op->opt;
+    p->stride_h = o->stride_h;
+    p->stride_w = o->stride_w;
+    p->dilation_h = o->dilation_h > 0 ? o->dilation_h : 1;
+    p->dilation_w = o->dilation_w > 0 ? o->dilation_w : 1;
+    int32_t oh = ta_kernel_out_size(o->padding, p->input.h, p->filter.h, p->stride_h, p->dilation_h);
+    int32_t ow = ta_kernel_out_size(o->padding, p->input.w, p->filter.w, p->stride_w, p->dilation_w);
+    p->pad_h = ta_kernel_padding(p->stride_h, p->dilation_h, p->input.h, p->filter.h, oh, NULL);
+    p->pad_w = ta_kernel_padding(p->stride_w, p->dilation_w, p->input.w, p->filter.w, ow, NULL);
+    if (oh != p->output.h || ow != p->output.w || p->output.c != p->filter.n || p->input.c % p->filter.c)
+        return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
+    if (in->dtype == TA_DTYPE_INT8) {
+        if (w->dtype != TA_DTYPE_INT8) return fail_type(c, "filter", w->dtype);
+        if (out->dtype != TA_DTYPE_INT8) return fail_type(c, "output", out->dtype);
+        if (b && b->dtype != TA_DTYPE_INT32) return fail_type(c, "bias", b->dtype);
+        c->od.path = P_S8;
+        return requant_table(c, in, w, out, p->output.c, false, &p->q);
+    }
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        if (w->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "filter", w->dtype);
+        if (out->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "output", out->dtype);
+        if (b && b->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "bias", b->dtype);
+        c->od.path = P_F32;
+        return float_act(c, &p->act_min, &p->act_max);
+    }
+    return fail_type(c, "input", in->dtype);
+}
+
+static ta_status prep_dwconv(ctx_t *c) {
+    ta_status st = need_io(c, 2, 3, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *w = in_t(c, 1), *b = in_t(c, 2), *out = out_t(c, 0);
+    ta_dwconv_params *p = &c->od.u.dw;
+    if ((st = dims4(c, in, &p->input)) || (st = dims4(c, w, &p->filter)) || (st = dims4(c, out, &p->output))) return st;
+    const ta_op_options *o = &c->op->opt;
+    p->stride_h = o->stride_h;
+    p->stride_w = o->stride_w;
+    p->dilation_h = o->dilation_h > 0 ? o->dilation_h : 1;
+    p->dilation_w = o->dilation_w > 0 ? o->dilation_w : 1;
+    if (p->output.c % p->input.c) return fail(c, TA_E_MALFORMED, "output channels are not a multiple of input channels");
+    p->depth_multiplier = p->output.c / p->input.c;
+    int32_t oh = ta_kernel_out_size(o->padding, p->input.h, p->filter.h, p->stride_h, p->dilation_h);
+    int32_t ow = ta_kernel_out_size(o->padding, p->input.w, p->filter.w, p->stride_w, p->dilation_w);
+    p->pad_h = ta_kernel_padding(p->stride_h, p->dilation_h, p->input.h, p->filter.h, oh, NULL);
+    p->pad_w = ta_kernel_padding(p->stride_w, p->dilation_w, p->input.w, p->filter.w, ow, NULL);
+    if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c)
+        return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
+    if (in->dtype == TA_DTYPE_INT8) {
+        if (w->dtype != TA_DTYPE_INT8) return fail_type(c, "filter", w->dtype);
+        if (out->dtype != TA_DTYPE_INT8) return fail_type(c, "output", out->dtype);
+        if (b && b->dtype != TA_DTYPE_INT32) return fail_type(c, "bias", b->dtype);
+        c->od.path = P_S8;
+        return requant_table(c, in, w, out, p->output.c, false, &p->q);
+    }
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        if (w->dtype != TA_DTYPE_FLOAT32 || out->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "filter/output", w->dtype);
+        c->od.path = P_F32;
+        return float_act(c, &p->act_min, &p->act_max);
+    }
+    return fail_type(c, "input", in->dtype);
+}
+
+static ta_status prep_fc(ctx_t *c) {
+    ta_status st = need_io(c, 2, 3, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *w = in_t(c, 1), *b = in_t(c, 2), *out = out_t(c, 0);
+    ta_fc_params *p = &c->od.u.fc;
+    if (w->rank != 2 || w->shape[0] <= 0 || w->shape[1] <= 0) return fail(c, TA_E_MALFORMED, "weights must be 2-D");
+    p->out_depth = w->shape[0];
+    p->accum_depth = w->shape[1];
+    int64_t no = elems(out);
+    if (no % p->out_depth) return fail(c, TA_E_MALFORMED, "output size is not a multiple of the weights' rows");
+    p->batches = (int32_t)(no / p->out_depth);
+    if (elems(in) < (int64_t)p->batches * p->accum_depth) return fail(c, TA_E_MALFORMED, "input is smaller than batches x depth");
+    if (!w->data) return fail(c, TA_E_UNSUPPORTED, "weights are not constant");
+    if (in->dtype == TA_DTYPE_INT8) {
+        if (w->dtype != TA_DTYPE_INT8) return fail_type(c, "weights", w->dtype);
+        if (out->dtype != TA_DTYPE_INT8) return fail_type(c, "output", out->dtype);
+        if (b && b->dtype != TA_DTYPE_INT32) return fail_type(c, "bias", b->dtype);
+        c->od.path = P_S8;
+        return requant_table(c, in, w, out, p->out_depth, w->quant.count <= 1, &p->q);
+    }
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        if (w->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "weights", w->dtype);
+        if (out->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "output", out->dtype);
+        c->od.path = P_F32;
+        return float_act(c, &p->act_min, &p->act_max);
+    }
+    return fail_type(c, "input", in->dtype);
+}
+
+static ta_status broadcast(ctx_t *c, ta_broadcast *b) {
+    const ta_tensor *a = in_t(c, 0), *d = in_t(c, 1), *out = out_t(c, 0);
+    if (ta_broadcast_init(b, a->shape, a->rank, d->shape, d->rank))
+        return fail(c, TA_E_UNSUPPORTED, "input shapes do not broadcast (or rank > 6)");
+    int64_t n = 1;
+    for (int32_t i = 0; i < b->rank; i++) n *= b->out[i];
+    if (n != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the broadcast shape");
+    return TA_OK;
+}
+
+static ta_status prep_addsub(ctx_t *c) {
+    ta_status st = need_io(c, 2, 2, 1);
+    if (st) return st;
+    const ta_tensor *a = in_t(c, 0), *b = in_t(c, 1), *out = out_t(c, 0);
+    if (a->dtype != b->dtype || a->dtype != out->dtype) return fail_type(c, "mixed input/output", b->dtype);
+    ta_addsub_params *p = &c->od.u.as;
+    if ((st = broadcast(c, &p->shape))) return st;
+    const bool sub = c->op->kind == TA_OP_SUB;
+    if (a->dtype == TA_DTYPE_FLOAT32) {
+        c->od.path = P_F32;
+        return float_act(c, &p->f_act_min, &p->f_act_max);
+    }
+    if (a->dtype != TA_DTYPE_INT8 && !(a->dtype == TA_DTYPE_INT16 && !sub)) return fail_type(c, "input", a->dtype);
+    c->od.path = a->dtype == TA_DTYPE_INT8 ? P_S8 : P_S16;
+    st = (sub ? ta_sub_prepare : ta_addsub_prepare)(p, a->dtype, scale_of(a), zp_of(a), scale_of(b), zp_of(b),
+                                                    scale_of(out), zp_of(out), c->op->opt.activation);
+    return st ? fail(c, st, "cannot derive the rescaling (scales or activation)") : TA_OK;
+}
+
+static ta_status prep_mul(ctx_t *c) {
+    ta_status st = need_io(c, 2, 2, 1);
+    if (st) return st;
+    const ta_tensor *a = in_t(c, 0), *b = in_t(c, 1), *out = out_t(c, 0);
+    if (a->dtype != b->dtype || a->dtype != out->dtype) return fail_type(c, "mixed input/output", b->dtype);
+    ta_mul_params *p = &c->od.u.mul;
+    if ((st = broadcast(c, &p->shape))) return st;
+    if (a->dtype == TA_DTYPE_FLOAT32) {
+        c->od.path = P_F32;
+        return float_act(c, &p->f_act_min, &p->f_act_max);
+    }
+    if (a->dtype != TA_DTYPE_INT8) return fail_type(c, "input", a->dtype);
+    c->od.path = P_S8;
+    st = ta_mul_prepare(p, a->dtype, scale_of(a), zp_of(a), scale_of(b), zp_of(b), scale_of(out), zp_of(out),
+                        c->op->opt.activation);
+    return st ? fail(c, st, "cannot derive the rescaling") : TA_OK;
+}
+
+static ta_status prep_pool(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    ta_pool_params *p = &c->od.u.pool;
+    if ((st = dims4(c, in, &p->input)) || (st = dims4(c, out, &p->output))) return st;
+    const ta_op_options *o = &c->op->opt;
+    p->filter_h = o->filter_h;
+    p->filter_w = o->filter_w;
+    p->stride_h = o->stride_h;
+    p->stride_w = o->stride_w;
+    int32_t oh = ta_kernel_out_size(o->padding, p->input.h, p->filter_h, p->stride_h, 1);
+    int32_t ow = ta_kernel_out_size(o->padding, p->input.w, p->filter_w, p->stride_w, 1);
+    p->pad_h = ta_kernel_padding(p->stride_h, 1, p->input.h, p->filter_h, oh, NULL);
+    p->pad_w = ta_kernel_padding(p->stride_w, 1, p->input.w, p->filter_w, ow, NULL);
+    if (oh != p->output.h || ow != p->output.w || p->output.c != p->input.c || p->output.n != p->input.n)
+        return fail(c, TA_E_MALFORMED, "output shape does not match input and options");
+    if (in->dtype != out->dtype) return fail_type(c, "output", out->dtype);
+    if (in->dtype == TA_DTYPE_INT8) {
+        c->od.path = P_S8;
+        st = ta_quant_activation_range(o->activation, scale_of(out), zp_of(out), TA_DTYPE_INT8, &p->act_min, &p->act_max);
+        return st ? fail(c, st, "unsupported fused activation") : TA_OK;
+    }
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        c->od.path = P_F32;
+        return float_act(c, &p->f_act_min, &p->f_act_max);
+    }
+    return fail_type(c, "input", in->dtype);
+}
+
+static ta_status prep_mean(ctx_t *c) {
+    ta_status st = need_io(c, 2, 2, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    const int32_t *axes;
+    int64_t na;
+    if ((st = const_i32(c, in_t(c, 1), &axes, &na))) return st;
+    ta_mean_params *p = &c->od.u.mean;
+    if (ta_mean_axes(p, in->shape, in->rank, axes, (int32_t)na)) return fail(c, TA_E_UNSUPPORTED, "bad axes or rank > 5");
+    int64_t no = 1;
+    for (int32_t d = 0; d < p->rank; d++)
+        if (!p->reduce[d]) no *= p->in_shape[d];
+    if (no != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the reduction");
+    if (in->dtype != out->dtype) return fail_type(c, "output", out->dtype);
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        c->od.path = P_F32;
+        return TA_OK;
+    }
+    if (in->dtype != TA_DTYPE_INT8) return fail_type(c, "input", in->dtype);
+    c->od.path = P_S8;
+    p->input_zp = zp_of(in);
+    p->output_zp = zp_of(out);
+    p->same_quant = false; /* TFLM (reference commit) always requantises; see kernels.h */
+    ta_quant_multiplier((double)scale_of(in) / (double)scale_of(out), &p->mult, &p->shift);
+    c->scratch = ta_kernel_mean_s8_scratch_bytes(p);
+    return TA_OK;
+}
+
+static ta_status prep_softmax(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    ta_softmax_params *p = &c->od.u.sm;
+    if (in->rank < 1 || in->shape[in->rank - 1] <= 0) return fail(c, TA_E_MALFORMED, "input has no last axis");
+    p->depth = in->shape[in->rank - 1];
+    p->outer = (int32_t)(elems(in) / p->depth);
+    if (elems(out) != elems(in)) return fail(c, TA_E_MALFORMED, "output size differs from input");
+    if (in->dtype == TA_DTYPE_FLOAT32 && out->dtype == TA_DTYPE_FLOAT32) {
+        c->od.path = P_F32;
+        p->beta = c->op->opt.beta;
+        return TA_OK;
+    }
+    if (in->dtype != TA_DTYPE_INT8) return fail_type(c, "input", in->dtype);
+    if (out->dtype == TA_DTYPE_INT8) {
+        if (zp_of(out) != -128 || scale_of(out) != 1.0f / 256.0f) return fail(c, TA_E_UNSUPPORTED, "int8 output must have scale 1/256 and zero point -128");
+        c->od.path = P_S8;
+    } else if (out->dtype == TA_DTYPE_INT16) {
+        if (zp_of(out) != -32768) return fail(c, TA_E_UNSUPPORTED, "int16 output must have zero point -32768");
+        c->od.path = P_S8_S16;
+    } else {
+        return fail_type(c, "output", out->dtype);
+    }
+    st = ta_softmax_prepare_s8(p, c->op->opt.beta, scale_of(in));
+    return st ? fail(c, st, "beta * input scale too small") : TA_OK;
+}
+
+static ta_status prep_act(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    if (in->dtype != out->dtype || elems(in) != elems(out)) return fail(c, TA_E_MALFORMED, "output differs from input");
+    c->od.u.act.count = (size_t)elems(in);
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        c->od.path = P_F32;
+        return TA_OK;
+    }
+    if (in->dtype != TA_DTYPE_INT8) return fail_type(c, "input", in->dtype);
+    const bool logistic = c->op->kind == TA_OP_LOGISTIC;
+    if (zp_of(out) != (logistic ? -128 : 0)) return fail(c, TA_E_UNSUPPORTED, "unexpected output zero point");
+    c->od.path = P_S8;
+    ta_act_prepare_s8(&c->od.u.act.p, scale_of(in), zp_of(in));
+    return TA_OK;
+}
+
+static ta_status prep_quantize(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    if (elems(in) != elems(out)) return fail(c, TA_E_MALFORMED, "output size differs from input");
+    c->od.u.q.n = (size_t)elems(in);
+    c->od.u.q.in_type = in->dtype;
+    c->od.u.q.out_type = out->dtype;
+    c->od.u.q.in_zp = zp_of(in);
+    c->od.u.q.out_zp = zp_of(out);
+    const bool int_out = out->dtype == TA_DTYPE_INT8 || out->dtype == TA_DTYPE_UINT8 || out->dtype == TA_DTYPE_INT16;
+    const bool int_in = in->dtype == TA_DTYPE_INT8 || in->dtype == TA_DTYPE_UINT8 || in->dtype == TA_DTYPE_INT16;
+    if (c->op->kind == TA_OP_DEQUANTIZE) {
+        if (!int_in) return fail_type(c, "input", in->dtype);
+        if (out->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "output", out->dtype);
+        c->od.u.q.scale = scale_of(in);
+        c->od.path = P_F32;
+        return TA_OK;
+    }
+    if (!int_out) return fail_type(c, "output", out->dtype);
+    if (!(scale_of(out) > 0.0f)) return fail(c, TA_E_MALFORMED, "output scale is not positive");
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        c->od.u.q.scale = scale_of(out);
+        c->od.path = P_F32;
+        return TA_OK;
+    }
+    if (!int_in) return fail_type(c, "input", in->dtype);
+    ta_quant_multiplier((double)scale_of(in) / (double)scale_of(out), &c->od.u.q.mult, &c->od.u.q.shift);
+    if (c->od.u.q.shift > 30) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio too large");
+    c->od.path = P_S8;
+    return TA_OK;
+}
+
+static ta_status prep_copy(ctx_t *c) {
+    if (c->op->n_inputs < 1 || c->op->n_outputs != 1 || !in_t(c, 0) || !out_t(c, 0))
+        return fail(c, TA_E_MALFORMED, "expects an input and an output");
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    if (in->bytes != out->bytes) return fail(c, TA_E_MALFORMED, "output bytes differ from input");
+    c->od.path = P_COPY;
+    c->od.u.copy.bytes = out->bytes;
+    return TA_OK;
+}
+
+static ta_status prep_pad(ctx_t *c) {
+    ta_status st = need_io(c, 2, 3, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0), *cv = in_t(c, 2);
+    const int32_t *pads;
+    int64_t np;
+    if ((st = const_i32(c, in_t(c, 1), &pads, &np))) return st;
+    ta_pad_params *p = &c->od.u.pad.p;
+    if (in->rank < 1 || in->rank > TA_KERNEL_MAX_PAD_RANK || np != 2 * in->rank) return fail(c, TA_E_UNSUPPORTED, "rank above 5 or bad paddings");
+    p->rank = in->rank;
+    p->elem_size = ta_dtype_size(in->dtype);
+    if (in->dtype != out->dtype || (p->elem_size != 1 && p->elem_size != 2 && p->elem_size != 4 && p->elem_size != 8))
+        return fail_type(c, "input", in->dtype);
+    int64_t no = 1;
+    for (int32_t d = 0; d < p->rank; d++) {
+        p->in_shape[d] = in->shape[d];
+        p->before[d] = pads[2 * d];
+        p->after[d] = pads[2 * d + 1];
+        if (p->before[d] < 0 || p->after[d] < 0) return fail(c, TA_E_MALFORMED, "negative padding");
+        no *= (int64_t)p->in_shape[d] + p->before[d] + p->after[d];
+    }
+    if (no != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the paddings");
+    memset(c->od.u.pad.value, 0, sizeof c->od.u.pad.value);
+    if (cv && cv->data && cv->data_bytes >= p->elem_size) {
+        memcpy(c->od.u.pad.value, cv->data, p->elem_size);
+    } else if (cv) {
+        return fail(c, TA_E_UNSUPPORTED, "pad value is not constant");
+    } else if (in->dtype == TA_DTYPE_INT8) {
+        int8_t z = (int8_t)zp_of(out);
+        memcpy(c->od.u.pad.value, &z, 1);
+    } else if (in->dtype == TA_DTYPE_UINT8) {
+        uint8_t z = (uint8_t)zp_of(out);
+        memcpy(c->od.u.pad.value, &z, 1);
+    } else if (in->dtype == TA_DTYPE_INT16) {
+        int16_t z = (int16_t)zp_of(out);
+        memcpy(c->od.u.pad.value, &z, 2);
+    }
+    c->od.path = P_COPY;
+    return TA_OK;
+}
+
+static ta_status prep_transpose(ctx_t *c) {
+    ta_status st = need_io(c, 2, 2, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    const int32_t *perm;
+    int64_t np;
+    if ((st = const_i32(c, in_t(c, 1), &perm, &np))) return st;
+    ta_transpose_params *p = &c->od.u.tr;
+    if (in->rank < 1 || in->rank > TA_KERNEL_MAX_TRANSPOSE_RANK || np != in->rank) return fail(c, TA_E_UNSUPPORTED, "rank above 6 or bad perm");
+    p->rank = in->rank;
+    p->elem_size = ta_dtype_size(in->dtype);
+    if (!p->elem_size || in->dtype != out->dtype) return fail_type(c, "input", in->dtype);
+    for (int32_t d = 0; d < p->rank; d++) {
+        p->in_shape[d] = in->shape[d];
+        p->perm[d] = perm[d];
+        if (perm[d] < 0 || perm[d] >= p->rank) return fail(c, TA_E_MALFORMED, "perm out of range");
+    }
+    if (elems(in) != elems(out)) return fail(c, TA_E_MALFORMED, "output size differs from input");
+    c->od.path = P_COPY;
+    return TA_OK;
+}
+
+static ta_status prep_concat(ctx_t *c) {
+    if (c->op->n_inputs < 1 || c->op->n_outputs != 1 || !out_t(c, 0)) return fail(c, TA_E_MALFORMED, "expects inputs and one output");
+    if (c->op->n_inputs > 64) return fail(c, TA_E_UNSUPPORTED, "more than 64 inputs");
+    const ta_tensor *out = out_t(c, 0);
+    int32_t axis = c->op->opt.axis < 0 ? c->op->opt.axis + out->rank : c->op->opt.axis;
+    if (axis < 0 || axis >= out->rank) return fail(c, TA_E_MALFORMED, "axis out of range");
+    size_t es = ta_dtype_size(out->dtype);
+    if (!es || out->dtype == TA_DTYPE_INT4) return fail_type(c, "output", out->dtype);
+    int64_t outer = 1, inner = 1;
+    for (int32_t d = 0; d < axis; d++) outer *= out->shape[d];
+    for (int32_t d = axis + 1; d < out->rank; d++) inner *= out->shape[d];
+    int64_t *cb = take(&c->carve, sizeof(int64_t) * c->op->n_inputs);
+    int64_t total = 0;
+    for (uint32_t k = 0; k < c->op->n_inputs; k++) {
+        const ta_tensor *t = in_t(c, k);
+        if (!t) return fail(c, TA_E_MALFORMED, "an input is missing");
+        if (t->dtype != out->dtype) return fail_type(c, "mixed input", t->dtype);
+        if (t->rank != out->rank) return fail(c, TA_E_MALFORMED, "input rank differs from output");
+        if (t->dtype == TA_DTYPE_INT8 && (scale_of(t) != scale_of(out) || zp_of(t) != zp_of(out)))
+            return fail(c, TA_E_UNSUPPORTED, "int8 inputs must share the output's scale and zero point");
+        int64_t ax = t->shape[axis];
+        total += ax;
+        if (cb) cb[k] = ax * inner * (int64_t)es;
+    }
+    if (total != out->shape[axis]) return fail(c, TA_E_MALFORMED, "input extents do not sum to the output's");
+    c->od.u.cat.n_inputs = (int32_t)c->op->n_inputs;
+    c->od.u.cat.outer = outer;
+    c->od.u.cat.copy_bytes = cb;
+    c->od.path = P_COPY;
+    return TA_OK;
+}
+
+static ta_status prep_slice(ctx_t *c) {
+    ta_status st = need_io(c, 4, 4, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    const int32_t *b, *e, *s;
+    int64_t nb, ne, ns;
+    if ((st = const_i32(c, in_t(c, 1), &b, &nb)) || (st = const_i32(c, in_t(c, 2), &e, &ne)) ||
+        (st = const_i32(c, in_t(c, 3), &s, &ns)))
+        return st;
+    const ta_op_options *o = &c->op->opt;
+    if (o->ellipsis_mask || o->new_axis_mask) return fail(c, TA_E_UNSUPPORTED, "ellipsis/new-axis masks");
+    if (nb != in->rank || ne != in->rank || ns != in->rank) return fail(c, TA_E_MALFORMED, "begin/end/strides must match the input rank");
+    if (in->dtype != out->dtype) return fail_type(c, "output", out->dtype);
+    ta_slice_params *p = &c->od.u.sl;
+    if (ta_strided_slice_resolve(p, in->shape, in->rank, b, e, s, o->begin_mask, o->end_mask, o->shrink_axis_mask,
+                                 o->offset, ta_dtype_size(in->dtype)))
+        return fail(c, TA_E_UNSUPPORTED, "rank above 5 or zero stride");
+    int64_t n = 1;
+    for (int32_t d = 0; d < p->rank; d++) {
+        int64_t len = p->stride[d] > 0 ? (p->stop[d] - p->start[d] + p->stride[d] - 1) / p->stride[d]
+                                       : (p->start[d] - p->stop[d] - p->stride[d] - 1) / -p->stride[d];
+        n *= len > 0 ? len : 0;
+    }
+    if (n != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the slice");
+    c->od.path = P_COPY;
+    return TA_OK;
+}
+
+static ta_status prep_resize(ctx_t *c) {
+    ta_status st = need_io(c, 2, 2, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    const int32_t *size;
+    int64_t ns;
+    if ((st = const_i32(c, in_t(c, 1), &size, &ns))) return st;
+    ta_resize_params *p = &c->od.u.rs;
+    ta_dims4 od;
+    if ((st = dims4(c, in, &p->input)) || (st = dims4(c, out, &od))) return st;
+    if (ns != 2 || size[0] != od.h || size[1] != od.w || od.c != p->input.c || od.n != p->input.n)
+        return fail(c, TA_E_MALFORMED, "output shape does not match the size operand");
+    if (in->dtype != out->dtype) return fail_type(c, "output", out->dtype);
+    p->out_h = od.h;
+    p->out_w = od.w;
+    p->align_corners = c->op->opt.align_corners;
+    p->half_pixel_centers = c->op->opt.half_pixel_centers;
+    p->elem_size = ta_dtype_size(in->dtype);
+    if (!p->elem_size || in->dtype == TA_DTYPE_INT4) return fail_type(c, "input", in->dtype);
+    c->od.path = P_COPY;
+    return TA_OK;
+}
+
+ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data,
+                         size_t data_bytes, ta__op_info *info, ta_diag *diag) {
+    if (!g || !info) return TA_E_INVALID_ARG;
+    const ta_op *op = ta_graph_op(g, sg, op_index);
+    if (!op) return ta_diag_set(diag, TA_E_INVALID_ARG, "op %u: no such op", op_index);
+    if (data && ((uintptr_t)data & 7u)) return ta_diag_set(diag, TA_E_INVALID_ARG, "op %u: misaligned op data", op_index);
+    ctx_t c;
+    memset(&c, 0, sizeof c);
+    c.g = g;
+    c.sg = sg;
+    c.index = op_index;
+    c.op = op;
+    c.diag = diag;
+    c.carve.base = (uint8_t *)data;
+    c.carve.cap = data_bytes;
+    const size_t rec_bytes = offsetof(opdata, u) + member_bytes(op->kind);
+    opdata *od = take(&c.carve, rec_bytes);
+    int32_t *io = take(&c.carve, sizeof(int32_t) * (op->n_inputs + op->n_outputs));
+    c.od.kind = (uint16_t)op->kind;
+    c.od.n_in = (uint16_t)op->n_inputs;
+    c.od.n_out = (uint16_t)op->n_outputs;
+    c.od.io = io;
+    ta_status st;
+    switch (op->kind) {
+    case TA_OP_CONV_2D: st = prep_conv(&c); break;
+    case TA_OP_DEPTHWISE_CONV_2D: st = prep_dwconv(&c); break;
+    case TA_OP_FULLY_CONNECTED: st = prep_fc(&c); break;
+    case TA_OP_ADD:
+    case TA_OP_SUB: st = prep_addsub(&c); break;
+    case TA_OP_MUL: st = prep_mul(&c); break;
+    case TA_OP_AVERAGE_POOL_2D:
+    case TA_OP_MAX_POOL_2D: st = prep_pool(&c); break;
+    case TA_OP_MEAN: st = prep_mean(&c); break;
+    case TA_OP_SOFTMAX: st = prep_softmax(&c); break;
+    case TA_OP_LOGISTIC:
+    case TA_OP_TANH: st = prep_act(&c); break;
+    case TA_OP_QUANTIZE:
+    case TA_OP_DEQUANTIZE: st = prep_quantize(&c); break;
+    case TA_OP_RESHAPE:
+    case TA_OP_SQUEEZE:
+    case TA_OP_EXPAND_DIMS: st = prep_copy(&c); break;
+    case TA_OP_PAD:
+    case TA_OP_PADV2: st = prep_pad(&c); break;
+    case TA_OP_TRANSPOSE: st = prep_transpose(&c); break;
+    case TA_OP_CONCATENATION: st = prep_concat(&c); break;
+    case TA_OP_STRIDED_SLICE: st = prep_slice(&c); break;
+    case TA_OP_RESIZE_NEAREST_NEIGHBOR: st = prep_resize(&c); break;
+    default:
+        if (op->kind == TA_OP_CUSTOM || op->kind == TA_OP_OTHER)
+            return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op", op_index,
+                               op->custom_name ? op->custom_name : ta_op_kind_str(op->kind));
+        return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op", op_index,
+                           ta_op_kind_str(op->kind));
+    }
+    if (st) return st;
+    if (c.scratch > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "scratch above 4 GiB");
+    info->data_bytes = c.carve.used;
+    info->scratch_bytes = c.scratch;
+    if (!data) return TA_OK;
+    if (c.carve.used > data_bytes) return ta_diag_set(diag, TA_E_NO_MEMORY, "op %u: op data needs %zu bytes, has %zu", op_index, c.carve.used, data_bytes);
+    for (uint32_t k = 0; k < op->n_inputs; k++) io[k] = op->inputs[k];
+    for (uint32_t k = 0; k < op->n_outputs; k++) io[op->n_inputs + k] = op->outputs[k];
+    c.od.scratch_bytes = (uint32_t)c.scratch;
+    memcpy(od, &c.od, rec_bytes);
+    return TA_OK;
+}
+
+void ta__op_set_scratch(void *data, void *scratch) {
+    if (data) ((opdata *)data)->scratch = scratch;
+}
+
+ta_op_kind ta__op_kind(const void *data) { return data ? (ta_op_kind)((const opdata *)data)->kind : TA_OP_OTHER; }
+
+ta_status ta__op_invoke(const void *data, void *const *ptrs, ta_diag *diag) {
+    if (!data || !ptrs) return TA_E_INVALID_ARG;
+    const opdata *od = (const opdata *)data;
+    void *scratch = od->scratch;
+    const size_t scratch_bytes = od->scratch_bytes;
+    const int32_t *io = od->io;
+    void *in0 = io[0] >= 0 ? ptrs[io[0]] : NULL;
+    void *in1 = od->n_in > 1 && io[1] >= 0 ? ptrs[io[1]] : NULL;
+    void *in2 = od->n_in > 2 && io[2] >= 0 ? ptrs[io[2]] : NULL;
+    void *out = ptrs[io[od->n_in]];
+    ta_status st = TA_E_UNSUPPORTED;
+    switch ((ta_op_kind)od->kind) {
+    case TA_OP_CONV_2D:
+        st = od->path == P_S8 ? ta_kernel_conv2d_s8(&od->u.conv, in0, in1, in2, out)
+                              : ta_kernel_conv2d_f32(&od->u.conv, in0, in1, in2, out);
+        break;
+    case TA_OP_DEPTHWISE_CONV_2D:
+        st = od->path == P_S8 ? ta_kernel_depthwise_conv2d_s8(&od->u.dw, in0, in1, in2, out)
+                              : ta_kernel_depthwise_conv2d_f32(&od->u.dw, in0, in1, in2, out);
+        break;
+    case TA_OP_FULLY_CONNECTED:
+        st = od->path == P_S8 ? ta_kernel_fully_connected_s8(&od->u.fc, in0, in1, in2, out)
+                              : ta_kernel_fully_connected_f32(&od->u.fc, in0, in1, in2, out);
+        break;
+    case TA_OP_ADD:
+        st = od->path == P_S8 ? ta_kernel_add_s8(&od->u.as, in0, in1, out)
+             : od->path == P_S16 ? ta_kernel_add_s16(&od->u.as, in0, in1, out)
+                                 : ta_kernel_add_f32(&od->u.as, in0, in1, out);
+        break;
+    case TA_OP_SUB:
+        st = od->path == P_S8 ? ta_kernel_sub_s8(&od->u.as, in0, in1, out) : ta_kernel_sub_f32(&od->u.as, in0, in1, out);
+        break;
+    case TA_OP_MUL:
+        st = od->path == P_S8 ? ta_kernel_mul_s8(&od->u.mul, in0, in1, out) : ta_kernel_mul_f32(&od->u.mul, in0, in1, out);
+        break;
+    case TA_OP_AVERAGE_POOL_2D:
+        st = od->path == P_S8 ? ta_kernel_avg_pool_s8(&od->u.pool, in0, out) : ta_kernel_avg_pool_f32(&od->u.pool, in0, out);
+        break;
+    case TA_OP_MAX_POOL_2D:
+        st = od->path == P_S8 ? ta_kernel_max_pool_s8(&od->u.pool, in0, out) : ta_kernel_max_pool_f32(&od->u.pool, in0, out);
+        break;
+    case TA_OP_MEAN:
+        st = od->path == P_S8 ? ta_kernel_mean_s8(&od->u.mean, in0, out, scratch, scratch_bytes)
+                              : ta_kernel_mean_f32(&od->u.mean, in0, out);
+        break;
+    case TA_OP_SOFTMAX:
+        st = od->path == P_S8 ? ta_kernel_softmax_s8(&od->u.sm, in0, out)
+             : od->path == P_S8_S16 ? ta_kernel_softmax_s8_s16(&od->u.sm, in0, out)
+                                    : ta_kernel_softmax_f32(&od->u.sm, in0, out);
+        break;
+    case TA_OP_LOGISTIC:
+    case TA_OP_TANH: {
+        const size_t n = od->u.act.count;
+        if (od->path == P_S8) {
+            st = od->kind == TA_OP_LOGISTIC ? ta_kernel_logistic_s8(&od->u.act.p, n, in0, out)
+                                            : ta_kernel_tanh_s8(&od->u.act.p, n, in0, out);
+        } else {
+            st = od->kind == TA_OP_LOGISTIC ? ta_kernel_logistic_f32(n, in0, out) : ta_kernel_tanh_f32(n, in0, out);
+        }
+        break;
+    }
+    case TA_OP_QUANTIZE:
+        st = od->path == P_F32 ? ta_kernel_quantize_f32(od->u.q.n, in0, od->u.q.scale, od->u.q.out_zp, od->u.q.out_type, out)
+                               : ta_kernel_requantize(od->u.q.n, od->u.q.in_type, in0, od->u.q.in_zp, od->u.q.mult,
+                                                      od->u.q.shift, od->u.q.out_type, od->u.q.out_zp, out);
+        break;
+    case TA_OP_DEQUANTIZE:
+        st = ta_kernel_dequantize(od->u.q.n, od->u.q.in_type, in0, od->u.q.scale, od->u.q.in_zp, out);
+        break;
+    case TA_OP_RESHAPE:
+    case TA_OP_SQUEEZE:
+    case TA_OP_EXPAND_DIMS: st = ta_kernel_reshape(in0, out, od->u.copy.bytes); break;
+    case TA_OP_PAD:
+    case TA_OP_PADV2: st = ta_kernel_pad(&od->u.pad.p, in0, od->u.pad.value, out); break;
+    case TA_OP_TRANSPOSE: st = ta_kernel_transpose(&od->u.tr, in0, out); break;
+    case TA_OP_STRIDED_SLICE: st = ta_kernel_strided_slice(&od->u.sl, in0, out); break;
+    case TA_OP_RESIZE_NEAREST_NEIGHBOR: st = ta_kernel_resize_nearest(&od->u.rs, in0, out); break;
+    case TA_OP_CONCATENATION: {
+        const void *ins[64];
+        if (od->n_in > 64) return TA_E_UNSUPPORTED;
+        for (uint32_t k = 0; k < od->n_in; k++) ins[k] = io[k] >= 0 ? ptrs[io[k]] : NULL;
+        st = ta_kernel_concatenation(&od->u.cat, ins, out);
+        break;
+    }
+    default: break;
+    }
+    if (st) return ta_diag_set(diag, st, "%s kernel failed: %s", ta_op_kind_str((ta_op_kind)od->kind), ta_status_str(st));
+    return TA_OK;
+}

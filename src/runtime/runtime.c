@@ -1,0 +1,504 @@
+/*
+ * The runtime: model bytes + one arena -> prepared ops -> invoke.
+ *
+ * Query/init steps (both run the same `build`, init then lays out the arena):
+ *  1. import the model into a graph in the work block;
+ *  2. prepare every op of subgraph 0 (size pass): each validates its op and
+ *     states its record size and scratch need;
+ *  3. lifetimes (TFLM's rules) with one [op, op] scratch request per op that
+ *     needs scratch (PLANNED mode), and the planner's request list;
+ *  4. plan with the options' plan source; compute the lower bound;
+ *  5. size the persistent tail (tables, op records, io records, shared
+ *     scratch, poison tables) and the total.
+ * Init then carves the tail from the arena's far end, fills every op record
+ * (prepare, fill pass), and points each tensor at its place: planned ones
+ * into the head, constants into the model bytes.
+ */
+#include <string.h>
+
+#include "common/util.h"
+#include "runtime/ops.h"
+#include "tinyarena/lifetime.h"
+#include "tinyarena/runtime.h"
+
+#define ALIGN 16u
+#define REC_ALIGN 8u /* op records only need their pointers aligned */
+
+ta_runtime_options ta_runtime_options_default(void) {
+    ta_runtime_options o;
+    memset(&o, 0, sizeof o);
+    o.scratch = TA_SCRATCH_PLANNED;
+    return o;
+}
+
+/* ---- table plan source --------------------------------------------------- */
+
+static ta_status table_plan(void *ctx, const ta_request *reqs, size_t n, void *work, size_t work_bytes,
+                            size_t *work_need, size_t *offsets, size_t *arena_bytes, ta_diag *diag) {
+    (void)work_bytes;
+    const ta_plan_table *t = (const ta_plan_table *)ctx;
+    *work_need = 0;
+    if (!t || (n && !t->offsets)) return ta_diag_set(diag, TA_E_INVALID_ARG, "plan table: missing");
+    if (t->n != n)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "plan table has %zu offsets, the model needs %zu", t->n, n);
+    if (!work && !offsets) return TA_OK;
+    for (size_t i = 0; i < n; i++) {
+        size_t a = reqs[i].align ? reqs[i].align : 1, off = t->offsets[i];
+        if (off % a) return ta_diag_set(diag, TA_E_MISALIGNED, "plan table: buffer %zu at %zu breaks alignment %zu", i, off, a);
+        if (off > t->planned_bytes || reqs[i].size > t->planned_bytes - off)
+            return ta_diag_set(diag, TA_E_OUT_OF_ARENA, "plan table: buffer %zu ends past %zu bytes", i, t->planned_bytes);
+        offsets[i] = off;
+    }
+    *arena_bytes = t->planned_bytes;
+    return TA_OK;
+}
+
+/* A budget table (budget.h): entries in request order, checked against the
+ * requests' lifetimes and sizes. */
+static ta_status budget_plan(void *ctx, const ta_request *reqs, size_t n, void *work, size_t work_bytes,
+                             size_t *work_need, size_t *offsets, size_t *arena_bytes, ta_diag *diag) {
+    (void)work;
+    (void)work_bytes;
+    const ta_budget *b = (const ta_budget *)ctx;
+    *work_need = 0;
+    if (!b || (b->count && !b->entries)) return ta_diag_set(diag, TA_E_INVALID_ARG, "budget table: missing");
+    if (b->count != n)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST,
+                           "budget table has %u buffers, the runtime plans %zu (kernel scratch: regenerate the table, or use shared scratch)",
+                           b->count, n);
+    for (size_t i = 0; i < n; i++) {
+        const ta_budget_entry *e = &b->entries[i];
+        size_t a = reqs[i].align ? reqs[i].align : 1;
+        if (e->first != reqs[i].first || e->last != reqs[i].last || e->size < reqs[i].size)
+            return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget entry %zu does not match this model's buffer (steps %d..%d, %zu bytes)",
+                               i, reqs[i].first, reqs[i].last, reqs[i].size);
+        if (e->offset % a) return ta_diag_set(diag, TA_E_MISALIGNED, "budget entry %zu breaks alignment %zu", i, a);
+        if (e->offset > b->arena_bytes || reqs[i].size > b->arena_bytes - e->offset)
+            return ta_diag_set(diag, TA_E_OUT_OF_ARENA, "budget entry %zu ends past %u bytes", i, b->arena_bytes);
+        if (offsets) offsets[i] = e->offset;
+    }
+    if (arena_bytes) *arena_bytes = b->arena_bytes;
+    return TA_OK;
+}
+
+void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
+    if (!opt) return;
+    opt->planner = budget_plan;
+    opt->planner_ctx = (void *)budget;
+    opt->model_hash = budget ? budget->model_hash : 0;
+}
+
+ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out, size_t cap, size_t *n,
+                                      ta_diag *diag) {
+    if (!g || !n || (cap && !out)) return TA_E_INVALID_ARG;
+    *n = 0;
+    if (!g->n_subgraphs) return TA_OK;
+    const ta_subgraph *sg = &g->subgraphs[0];
+    for (uint32_t o = 0; o < sg->n_ops; o++) {
+        ta__op_info info;
+        ta_status st = ta__op_prepare(g, 0, o, NULL, 0, &info, diag);
+        if (st) return st;
+        if (!info.scratch_bytes) continue;
+        if (*n < cap) out[*n] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = info.scratch_bytes};
+        ++*n;
+    }
+    return *n > cap && out ? TA_E_NO_MEMORY : TA_OK;
+}
+
+void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table) {
+    if (!opt) return;
+    opt->planner = table_plan;
+    opt->planner_ctx = (void *)table;
+}
+
+/* ---- work carving --------------------------------------------------------- */
+
+typedef struct {
+    uint8_t *base;
+    size_t cap, used;
+} carve_t;
+
+static void carve_init(carve_t *c, void *mem, size_t cap) {
+    uintptr_t p = (uintptr_t)mem, q = (p + (ALIGN - 1)) & ~(uintptr_t)(ALIGN - 1);
+    c->base = mem ? (uint8_t *)q : NULL;
+    c->cap = mem && cap >= (size_t)(q - p) ? cap - (size_t)(q - p) : 0;
+    c->used = 0;
+}
+
+static void *carve(carve_t *c, size_t count, size_t size) {
+    size_t start = ta__align_up(c->used, ALIGN);
+    if (size && count > SIZE_MAX / size) {
+        c->used = SIZE_MAX;
+        return NULL;
+    }
+    size_t bytes = count * size;
+    if (start == SIZE_MAX || bytes > SIZE_MAX - start) {
+        c->used = SIZE_MAX;
+        return NULL;
+    }
+    c->used = start + bytes;
+    if (!c->base || c->used > c->cap) return NULL;
+    return c->base + start;
+}
+
+/* Everything `build` produces in the work block. */
+typedef struct {
+    ta_graph g;
+    ta__op_info *info;        /* per op */
+    ta_scratch_request *sreq; /* n_sreq */
+    size_t n_sreq;
+    int32_t *sreq_of_op;      /* per op: index into sreq or -1 */
+    ta_lifetimes lt;
+    ta_request *reqs;
+    ta_buffer_origin *origin;
+    size_t *offsets;
+    size_t n_req;
+    size_t planned, lower_bound, max_scratch, sum_scratch, records;
+} built_t;
+
+static size_t work_guess(const ta_runtime *rt) {
+    ta_graph_limits lim;
+    if (ta_tflite_graph_limits(&rt->model, &lim)) return 0;
+    size_t b = ta_graph_bytes(&lim) + 4 * ALIGN;
+    b += (size_t)lim.ops * (sizeof(ta__op_info) + sizeof(ta_scratch_request) + 4 + ALIGN);
+    b += (size_t)(lim.tensors + lim.ops) * (sizeof(ta_request) + sizeof(ta_buffer_origin) + sizeof(size_t) + 16);
+    b += (size_t)(lim.tensors + 2 * lim.ops) * 16 + 1024;
+    return b;
+}
+
+size_t ta_runtime_work_bytes(const ta_runtime *rt) { return rt && rt->state ? work_guess(rt) : 0; }
+
+/* Sets *need to the work bytes known so far and returns NO_MEMORY. */
+static ta_status short_work(ta_runtime *rt, const carve_t *c, size_t extra, ta_diag *diag) {
+    size_t need = ta__add_sat(ta__add_sat(c->used, extra), 2 * ALIGN);
+    size_t guess = work_guess(rt);
+    rt->b.work_bytes = need > guess ? need : guess;
+    return ta_diag_set(diag, TA_E_NO_MEMORY, "work block needs at least %zu bytes, has %zu", rt->b.work_bytes, c->cap);
+}
+
+static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w, ta_diag *diag) {
+    memset(w, 0, sizeof *w);
+    carve_t c;
+    carve_init(&c, work, work_bytes);
+    /* 1. graph */
+    ta_graph_limits lim;
+    ta_status st = ta_tflite_graph_limits(&rt->model, &lim);
+    if (st) return ta_diag_set(diag, st, "model: cannot size its graph");
+    size_t gb = ta_graph_bytes(&lim);
+    void *gmem = carve(&c, 1, gb);
+    if (!gmem) return short_work(rt, &c, 0, diag);
+    if ((st = ta_graph_init(&w->g, &lim, gmem, gb))) return ta_diag_set(diag, st, "graph init failed");
+    if ((st = ta_tflite_import(&rt->model, &w->g, diag))) return st;
+    if (w->g.n_subgraphs < 1) return ta_diag_set(diag, TA_E_MALFORMED, "model has no subgraph");
+    if (rt->opt.subgraph != 0) return ta_diag_set(diag, TA_E_UNSUPPORTED, "only subgraph 0 can run");
+    const ta_subgraph *sg = &w->g.subgraphs[0];
+    /* 2. prepare every op (size pass) */
+    w->info = carve(&c, sg->n_ops, sizeof *w->info);
+    w->sreq = carve(&c, sg->n_ops, sizeof *w->sreq);
+    w->sreq_of_op = carve(&c, sg->n_ops, sizeof *w->sreq_of_op);
+    if (sg->n_ops && (!w->info || !w->sreq || !w->sreq_of_op)) return short_work(rt, &c, 0, diag);
+    for (uint32_t o = 0; o < sg->n_ops; o++) {
+        if ((st = ta__op_prepare(&w->g, 0, o, NULL, 0, &w->info[o], diag))) return st;
+        w->records = ta__add_sat(w->records, ta__align_up(w->info[o].data_bytes, REC_ALIGN));
+        w->sreq_of_op[o] = -1;
+        size_t sb = w->info[o].scratch_bytes;
+        if (!sb) continue;
+        w->sum_scratch += ta__align_up(sb, ALIGN);
+        if (sb > w->max_scratch) w->max_scratch = sb;
+        if (rt->opt.scratch == TA_SCRATCH_PLANNED) {
+            w->sreq_of_op[o] = (int32_t)w->n_sreq;
+            w->sreq[w->n_sreq++] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = sb};
+        }
+    }
+    for (uint32_t s = 1; s < w->g.n_subgraphs; s++)
+        if (w->g.subgraphs[s].n_ops) return ta_diag_set(diag, TA_E_UNSUPPORTED, "models with several subgraphs (control flow) cannot run");
+    /* 3. lifetimes and requests */
+    size_t lb = ta_lifetime_bytes(&w->g, w->n_sreq);
+    void *lmem = carve(&c, 1, lb);
+    if (!lmem) return short_work(rt, &c, 0, diag);
+    if ((st = ta_lifetime_analyze(&w->g, w->sreq, w->n_sreq, lmem, lb, &w->lt, diag))) return st;
+    if ((st = ta_lifetime_requests(&w->g, &w->lt, NULL, NULL, NULL, 0, &w->n_req, diag))) return st;
+    w->reqs = carve(&c, w->n_req, sizeof *w->reqs);
+    w->origin = carve(&c, w->n_req, sizeof *w->origin);
+    w->offsets = carve(&c, w->n_req, sizeof *w->offsets);
+    if (w->n_req && (!w->reqs || !w->origin || !w->offsets))
+        return short_work(rt, &c, 0, diag);
+    if ((st = ta_lifetime_requests(&w->g, &w->lt, NULL, w->reqs, w->origin, w->n_req, &w->n_req, diag))) return st;
+    /* 4. plan */
+    if (!rt->opt.planner) return ta_diag_set(diag, TA_E_INVALID_ARG, "no plan source (strategy or table)");
+    size_t pneed = 0;
+    if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, NULL, 0, &pneed, NULL, NULL, diag))) return st;
+    void *pmem = pneed ? carve(&c, 1, pneed) : NULL;
+    if (pneed && !pmem) return short_work(rt, &c, 0, diag);
+    if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, pmem ? pmem : c.base, pneed, &pneed,
+                              w->offsets, &w->planned, diag)))
+        return st;
+    rt->b.work_bytes = c.used + 2 * ALIGN;
+    /* lower bound: most padded bytes live at one step */
+    for (int32_t s = 0; s < w->lt.n_steps; s++) {
+        size_t live = 0;
+        for (size_t i = 0; i < w->n_req; i++)
+            if (w->reqs[i].first <= s && s <= w->reqs[i].last) live += ta_request_padded(&w->reqs[i]);
+        if (live > w->lower_bound) w->lower_bound = live;
+    }
+    return TA_OK;
+}
+
+/* Persistent layout, in carve order from the tail start. */
+typedef struct {
+    size_t ptrs, op_data, records, io, shared, poison;
+    size_t total;
+} tail_t;
+
+static void tail_layout(const ta_runtime *rt, const built_t *w, tail_t *t) {
+    const ta_subgraph *sg = &w->g.subgraphs[0];
+    size_t n_t = sg->n_tensors, n_o = sg->n_ops, off = 0;
+#define BLOCK(field, bytes) (t->field = off, off = ta__align_up(ta__add_sat(off, (bytes)), ALIGN))
+    BLOCK(ptrs, n_t * sizeof(void *));
+    BLOCK(op_data, n_o * sizeof(void *));
+    BLOCK(records, w->records);
+    BLOCK(io, (size_t)(sg->n_inputs + sg->n_outputs) * sizeof(ta_io));
+    BLOCK(shared, rt->opt.scratch == TA_SCRATCH_SHARED ? w->max_scratch : 0);
+    BLOCK(poison, rt->opt.poison ? w->n_req * (sizeof(ta_poison_buf) + sizeof(uint32_t)) : 0);
+#undef BLOCK
+    t->total = off;
+}
+
+static void fill_breakdown(ta_runtime *rt, const built_t *w, const tail_t *t) {
+    ta_arena_breakdown *b = &rt->b;
+    b->planned = ta__align_up(w->planned, ALIGN);
+    b->persistent = t->total;
+    b->scratch = rt->opt.scratch == TA_SCRATCH_SHARED ? ta__align_up(w->max_scratch, ALIGN) : w->sum_scratch;
+    b->alignment = ALIGN - 1;
+    b->total = ta__add_sat(ta__add_sat(b->planned, b->persistent), b->alignment);
+    size_t head = b->planned > b->work_bytes ? b->planned : ta__align_up(b->work_bytes, ALIGN);
+    b->total_in_place = ta__add_sat(ta__add_sat(head, b->persistent), b->alignment);
+    b->n_buffers = w->n_req;
+    b->lower_bound = w->lower_bound;
+}
+
+ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const ta_runtime_options *opt,
+                          ta_diag *diag) {
+    if (!rt || !model || !opt) return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime open: NULL argument");
+    memset(rt, 0, sizeof *rt);
+    if (opt->model_hash && ta_budget_hash(model, len) != opt->model_hash)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was made for other model bytes (hash mismatch)");
+    ta_status st = ta_tflite_open(&rt->model, model, len, diag);
+    if (st) return st;
+    rt->opt = *opt;
+    rt->state = 1;
+    return TA_OK;
+}
+
+ta_status ta_runtime_query(ta_runtime *rt, void *work, size_t work_bytes, ta_arena_breakdown *b, ta_diag *diag) {
+    if (!rt || !rt->state) return ta_diag_set(diag, TA_E_STATE, "runtime query before open");
+    built_t w;
+    ta_status st = build(rt, work, work_bytes, &w, diag);
+    if (b) *b = rt->b;
+    if (st) return st;
+    tail_t t;
+    tail_layout(rt, &w, &t);
+    fill_breakdown(rt, &w, &t);
+    if (b) *b = rt->b;
+    if (rt->state < 2) rt->state = 2;
+    return TA_OK;
+}
+
+ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *arena, size_t arena_bytes,
+                          ta_diag *diag) {
+    if (!rt || !rt->state) return ta_diag_set(diag, TA_E_STATE, "runtime init before open");
+    if (!arena) return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime init: NULL arena");
+    /* No work block: build in the arena's head, which is free until invoke. */
+    const bool in_place = work == NULL;
+    if (in_place) {
+        work = arena;
+        work_bytes = arena_bytes;
+    }
+    built_t w;
+    ta_status st = build(rt, work, work_bytes, &w, diag);
+    if (st == TA_E_NO_MEMORY && in_place)
+        return ta_diag_set(diag, st, "arena needs more than %zu bytes to initialise in place (work alone needs %zu)",
+                           arena_bytes, rt->b.work_bytes);
+    if (st) return st;
+    tail_t t;
+    tail_layout(rt, &w, &t);
+    fill_breakdown(rt, &w, &t);
+    if (in_place && ((uintptr_t)arena + rt->b.work_bytes > (((uintptr_t)arena + arena_bytes - t.total) & ~(uintptr_t)(ALIGN - 1)) ||
+                     arena_bytes < t.total + rt->b.work_bytes))
+        return ta_diag_set(diag, TA_E_NO_MEMORY, "arena needs %zu bytes to initialise in place, has %zu",
+                           rt->b.total_in_place, arena_bytes);
+    /* Lay out: head at the first aligned byte, tail ending at the last aligned end. */
+    uintptr_t a0 = (uintptr_t)arena, a1 = a0 + arena_bytes;
+    uintptr_t head = (a0 + (ALIGN - 1)) & ~(uintptr_t)(ALIGN - 1);
+    size_t planned = rt->b.planned, persistent = t.total;
+    if (a1 < a0 || a1 < persistent || head > a1 ||
+        ((a1 - persistent) & ~(uintptr_t)(ALIGN - 1)) < head + planned || (a1 - persistent) < head + planned) {
+        return ta_diag_set(diag, TA_E_NO_MEMORY, "arena needs %zu bytes, has %zu (planned %zu + persistent %zu + alignment %zu)",
+                           rt->b.total, arena_bytes, planned, persistent, rt->b.alignment);
+    }
+    uintptr_t tail = (a1 - persistent) & ~(uintptr_t)(ALIGN - 1);
+    uint8_t *tp = (uint8_t *)tail;
+    const ta_subgraph *sg = &w.g.subgraphs[0];
+    rt->head = (uint8_t *)head;
+    rt->tail = tp;
+    rt->n_tensors = sg->n_tensors;
+    rt->n_ops = sg->n_ops;
+    rt->ptrs = (void **)(tp + t.ptrs);
+    rt->op_data = (void **)(tp + t.op_data);
+    /* tensor pointers */
+    for (uint32_t k = 0; k < sg->n_tensors; k++) {
+        const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
+        rt->ptrs[k] = (tt->flags & TA_TENSOR_CONST) ? (void *)tt->data : NULL;
+    }
+    for (size_t i = 0; i < w.n_req; i++) {
+        if (w.origin[i].kind != TA_BUFFER_TENSOR) continue;
+        uint32_t gi = w.origin[i].index;
+        if (gi < sg->tensor_base || gi >= sg->tensor_base + sg->n_tensors) continue;
+        rt->ptrs[gi - sg->tensor_base] = rt->head + w.offsets[i];
+    }
+    /* op records and scratch */
+    uint8_t *rec = tp + t.records;
+    uint8_t *shared = tp + t.shared;
+    for (uint32_t o = 0; o < sg->n_ops; o++) {
+        rt->op_data[o] = rec;
+        if ((st = ta__op_prepare(&w.g, 0, o, rec, w.info[o].data_bytes, &w.info[o], diag))) return st;
+        rec += ta__align_up(w.info[o].data_bytes, REC_ALIGN);
+        if (!w.info[o].scratch_bytes) continue;
+        if (rt->opt.scratch == TA_SCRATCH_SHARED) {
+            ta__op_set_scratch(rt->op_data[o], shared);
+        } else {
+            int32_t s = w.sreq_of_op[o];
+            for (size_t i = 0; i < w.n_req; i++)
+                if (w.origin[i].kind == TA_BUFFER_SCRATCH && (int32_t)w.origin[i].index == s)
+                    ta__op_set_scratch(rt->op_data[o], rt->head + w.offsets[i]);
+        }
+    }
+    /* inputs and outputs */
+    rt->inputs = (ta_io *)(tp + t.io);
+    rt->outputs = rt->inputs + sg->n_inputs;
+    rt->n_inputs = sg->n_inputs;
+    rt->n_outputs = sg->n_outputs;
+    for (uint32_t k = 0; k < sg->n_inputs + sg->n_outputs; k++) {
+        int32_t ti = k < sg->n_inputs ? sg->inputs[k] : sg->outputs[k - sg->n_inputs];
+        const ta_tensor *tt = ta_graph_tensor(&w.g, 0, ti);
+        ta_io *io = &rt->inputs[k];
+        memset(io, 0, sizeof *io);
+        io->tensor = ti;
+        if (!tt) continue;
+        io->data = rt->ptrs[ti];
+        io->bytes = tt->bytes;
+        io->dtype = tt->dtype;
+        io->rank = tt->rank;
+        for (int32_t d = 0; d < tt->rank && d < TA_MAX_RANK; d++) io->shape[d] = tt->shape[d];
+        io->scale = tt->quant.count && tt->quant.scale ? tt->quant.scale[0] : 0.0f;
+        io->zero_point = tt->quant.count && tt->quant.zero_point ? (int32_t)tt->quant.zero_point[0] : 0;
+    }
+    /* poison tables: per planned buffer (tensor or scratch), sorted by address */
+    rt->pbuf = NULL;
+    rt->porder = NULL;
+    rt->n_pbuf = 0;
+    if (rt->opt.poison) {
+        size_t n = w.n_req;
+        rt->pbuf = (ta_poison_buf *)(tp + t.poison);
+        rt->porder = (uint32_t *)(rt->pbuf + n);
+        rt->n_pbuf = n;
+        for (size_t i = 0; i < n; i++) {
+            ta_poison_buf *pb = &rt->pbuf[i];
+            pb->data = rt->head + w.offsets[i];
+            pb->bytes = w.reqs[i].size;
+            pb->first = w.reqs[i].first;
+            pb->last = w.reqs[i].last;
+            pb->sum = 0;
+            if (w.origin[i].kind == TA_BUFFER_TENSOR) pb->tensor = (int32_t)(w.origin[i].index - sg->tensor_base);
+            else pb->tensor = -1 - (int32_t)w.sreq[w.origin[i].index].op;
+            /* insertion sort by address */
+            size_t j = i;
+            while (j > 0 && rt->pbuf[rt->porder[j - 1]].data > pb->data) {
+                rt->porder[j] = rt->porder[j - 1];
+                j--;
+            }
+            rt->porder[j] = (uint32_t)i;
+        }
+    }
+    rt->state = 3;
+    return TA_OK;
+}
+
+/* ---- invoke --------------------------------------------------------------- */
+
+static uint32_t fnv1a(const uint8_t *p, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+#define CANARY 0xA5
+
+/* Fills every planned byte that holds no data needed at step s (data
+ * written before s and still live at s) with the canary. */
+static void poison_fill(ta_runtime *rt, int32_t s) {
+    uint8_t *cur = rt->head, *end = rt->head + rt->b.planned;
+    for (size_t k = 0; k < rt->n_pbuf; k++) {
+        const ta_poison_buf *pb = &rt->pbuf[rt->porder[k]];
+        if (!(pb->first < s && s <= pb->last) || !pb->bytes) continue;
+        if (pb->data > cur) memset(cur, CANARY, (size_t)(pb->data - cur));
+        if (pb->data + pb->bytes > cur) cur = pb->data + pb->bytes;
+    }
+    if (end > cur) memset(cur, CANARY, (size_t)(end - cur));
+}
+
+/* After the op at step s: checksum what it wrote, verify everything else live. */
+static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *diag) {
+    for (size_t i = 0; i < rt->n_pbuf; i++) {
+        ta_poison_buf *pb = &rt->pbuf[i];
+        if (pb->tensor < 0 || pb->first != s) continue;
+        pb->sum = fnv1a(pb->data, pb->bytes);
+    }
+    for (size_t i = 0; i < rt->n_pbuf; i++) {
+        ta_poison_buf *pb = &rt->pbuf[i];
+        if (pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
+        if (fnv1a(pb->data, pb->bytes) != pb->sum) {
+            rt->poison.clobbered = true;
+            rt->poison.tensor = pb->tensor;
+            rt->poison.op = (int32_t)op;
+            return ta_diag_set(diag, TA_E_OVERLAP, "poison: tensor %d (live steps %d..%d) was clobbered by op %u (%s)",
+                               pb->tensor, pb->first, pb->last, op, ta_op_kind_str(ta__op_kind(rt->op_data[op])));
+        }
+    }
+    return TA_OK;
+}
+
+ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
+    if (!rt || rt->state != 3) return ta_diag_set(diag, TA_E_STATE, "invoke before init");
+    const bool poison = rt->opt.poison && rt->pbuf;
+    if (poison) {
+        memset(&rt->poison, 0, sizeof rt->poison);
+        for (size_t i = 0; i < rt->n_pbuf; i++)
+            if (rt->pbuf[i].tensor >= 0 && rt->pbuf[i].first == 0)
+                rt->pbuf[i].sum = fnv1a(rt->pbuf[i].data, rt->pbuf[i].bytes);
+    }
+    for (uint32_t o = 0; o < rt->n_ops; o++) {
+        const int32_t step = (int32_t)o + 1;
+        if (poison) poison_fill(rt, step);
+        ta_status st = ta__op_invoke(rt->op_data[o], rt->ptrs, diag);
+        if (st) {
+            ta_diag tmp;
+            memset(&tmp, 0, sizeof tmp);
+            if (diag) tmp = *diag;
+            return ta_diag_set(diag, st, "op %u: %s", o, tmp.msg);
+        }
+        if (poison && (st = poison_check(rt, step, o, diag))) return st;
+    }
+    return TA_OK;
+}
+
+const ta_io *ta_runtime_input(const ta_runtime *rt, uint32_t k) {
+    return rt && rt->state == 3 && k < rt->n_inputs ? &rt->inputs[k] : NULL;
+}
+const ta_io *ta_runtime_output(const ta_runtime *rt, uint32_t k) {
+    return rt && rt->state == 3 && k < rt->n_outputs ? &rt->outputs[k] : NULL;
+}
+uint32_t ta_runtime_input_count(const ta_runtime *rt) { return rt && rt->state == 3 ? rt->n_inputs : 0; }
+uint32_t ta_runtime_output_count(const ta_runtime *rt) { return rt && rt->state == 3 ? rt->n_outputs : 0; }
+const ta_arena_breakdown *ta_runtime_breakdown(const ta_runtime *rt) { return rt && rt->state >= 2 ? &rt->b : NULL; }
+const ta_poison_report *ta_runtime_poison_report(const ta_runtime *rt) { return rt ? &rt->poison : NULL; }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# `tinyarena run`: outputs byte-identical to TFLM, JSON fields, --header, errors.
+set -u
+cli="${TINYARENA_CLI:?}"
+data="${TINYARENA_DATA:-../shared}"
+m="$data/models"; c="$m/reference/cases"
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+if [ ! -d "$m" ]; then
+  if [ "${CI:-}" = true ]; then echo "FAIL: shared data missing"; exit 1; fi
+  echo "SKIP: shared data missing"; exit 0
+fi
+
+# person_detect on the person image, then simple_add with two inputs, shared scratch and poison
+"$cli" run "$m/tflm/person_detect.tflite" --input "$c/tflm__person_detect/person/input0.raw" \
+  --outputs "$tmp" --runs 2 > "$tmp/out.txt" || bad "person_detect run"
+cmp -s "$tmp/output0.bin" "$c/tflm__person_detect/person/tflm_output0.bin" && ok "person_detect output == TFLM" || bad "person_detect output differs"
+grep -q "^output 0 (int8 1x2) top-2:" "$tmp/out.txt" && grep -q "^  \[1\] " "$tmp/out.txt" && ok "top-k printed" || bad "top-k: $(cat "$tmp/out.txt")"
+grep -q "^arena: planned 55296 B .*persistent .* total " "$tmp/out.txt" && ok "breakdown printed" || bad "breakdown"
+grep -q "^invoke: median .* ms over 2 runs" "$tmp/out.txt" && ok "median printed" || bad "median"
+"$cli" run "$m/tflm/simple_add_model.tflite" --input "$c/tflm__simple_add_model/random/input0.raw" \
+  --input "$c/tflm__simple_add_model/random/input1.raw" --outputs "$tmp" --scratch shared --poison --runs 1 > /dev/null || bad "simple_add run"
+cmp -s "$tmp/output0.bin" "$c/tflm__simple_add_model/random/tflm_output0.bin" && ok "simple_add output == TFLM" || bad "simple_add differs"
+
+# JSON carries the same data
+json=$("$cli" run "$m/tflm/hello_world_int8.tflite" --input "$c/tflm__hello_world_int8/random/input0.raw" --json --runs 1) || bad "json run"
+for key in '"outputs"' '"top5"' '"arena"' '"planned"' '"scratch"' '"persistent"' '"alignment"' '"total"' '"invoke_ms_median"'; do
+  echo "$json" | grep -q "$key" || bad "json lacks $key"
+done
+ok "json fields"
+
+# --header writes a budget table
+"$cli" run "$m/tflm/hello_world_int8.tflite" --header "$tmp/b.h" --runs 1 > /dev/null || bad "header run"
+grep -q "#define TA_BUDGET_ARENA_BYTES" "$tmp/b.h" && grep -q "ta_budget_offsets" "$tmp/b.h" && ok "header" || bad "header content"
+
+# errors: one line each, non-zero exit
+out=$("$cli" run "$m/tflm/person_detect.tflite" --strategy nope 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "unknown strategy" && ok "unknown strategy" || bad "strategy: $out"
+out=$("$cli" run "$m/fiti/KWS_2_001_002_attention.tflite" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "op 9 (BATCH_MATMUL)" && ok "unsupported op named: $out" || bad "unsupported: $out"
+out=$("$cli" run "$m/tflm/person_detect.tflite" --input "$c/tflm__simple_add_model/random/input0.raw" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "needs exactly 9216 bytes" && ok "input size checked" || bad "input size: $out"
+out=$("$cli" run 2>&1); [ $? -eq 2 ] && ok "usage" || bad "usage"
+
+[ $fail -eq 0 ] && echo "cli_run: all passed" || echo "cli_run: FAILED"
+exit $fail

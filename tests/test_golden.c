@@ -1,0 +1,155 @@
+/* Per-op bit-exactness against TFLM's dumped tensors.
+ *
+ * For every reference case that has per-tensor dumps (tensors/t<INDEX>.bin:
+ * every non-constant tensor of subgraph 0 after TFLM's invoke), each op is
+ * prepared and run in isolation on TFLM's own input tensors, and its output
+ * is compared byte for byte with TFLM's.  This pins each kernel's arithmetic
+ * independently of the ops before it.  Run with an argument (model name
+ * substring) to print every op's result. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/ops.h"
+#include "testutil.h"
+#include "tinyarena/tflite.h"
+
+static const struct {
+    const char *model, *kase;
+} k_cases[] = {
+    {"tflm/person_detect", "person"},
+    {"tflm/person_detect", "no_person"},
+    {"tflm/xtensa_mobilenet_v2_quantized_1x3x224x224", "dog"},
+    {"mlperf_tiny/ic_pretrainedResnet_quant", "image"},
+    {"mlperf_tiny/kws_ref_model_int8", "image"},
+    {"mlperf_tiny/vww_96_int8", "image"},
+    {"openmv/blazeface_front_128", "image"},
+    {"openmv/yolov8n_192", "image"},
+};
+
+static int g_verbose;
+
+static void run_case(const char *data, const char *model, const char *kase) {
+    char path[2048], dir[1024];
+    snprintf(path, sizeof path, "%s/models/%s.tflite", data, model);
+    char flat[256];
+    snprintf(flat, sizeof flat, "%s", model);
+    for (char *p = flat; *p; p++)
+        if (*p == '/') *p = '\0', memmove(p + 2, p + 1, strlen(p + 1) + 1), p[0] = '_', p[1] = '_';
+    snprintf(dir, sizeof dir, "%s/models/reference/cases/%s/%s", data, flat, kase);
+    size_t len;
+    unsigned char *bytes = ta_test_read_file(path, &len);
+    if (!bytes) {
+        printf("SKIP: %s: cannot read\n", path);
+        return;
+    }
+    ta_tflite_model m;
+    ta_diag d;
+    CHECK(ta_tflite_open(&m, bytes, len, &d) == TA_OK);
+    ta_graph_limits lim;
+    ta_tflite_graph_limits(&m, &lim);
+    size_t gb = ta_graph_bytes(&lim);
+    void *gblock = malloc(gb);
+    ta_graph g;
+    CHECK(ta_graph_init(&g, &lim, gblock, gb) == TA_OK);
+    if (ta_tflite_import(&m, &g, &d) != TA_OK) {
+        CHECK(!"import");
+        fprintf(stderr, "%s: %s\n", model, d.msg);
+        free(gblock);
+        free(bytes);
+        return;
+    }
+    const ta_subgraph *sg = &g.subgraphs[0];
+    void **ptrs = calloc(sg->n_tensors, sizeof *ptrs);
+    unsigned char **golden = calloc(sg->n_tensors, sizeof *golden);
+    size_t *glen = calloc(sg->n_tensors, sizeof *glen);
+    for (uint32_t t = 0; t < sg->n_tensors; t++) {
+        const ta_tensor *tt = ta_graph_tensor(&g, 0, (int32_t)t);
+        if (tt->flags & TA_TENSOR_CONST) {
+            ptrs[t] = (void *)tt->data;
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/tensors/t%u.bin", dir, t);
+        golden[t] = ta_test_read_file(path, &glen[t]);
+        ptrs[t] = calloc(1, tt->bytes + 16);
+        if (golden[t] && glen[t] == tt->bytes) memcpy(ptrs[t], golden[t], tt->bytes);
+    }
+    int bad_ops = 0, checked = 0;
+    for (uint32_t o = 0; o < sg->n_ops; o++) {
+        const ta_op *op = ta_graph_op(&g, 0, o);
+        ta__op_info info;
+        ta_status st = ta__op_prepare(&g, 0, o, NULL, 0, &info, &d);
+        if (st) {
+            printf("  %s/%s op %u: prepare: %s\n", model, kase, o, d.msg);
+            bad_ops++;
+            continue;
+        }
+        void *od = malloc(info.data_bytes);
+        void *scratch = info.scratch_bytes ? malloc(info.scratch_bytes) : NULL;
+        CHECK(ta__op_prepare(&g, 0, o, od, info.data_bytes, &info, &d) == TA_OK);
+        /* outputs into fresh buffers so stale golden bytes cannot hide a miss */
+        for (uint32_t k = 0; k < op->n_outputs; k++) {
+            const ta_tensor *tt = ta_graph_tensor(&g, 0, op->outputs[k]);
+            memset(ptrs[op->outputs[k]], 0x5a, tt->bytes);
+        }
+        ta__op_set_scratch(od, scratch);
+        st = ta__op_invoke(od, ptrs, &d);
+        if (st) {
+            printf("  %s/%s op %u: invoke: %s\n", model, kase, o, d.msg);
+            bad_ops++;
+        } else {
+            for (uint32_t k = 0; k < op->n_outputs; k++) {
+                int32_t ti = op->outputs[k];
+                const ta_tensor *tt = ta_graph_tensor(&g, 0, ti);
+                if (!golden[ti] || glen[ti] != tt->bytes) continue;
+                checked++;
+                size_t diff = 0, first = 0;
+                int maxd = 0;
+                for (size_t b = 0; b < tt->bytes; b++)
+                    if (((unsigned char *)ptrs[ti])[b] != golden[ti][b]) {
+                        if (!diff) first = b;
+                        diff++;
+                        if (tt->dtype == TA_DTYPE_INT8) {
+                            int dd = abs((int)((int8_t *)ptrs[ti])[b] - (int)(int8_t)golden[ti][b]);
+                            maxd = dd > maxd ? dd : maxd;
+                        }
+                    }
+                if (diff) {
+                    bad_ops++;
+                    printf("  %s/%s op %u (%s) tensor %d %s: %zu of %zu bytes differ (first at %zu, max int8 diff %d)\n",
+                           model, kase, o, ta_op_kind_str(op->kind), ti, ta_dtype_str(tt->dtype), diff, tt->bytes,
+                           first, maxd);
+                } else if (g_verbose) {
+                    printf("  %s/%s op %u (%s): ok\n", model, kase, o, ta_op_kind_str(op->kind));
+                }
+                /* feed TFLM's bytes forward regardless */
+                memcpy(ptrs[ti], golden[ti], tt->bytes);
+            }
+        }
+        free(od);
+        free(scratch);
+    }
+    printf("%s/%s: %u ops, %d outputs compared, %d ops differ or fail\n", model, kase, sg->n_ops, checked, bad_ops);
+    CHECK(bad_ops == 0);
+    CHECK(checked > 0);
+    for (uint32_t t = 0; t < sg->n_tensors; t++) {
+        if (!(ta_graph_tensor(&g, 0, (int32_t)t)->flags & TA_TENSOR_CONST)) free(ptrs[t]);
+        free(golden[t]);
+    }
+    free(ptrs);
+    free(golden);
+    free(glen);
+    free(gblock);
+    free(bytes);
+}
+
+int main(int argc, char **argv) {
+    const char *data = ta_test_data_dir("per-op golden tensors");
+    if (!data) return ta_test_finish("test_golden");
+    const char *only = argc > 1 ? argv[1] : NULL;
+    g_verbose = only != NULL;
+    for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
+        if (only && !strstr(k_cases[i].model, only)) continue;
+        run_case(data, k_cases[i].model, k_cases[i].kase);
+    }
+    return ta_test_finish("test_golden");
+}
