@@ -32,9 +32,9 @@ for key in '"outputs"' '"top5"' '"arena"' '"planned"' '"scratch"' '"persistent"'
 done
 ok "json fields"
 
-# --header writes a budget table
-"$cli" run "$m/tflm/hello_world_int8.tflite" --header "$tmp/b.h" --runs 1 > /dev/null || bad "header run"
-grep -q "#define TA_BUDGET_ARENA_BYTES" "$tmp/b.h" && grep -q "ta_budget_offsets" "$tmp/b.h" && ok "header" || bad "header content"
+# plan --header carries the runtime's kernel scratch and the whole arena size
+"$cli" plan "$m/tflm/xtensa_mobilenet_v2_quantized_1x3x224x224.tflite" --header "$tmp/mnv2_budget.h" > /dev/null || bad "header plan"
+grep -q "#define MNV2_BUDGET_ARENA_BYTES" "$tmp/mnv2_budget.h" && grep -q "TA_BUDGET_SCRATCH" "$tmp/mnv2_budget.h" && ok "header with scratch and arena size" || bad "header content"
 
 # errors: one line each, non-zero exit
 out=$("$cli" run "$m/tflm/person_detect.tflite" --strategy nope 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "unknown strategy" && ok "unknown strategy" || bad "strategy: $out"

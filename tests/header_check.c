@@ -1,6 +1,7 @@
 /* Compiled by tests/header_check.sh against a header emitted by
  * `tinyarena plan MODEL --header`: checks every entry of the budget table
  * against the library's own plan of the same model. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include TA_HEADER
 #include "tinyarena/lifetime.h"
 #include "tinyarena/plan.h"
+#include "tinyarena/runtime.h"
 #include "tinyarena/tflite.h"
 
 #define FAIL(...) (fprintf(stderr, "header_check: " __VA_ARGS__), fputc('\n', stderr), exit(1))
@@ -33,10 +35,19 @@ int main(int argc, char **argv) {
     void *gm = malloc(need);
     ta_graph g;
     if (ta_graph_init(&g, &lim, gm, need) || ta_tflite_import(&m, &g, &d)) FAIL("import: %s", d.msg);
-    need = ta_lifetime_bytes(&g, 0);
+    /* the runtime's kernel scratch requests, when it can run the model */
+    size_t n_scratch = 0;
+    ta_scratch_request *scratch = NULL;
+    if (ta_runtime_scratch_requests(&g, NULL, 0, &n_scratch, &d) == TA_OK && n_scratch) {
+        scratch = calloc(n_scratch, sizeof *scratch);
+        ta_runtime_scratch_requests(&g, scratch, n_scratch, &n_scratch, &d);
+    } else {
+        n_scratch = 0;
+    }
+    need = ta_lifetime_bytes(&g, n_scratch);
     void *lm = malloc(need);
     ta_lifetimes lt;
-    if (ta_lifetime_analyze(&g, NULL, 0, lm, need, &lt, &d)) FAIL("lifetimes: %s", d.msg);
+    if (ta_lifetime_analyze(&g, scratch, n_scratch, lm, need, &lt, &d)) FAIL("lifetimes: %s", d.msg);
     size_t n;
     ta_lifetime_requests(&g, &lt, NULL, NULL, NULL, 0, &n, &d);
     ta_request *reqs = calloc(n, sizeof *reqs);
@@ -53,15 +64,18 @@ int main(int argc, char **argv) {
     if (b->arena_bytes != r.arena_bytes) FAIL("arena %u, library %zu", b->arena_bytes, r.arena_bytes);
     for (size_t i = 0; i < n; i++) {
         const ta_budget_entry *e = &b->entries[i];
-        const ta_tensor *t = &g.tensors[org[i].index];
+        bool tensor = org[i].kind == TA_BUFFER_TENSOR;
+        uint32_t idx = tensor ? (uint32_t)g.tensors[org[i].index].index : org[i].index;
+        uint32_t sg = tensor ? g.tensors[org[i].index].subgraph : scratch[org[i].index].subgraph;
         if (e->offset != off[i] || e->size != reqs[i].size || e->first != reqs[i].first || e->last != reqs[i].last ||
-            e->index != (uint32_t)t->index || e->subgraph != t->subgraph || e->kind != TA_BUDGET_TENSOR)
+            e->index != idx || e->subgraph != sg || e->kind != (tensor ? TA_BUDGET_TENSOR : TA_BUDGET_SCRATCH))
             FAIL("entry %zu differs: header offset %u size %u, library offset %zu size %zu", i, e->offset, e->size,
                  off[i], reqs[i].size);
         if (e->offset % b->align) FAIL("entry %zu misaligned", i);
     }
-    printf("header_check: %s (%s): %u entries, arena %u B match the library's plan\n", b->model_name, b->strategy,
-           b->count, b->arena_bytes);
+    printf("header_check: %s (%s): %u entries (%zu scratch), planned %u B match the library's plan\n",
+           b->model_name, b->strategy, b->count, n_scratch, b->arena_bytes);
+    free(scratch);
     free(bytes);
     free(gm);
     free(lm);

@@ -11,6 +11,7 @@
 #include "plan_report.h"
 #include "timeline.h"
 #include "tinyarena/budget.h"
+#include "tinyarena/runtime.h"
 #include "tinyarena/tflite.h"
 
 typedef struct {
@@ -22,7 +23,7 @@ typedef struct {
     const char *header_out;  /* --header FILE.h (models) */
     const char *svg_out;     /* --svg FILE.svg */
     const char *html_out;    /* --html FILE.html */
-    bool json, verbose, timeline, color;
+    bool json, verbose, timeline, color, no_scratch;
     double time_limit;
     uint64_t align;
     uint32_t seed;
@@ -45,6 +46,7 @@ static void plan_usage(FILE *f) {
             "  --verbose         per-tensor table (name, shape, dtype, bytes, first, last, offset)\n"
             "  --buffers-out F   export the buffer list (MiniMalloc CSV)\n"
             "  --header F.h      emit the C budget table (arena size, every offset)\n"
+            "  --no-scratch      plan tensors only (TFLM's list), not the runtime's kernel scratch\n"
             "common:\n"
             "  --time-limit SEC  search strategies' time limit (default 10)\n"
             "  --seed N          seed for randomised heuristics (default 0)\n"
@@ -192,6 +194,26 @@ static int model_load(const char *path, loaded_model *lm) {
     return CLI_OK;
 }
 
+/* What tinyarena's runtime would need for this model with strategy s:
+ * opens it, prepares every op and plans (no arena is allocated). */
+static bool runtime_breakdown(const loaded_model *lm, const char *strategy, ta_arena_breakdown *b) {
+    ta_runtime_options opt = ta_runtime_options_default();
+    if (ta_runtime_use_strategy(&opt, strategy)) return false;
+    ta_runtime rt;
+    ta_diag d;
+    if (ta_runtime_open(&rt, lm->bytes, lm->len, &opt, &d)) return false;
+    size_t wb = ta_runtime_work_bytes(&rt);
+    ta_status st = TA_E_NO_MEMORY;
+    for (int i = 0; i < 8 && st == TA_E_NO_MEMORY; i++) {
+        void *work = cli_xmalloc(wb ? wb : 1);
+        st = ta_runtime_query(&rt, work, wb, b, &d);
+        free(work);
+        if (st == TA_E_NO_MEMORY && b->work_bytes > wb) wb = b->work_bytes;
+        else if (st == TA_E_NO_MEMORY) break;
+    }
+    return st == TA_OK;
+}
+
 static const char *base_name(const char *path) {
     const char *b = strrchr(path, '/');
     return b ? b + 1 : path;
@@ -208,9 +230,22 @@ static int plan_model(const plan_args *a) {
     lopt.align = a->align ? (size_t)a->align : 16;
     lopt.offline_offsets = lm.offline;
     lopt.n_offline = lm.n_offline;
+    /* Kernel scratch: what the runtime's kernels ask for, planned as [op, op]
+     * buffers with the tensors -- when the runtime can run the model. */
+    ta_scratch_request *scratch = NULL;
+    size_t n_scratch = 0;
+    ta_diag rdiag;
+    bool runnable = ta_runtime_scratch_requests(&lm.g, NULL, 0, &n_scratch, &rdiag) == TA_OK;
+    if (!runnable) n_scratch = 0;
+    if (runnable && n_scratch && !a->no_scratch) {
+        scratch = cli_xcalloc(n_scratch, sizeof *scratch);
+        if (ta_runtime_scratch_requests(&lm.g, scratch, n_scratch, &n_scratch, &rdiag)) runnable = false;
+    }
+    if (a->no_scratch) n_scratch = 0;
     model_plan mp;
-    if (model_plan_build(&mp, &lm.g, &lopt, NULL, 0, a->model)) {
+    if (model_plan_build(&mp, &lm.g, &lopt, scratch, runnable ? n_scratch : 0, a->model)) {
         model_plan_free(&mp);
+        free(scratch);
         model_unload(&lm);
         return CLI_FAIL;
     }
@@ -269,6 +304,14 @@ static int plan_model(const plan_args *a) {
         }
         plan_report_table(stdout, o, no);
         model_plan_peak(stdout, &mp, &o[ichosen].res);
+        ta_arena_breakdown rb;
+        char b2[32], b3[32], b4[32], b5[32];
+        if (!runnable)
+            printf("runtime: tinyarena run cannot run this model (%s); the plan covers tensors only\n", rdiag.msg);
+        else if (!a->no_scratch && runtime_breakdown(&lm, chosen->name, &rb))
+            printf("runtime (%s plan): planned %s + persistent %s + alignment %s = %s B; in-place init %s B\n",
+                   chosen->name, fmt_bytes(rb.planned, b1), fmt_bytes(rb.persistent, b2), fmt_bytes(rb.alignment, b3),
+                   fmt_bytes(rb.total, b4), fmt_bytes(rb.total_in_place, b5));
         if (a->timeline) timeline_print(stdout, &vp, a->color);
         if (a->verbose) {
             printf("\nbuffers (%s plan):\n", chosen->name);
@@ -280,15 +323,19 @@ static int plan_model(const plan_args *a) {
     if (!rc && a->svg_out) rc = emit_svg_file(a->svg_out, &vp);
     if (!rc && a->html_out) rc = emit_html_file(a->html_out, &vp);
     if (!rc && a->buffers_out && !buffers_csv_write(a->buffers_out, mp.reqs, mp.n, NULL, NULL)) rc = CLI_FAIL;
-    if (!rc && a->header_out)
+    if (!rc && a->header_out) {
+        ta_arena_breakdown hb;
+        bool have = runnable && !a->no_scratch && runtime_breakdown(&lm, chosen->name, &hb);
         rc = emit_header(a->header_out, &mp, &o[ichosen], base_name(a->model), ta_budget_hash(lm.bytes, lm.len),
-                         lm.len);
+                         lm.len, have ? &hb : NULL);
+    }
     for (size_t i = 0; i < no; i++) {
         if (o[i].st && !rc && !a->json) rc = CLI_FAIL;
         free(o[i].offsets);
     }
     free(o);
     model_plan_free(&mp);
+    free(scratch);
     model_unload(&lm);
     return rc;
 }
@@ -322,6 +369,8 @@ int cmd_plan(int argc, char **argv) {
             a.json = true;
         } else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) {
             a.verbose = true;
+        } else if (!strcmp(arg, "--no-scratch")) {
+            a.no_scratch = true;
         } else if (!strcmp(arg, "--buffers-out")) {
             NEED_VAL();
             a.buffers_out = argv[++i];
@@ -375,8 +424,8 @@ int cmd_plan(int argc, char **argv) {
         cli_error("give either --buffers FILE.csv or a model, not both");
         return CLI_USAGE;
     }
-    if (a.buffers && (a.buffers_out || a.header_out || a.verbose)) {
-        cli_error("--buffers-out, --header and --verbose apply to models");
+    if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch)) {
+        cli_error("--buffers-out, --header, --verbose and --no-scratch apply to models");
         return CLI_USAGE;
     }
     if (a.timeline && a.json) {

@@ -35,7 +35,7 @@ static void comment_safe(FILE *f, const char *s) {
 }
 
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
-                uint64_t model_hash, uint64_t model_bytes) {
+                uint64_t model_hash, uint64_t model_bytes, const ta_arena_breakdown *rb) {
     char lo[128], up[128];
     ident_from_path(path, lo, sizeof lo);
     size_t i;
@@ -59,14 +59,28 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     }
     fprintf(f, " * strategy: %s; arena %zu B, lower bound %zu B, %zu buffers\n", o->s->name, r->arena_bytes,
             r->lower_bound_bytes, mp->n);
-    fprintf(f, " *\n * Use: static uint8_t arena[%s_BYTES] __attribute__((aligned(%s_ALIGN)));\n", up, up);
-    fprintf(f, " * and hand `%s` to the runtime as its plan. */\n", lo);
+    if (rb) {
+        fprintf(f, " * tinyarena's runtime: planned %zu + persistent %zu + alignment %zu B; with in-place\n"
+                   " * init (ta_runtime_init(work = NULL)) the whole arena is %s_ARENA_BYTES.\n",
+                rb->planned, rb->persistent, rb->alignment, up);
+        fprintf(f, " *\n * Use: static uint8_t arena[%s_ARENA_BYTES];\n", up);
+        fprintf(f, " *      ta_runtime_use_budget(&opt, &%s);   // no planner code linked\n */\n", lo);
+    } else {
+        fprintf(f, " *\n * The planned part: static uint8_t arena[%s_BYTES] __attribute__((aligned(%s_ALIGN)));\n", up, up);
+        fprintf(f, " * with every buffer at its entry's offset. */\n");
+    }
     fprintf(f, "#ifndef %s_H\n#define %s_H\n\n#include \"tinyarena/budget.h\"\n\n", up, up);
     fprintf(f, "#define %s_BYTES %zuu\n", up, r->arena_bytes);
     fprintf(f, "#define %s_ALIGN %zuu\n", up, align);
     fprintf(f, "#define %s_COUNT %zuu\n", up, mp->n);
     fprintf(f, "#define %s_LOWER_BOUND %zuu\n", up, r->lower_bound_bytes);
-    fprintf(f, "#define %s_MODEL_HASH 0x%016llxull\n\n", up, (unsigned long long)model_hash);
+    fprintf(f, "#define %s_MODEL_HASH 0x%016llxull\n", up, (unsigned long long)model_hash);
+    fprintf(f, "#define %s_MODEL_BYTES %lluu\n", up, (unsigned long long)model_bytes);
+    if (rb) {
+        fprintf(f, "#define %s_PERSISTENT_BYTES %zuu /* runtime tail: tables, op records */\n", up, rb->persistent);
+        fprintf(f, "#define %s_ARENA_BYTES %zuu /* the whole arena, in-place init */\n", up, rb->total_in_place);
+    }
+    fputc('\n', f);
     fprintf(f, "static const ta_budget_entry %s_entries[%s_COUNT] = {\n", lo, up);
     fprintf(f, "    /* kind, subgraph, index, offset, size, first, last */\n");
     for (size_t k = 0; k < mp->n; k++) {

@@ -3,11 +3,14 @@
 #include <stdint.h>
 
 #include "model_plan.h"
+#include "tinyarena/runtime.h"
 
 /* Writes the budget-table header for a planned model.  The macro/variable
  * prefix is derived from the header's file name (model_arena.h ->
- * MODEL_ARENA_BYTES, model_arena_entries, model_arena). Returns CLI_OK or
- * prints an error. */
+ * MODEL_ARENA_BYTES, model_arena_entries, model_arena).  rb (may be NULL:
+ * the model is not runnable by tinyarena's runtime) adds the whole-arena
+ * figures firmware needs (<P>_ARENA_BYTES, <P>_PERSISTENT_BYTES).
+ * Returns CLI_OK or prints an error. */
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
-                uint64_t model_hash, uint64_t model_bytes);
+                uint64_t model_hash, uint64_t model_bytes, const ta_arena_breakdown *rb);
 #endif

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "budget.h" /* generated: tinyarena run MODEL --header budget.h */
+#include "model_budget.h" /* generated: tinyarena plan MODEL --header model_budget.h */
 #include "tinyarena/runtime.h"
 
 /* TFLM asks for 16-byte aligned model bytes; the arena needs no alignment. */
-static _Alignas(16) unsigned char model[TA_BUDGET_MODEL_BYTES];
-static unsigned char arena[TA_BUDGET_ARENA_BYTES];
+static _Alignas(16) unsigned char model[MODEL_BUDGET_MODEL_BYTES];
+static unsigned char arena[MODEL_BUDGET_ARENA_BYTES];
 
 int main(int argc, char **argv) {
     if (argc < 2) {
@@ -20,12 +20,11 @@ int main(int argc, char **argv) {
     size_t len = f ? fread(model, 1, sizeof model, f) : 0;
     if (f) fclose(f);
     if (len != sizeof model) {
-        fprintf(stderr, "%s: expected %u model bytes\n", argv[1], (unsigned)TA_BUDGET_MODEL_BYTES);
+        fprintf(stderr, "%s: expected %u model bytes\n", argv[1], (unsigned)MODEL_BUDGET_MODEL_BYTES);
         return 1;
     }
     ta_runtime_options opt = ta_runtime_options_default();
-    ta_runtime_use_table(&opt, &ta_budget_plan); /* offsets from the header */
-    opt.scratch = TA_BUDGET_SCRATCH_SHARED ? TA_SCRATCH_SHARED : TA_SCRATCH_PLANNED;
+    ta_runtime_use_budget(&opt, &model_budget); /* offsets from the header, model hash checked */
     ta_runtime rt;
     ta_diag d;
     if (ta_runtime_open(&rt, model, len, &opt, &d) ||
@@ -41,8 +40,8 @@ int main(int argc, char **argv) {
     }
     const ta_io *out = ta_runtime_output(&rt, 0);
     printf("arena %u bytes (planned %u, persistent %u), %u planned buffers\n",
-           (unsigned)sizeof arena, (unsigned)TA_BUDGET_PLANNED_BYTES,
-           (unsigned)TA_BUDGET_PERSISTENT_BYTES, (unsigned)TA_BUDGET_BUFFERS);
+           (unsigned)sizeof arena, (unsigned)MODEL_BUDGET_BYTES,
+           (unsigned)MODEL_BUDGET_PERSISTENT_BYTES, (unsigned)MODEL_BUDGET_COUNT);
     for (size_t i = 0; i < out->bytes && out->dtype == TA_DTYPE_INT8; i++) {
         int q = ((const signed char *)out->data)[i];
         printf("output[%u] = %d (%.4f)\n", (unsigned)i, q, out->scale * (q - out->zero_point));
