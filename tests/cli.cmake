@@ -18,3 +18,9 @@ add_test(NAME cli_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_run.sh)
 set_tests_properties(cli_run PROPERTIES
   ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TINYARENA_CLI=$<TARGET_FILE:tinyarena_cli>"
   TIMEOUT 600)
+
+# Every "done when" model runs from its emitted header, bit-exact with TFLM.
+add_test(NAME header_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/header_run.sh)
+set_tests_properties(header_run PROPERTIES
+  ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TINYARENA_CLI=$<TARGET_FILE:tinyarena_cli>;TA_CC=${CMAKE_C_COMPILER};TA_LIB=$<TARGET_FILE:tinyarena>;TINYARENA_SRC=${CMAKE_SOURCE_DIR};TA_CFLAGS=${TA_CHECK_CFLAGS}"
+  TIMEOUT 900)

@@ -185,10 +185,6 @@ static void test_model(const char *model, const char *const *cases) {
         if (m < n_strat) {
             label = strats[m]->name;
             if (g_quick && strcmp(label, "greedy") != 0) continue;
-            if (!strcmp(label, "best") || !strcmp(label, "optimal")) {
-                /* search strategies: only on the small models */
-                if (len > 1000000) continue;
-            }
             CHECK(ta_runtime_use_strategy(&opt, label) == TA_OK);
         } else if (m == n_strat) {
             label = "greedy/shared-scratch";

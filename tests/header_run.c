@@ -1,0 +1,48 @@
+/* Compiled by tests/header_run.sh against a header emitted by
+ * `tinyarena plan MODEL --header`: runs the model from a static arena of
+ * exactly the header's size with the header's table as the plan (no planner
+ * call), and writes each output's raw bytes, for comparison with TFLM.
+ *   header_run MODEL.tflite OUTDIR [INPUT.raw ...] */
+#include <stdio.h>
+#include <string.h>
+
+#include TA_HEADER
+#include "tinyarena/runtime.h"
+
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+#define P(x) CAT(TA_PREFIX, x)
+
+static _Alignas(16) unsigned char model[P(_MODEL_BYTES)];
+static unsigned char arena[P(_ARENA_BYTES)];
+
+int main(int argc, char **argv) {
+    if (argc < 3) return 2;
+    FILE *f = fopen(argv[1], "rb");
+    size_t len = f ? fread(model, 1, sizeof model, f) : 0;
+    if (f) fclose(f);
+    if (len != sizeof model) return fprintf(stderr, "model size\n"), 1;
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_budget(&opt, &TA_BUDGET);
+    ta_runtime rt;
+    ta_diag d;
+    if (ta_runtime_open(&rt, model, len, &opt, &d) || ta_runtime_init(&rt, NULL, 0, arena, sizeof arena, &d))
+        return fprintf(stderr, "header_run: init: %s\n", d.msg), 1;
+    for (int k = 3; k < argc; k++) {
+        const ta_io *in = ta_runtime_input(&rt, (uint32_t)(k - 3));
+        FILE *fi = in ? fopen(argv[k], "rb") : NULL;
+        if (!fi || fread(in->data, 1, in->bytes, fi) != in->bytes) return fprintf(stderr, "input %s\n", argv[k]), 1;
+        fclose(fi);
+    }
+    if (ta_runtime_invoke(&rt, &d)) return fprintf(stderr, "header_run: invoke: %s\n", d.msg), 1;
+    for (uint32_t k = 0; k < ta_runtime_output_count(&rt); k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/output%u.bin", argv[2], k);
+        FILE *fo = fopen(path, "wb");
+        const ta_io *o = ta_runtime_output(&rt, k);
+        if (!fo || fwrite(o->data, 1, o->bytes, fo) != o->bytes) return 1;
+        fclose(fo);
+    }
+    printf("header_run: %s: arena %zu B (planned %u), outputs written\n", argv[1], sizeof arena, P(_BYTES));
+    return 0;
+}
