@@ -1,7 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
-/* bench_run: invoke time and arena breakdown per model (greedy plan,
+/* bench_run: invoke time and arena breakdown per model (a strategy's plan,
  * planned scratch), with TFLM's persistent bytes for comparison.
- *   bench_run [DATA_DIR] [RUNS]      (DATA_DIR defaults to $TINYARENA_DATA) */
+ *   bench_run [DATA_DIR] [RUNS] [STRATEGY]   (DATA_DIR defaults to $TINYARENA_DATA,
+ *                                            STRATEGY to greedy) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,8 @@ static int cmp_d(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static size_t tflm_persistent(const char *data, const char *model) {
+/* Column `want` (1-based) of the model's row in tflm_reference.tsv. */
+static size_t tflm_col(const char *data, const char *model, int want) {
     char path[1024], key[300], line[4096];
     snprintf(path, sizeof path, "%s/models/reference/tflm_reference.tsv", data);
     snprintf(key, sizeof key, "%s.tflite\t", model);
@@ -52,7 +54,7 @@ static size_t tflm_persistent(const char *data, const char *model) {
     while (f && fgets(line, sizeof line, f)) {
         if (strncmp(line, key, strlen(key))) continue;
         char *p = line;
-        for (int col = 1; col < 8 && p; col++) p = strchr(p, '\t') ? strchr(p, '\t') + 1 : NULL;
+        for (int col = 1; col < want && p; col++) p = strchr(p, '\t') ? strchr(p, '\t') + 1 : NULL;
         if (p) v = strtoull(p, NULL, 10);
     }
     if (f) fclose(f);
@@ -62,10 +64,12 @@ static size_t tflm_persistent(const char *data, const char *model) {
 int main(int argc, char **argv) {
     const char *data = argc > 1 ? argv[1] : getenv("TINYARENA_DATA");
     int runs = argc > 2 ? atoi(argv[2]) : 5;
+    const char *strategy = argc > 3 ? argv[3] : "greedy";
     if (!data) data = "../shared";
     if (runs < 1) runs = 1;
-    printf("%-48s %10s %9s %8s %10s %10s %10s %6s\n", "model", "invoke ms", "planned", "scratch", "persistent",
-           "TFLM pers.", "total", "align");
+    printf("plan: %s; TFLM figures from models/reference/tflm_reference.tsv\n", strategy);
+    printf("%-48s %10s %9s %8s %10s %10s %6s %10s %10s %7s\n", "model", "invoke ms", "planned", "scratch", "persistent",
+           "TFLM pers.", "align", "total", "TFLM total", "ratio");
     for (size_t m = 0; m < sizeof k_models / sizeof k_models[0]; m++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/models/%s.tflite", data, k_models[m]);
@@ -76,7 +80,10 @@ int main(int argc, char **argv) {
             continue;
         }
         ta_runtime_options opt = ta_runtime_options_default();
-        ta_runtime_use_strategy(&opt, "greedy");
+        if (ta_runtime_use_strategy(&opt, strategy)) {
+            printf("unknown strategy %s\n", strategy);
+            return 1;
+        }
         ta_runtime rt;
         ta_diag d;
         ta_arena_breakdown b;
@@ -105,8 +112,9 @@ int main(int argc, char **argv) {
             printf("%-48s error: %s\n", k_models[m], d.msg);
         } else {
             qsort(t, (size_t)runs, sizeof *t, cmp_d);
-            printf("%-48s %10.4f %9zu %8zu %10zu %10zu %10zu %6zu\n", k_models[m], t[runs / 2], b.planned, b.scratch,
-                   b.persistent, tflm_persistent(data, k_models[m]), b.total, b.alignment);
+            size_t tp = tflm_col(data, k_models[m], 8), tt = tflm_col(data, k_models[m], 9);
+            printf("%-48s %10.4f %9zu %8zu %10zu %10zu %6zu %10zu %10zu %7.3f\n", k_models[m], t[runs / 2], b.planned,
+                   b.scratch, b.persistent, tp, b.alignment, b.total, tt, tt ? (double)b.total / (double)tt : 0.0);
         }
         free(t);
         free(arena);
