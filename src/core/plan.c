@@ -26,17 +26,11 @@ const char *ta_proof_str(ta_proof p) {
 }
 
 extern const ta_strategy ta_strategy_naive, ta_strategy_pingpong, ta_strategy_linear,
-    ta_strategy_greedy, ta_strategy_best;
-#ifdef TA_HAVE_OPTIMAL
-extern const ta_strategy ta_strategy_optimal;
-#endif
+    ta_strategy_greedy, ta_strategy_best, ta_strategy_optimal;
 
 static const ta_strategy *const k_strategies[] = {
     &ta_strategy_naive, &ta_strategy_pingpong, &ta_strategy_linear, &ta_strategy_greedy,
-    &ta_strategy_best,
-#ifdef TA_HAVE_OPTIMAL
-    &ta_strategy_optimal,
-#endif
+    &ta_strategy_best, &ta_strategy_optimal,
 };
 
 const ta_strategy *const *ta_strategy_list(size_t *count) {
