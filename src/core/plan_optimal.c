@@ -542,6 +542,17 @@ static void reset_state(opt_mem *M) {
     M->head = first;
 }
 
+/* Marks for a rescan the sections of item v whose lowest mo was `was`: v
+ * held it (possibly tied) and is leaving or rising, so the minimum may rise.
+ * Sections whose minimum is lower than `was` cannot change. */
+static void mark_min_holder(opt_mem *M, uint32_t v, size_t was) {
+    for (uint32_t s = M->lo[v]; s < M->hi[v]; s++)
+        if (M->minmo[s] == was && M->mark[s] != M->epoch) {
+            M->mark[s] = M->epoch;
+            M->aff[M->naff++] = s;
+        }
+}
+
 /* Places item u (at mo[u]) for frame F in partition P.  Returns the section
  * bound's need (<= C: the placement survives). Records zero cuts in zc. */
 static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
@@ -552,6 +563,7 @@ static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
     M->off[u] = o;
     P->count--;
     begin_marks(M);
+    mark_min_holder(M, u, o);
     for (uint32_t k = M->ov_start[u]; k < M->ov_start[u + 1]; k++) {
         uint32_t v = M->ov[k];
         if (M->off[v] != NONE) continue;
@@ -559,11 +571,10 @@ static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
         if (a <= M->mo[v]) continue;
         M->tr_item[M->tr_top] = v;
         M->tr_old[M->tr_top++] = M->mo[v];
+        mark_min_holder(M, v, M->mo[v]);
         M->mo[v] = fixfit(M, v, a);
-        mark_range(M, M->lo[v], M->hi[v]);
     }
     for (uint32_t s = M->lo[u]; s < M->hi[u]; s++) M->total[s] -= M->size[u];
-    mark_range(M, M->lo[u], M->hi[u]);
     uint32_t z = 0;
     for (uint32_t s = M->lo[u]; s + 1 < M->hi[u]; s++)
         if (--M->cut[s] == 0) M->zc[z++] = s;
@@ -572,23 +583,28 @@ static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
     return section_need(M, P->lo, P->hi, o, C);
 }
 
+/* Undoes frame F's placement.  No rescans: undoing only lowers mo values
+ * and returns u to the unplaced set, so each minimum is a plain min. */
 static void unplace(opt_mem *M, frame *F) {
     uint32_t u = F->item;
     M->head = F->head;
     M->pool_top = F->pool_top;
     M->pool[F->head].count++;
     M->off[u] = NONE;
-    for (uint32_t s = M->lo[u]; s < M->hi[u]; s++) M->total[s] += M->size[u];
+    size_t mu = M->mo[u];
+    for (uint32_t s = M->lo[u]; s < M->hi[u]; s++) {
+        M->total[s] += M->size[u];
+        if (mu < M->minmo[s]) M->minmo[s] = mu;
+    }
     for (uint32_t s = M->lo[u]; s + 1 < M->hi[u]; s++) M->cut[s]++;
-    begin_marks(M);
-    mark_range(M, M->lo[u], M->hi[u]);
     while (M->tr_top > F->trail) {
         M->tr_top--;
         uint32_t v = M->tr_item[M->tr_top];
-        M->mo[v] = M->tr_old[M->tr_top];
-        mark_range(M, M->lo[v], M->hi[v]);
+        size_t was = M->tr_old[M->tr_top];
+        M->mo[v] = was;
+        for (uint32_t s = M->lo[v]; s < M->hi[v]; s++)
+            if (was < M->minmo[s]) M->minmo[s] = was;
     }
-    recompute_minmo(M);
 }
 
 /* After frame F placed u, splits its partition at the new zero cuts when
