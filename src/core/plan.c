@@ -155,7 +155,9 @@ ta_status ta_plan_run(const ta_strategy *s, const ta_request *reqs, size_t n,
     res->arena_bytes = ta_plan_arena_bytes(reqs, n, offsets);
     if (res->arena_bytes == SIZE_MAX)
         return ta_diag_set(d, TA_E_OVERFLOW, "strategy %s: arena overflows size_t", s->name);
-    if (res->proven_bytes < lb) res->proven_bytes = lb;
+    /* (with colliding fixed buffers the bound counts shared bytes twice and
+     * proves nothing; the strategy's own claim stands) */
+    if (res->proven_bytes < lb && !res->fixed_conflicts) res->proven_bytes = lb;
     if (res->proof == TA_PROOF_NONE && res->arena_bytes == lb) res->proven_bytes = lb;
     /* Every plan is proven valid before it leaves the core. */
     st = ta_plan_check(reqs, n, offsets, res->arena_bytes, flags, scratch, scratch_bytes, d);

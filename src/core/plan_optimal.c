@@ -842,8 +842,10 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     uint64_t best_work = res->work;
     size_t hi = ta_plan_arena_bytes(reqs, n, offsets), incumbent = hi;
 
-    /* 2. bounds */
-    size_t lb = res->lower_bound_bytes, g = 0;
+    /* 2. bounds.  The core's bound (most padded bytes live at one step) is
+     * not valid when fixed buffers may overlap each other: it counts their
+     * shared bytes twice.  The section bound below is always valid. */
+    size_t lb = res->fixed_conflicts ? 0 : res->lower_bound_bytes, g = 0;
     for (size_t i = 0; i < n; i++) {
         size_t p = ta_request_padded(&reqs[i]);
         if (p) g = gcd_sz(g, p);
@@ -854,20 +856,28 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
         }
     }
     if (!g) g = 1;
-    size_t lo = round_up_to(lb, g);
     res->work = best_work;
     res->proof = TA_PROOF_OPTIMAL;
     res->proven_bytes = hi;
-    if (lo >= hi) return TA_OK;
+    if (c.m == 0) return TA_OK; /* only fixed and empty buffers: nothing to choose */
+    size_t lo = round_up_to(lb, g);
     if (!c.search) {
-        res->proof = TA_PROOF_TIMEOUT;
-        res->proven_bytes = lo;
+        if (lo < hi) {
+            res->proof = TA_PROOF_TIMEOUT;
+            res->proven_bytes = lo;
+        }
         return TA_OK;
     }
+    setup(&M, reqs, n);
+    preorder_keys(&M); /* also leaves every section's free bytes in total[] */
+    /* In each section, the free buffers need total[s] bytes that no fixed
+     * buffer live there covers, and every fixed buffer lies inside the arena. */
+    for (uint32_t s = 0; s < M.ns; s++)
+        lb = TA_MAX(lb, M.total[s] + fixed_cover(&M, s, 0, SIZE_MAX));
+    lo = round_up_to(lb, g);
+    if (lo >= hi) return TA_OK;
 
     /* 3. search */
-    setup(&M, reqs, n);
-    preorder_keys(&M);
     M.memo_mask = c.memo - 1;
     memset(M.memo, 0, c.memo * sizeof(memo_ent));
     M.opt = opt;
