@@ -171,6 +171,7 @@ typedef struct {
     size_t n, best, bound;
     size_t off[16], pad[16];
     bool placed[16];
+    bool found;
     unsigned long long nodes;
 } brute;
 
@@ -199,9 +200,10 @@ static size_t lowest_fit(brute *B, size_t i) {
 
 static void brute_rec(brute *B, size_t depth, size_t prev, size_t arena) {
     B->nodes++;
-    if (arena >= B->best || B->best == B->bound) return;
+    if (arena >= B->best || B->found) return;
     if (depth == B->n) {
         B->best = arena;
+        B->found = true; /* the question is only whether one exists */
         return;
     }
     for (size_t i = 0; i < B->n; i++) {
@@ -216,10 +218,10 @@ static void brute_rec(brute *B, size_t depth, size_t prev, size_t arena) {
     }
 }
 
-/* The smallest arena below `cutoff` over all plans of r[0..n), or `cutoff`
- * when there is none (fixed buffers start placed; the depth counts them).
- * Called with the planner's answer as the cutoff it independently proves
- * that nothing smaller exists, and prunes far harder than from scratch. */
+/* The arena of some plan of r[0..n) below `cutoff`, or `cutoff` when none
+ * exists (fixed buffers start placed; the depth counts them).  With the
+ * planner's answer as the cutoff it independently proves that nothing
+ * smaller exists, and prunes far harder than a search from scratch. */
 static size_t brute_below(const ta_request *r, size_t n, size_t cutoff, bool no_bound) {
     brute B;
     memset(&B, 0, sizeof B);
@@ -244,6 +246,7 @@ static size_t brute_below(const ta_request *r, size_t n, size_t cutoff, bool no_
     }
     if (arena > B.bound) B.bound = arena;
     if (no_bound) B.bound = 0; /* colliding fixed buffers: live bytes prove nothing */
+    if (cutoff <= B.bound) return cutoff; /* nothing is below the bound */
     brute_rec(&B, nfixed, SIZE_MAX, arena);
     return B.best;
 }
@@ -346,6 +349,219 @@ static void test_random_vs_exhaustive(void) {
            total, above_bound, best_above, collide);
 }
 
+/* ---- limits, status and determinism ---------------------------------- */
+
+/* A 100-buffer problem with mixed alignments: hard enough that a few
+ * search nodes cannot settle it. */
+static size_t hard_problem(ta_request *r) {
+    uint64_t saved = rng;
+    rng = 0xC0FFEE;
+    size_t n = 100;
+    for (size_t i = 0; i < n; i++) {
+        int a = (int)rnd(35), l = rnd(4) == 0 ? (int)rnd(35) : (int)rnd(5);
+        r[i] = req(16 * (1 + rnd(rnd(2) ? 8 : 256)), a, a + l);
+        r[i].align = (size_t)1 << (4 + rnd(4));
+    }
+    rng = saved;
+    return n;
+}
+
+static uint64_t fake_us;
+static uint64_t fake_clock(void *ctx) {
+    (void)ctx;
+    return fake_us += 1000000; /* every reading is a second later */
+}
+
+static void check_status(const outcome *o, size_t best_arena) {
+    CHECK(o->st == TA_OK);
+    CHECK(o->res.arena_bytes <= best_arena);
+    CHECK(o->res.proven_bytes >= o->res.lower_bound_bytes);
+    CHECK(o->res.proven_bytes <= o->res.arena_bytes);
+    if (o->res.proof == TA_PROOF_OPTIMAL) CHECK_EQ_U(o->res.proven_bytes, o->res.arena_bytes);
+    else CHECK(o->res.proof == TA_PROOF_GAP || o->res.proof == TA_PROOF_TIMEOUT);
+    if (o->res.proof == TA_PROOF_TIMEOUT) CHECK_EQ_U(o->res.arena_bytes, best_arena);
+    if (o->res.proof == TA_PROOF_GAP) CHECK(o->res.arena_bytes < best_arena);
+}
+
+/* optimal with opt, checked against best with the same options (best reads
+ * work_limit as its own budget, and its plan is optimal's incumbent) */
+static outcome run_checked(const ta_request *r, size_t n, const ta_plan_options *opt, size_t *off, size_t *boff) {
+    outcome b = run("best", r, n, opt, boff);
+    outcome o = run("optimal", r, n, opt, off);
+    check_status(&o, b.res.arena_bytes);
+    return o;
+}
+
+static void test_limits_status_determinism(void) {
+    ta_request r[100];
+    size_t n = hard_problem(r);
+    size_t *off = malloc(n * sizeof *off), *off2 = malloc(n * sizeof *off2), *boff = malloc(n * sizeof *boff);
+    ta_plan_options opt;
+    memset(&opt, 0, sizeof opt);
+    /* a work limit of one node: best's plan, honestly labelled */
+    opt.work_limit = 1;
+    outcome o = run_checked(r, n, &opt, off, boff);
+    if (o.res.arena_bytes > o.res.proven_bytes) CHECK(o.res.proof == TA_PROOF_TIMEOUT);
+    /* a clock that runs out at once */
+    memset(&opt, 0, sizeof opt);
+    opt.clock = fake_clock;
+    opt.time_limit_s = 0.5;
+    run_checked(r, n, &opt, off, boff);
+    /* growing work limits: never worse than best, consistent claims */
+    static const uint64_t limits[3] = {1000, 20000, 200000};
+    for (int k = 0; k < 3; k++) {
+        memset(&opt, 0, sizeof opt);
+        opt.work_limit = limits[k];
+        run_checked(r, n, &opt, off, boff);
+    }
+    /* determinism: the same input twice, and with a clock that never runs
+     * out, gives the same offsets */
+    memset(&opt, 0, sizeof opt);
+    opt.work_limit = 50000;
+    outcome o1 = run("optimal", r, n, &opt, off);
+    outcome o2 = run("optimal", r, n, &opt, off2);
+    CHECK(o1.res.arena_bytes == o2.res.arena_bytes && o1.res.proof == o2.res.proof);
+    CHECK(memcmp(off, off2, n * sizeof *off) == 0);
+    ta_request small[40];
+    size_t ns = 40;
+    for (size_t i = 0; i < ns; i++) small[i] = r[i];
+    memset(&opt, 0, sizeof opt);
+    o1 = run("optimal", small, ns, &opt, off);
+    opt.clock = fake_clock;
+    opt.time_limit_s = 1e9;
+    o2 = run("optimal", small, ns, &opt, off2);
+    CHECK(o1.res.proof == TA_PROOF_OPTIMAL && o2.res.proof == TA_PROOF_OPTIMAL);
+    CHECK(memcmp(off, off2, ns * sizeof *off) == 0);
+    free(off);
+    free(off2);
+    free(boff);
+}
+
+/* ---- shared data -------------------------------------------------------- */
+
+static size_t tsv_lower_bound(const char *tsv, const char *name) {
+    /* tflm_reference.tsv: model path in column 1, lower_bound_bytes in 6;
+     * NAME is the path with '/' as "__" and without ".tflite" */
+    const char *line = tsv;
+    while (line && *line) {
+        char model[256] = {0}, key[256] = {0};
+        size_t k = 0;
+        while (line[k] && line[k] != '\t' && k < sizeof model - 1) model[k] = line[k], k++;
+        size_t o = 0;
+        for (size_t i = 0; model[i] && o < sizeof key - 2; i++) {
+            if (model[i] == '/') key[o++] = '_', key[o++] = '_';
+            else key[o++] = model[i];
+        }
+        char *dot = strstr(key, ".tflite");
+        if (dot) *dot = 0;
+        if (!strcmp(key, name)) {
+            const char *p = line;
+            for (int col = 0; col < 5 && p; col++) p = strchr(p, '\t') ? strchr(p, '\t') + 1 : NULL;
+            return p ? (size_t)strtoull(p, NULL, 10) : 0;
+        }
+        line = strchr(line, '\n');
+        if (line) line++;
+    }
+    return 0;
+}
+
+static void test_shared_model_lists(void) {
+    const char *data = ta_test_data_dir("optimal on TFLM buffer lists");
+    if (!data) return;
+    char dir[1024], path[1400];
+    snprintf(dir, sizeof dir, "%s/models/reference/tflm_buffers", data);
+    snprintf(path, sizeof path, "%s/models/reference/tflm_reference.tsv", data);
+    char *tsv = (char *)ta_test_read_file(path, NULL);
+    CHECK(tsv != NULL);
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    if (!d || !tsv) {
+        free(tsv);
+        if (d) closedir(d);
+        return;
+    }
+    int lists = 0, proven = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".csv") || strstr(e->d_name, ".meta.") ||
+            strstr(e->d_name, ".timeline."))
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(len - 4), e->d_name);
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        buffer_list bl;
+        CHECK(buffers_csv_read(path, 1, &bl));
+        lists++;
+        const ta_strategy *s = ta_strategy_find("optimal");
+        ta_plan_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.work_limit = 1000000; /* deterministic; about a second at most */
+        size_t need = 0;
+        CHECK(ta_plan_scratch_bytes(s, bl.reqs, bl.n, &opt, &need) == TA_OK);
+        void *scratch = malloc(need);
+        size_t *off = malloc((bl.n ? bl.n : 1) * sizeof *off);
+        ta_plan_result res;
+        ta_diag diag;
+        ta_status st = ta_plan_run(s, bl.reqs, bl.n, &opt, scratch, need, off, &res, &diag);
+        if (strstr(name, "person_detect_vela")) {
+            /* its offline offsets overlap live buffers on purpose */
+            CHECK(st == TA_E_FIXED_CONFLICT);
+        } else {
+            CHECK(st == TA_OK);
+            CHECK(res.proof == TA_PROOF_OPTIMAL);
+            CHECK_EQ_U(res.proven_bytes, res.arena_bytes);
+            size_t ref = tsv_lower_bound(tsv, name);
+            CHECK(ref != 0);
+            CHECK_EQ_U(res.lower_bound_bytes, ref);
+            CHECK_EQ_U(res.arena_bytes, res.lower_bound_bytes); /* every list reaches its bound */
+            if (strstr(name, "vww_96_int8")) CHECK_EQ_U(res.arena_bytes, 55296);
+            if (strstr(name, "blazeface_front_128")) CHECK_EQ_U(res.arena_bytes, 344064);
+            if (strstr(name, "yolov8n_192")) CHECK_EQ_U(res.arena_bytes, 442368);
+            proven += res.proof == TA_PROOF_OPTIMAL;
+        }
+        free(scratch);
+        free(off);
+        buffers_csv_free(&bl);
+    }
+    closedir(d);
+    free(tsv);
+    CHECK(lists >= 26);
+    printf("tflm buffer lists: %d read, %d proven optimal (person_detect_vela refused: conflicting fixed offsets)\n",
+           lists, proven);
+}
+
+static void test_shared_minimalloc(void) {
+    const char *data = ta_test_data_dir("optimal on the MiniMalloc challenging problems");
+    if (!data) return;
+    static const struct {
+        const char *file;
+        size_t arena;
+    } want[5] = {{"A.1048576.csv", 1048576}, {"B.1048576.csv", 1048576}, {"C.1048576.csv", 1039360},
+                 {"input.12.csv", 12}, {"tflm_person_detection_test.csv", 64512}};
+    for (int k = 0; k < 5; k++) {
+        char path[1400];
+        snprintf(path, sizeof path, "%s/planning/%s", data, want[k].file);
+        buffer_list bl;
+        CHECK(buffers_csv_read(path, 1, &bl));
+        ta_plan_options opt;
+        memset(&opt, 0, sizeof opt);
+        /* Deterministic work limit instead of a clock: the same search on
+         * every machine and under sanitizers.  A, B and C need about 0.1M,
+         * 0.6M and 300 nodes; 10M nodes is the no-clock default for 10 s. */
+        opt.work_limit = 10000000;
+        size_t *off = malloc(bl.n * sizeof *off);
+        outcome o = run("optimal", bl.reqs, bl.n, &opt, off);
+        CHECK(o.st == TA_OK);
+        CHECK_EQ_U(o.res.arena_bytes, want[k].arena);
+        CHECK(o.res.proof == TA_PROOF_OPTIMAL);
+        printf("%s: %zu B, %s, %llu work units\n", want[k].file, o.res.arena_bytes, ta_proof_str(o.res.proof),
+               (unsigned long long)o.res.work);
+        free(off);
+        buffers_csv_free(&bl);
+    }
+}
+
 int main(void) {
     if (getenv("TA_TEST_SEED")) rng = strtoull(getenv("TA_TEST_SEED"), NULL, 0);
     test_hand_greedy_above_bound();
@@ -353,6 +569,9 @@ int main(void) {
     test_hand_fixed_hole();
     test_hand_minimalloc_example();
     test_edge_cases();
+    test_limits_status_determinism();
+    test_shared_model_lists();
+    test_shared_minimalloc();
     test_random_vs_exhaustive();
     return ta_test_finish("test_optimal");
 }

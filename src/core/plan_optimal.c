@@ -56,9 +56,9 @@
 
 #define NIL UINT32_MAX
 #define NONE SIZE_MAX
-/* Buffers beyond this many free ones are not searched: the result is best's
- * plan, reported as a timeout at the incumbent.  Keeps scratch sizing
- * (which counts overlaps pairwise) and memory bounded. */
+/* Problems with more sized buffers than this are not searched: the result
+ * is best's plan, reported as a timeout at the incumbent.  Keeps scratch
+ * sizing (which counts overlaps pairwise) and memory bounded. */
 #define OPT_MAX_ITEMS 4096u
 #define OPT_HEURISTICS 3u
 /* Search nodes per second assumed when there is no clock: the deterministic
@@ -150,11 +150,17 @@ static bool is_fx(const ta_request *r) { return ta__is_fixed(r) && ta_request_pa
  * O(n^2), which is why the search is capped at OPT_MAX_ITEMS. */
 static void count_sizes(const ta_request *r, size_t n, opt_counts *c) {
     memset(c, 0, sizeof *c);
+    size_t sum = 0;
     for (size_t i = 0; i < n; i++) {
         c->m += is_item(&r[i]);
         c->nfx += is_fx(&r[i]);
+        sum = ta__add_sat(sum, ta_request_padded(&r[i]));
+        if (ta__is_fixed(&r[i])) sum = ta__add_sat(sum, r[i].fixed);
     }
-    c->search = c->m > 0 && c->m <= OPT_MAX_ITEMS;
+    /* Search only when the pairwise counting below stays cheap and no sum
+     * of sizes and offsets can come near overflowing size_t. */
+    c->search = c->m > 0 && c->m + c->nfx <= OPT_MAX_ITEMS && n <= 4 * (size_t)OPT_MAX_ITEMS &&
+                sum < SIZE_MAX / 4;
     if (!c->search) return;
     for (size_t i = 0; i < n; i++) {
         bool item = is_item(&r[i]);
