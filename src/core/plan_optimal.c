@@ -9,10 +9,12 @@
  *
  * Steps of plan():
  *  1. Incumbent: the `best` heuristic's plan (so we never return worse).
- *  2. Bounds: lo = the most bytes live at one step (and the end of every
- *     fixed buffer), rounded up to g, the gcd of every size, alignment and
- *     fixed offset (every canonical offset, hence the optimum, is a multiple
- *     of g).  hi = the incumbent.  If lo == hi we are done.
+ *  2. Bounds: lo = the most bytes live at one step, or more precisely per
+ *     time section the free bytes live there plus the bytes fixed buffers
+ *     cover there, and the end of every fixed buffer; rounded up to g, the
+ *     gcd of every size, alignment and fixed offset (every canonical offset,
+ *     hence the optimum, is a multiple of g).  hi = the incumbent.  If
+ *     lo == hi we are done.
  *  3. Repeatedly decide "is there a plan within capacity C?" with a node
  *     budget, for C = lo first (tight capacities prune hardest and are where
  *     the answer usually is), then C = hi - g to improve the incumbent.  A
@@ -24,6 +26,12 @@
  *     not monotone in C nor stable across orders.
  *  4. Report OPTIMAL when lo meets hi; otherwise GAP (the search improved on
  *     the incumbent) or TIMEOUT (it did not), with proven_bytes = lo.
+ *
+ * Limits: opt->time_limit_s (default 10 s) against opt->clock covers the
+ * whole call; opt->work_limit caps search nodes (best gets the same options
+ * and reads work_limit as its own placement budget); with neither a clock
+ * nor a work limit, time_limit_s x OPT_NODES_PER_S nodes.  res->work is
+ * best's work plus the search nodes.
  *
  * The decision search (decide()):
  *   - state: for every unplaced buffer u, mo[u] = the lowest aligned offset
@@ -497,7 +505,7 @@ enum { R_FOUND, R_INFEASIBLE, R_LIMIT };
 
 static bool out_of_budget(opt_mem *M) {
     if (M->nodes >= M->node_cap) return true;
-    if (M->opt && M->opt->clock && (M->nodes & 255) == 0 &&
+    if (M->opt && M->opt->clock && (M->nodes & 255) == 1 &&
         M->opt->clock(M->opt->clock_ctx) >= M->deadline) {
         M->timed_out = true;
         return true;
@@ -823,7 +831,7 @@ static size_t gcd_sz(size_t a, size_t b) {
 
 static size_t round_up_to(size_t x, size_t g) {
     size_t r = x % g;
-    return r ? x + (g - r) : x;
+    return !r ? x : x > SIZE_MAX - (g - r) ? SIZE_MAX : x + (g - r);
 }
 
 static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *scratch,
@@ -841,6 +849,14 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     void *best_scratch = ta__bump_take(&b, best_need, 1);
     if (c.search) carve(&b, &c, &M);
     if (b.fail) return TA_E_NO_MEMORY;
+    /* The time limit covers the whole call, incumbent included.  Without a
+     * clock a fixed node budget stands in for it, so results never depend
+     * on the machine. */
+    double limit_s = opt && opt->time_limit_s > 0 ? opt->time_limit_s : 10.0;
+    uint64_t work_cap = opt && opt->work_limit ? opt->work_limit : 0;
+    if (opt && opt->clock) M.deadline = opt->clock(opt->clock_ctx) + (uint64_t)(limit_s * 1e6);
+    else if (!work_cap) work_cap = (uint64_t)(limit_s * OPT_NODES_PER_S);
+    if (!work_cap) work_cap = UINT64_MAX;
 
     /* 1. the incumbent */
     st = best->plan(reqs, n, opt, best_scratch, best_need, offsets, res, d);
@@ -887,14 +903,6 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     M.memo_mask = c.memo - 1;
     memset(M.memo, 0, c.memo * sizeof(memo_ent));
     M.opt = opt;
-    double limit_s = opt && opt->time_limit_s > 0 ? opt->time_limit_s : 10.0;
-    uint64_t work_cap = opt && opt->work_limit ? opt->work_limit : 0;
-    if (opt && opt->clock) {
-        M.deadline = opt->clock(opt->clock_ctx) + (uint64_t)(limit_s * 1e6);
-    } else if (!work_cap) {
-        work_cap = (uint64_t)(limit_s * OPT_NODES_PER_S);
-    }
-    if (!work_cap) work_cap = UINT64_MAX;
     uint64_t budget = 64u * M.m, spent = 0;
     uint32_t heur = 0;
     for (;;) {
@@ -917,7 +925,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
                 for (uint32_t i = 0; i < M.m; i++) offsets[M.id[i]] = M.sol[i];
                 hi = ta_plan_arena_bytes(reqs, n, offsets);
             } else if (r == R_INFEASIBLE) {
-                lo = TA_MAX(lo + g, round_up_to(thr, g));
+                lo = TA_MIN(hi, TA_MAX(lo + g, round_up_to(thr, g))); /* thr <= hi: hi is feasible */
                 phase = 0;
                 continue;
             } else if (M.timed_out || spent >= work_cap) {
