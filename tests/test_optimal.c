@@ -437,6 +437,24 @@ static void test_limits_status_determinism(void) {
     free(boff);
 }
 
+static void test_too_large_to_search(void) {
+    /* 1500 buffers all live together: over a million overlapping pairs, so
+     * no search (and small scratch); best stacks them at the bound, which
+     * is still a proof. */
+    size_t n = 1500;
+    ta_request *r = malloc(n * sizeof *r);
+    size_t *off = malloc(n * sizeof *off);
+    for (size_t i = 0; i < n; i++) r[i] = req(16 * (1 + i % 7), 0, 3);
+    size_t need = 0;
+    CHECK(ta_plan_scratch_bytes(ta_strategy_find("optimal"), r, n, NULL, &need) == TA_OK);
+    CHECK(need < (1u << 20));
+    outcome o = run("optimal", r, n, NULL, off);
+    CHECK(o.st == TA_OK && o.res.proof == TA_PROOF_OPTIMAL);
+    CHECK_EQ_U(o.res.arena_bytes, o.res.lower_bound_bytes);
+    free(r);
+    free(off);
+}
+
 /* ---- shared data -------------------------------------------------------- */
 
 static size_t tsv_lower_bound(const char *tsv, const char *name) {
@@ -570,6 +588,7 @@ int main(void) {
     test_hand_minimalloc_example();
     test_edge_cases();
     test_limits_status_determinism();
+    test_too_large_to_search();
     test_shared_model_lists();
     test_shared_minimalloc();
     test_random_vs_exhaustive();

@@ -68,6 +68,11 @@
  * is best's plan, reported as a timeout at the incumbent.  Keeps scratch
  * sizing (which counts overlaps pairwise) and memory bounded. */
 #define OPT_MAX_ITEMS 4096u
+/* ... nor those with more overlapping pairs: overlap lists and the undo
+ * trail grow with them (about 20 bytes a pair). */
+#define OPT_MAX_PAIRS (1u << 20)
+/* ... nor those whose search state would take more scratch than this. */
+#define OPT_MAX_SCRATCH ((size_t)64 << 20)
 #define OPT_HEURISTICS 3u
 /* Search nodes per second assumed when there is no clock: the deterministic
  * work limit is time_limit_s times this. */
@@ -189,6 +194,10 @@ static void count_sizes(const ta_request *r, size_t n, opt_counts *c) {
         if (item) c->members += pts;
         else c->secfx += pts + 1;
     }
+    if (c->pairs > OPT_MAX_PAIRS) {
+        c->search = false;
+        return;
+    }
     size_t want = c->m * 1024, e = 1u << 12;
     while (e < want && e < (1u << 20)) e <<= 1;
     c->memo = e;
@@ -238,13 +247,24 @@ static void carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->sol = ta__bump_take(b, m, sizeof(size_t));
 }
 
+/* count_sizes, then drop the search when its state would be too large. */
+static void layout(const ta_request *reqs, size_t n, opt_counts *c) {
+    count_sizes(reqs, n, c);
+    if (!c->search) return;
+    ta__bump b;
+    opt_mem M;
+    ta__bump_init(&b, NULL, 0);
+    carve(&b, c, &M);
+    if (ta__bump_need(&b) > OPT_MAX_SCRATCH) c->search = false;
+}
+
 static ta_status opt_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
     const ta_strategy *best = ta_strategy_find("best");
     size_t best_need = 0;
     ta_status st = best->scratch_bytes(reqs, n, opt, &best_need);
     if (st) return st;
     opt_counts c;
-    count_sizes(reqs, n, &c);
+    layout(reqs, n, &c);
     ta__bump b;
     opt_mem M;
     ta__bump_init(&b, NULL, 0);
@@ -841,7 +861,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     ta_status st = best->scratch_bytes(reqs, n, opt, &best_need);
     if (st) return st;
     opt_counts c;
-    count_sizes(reqs, n, &c);
+    layout(reqs, n, &c);
     ta__bump b;
     opt_mem M;
     memset(&M, 0, sizeof M);
