@@ -135,6 +135,7 @@ typedef struct {
     /* search state */
     size_t *off, *mo, *total, *minmo;
     uint32_t *cut;
+    uint32_t *nbr;              /* per item: unplaced items overlapping it */
     uint32_t *tr_item;
     size_t *tr_old;
     uint32_t tr_top;
@@ -236,6 +237,7 @@ static void carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->total = ta__bump_take(b, ns, sizeof(size_t));
     M->minmo = ta__bump_take(b, ns, sizeof(size_t));
     M->cut = ta__bump_take(b, ns, sizeof(uint32_t));
+    M->nbr = ta__bump_take(b, m, sizeof(uint32_t));
     M->tr_item = ta__bump_take(b, 2 * c->pairs + 1, sizeof(uint32_t));
     M->tr_old = ta__bump_take(b, 2 * c->pairs + 1, sizeof(size_t));
     M->mark = ta__bump_take(b, ns, sizeof(uint32_t));
@@ -544,6 +546,7 @@ static void reset_state(opt_mem *M) {
     for (uint32_t i = 0; i < m; i++) {
         M->off[i] = NONE;
         M->mo[i] = fixfit(M, i, 0);
+        M->nbr[i] = M->ov_start[i + 1] - M->ov_start[i];
         for (uint32_t s = M->lo[i]; s < M->hi[i]; s++) M->total[s] += M->size[i];
         for (uint32_t s = M->lo[i]; s + 1 < M->hi[i]; s++) M->cut[s]++;
     }
@@ -601,6 +604,7 @@ static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
     for (uint32_t k = M->ov_start[u]; k < M->ov_start[u + 1]; k++) {
         uint32_t v = M->ov[k];
         if (M->off[v] != NONE) continue;
+        M->nbr[v]--;
         size_t a = ta__align_up(top, M->align[v]);
         if (a <= M->mo[v]) continue;
         M->tr_item[M->tr_top] = v;
@@ -631,6 +635,8 @@ static void unplace(opt_mem *M, frame *F) {
         if (mu < M->minmo[s]) M->minmo[s] = mu;
     }
     for (uint32_t s = M->lo[u]; s + 1 < M->hi[u]; s++) M->cut[s]++;
+    for (uint32_t k = M->ov_start[u]; k < M->ov_start[u + 1]; k++)
+        if (M->off[M->ov[k]] == NONE) M->nbr[M->ov[k]]++;
     while (M->tr_top > F->trail) {
         M->tr_top--;
         uint32_t v = M->tr_item[M->tr_top];
@@ -731,18 +737,24 @@ enter:
         size_t minh = SIZE_MAX, maxh = 0;
         uint64_t h1 = mix64(F->floor_off * 0x9E3779B97F4A7C15ull + F->floor_pre + ((uint64_t)M->heur << 56));
         uint64_t h2 = mix64(h1 ^ 0x5851F42D4C957F2Dull);
+        bool stuck = false;
         for (uint32_t x = M->lo_start[P->lo]; x < M->lo_start[P->hi]; x++) {
             uint32_t u = M->by_lo[x];
             if (M->off[u] != NONE) continue;
             size_t h = M->mo[u] + M->size[u];
             minh = TA_MIN(minh, h);
             maxh = TA_MAX(maxh, h);
+            /* below the canonical floor with no unplaced neighbour to lift
+             * it: it can never be placed (MiniMalloc's "hatless" case) */
+            if (!M->nbr[u] && (M->mo[u] < F->floor_off || (M->mo[u] == F->floor_off && M->pre[u] < F->floor_pre)))
+                stuck = true;
             uint64_t z = mix64(((uint64_t)u << 40) ^ (uint64_t)M->mo[u] ^ 0xD6E8FEB86659FD93ull);
             h1 += z;
             h2 += mix64(z ^ 0xA0761D6478BD642Full);
         }
         F->min_height = minh;
         F->key1 = 0; /* not worth remembering: the scan finds it again */
+        if (stuck) goto fail; /* at any capacity: thr stays SIZE_MAX */
         if (maxh > C) {
             F->thr = maxh;
             goto fail;
@@ -795,6 +807,8 @@ next:
             if (need < F->thr) F->thr = need;
             M->nodes++;
             if (out_of_budget(M)) return R_LIMIT;
+            /* no unplaced neighbour: any later sibling strands it below the floor */
+            if (!M->nbr[best]) goto fail;
             goto next;
         }
         if (nzc) decompose(M, F, best, nzc);
@@ -831,9 +845,10 @@ fail:
         d--;
         F = &fr[d];
         if (t < F->thr) F->thr = t;
+        uint32_t was = F->item;
         unplace(M, F);
         F->item = NIL;
-        if (F->cut) goto fail;
+        if (F->cut || !M->nbr[was]) goto fail; /* cut, or hatless (as above) */
         goto next;
     }
 }
