@@ -940,15 +940,25 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     M.opt = opt;
     uint64_t budget = 64u * M.m, spent = 0;
     uint32_t heur = 0;
+    size_t up = lo + (hi - lo) / 2; /* the upper probe; clamped below */
     for (;;) {
         /* Round: C = lo (a plan there is optimal; an exhausted search raises
-         * lo, and we retry at once), then C = hi - g (a plan there improves
-         * the incumbent).  Then the next tie-break order; budgets double
-         * after every full rotation. */
+         * lo, and we retry at once), then the upper probe C = up, where a
+         * plan improves the incumbent.  The probe bisects towards lo after
+         * a success and backs off towards hi after running out of budget:
+         * plans are often quick to find well below the incumbent but slow
+         * right at lo.  Then the next tie-break order; budgets double after
+         * every full rotation. */
         int phase = 0;
         while (lo < hi && phase < 2) {
-            size_t C = phase == 0 ? lo : hi - g;
-            if (phase == 1 && C <= lo) break;
+            size_t C = lo;
+            if (phase == 1) {
+                up = up / g * g;
+                if (up <= lo) up = lo + g;
+                if (up >= hi) up = hi - g;
+                if (up <= lo) break;
+                C = up;
+            }
             set_heuristic(&M, heur);
             M.nodes = 0;
             uint64_t left = work_cap - spent;
@@ -959,12 +969,16 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
             if (r == R_FOUND) {
                 for (uint32_t i = 0; i < M.m; i++) offsets[M.id[i]] = M.sol[i];
                 hi = ta_plan_arena_bytes(reqs, n, offsets);
+                up = lo + (hi - lo) / 2;
             } else if (r == R_INFEASIBLE) {
                 lo = TA_MIN(hi, TA_MAX(lo + g, round_up_to(thr, g))); /* thr <= hi: hi is feasible */
+                up = lo + (hi - lo) / 2;
                 phase = 0;
                 continue;
             } else if (M.timed_out || spent >= work_cap) {
                 break;
+            } else if (phase == 1) {
+                up += (hi - up) / 2;
             }
             phase++;
         }
