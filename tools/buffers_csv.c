@@ -55,9 +55,13 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
     out->ids = cli_xmalloc(cap * sizeof *out->ids);
     out->lines = cli_xmalloc(cap * sizeof *out->lines);
     out->lineno = cli_xmalloc(cap * sizeof *out->lineno);
-    int col[6] = {-1, -1, -1, -1, -1, -1}; /* id lower upper size alignment offset */
-    static const char *const names[6] = {"id", "lower", "upper", "size", "alignment", "offset"};
-    bool have_header = false, ok = true;
+    /* Two layouts, told apart by the header's column names:
+     *   MiniMalloc: id,lower,upper,size[,alignment][,offset]   lifetime [lower, upper)
+     *   TFLM:       id,size,first,last[,offline_offset]        lifetime [first, last]
+     * Column order is free in both; an offset of -1 (or empty) means "not fixed". */
+    int col[8] = {-1, -1, -1, -1, -1, -1, -1, -1}; /* id lower upper size alignment offset first last */
+    static const char *const names[8] = {"id", "lower", "upper", "size", "alignment", "offset", "first", "last"};
+    bool have_header = false, ok = true, inclusive = false;
     char *next = (char *)text, *end = (char *)text + len;
     while (next < end && ok) {
         char *line = next, *nl = memchr(line, '\n', (size_t)(end - line));
@@ -86,20 +90,34 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
             break;
         }
         if (!have_header) {
-            for (int i = 0; i < nf; i++) {
-                for (int k = 0; k < 6; k++) {
-                    bool match = strcasecmp(f[i], names[k]) == 0 || (k == 4 && strcasecmp(f[i], "align") == 0);
+            for (int i = 0; i < nf && ok; i++) {
+                for (int k = 0; k < 8; k++) {
+                    bool match = strcasecmp(f[i], names[k]) == 0 || (k == 4 && strcasecmp(f[i], "align") == 0) ||
+                                 (k == 5 && strcasecmp(f[i], "offline_offset") == 0);
                     if (match) {
                         if (col[k] >= 0) {
                             ok = !cli_error("%s:%zu: column '%s' appears twice", path, lineno, names[k]);
+                            break;
                         }
                         col[k] = i;
                     }
                 }
             }
+            bool mm = col[1] >= 0 || col[2] >= 0, tf = col[6] >= 0 || col[7] >= 0;
+            if (ok && mm && tf)
+                ok = !cli_error("%s:%zu: both lower/upper and first/last columns: give one lifetime format", path,
+                                lineno);
+            inclusive = tf;
+            static const int need_mm[4] = {0, 1, 2, 3}, need_tf[4] = {0, 3, 6, 7};
+            const int *need = inclusive ? need_tf : need_mm;
             for (int k = 0; k < 4 && ok; k++)
-                if (col[k] < 0)
-                    ok = !cli_error("%s:%zu: missing column '%s' (need id,lower,upper,size)", path, lineno, names[k]);
+                if (col[need[k]] < 0)
+                    ok = !cli_error("%s:%zu: missing column '%s' (need id,lower,upper,size or id,size,first,last)",
+                                    path, lineno, names[need[k]]);
+            if (inclusive) { /* [first, last] is parsed through the lower/upper slots */
+                col[1] = col[6];
+                col[2] = col[7];
+            }
             out->ncols = nf;
             out->col_offset = col[5];
             out->has_align = col[4] >= 0;
@@ -112,15 +130,15 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
             break;
         }
         int64_t lower, upper, size, align = 1, offset = -1;
-        const char *bad = NULL;
-        if (!cli_parse_i64(f[col[1]], &lower)) bad = "lower";
-        else if (!cli_parse_i64(f[col[2]], &upper)) bad = "upper";
-        else if (!cli_parse_i64(f[col[3]], &size)) bad = "size";
-        else if (col[4] >= 0 && !cli_parse_i64(f[col[4]], &align)) bad = "alignment";
-        else if (col[5] >= 0 && *f[col[5]] && !cli_parse_i64(f[col[5]], &offset)) bad = "offset";
+        int bad = 0; /* index into col/names of the field that failed */
+        if (!cli_parse_i64(f[col[1]], &lower)) bad = 1;
+        else if (!cli_parse_i64(f[col[2]], &upper)) bad = 2;
+        else if (!cli_parse_i64(f[col[3]], &size)) bad = 3;
+        else if (col[4] >= 0 && !cli_parse_i64(f[col[4]], &align)) bad = 4;
+        else if (col[5] >= 0 && *f[col[5]] && !cli_parse_i64(f[col[5]], &offset)) bad = 5;
         if (bad) {
-            int k = bad[0] == 'l' ? 1 : bad[0] == 'u' ? 2 : bad[0] == 's' ? 3 : bad[0] == 'a' ? 4 : 5;
-            ok = !cli_error("%s:%zu: %s '%s' is not an integer", path, lineno, bad, f[col[k]]);
+            const char *what = inclusive && bad <= 2 ? names[bad + 5] : names[bad];
+            ok = !cli_error("%s:%zu: %s '%s' is not an integer", path, lineno, what, f[col[bad]]);
             break;
         }
         if (!*f[col[0]]) {
@@ -130,6 +148,18 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
         if (size < 0) {
             ok = !cli_error("%s:%zu: buffer '%s': negative size %lld", path, lineno, f[col[0]], (long long)size);
             break;
+        }
+        if (inclusive) {
+            if (upper < lower) {
+                ok = !cli_error("%s:%zu: buffer '%s': last %lld < first %lld (lifetimes are [first, last], inclusive)",
+                                path, lineno, f[col[0]], (long long)upper, (long long)lower);
+                break;
+            }
+            if (upper == INT64_MAX) {
+                ok = !cli_error("%s:%zu: buffer '%s': lifetime out of the 32-bit step range", path, lineno, f[col[0]]);
+                break;
+            }
+            upper += 1; /* to the half-open form the checks below use */
         }
         if (upper <= lower) {
             ok = !cli_error("%s:%zu: buffer '%s': upper %lld <= lower %lld (lifetimes are [lower, upper), half-open)",

@@ -1,6 +1,11 @@
-/* Buffer lists in the MiniMalloc CSV format: id,lower,upper,size[,alignment][,offset].
- * [lower, upper) is half-open; this is the one place it becomes the core's
- * inclusive [first, last] (last = upper - 1). */
+/* Buffer lists as CSV, in either of two layouts told apart by the header:
+ *  - MiniMalloc: id,lower,upper,size[,alignment][,offset]; [lower, upper) is
+ *    half-open, and this is the one place it becomes the core's inclusive
+ *    [first, last] (last = upper - 1);
+ *  - TFLM's planner lists: id,size,first,last[,offline_offset]; [first, last]
+ *    inclusive, as in the core.
+ * Columns may come in any order; `align` is accepted for `alignment`, and an
+ * offset (or offline_offset) of -1 or empty means the buffer is not fixed. */
 #ifndef TA_BUFFERS_CSV_H
 #define TA_BUFFERS_CSV_H
 

@@ -108,7 +108,7 @@ typedef struct ta_plan_result {
  * fixed offsets.  Strategies are stateless; all state lives in scratch.
  */
 typedef struct ta_strategy {
-    const char *name;    /* "naive", "pingpong", "linear", "greedy", "best", ... */
+    const char *name;    /* "naive", "pingpong", "linear", "greedy", "best", "optimal" */
     const char *summary; /* one line for --help */
     /* Scratch bytes plan() needs for these requests. */
     ta_status (*scratch_bytes)(const ta_request *reqs, size_t n, const ta_plan_options *opt,
@@ -118,6 +118,31 @@ typedef struct ta_strategy {
     ta_status (*plan)(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *scratch,
                       size_t scratch_bytes, size_t *offsets, ta_plan_result *res, ta_diag *diag);
 } ta_strategy;
+
+/*
+ * The exact planner, "optimal", searches for the smallest arena and proves
+ * it.  It starts from best's plan (with the same options), so it is never
+ * worse than best, then runs a depth-first search over canonical placements
+ * (each buffer at the lowest offset its placed neighbours allow, in offset
+ * order), pruned by per-time-section byte bounds and dominance, split at time
+ * cuts no buffer crosses, and memoising failed states.  res->proof says:
+ *   TA_PROOF_OPTIMAL  no smaller arena exists (proven_bytes == arena_bytes);
+ *   TA_PROOF_GAP      the search improved on best but could not close the
+ *                     gap: no arena below proven_bytes exists;
+ *   TA_PROOF_TIMEOUT  the limit hit at best's plan; proven_bytes as above.
+ * Limits: time_limit_s (<= 0: 10 s) against opt->clock covers the whole call;
+ * work_limit caps search nodes; with no clock and no work limit it searches
+ * time_limit_s x 1e6 nodes, so results never depend on the machine.  The
+ * search order is fixed: the same input and options give the same offsets
+ * whenever the search finishes within its limit.  Alignment and fixed
+ * offsets are exact (fixed buffers are obstacles; with
+ * TA_PLAN_ALLOW_FIXED_CONFLICT, lower_bound_bytes counts colliding fixed
+ * bytes twice, and proven_bytes is the planner's own, valid bound).
+ * Scratch grows with the overlapping pairs (a few MB for real models, at most
+ * 64 MB plus best's); problems with more than 4096 sized buffers, 2^20
+ * overlapping pairs or a larger search state are not searched: best's plan
+ * comes back as OPTIMAL when it meets the bound, else TIMEOUT.
+ */
 
 /* The built-in strategies, in the order tables print them.  *count receives
  * how many; the array is static and never changes. */

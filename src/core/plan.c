@@ -14,17 +14,11 @@ const char *ta_proof_str(ta_proof p) {
 }
 
 extern const ta_strategy ta_strategy_naive, ta_strategy_pingpong, ta_strategy_linear,
-    ta_strategy_greedy, ta_strategy_best;
-#ifdef TA_HAVE_OPTIMAL
-extern const ta_strategy ta_strategy_optimal;
-#endif
+    ta_strategy_greedy, ta_strategy_best, ta_strategy_optimal;
 
 static const ta_strategy *const k_strategies[] = {
     &ta_strategy_naive, &ta_strategy_pingpong, &ta_strategy_linear, &ta_strategy_greedy,
-    &ta_strategy_best,
-#ifdef TA_HAVE_OPTIMAL
-    &ta_strategy_optimal,
-#endif
+    &ta_strategy_best, &ta_strategy_optimal,
 };
 
 const ta_strategy *const *ta_strategy_list(size_t *count) {
@@ -149,7 +143,9 @@ ta_status ta_plan_run(const ta_strategy *s, const ta_request *reqs, size_t n,
     res->arena_bytes = ta_plan_arena_bytes(reqs, n, offsets);
     if (res->arena_bytes == SIZE_MAX)
         return ta_diag_set(d, TA_E_OVERFLOW, "strategy %s: arena overflows size_t", s->name);
-    if (res->proven_bytes < lb) res->proven_bytes = lb;
+    /* (with colliding fixed buffers the bound counts shared bytes twice and
+     * proves nothing; the strategy's own claim stands) */
+    if (res->proven_bytes < lb && !res->fixed_conflicts) res->proven_bytes = lb;
     if (res->proof == TA_PROOF_NONE && res->arena_bytes == lb) res->proven_bytes = lb;
     /* Every plan is proven valid before it leaves the core. */
     st = ta_plan_check(reqs, n, offsets, res->arena_bytes, flags, scratch, scratch_bytes, d);

@@ -1,0 +1,108 @@
+/* bench_optimal: the exact planner against greedy and best on every shared
+ * buffer list: the MiniMalloc problems (planning/NAME.csv) and TFLM's lists for
+ * every model (models/reference/tflm_buffers/NAME.csv).
+ *
+ *   bench_optimal [DATA_DIR [TIME_LIMIT_S]]
+ *
+ * DATA_DIR defaults to $TINYARENA_DATA, then ../shared.  Prints one row per
+ * problem: buffers, lower bound, greedy, best, optimal arena, proof status,
+ * optimal's wall time (Release builds only give meaningful times). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buffers_csv.h"
+#include "cli.h"
+#include "plan_report.h"
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Sorted *.csv names in dir, skipping NAME.meta.csv / NAME.timeline.csv. */
+static size_t list_csv(const char *dir, char ***out) {
+    DIR *d = opendir(dir);
+    size_t n = 0, cap = 16;
+    char **names = malloc(cap * sizeof *names);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            size_t len = strlen(e->d_name);
+            if (len < 5 || strcmp(e->d_name + len - 4, ".csv")) continue;
+            if (strstr(e->d_name, ".meta.csv") || strstr(e->d_name, ".timeline.csv")) continue;
+            if (n == cap) names = realloc(names, (cap *= 2) * sizeof *names);
+            names[n] = malloc(len + 1);
+            memcpy(names[n++], e->d_name, len + 1);
+        }
+        closedir(d);
+    }
+    qsort(names, n, sizeof *names, cmp_str);
+    *out = names;
+    return n;
+}
+
+static size_t arena_of(const char *strategy, const buffer_list *bl, const ta_plan_options *opt) {
+    plan_outcome o = plan_report_run(ta_strategy_find(strategy), bl->reqs, bl->n, opt);
+    free(o.offsets);
+    return o.st ? 0 : o.res.arena_bytes;
+}
+
+static void bench_dir(const char *dir, const ta_plan_options *opt, double *total_s, int *proven, int *rows) {
+    char **names;
+    size_t n = list_csv(dir, &names);
+    for (size_t i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        buffer_list bl;
+        if (!buffers_csv_read(path, 1, &bl)) continue;
+        char name[48];
+        snprintf(name, sizeof name, "%.*s", (int)(strlen(names[i]) - 4), names[i]);
+        plan_outcome o = plan_report_run(ta_strategy_find("optimal"), bl.reqs, bl.n, opt);
+        char a[32], b[32], c[32], e[32];
+        if (o.st) {
+            const char *why = o.st == TA_E_FIXED_CONFLICT ? "conflicting fixed offsets" : ta_status_str(o.st);
+            printf("%-46s %5zu %12s %12s %12s %12s  %-20s %9s\n", name, bl.n, "-", "-", "-", "-", why, "-");
+        } else {
+            double s = (double)o.time_us / 1e6;
+            *total_s += s;
+            *proven += o.res.proof == TA_PROOF_OPTIMAL;
+            char status[64];
+            if (o.res.proof == TA_PROOF_OPTIMAL) snprintf(status, sizeof status, "proven optimal");
+            else snprintf(status, sizeof status, "%s, gap %zu", ta_proof_str(o.res.proof),
+                          o.res.arena_bytes - o.res.proven_bytes);
+            printf("%-46s %5zu %12s %12s %12s %12s  %-20s %9.3f\n", name, bl.n,
+                   fmt_bytes(o.res.lower_bound_bytes, a), fmt_bytes(arena_of("greedy", &bl, opt), b),
+                   fmt_bytes(arena_of("best", &bl, opt), c), fmt_bytes(o.res.arena_bytes, e), status, s);
+        }
+        (*rows)++;
+        fflush(stdout);
+        free(o.offsets);
+        buffers_csv_free(&bl);
+    }
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    free(names);
+}
+
+int main(int argc, char **argv) {
+    const char *data = argc > 1 ? argv[1] : getenv("TINYARENA_DATA");
+    if (!data || !*data) data = "../shared";
+    ta_plan_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.time_limit_s = argc > 2 ? atof(argv[2]) : 10.0;
+    opt.clock = cli_clock;
+    printf("optimal vs heuristics (data %s, time limit %.1f s)\n", data, opt.time_limit_s);
+    printf("%-46s %5s %12s %12s %12s %12s  %-20s %9s\n", "problem", "bufs", "lower_bound", "greedy", "best",
+           "optimal", "status", "time_s");
+    double total = 0;
+    int proven = 0, rows = 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/planning", data);
+    bench_dir(dir, &opt, &total, &proven, &rows);
+    snprintf(dir, sizeof dir, "%s/models/reference/tflm_buffers", data);
+    bench_dir(dir, &opt, &total, &proven, &rows);
+    if (!rows) {
+        fprintf(stderr, "bench_optimal: no buffer lists under %s (pass DATA_DIR or set TINYARENA_DATA)\n", data);
+        return 1;
+    }
+    printf("%d problems, %d proven optimal, %.3f s in optimal\n", rows, proven, total);
+    return 0;
+}
