@@ -140,9 +140,6 @@ static int plan_buffers(const plan_args *a) {
     return rc;
 }
 
-/* Strategies the default table runs (search strategies only on request). */
-static bool in_default_table(const ta_strategy *s) { return strcmp(s->name, "optimal") != 0; }
-
 typedef struct {
     unsigned char *bytes;
     size_t len;
@@ -267,7 +264,7 @@ static int plan_model(const plan_args *a) {
     plan_outcome *o = cli_xcalloc(count + 1, sizeof *o);
     size_t no = 0, ichosen = 0;
     for (size_t i = 0; i < count; i++) {
-        bool want = a->strategy ? all[i] == chosen : (in_default_table(all[i]) || all[i] == chosen);
+        bool want = a->strategy ? all[i] == chosen : true;
         if (a->json && all[i] != chosen) want = false;
         if (!want) continue;
         if (all[i] == chosen) ichosen = no;
@@ -330,7 +327,7 @@ static int plan_model(const plan_args *a) {
                          lm.len, have ? &hb : NULL);
     }
     for (size_t i = 0; i < no; i++) {
-        if (o[i].st && !rc && !a->json) rc = CLI_FAIL;
+        /* the exit code follows the chosen plan; other rows only report */
         free(o[i].offsets);
     }
     free(o);
