@@ -1,6 +1,8 @@
 /* bench_optimal: the exact planner against greedy and best on every shared
  * buffer list: the MiniMalloc problems (planning/NAME.csv) and TFLM's lists for
- * every model (models/reference/tflm_buffers/NAME.csv).
+ * every model (models/reference/tflm_buffers/NAME.csv), then every model
+ * file in models/MANIFEST.tsv planned from the .tflite itself (TFLM's rules,
+ * tensors only) -- which includes the coral models TFLM rejects.
  *
  *   bench_optimal [DATA_DIR [TIME_LIMIT_S]]
  *
@@ -14,6 +16,8 @@
 
 #include "buffers_csv.h"
 #include "cli.h"
+#include "model_load.h"
+#include "model_plan.h"
 #include "plan_report.h"
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -82,6 +86,66 @@ static void bench_dir(const char *dir, const ta_plan_options *opt, double *total
     free(names);
 }
 
+static size_t arena_reqs(const char *strategy, const ta_request *r, size_t n, const ta_plan_options *opt) {
+    plan_outcome o = plan_report_run(ta_strategy_find(strategy), r, n, opt);
+    free(o.offsets);
+    return o.st ? 0 : o.res.arena_bytes;
+}
+
+/* Every model of the MANIFEST, planned from its .tflite file. */
+static void bench_models(const char *data, const ta_plan_options *base, double *total_s, int *proven, int *rows) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/models/MANIFEST.tsv", data);
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char line[2048];
+    bool header = true;
+    while (fgets(line, sizeof line, f)) {
+        if (header) {
+            header = false;
+            continue;
+        }
+        char *tab = strchr(line, '\t');
+        if (!tab) continue;
+        *tab = '\0';
+        if (strlen(line) > 1024) continue;
+        snprintf(path, sizeof path, "%s/models/%.1024s", data, line);
+        loaded_model lm;
+        model_plan mp;
+        memset(&mp, 0, sizeof mp);
+        if (model_load(path, &lm) == CLI_OK) {
+            ta_lifetime_options lo = {16, lm.offline, lm.n_offline};
+            if (model_plan_build(&mp, &lm.g, &lo, NULL, 0, path) == CLI_OK) {
+                ta_plan_options opt = *base;
+                if (lm.offline) opt.flags |= TA_PLAN_ALLOW_FIXED_CONFLICT;
+                plan_outcome o = plan_report_run(ta_strategy_find("optimal"), mp.reqs, mp.n, &opt);
+                char name[48], a[32], b[32], c[32], e[32], status[64];
+                snprintf(name, sizeof name, "%.*s", (int)(strlen(line) - 7), line);
+                if (o.st) {
+                    printf("%-46s %5zu %12s %12s %12s %12s  %-20s %9s\n", name, mp.n, "-", "-", "-", "-",
+                           ta_status_str(o.st), "-");
+                } else {
+                    double sec = (double)o.time_us / 1e6;
+                    *total_s += sec;
+                    *proven += o.res.proof == TA_PROOF_OPTIMAL;
+                    if (o.res.fixed_conflicts) snprintf(status, sizeof status, "fixed offsets collide");
+                    else if (o.res.proof == TA_PROOF_OPTIMAL) snprintf(status, sizeof status, "proven optimal");
+                    else snprintf(status, sizeof status, "%s", ta_proof_str(o.res.proof));
+                    printf("%-46s %5zu %12s %12s %12s %12s  %-20s %9.3f\n", name, mp.n,
+                           fmt_bytes(o.res.lower_bound_bytes, a), fmt_bytes(arena_reqs("greedy", mp.reqs, mp.n, &opt), b),
+                           fmt_bytes(arena_reqs("best", mp.reqs, mp.n, &opt), c), fmt_bytes(o.res.arena_bytes, e),
+                           status, sec);
+                }
+                (*rows)++;
+                free(o.offsets);
+            }
+        }
+        model_plan_free(&mp);
+        model_unload(&lm);
+    }
+    fclose(f);
+}
+
 int main(int argc, char **argv) {
     const char *data = argc > 1 ? argv[1] : getenv("TINYARENA_DATA");
     if (!data || !*data) data = "../shared";
@@ -99,6 +163,8 @@ int main(int argc, char **argv) {
     bench_dir(dir, &opt, &total, &proven, &rows);
     snprintf(dir, sizeof dir, "%s/models/reference/tflm_buffers", data);
     bench_dir(dir, &opt, &total, &proven, &rows);
+    printf("\nmodels planned from their .tflite files (TFLM's lifetime rules, tensors only):\n");
+    bench_models(data, &opt, &total, &proven, &rows);
     if (!rows) {
         fprintf(stderr, "bench_optimal: no buffer lists under %s (pass DATA_DIR or set TINYARENA_DATA)\n", data);
         return 1;

@@ -1,0 +1,50 @@
+/* Loading a .tflite file for the CLI, benches and tests: read, verify,
+ * import, and gather the offline offsets. */
+#include "model_load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void model_unload(loaded_model *lm) {
+    free(lm->graph_mem);
+    free(lm->offline);
+    free(lm->bytes);
+    memset(lm, 0, sizeof *lm);
+}
+
+/* Reads, verifies and imports a .tflite file.  One line on error. */
+int model_load(const char *path, loaded_model *lm) {
+    memset(lm, 0, sizeof *lm);
+    lm->bytes = cli_read_file(path, &lm->len);
+    if (!lm->bytes) return cli_error("%s: cannot read file", path);
+    ta_diag d;
+    ta_status st = ta_tflite_open(&lm->m, lm->bytes, lm->len, &d);
+    if (st) return cli_error("%s: %s: %s", path, ta_status_str(st), d.msg);
+    ta_graph_limits lim;
+    st = ta_tflite_graph_limits(&lm->m, &lim);
+    if (st) return cli_error("%s: %s", path, ta_status_str(st));
+    size_t need = ta_graph_bytes(&lim);
+    if (!need) return cli_error("%s: model too large to import", path);
+    lm->graph_mem = cli_xmalloc(need);
+    st = ta_graph_init(&lm->g, &lim, lm->graph_mem, need);
+    if (!st) st = ta_tflite_import(&lm->m, &lm->g, &d);
+    if (st) return cli_error("%s: %s: %s", path, ta_status_str(st), d.msg);
+    ta_tflite_info info;
+    if (ta_tflite_get_info(&lm->m, &info) == TA_OK && info.has_offline_offsets) {
+        /* One offset per tensor of every subgraph, in global tensor order. */
+        lm->n_offline = lm->g.n_tensors;
+        lm->offline = cli_xcalloc(lm->n_offline, sizeof *lm->offline);
+        for (uint32_t sg = 0; sg < lm->g.n_subgraphs; sg++) {
+            const int32_t *offs = NULL;
+            uint32_t cnt = 0;
+            const ta_subgraph *s = &lm->g.subgraphs[sg];
+            if (ta_tflite_offline_offsets(&lm->m, sg, &offs, &cnt) != TA_OK || cnt != s->n_tensors)
+                return cli_error("%s: offline offsets do not cover subgraph %u", path, sg);
+            for (uint32_t k = 0; k < cnt; k++) lm->offline[s->tensor_base + k] = offs[k];
+        }
+    }
+    return CLI_OK;
+}
+
