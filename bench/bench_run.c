@@ -67,6 +67,7 @@ int main(int argc, char **argv) {
     const char *strategy = argc > 3 ? argv[3] : "greedy";
     if (!data) data = "../shared";
     if (runs < 1) runs = 1;
+    static ta_arena_breakdown parts[sizeof k_models / sizeof k_models[0]];
     printf("plan: %s; TFLM figures from models/reference/tflm_reference.tsv\n", strategy);
     printf("%-48s %10s %9s %8s %10s %10s %6s %10s %10s %7s\n", "model", "invoke ms", "planned", "scratch", "persistent",
            "TFLM pers.", "align", "total", "TFLM total", "ratio");
@@ -111,6 +112,7 @@ int main(int argc, char **argv) {
         if (st) {
             printf("%-48s error: %s\n", k_models[m], d.msg);
         } else {
+            parts[m] = b;
             qsort(t, (size_t)runs, sizeof *t, cmp_d);
             size_t tp = tflm_col(data, k_models[m], 8), tt = tflm_col(data, k_models[m], 9);
             printf("%-48s %10.4f %9zu %8zu %10zu %10zu %6zu %10zu %10zu %7.3f\n", k_models[m], t[runs / 2], b.planned,
@@ -120,5 +122,12 @@ int main(int argc, char **argv) {
         free(arena);
         free(model);
     }
+    /* The persistent part by category, for the same runs. */
+    printf("\npersistent part by category (bytes)\n%-48s %8s %8s %8s %8s %8s %10s\n", "model", "tensors", "op recs",
+           "tables", "io", "shared", "persistent");
+    for (size_t m = 0; m < sizeof k_models / sizeof k_models[0]; m++)
+        if (parts[m].total)
+            printf("%-48s %8zu %8zu %8zu %8zu %8zu %10zu\n", k_models[m], parts[m].tensor_table, parts[m].op_records,
+                   parts[m].op_tables, parts[m].io_table, parts[m].shared_scratch, parts[m].persistent);
     return 0;
 }

@@ -132,6 +132,16 @@ typedef struct ta_arena_breakdown {
                               free until the first invoke */
     size_t n_buffers;  /* planned buffers (tensors + planned scratch) */
     size_t lower_bound;/* most planned bytes live at once (no plan can be smaller) */
+    /* The persistent part by category (each with its alignment padding; the
+     * six sum to persistent). */
+    size_t tensor_table;   /* one data pointer per tensor of the subgraph */
+    size_t op_records;     /* the op pointer table and one record per op
+                              (kernel params, tensor indices) */
+    size_t op_tables;      /* per-op constant tables: per-channel multipliers
+                              and shifts, concatenation sizes */
+    size_t io_table;       /* input/output descriptions (ta_io) */
+    size_t shared_scratch; /* SHARED scratch mode's region */
+    size_t poison_table;   /* poison mode's per-buffer records */
 } ta_arena_breakdown;
 
 /* A model input or output. */

@@ -689,6 +689,7 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     const size_t rec_bytes = offsetof(opdata, u) + member_bytes(op->kind);
     opdata *od = take(&c.carve, rec_bytes);
     int32_t *io = take(&c.carve, sizeof(int32_t) * (op->n_inputs + op->n_outputs));
+    const size_t fixed_bytes = c.carve.used;
     c.od.kind = (uint16_t)op->kind;
     c.od.n_in = (uint16_t)op->n_inputs;
     c.od.n_out = (uint16_t)op->n_outputs;
@@ -729,6 +730,7 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     if (c.scratch > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "scratch above 4 GiB");
     info->data_bytes = c.carve.used;
     info->scratch_bytes = c.scratch;
+    info->table_bytes = c.carve.used - fixed_bytes;
     if (!data) return TA_OK;
     if (c.carve.used > data_bytes) return ta_diag_set(diag, TA_E_NO_MEMORY, "op %u: op data needs %zu bytes, has %zu", op_index, c.carve.used, data_bytes);
     for (uint32_t k = 0; k < op->n_inputs; k++) io[k] = op->inputs[k];

@@ -26,6 +26,8 @@
 typedef struct ta__op_info {
     size_t data_bytes;    /* op record bytes (persistent) */
     size_t scratch_bytes; /* kernel scratch needed during invoke (0: none) */
+    size_t table_bytes;   /* of data_bytes: out-of-line constant tables (per-channel
+                             multipliers and shifts, concat sizes) */
 } ta__op_info;
 
 /* Validates op `op_index` of subgraph sg and fills its record.  Errors name

@@ -153,7 +153,7 @@ typedef struct {
     ta_buffer_origin *origin;
     size_t *offsets;
     size_t n_req;
-    size_t planned, lower_bound, max_scratch, sum_scratch, records;
+    size_t planned, lower_bound, max_scratch, sum_scratch, records, tables;
 } built_t;
 
 static size_t work_guess(const ta_runtime *rt) {
@@ -200,6 +200,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     for (uint32_t o = 0; o < sg->n_ops; o++) {
         if ((st = ta__op_prepare(&w->g, 0, o, NULL, 0, &w->info[o], diag))) return st;
         w->records = ta__add_sat(w->records, ta__align_up(w->info[o].data_bytes, REC_ALIGN));
+        w->tables = ta__add_sat(w->tables, w->info[o].table_bytes);
         w->sreq_of_op[o] = -1;
         size_t sb = w->info[o].scratch_bytes;
         if (!sb) continue;
@@ -275,6 +276,12 @@ static void fill_breakdown(ta_runtime *rt, const built_t *w, const tail_t *t) {
     b->total_in_place = ta__add_sat(ta__add_sat(head, b->persistent), b->alignment);
     b->n_buffers = w->n_req;
     b->lower_bound = w->lower_bound;
+    b->tensor_table = t->op_data - t->ptrs;
+    b->op_records = t->io - t->op_data - w->tables;
+    b->op_tables = w->tables;
+    b->io_table = t->shared - t->io;
+    b->shared_scratch = t->poison - t->shared;
+    b->poison_table = t->total - t->poison;
 }
 
 ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const ta_runtime_options *opt,
