@@ -260,7 +260,7 @@ static void test_model(const char *model, const char *const *cases) {
                                                (uint32_t)((pb->bytes + 15) & ~(size_t)15), pb->first, pb->last};
             }
             budget = (ta_budget){model, ta_budget_hash(bytes, len), "greedy", (uint32_t)b.planned, 16,
-                                 (uint32_t)table.n, entries};
+                                 (uint32_t)table.n, entries, NULL, 0};
             /* a budget for other bytes is refused */
             ta_runtime_options ob = ta_runtime_options_default();
             ta_runtime_use_budget(&ob, &budget);
