@@ -128,7 +128,7 @@ static uint32_t rd32(const uint8_t *p) {
 static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
 /* Field types: how a field is stored in the host struct and in the record. */
-enum { F_I32 = 1, F_F32, F_RAW4, F_BOOL, F_SIZE, F_I64, F_DTYPE, F_PTR };
+enum { F_I32 = 1, F_F32, F_RAW4, F_BOOL, F_SIZE, F_I64, F_DTYPE, F_PTR, F_EDGE /* a nested struct's start or end: padding may precede it */ };
 
 typedef struct {
     uint16_t off;  /* offsetof(opdata, field) */
@@ -146,7 +146,7 @@ static size_t field_size(unsigned t) {
     case F_I64: return sizeof(int64_t);
     case F_DTYPE: return sizeof(ta_dtype);
     case F_PTR: return sizeof(const void *);
-    default: return 0;
+    default: return 0; /* F_EDGE */
     }
 }
 
@@ -168,8 +168,9 @@ static size_t field_align(unsigned t) {
 #define FA(m, t, n) {(uint16_t)offsetof(opdata, u.m), t, n}
 #define D4(m) F(m.n, F_I32), F(m.h, F_I32), F(m.w, F_I32), F(m.c, F_I32)
 #define REQUANT(m)                                                                                        \
-    F(m.input_offset, F_I32), F(m.weights_offset, F_I32), F(m.output_offset, F_I32), F(m.mult, F_PTR), \
-        F(m.shift, F_PTR), F(m.per_channel, F_BOOL), F(m.act_min, F_I32), F(m.act_max, F_I32)
+    {(uint16_t)offsetof(opdata, u.m), F_EDGE, 0}, F(m.input_offset, F_I32), F(m.weights_offset, F_I32), F(m.output_offset, F_I32), F(m.mult, F_PTR), \
+        F(m.shift, F_PTR), F(m.per_channel, F_BOOL), F(m.act_min, F_I32), F(m.act_max, F_I32),          \
+        {(uint16_t)(offsetof(opdata, u.m) + sizeof(ta_requant)), F_EDGE, 0}
 #define BCAST(m)                                                                                      \
     F(m.rank, F_I32), FA(m.in1, F_I32, TA_KERNEL_MAX_BROADCAST_RANK),                                \
         FA(m.in2, F_I32, TA_KERNEL_MAX_BROADCAST_RANK), FA(m.out, F_I32, TA_KERNEL_MAX_BROADCAST_RANK)
@@ -388,6 +389,63 @@ static void decode(const uint8_t *rec, opdata *od) {
     }
 }
 
+/* Where the compiler can say which bytes are padding (GCC's
+ * __builtin_clear_padding), every other byte of the member must belong to a
+ * described field.  Returns the first undescribed byte, or SIZE_MAX (also
+ * when the builtin is missing). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_clear_padding)
+#define TA_HAVE_CLEAR_PADDING 1
+#endif
+#endif
+static size_t undescribed_byte(ta_op_kind k, const field_set *fs) {
+#ifdef TA_HAVE_CLEAR_PADDING
+    opdata od;
+    memset(&od, 0xFF, sizeof od);
+    switch (k) {
+    case TA_OP_CONV_2D: __builtin_clear_padding(&od.u.conv); break;
+    case TA_OP_DEPTHWISE_CONV_2D: __builtin_clear_padding(&od.u.dw); break;
+    case TA_OP_FULLY_CONNECTED: __builtin_clear_padding(&od.u.fc); break;
+    case TA_OP_ADD:
+    case TA_OP_SUB: __builtin_clear_padding(&od.u.as); break;
+    case TA_OP_MUL: __builtin_clear_padding(&od.u.mul); break;
+    case TA_OP_AVERAGE_POOL_2D:
+    case TA_OP_MAX_POOL_2D: __builtin_clear_padding(&od.u.pool); break;
+    case TA_OP_MEAN: __builtin_clear_padding(&od.u.mean); break;
+    case TA_OP_SOFTMAX: __builtin_clear_padding(&od.u.sm); break;
+    case TA_OP_LOGISTIC:
+    case TA_OP_TANH: __builtin_clear_padding(&od.u.act); break;
+    case TA_OP_QUANTIZE:
+    case TA_OP_DEQUANTIZE: __builtin_clear_padding(&od.u.q); break;
+    case TA_OP_RESHAPE:
+    case TA_OP_SQUEEZE:
+    case TA_OP_EXPAND_DIMS: __builtin_clear_padding(&od.u.copy); break;
+    case TA_OP_PAD:
+    case TA_OP_PADV2: __builtin_clear_padding(&od.u.pad); break;
+    case TA_OP_TRANSPOSE: __builtin_clear_padding(&od.u.tr); break;
+    case TA_OP_CONCATENATION: __builtin_clear_padding(&od.u.cat); break;
+    case TA_OP_STRIDED_SLICE: __builtin_clear_padding(&od.u.sl); break;
+    case TA_OP_RESIZE_NEAREST_NEIGHBOR: __builtin_clear_padding(&od.u.rs); break;
+    default: return SIZE_MAX;
+    }
+    const unsigned char *bytes = (const unsigned char *)&od;
+    for (size_t i = 0; i < fs->n; i++) /* described bytes: zero them too */
+        memset((unsigned char *)&od + fs->f[i].off, 0, field_size(fs->f[i].type) * fs->f[i].count);
+    const size_t end = offsetof(opdata, u) + member_bytes(k);
+    for (size_t i = offsetof(opdata, u); i < end; i++)
+        if (bytes[i]) return i;
+#else
+    (void)k;
+    (void)fs;
+#endif
+    return SIZE_MAX;
+}
+
+/* C places each member at the first offset past the previous one that its
+ * alignment allows, so a described member must sit exactly there -- any
+ * other gap is a member the list forgot.  (A forgotten member small enough
+ * to hide in the padding before the next one is what undescribed_byte
+ * finds.) */
 ta_status ta__op_layout_check(ta_diag *diag) {
     for (int k = 0; k < TA_OP_KIND_COUNT; k++) {
         const field_set fs = fields_of((ta_op_kind)k);
@@ -397,17 +455,19 @@ ta_status ta__op_layout_check(ta_diag *diag) {
         size_t at = offsetof(opdata, u), max_align = 1;
         for (size_t i = 0; i < fs.n; i++) {
             const field_t *f = &fs.f[i];
-            const size_t sz = field_size(f->type) * f->count;
-            if (field_align(f->type) > max_align) max_align = field_align(f->type);
-            /* a gap is padding only when it is smaller than the field's alignment */
-            if (f->off < at || f->off - at >= field_align(f->type))
-                return ta_diag_set(diag, TA_E_MALFORMED, "%s record: bytes %zu..%u before field %zu are not described",
-                                   name, at, f->off, i);
-            if (f->off + sz > end) return ta_diag_set(diag, TA_E_MALFORMED, "%s record: field %zu ends past the params", name, i);
-            at = f->off + sz;
+            const size_t a = f->type == F_EDGE ? _Alignof(ta_requant) : field_align(f->type);
+            const size_t want = (at + a - 1) / a * a;
+            if (a > max_align) max_align = a;
+            if (f->off != want)
+                return ta_diag_set(diag, TA_E_MALFORMED, "%s record: field %zu is at byte %u, expected %zu (a member is not described)",
+                                   name, i, f->off, want);
+            at = f->off + field_size(f->type) * f->count;
         }
-        if (end - at >= max_align)
+        if ((at + max_align - 1) / max_align * max_align != end)
             return ta_diag_set(diag, TA_E_MALFORMED, "%s record: bytes %zu..%zu are not described", name, at, end);
+        const size_t u = undescribed_byte((ta_op_kind)k, &fs);
+        if (u != SIZE_MAX)
+            return ta_diag_set(diag, TA_E_MALFORMED, "%s record: byte %zu holds a member that is not described", name, u);
     }
     return TA_OK;
 }

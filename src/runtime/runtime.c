@@ -217,7 +217,8 @@ static ta_status check_consts(ta_runtime *rt, const built_t *w, carve_t *c, ta_d
     const size_t n = rt->opt.consts_bytes;
     const ta_subgraph *sg = &w->g.subgraphs[0];
     if ((uintptr_t)k % REC_ALIGN)
-        return ta_diag_set(diag, TA_E_MISALIGNED, "const blob at %p is not 8-byte aligned", (const void *)k);
+        return ta_diag_set(diag, TA_E_MISALIGNED, "const blob is not 8-byte aligned (address %% 8 = %u)",
+                           (unsigned)((uintptr_t)k % REC_ALIGN));
     if (n < CONSTS_HDR) return ta_diag_set(diag, TA_E_MALFORMED, "const blob of %zu bytes is shorter than its header", n);
     if (rd32(k) != CONSTS_MAGIC)
         return ta_diag_set(diag, TA_E_MALFORMED, rd32(k) == CONSTS_MAGIC_SWAPPED
