@@ -296,6 +296,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     for (uint32_t s = 1; s < w->g.n_subgraphs; s++)
         if (w->g.subgraphs[s].n_ops) return ta_diag_set(diag, TA_E_UNSUPPORTED, "models with several subgraphs (control flow) cannot run");
     w->image = ta__add_sat(consts_records_at(sg->n_ops), w->records);
+    if (w->image > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "op records above 4 GiB");
     if (rt->opt.consts && (st = check_consts(rt, w, &c, diag))) return st;
     /* 3. lifetimes and requests */
     size_t lb = ta_lifetime_bytes(&w->g, w->n_sreq);
@@ -455,11 +456,10 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     } else {
         uint8_t *img = tp + t.image;
         size_t at = consts_records_at(sg->n_ops);
-        const uint64_t hash = ta_budget_hash(rt->model.bytes, rt->model.len);
+        const uint64_t hash = rt->opt.model_hash ? rt->opt.model_hash : ta_budget_hash(rt->model.bytes, rt->model.len);
         memset(img, 0, at);
         const uint32_t hdr[8] = {CONSTS_MAGIC, CONSTS_VERSION, (uint32_t)w.image, sg->n_ops, sg->n_tensors,
                                  (uint32_t)hash, (uint32_t)(hash >> 32), 0};
-        if (w.image > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "op records above 4 GiB");
         for (int k = 0; k < 8; k++) wr32(img + 4 * k, hdr[k]);
         for (uint32_t o = 0; o < sg->n_ops; o++) {
             const size_t len = ta__align_up(w.info[o].data_bytes, REC_ALIGN);
