@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 /* bench_run: invoke time and arena breakdown per model (a strategy's plan,
- * planned scratch), with TFLM's persistent bytes for comparison.
+ * planned scratch), with TFLM's persistent bytes for comparison; then the
+ * persistent part by category, and with the op constants read from an
+ * exported const blob (flash) instead of the arena.
  *   bench_run [DATA_DIR] [RUNS] [STRATEGY]   (DATA_DIR defaults to $TINYARENA_DATA,
  *                                            STRATEGY to greedy) */
 #include <stdio.h>
@@ -67,6 +69,10 @@ int main(int argc, char **argv) {
     const char *strategy = argc > 3 ? argv[3] : "greedy";
     if (!data) data = "../shared";
     if (runs < 1) runs = 1;
+    static ta_arena_breakdown parts[sizeof k_models / sizeof k_models[0]];
+    static ta_arena_breakdown with_blob[sizeof k_models / sizeof k_models[0]];
+    static size_t tflm_pers[sizeof k_models / sizeof k_models[0]];
+    static double t_blob[sizeof k_models / sizeof k_models[0]];
     printf("plan: %s; TFLM figures from models/reference/tflm_reference.tsv\n", strategy);
     printf("%-48s %10s %9s %8s %10s %10s %6s %10s %10s %7s\n", "model", "invoke ms", "planned", "scratch", "persistent",
            "TFLM pers.", "align", "total", "TFLM total", "ratio");
@@ -111,8 +117,42 @@ int main(int argc, char **argv) {
         if (st) {
             printf("%-48s error: %s\n", k_models[m], d.msg);
         } else {
+            parts[m] = b;
             qsort(t, (size_t)runs, sizeof *t, cmp_d);
             size_t tp = tflm_col(data, k_models[m], 8), tt = tflm_col(data, k_models[m], 9);
+            tflm_pers[m] = tp;
+            /* the same model reading its exported op constants (outputs must not change) */
+            size_t nb = 0;
+            void *blob = NULL, *arena2 = NULL, *work2 = NULL;
+            ta_runtime rt2;
+            ta_arena_breakdown b2;
+            ta_runtime_options o2 = opt;
+            ta_status s2 = ta_runtime_export_consts(&rt, NULL, 0, &nb, &d);
+            if (!s2 && !(s2 = (blob = aligned_alloc(16, (nb + 15) & ~(size_t)15)) ? TA_OK : TA_E_NO_MEMORY))
+                s2 = ta_runtime_export_consts(&rt, blob, nb, &nb, &d);
+            ta_runtime_use_consts(&o2, blob, nb);
+            if (!s2) s2 = ta_runtime_open(&rt2, model, len, &o2, &d);
+            size_t wb2 = b.work_bytes + nb + 64;
+            if (!s2) s2 = ta_runtime_query(&rt2, work2 = malloc(wb2), wb2, &b2, &d);
+            if (!s2) s2 = ta_runtime_init(&rt2, work2, wb2, arena2 = malloc(b2.total), b2.total, &d);
+            /* one input pattern for both runtimes */
+            for (uint32_t k = 0; !s2 && k < ta_runtime_input_count(&rt); k++) {
+                const ta_io *i1 = ta_runtime_input(&rt, k), *i2 = ta_runtime_input(&rt2, k);
+                for (size_t j = 0; j < i1->bytes; j++)
+                    ((unsigned char *)i1->data)[j] = ((unsigned char *)i2->data)[j] = (unsigned char)((j * 7u) & 0x3Fu);
+            }
+            if (!s2) s2 = ta_runtime_invoke(&rt, &d);
+            double t0 = now_ms();
+            if (!s2) s2 = ta_runtime_invoke(&rt2, &d);
+            t_blob[m] = now_ms() - t0;
+            for (uint32_t k = 0; !s2 && k < ta_runtime_output_count(&rt); k++)
+                if (memcmp(ta_runtime_output(&rt2, k)->data, ta_runtime_output(&rt, k)->data, ta_runtime_output(&rt, k)->bytes))
+                    s2 = TA_E_BAD_REQUEST, snprintf(d.msg, sizeof d.msg, "outputs differ with the const blob");
+            if (s2) printf("%-48s const blob: %s\n", k_models[m], d.msg);
+            else with_blob[m] = b2;
+            free(blob);
+            free(work2);
+            free(arena2);
             printf("%-48s %10.4f %9zu %8zu %10zu %10zu %6zu %10zu %10zu %7.3f\n", k_models[m], t[runs / 2], b.planned,
                    b.scratch, b.persistent, tp, b.alignment, b.total, tt, tt ? (double)b.total / (double)tt : 0.0);
         }
@@ -120,5 +160,16 @@ int main(int argc, char **argv) {
         free(arena);
         free(model);
     }
+    /* The persistent part by category, for the same runs, and with the op
+     * constants in a const blob (flash; ta_runtime_use_consts). */
+    printf("\npersistent part by category (bytes); 'blob': the op constants read from an exported const blob\n"
+           "%-48s %8s %8s %8s %6s %6s %10s %10s %10s %10s %10s %9s\n", "model", "tensors", "op recs", "tables", "io",
+           "shared", "persistent", "pers. blob", "blob flash", "TFLM pers.", "total blob", "invoke ms");
+    for (size_t m = 0; m < sizeof k_models / sizeof k_models[0]; m++)
+        if (parts[m].total)
+            printf("%-48s %8zu %8zu %8zu %6zu %6zu %10zu %10zu %10zu %10zu %10zu %9.4f\n", k_models[m],
+                   parts[m].tensor_table, parts[m].op_records, parts[m].op_tables, parts[m].io_table,
+                   parts[m].shared_scratch, parts[m].persistent, with_blob[m].persistent, with_blob[m].const_bytes,
+                   tflm_pers[m], with_blob[m].total, t_blob[m]);
     return 0;
 }

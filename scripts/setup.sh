@@ -7,12 +7,15 @@
 #   chromium                   : one headless rendering check of the HTML report
 #                                (its fonts come with fontconfig); about 100 MB, so
 #                                outside CI TA_NO_CHROMIUM=1 skips it and the check SKIPs
+#   gcc-multilib               : cc -m32, for the 32-bit run of emitted const blobs
+#                                (tests/header_abi.sh)
 set -euo pipefail
 need=()
 command -v clang >/dev/null 2>&1 || need+=(clang)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+echo 'int main(void) { return 0; }' | cc -m32 -x c - -o /dev/null >/dev/null 2>&1 || need+=(gcc-multilib)
 if [ "${CI:-}" = true ] || [ "${TA_NO_CHROMIUM:-0}" != 1 ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
 fi

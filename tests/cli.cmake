@@ -24,3 +24,10 @@ add_test(NAME header_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/header_run.sh)
 set_tests_properties(header_run PROPERTIES
   ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TINYARENA_CLI=$<TARGET_FILE:tinyarena_cli>;TA_CC=${CMAKE_C_COMPILER};TA_LIB=$<TARGET_FILE:tinyarena>;TINYARENA_SRC=${CMAKE_SOURCE_DIR};TA_CFLAGS=${TA_CHECK_CFLAGS}"
   TIMEOUT 900)
+
+# The const blob is portable: a 32-bit build (cc -m32) runs the headers the
+# CLI emits, bit-exact with TFLM (no sanitizers: 32-bit runtimes are optional).
+add_test(NAME header_abi COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/header_abi.sh)
+set_tests_properties(header_abi PROPERTIES
+  ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TINYARENA_CLI=$<TARGET_FILE:tinyarena_cli>;TA_CC=${CMAKE_C_COMPILER};TINYARENA_SRC=${CMAKE_SOURCE_DIR}"
+  TIMEOUT 900)

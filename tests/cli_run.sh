@@ -35,6 +35,11 @@ ok "json fields"
 # plan --header carries the runtime's kernel scratch and the whole arena size
 "$cli" plan "$m/tflm/xtensa_mobilenet_v2_quantized_1x3x224x224.tflite" --header "$tmp/mnv2_budget.h" > /dev/null || bad "header plan"
 grep -q "#define MNV2_BUDGET_ARENA_BYTES" "$tmp/mnv2_budget.h" && grep -q "TA_BUDGET_SCRATCH" "$tmp/mnv2_budget.h" && ok "header with scratch and arena size" || bad "header content"
+# ... and the op constants blob (flash), which the persistent part no longer holds
+grep -q "#define MNV2_BUDGET_CONST_BYTES" "$tmp/mnv2_budget.h" && grep -q "_Alignas(16) uint8_t mnv2_budget_consts\[MNV2_BUDGET_CONST_BYTES\]" "$tmp/mnv2_budget.h" &&
+  grep -q "mnv2_budget_consts, MNV2_BUDGET_CONST_BYTES}" "$tmp/mnv2_budget.h" && ok "header with the const blob" || bad "header const blob"
+p=$(sed -n 's/#define MNV2_BUDGET_PERSISTENT_BYTES \([0-9]*\)u.*/\1/p' "$tmp/mnv2_budget.h")
+[ -n "$p" ] && [ "$p" -lt 4096 ] && ok "persistent part with the blob: $p B" || bad "persistent with the blob: $p"
 
 # errors: one line each, non-zero exit
 out=$("$cli" run "$m/tflm/person_detect.tflite" --strategy nope 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "unknown strategy" && ok "unknown strategy" || bad "strategy: $out"

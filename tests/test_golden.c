@@ -91,8 +91,7 @@ static void run_case(const char *data, const char *model, const char *kase) {
             const ta_tensor *tt = ta_graph_tensor(&g, 0, op->outputs[k]);
             memset(ptrs[op->outputs[k]], 0x5a, tt->bytes);
         }
-        ta__op_set_scratch(od, scratch);
-        st = ta__op_invoke(od, ptrs, &d);
+        st = ta__op_invoke(od, ptrs, scratch, &d);
         if (st) {
             printf("  %s/%s op %u: invoke: %s\n", model, kase, o, d.msg);
             bad_ops++;

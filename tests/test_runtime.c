@@ -1,13 +1,16 @@
 /* Runtime end to end: the required models produce TFLM's output bytes under
  * every planner strategy, under a precomputed plan table (what a generated
- * header carries), in both scratch modes and in poison mode; the persistent
- * part is no larger than TFLM's; malloc is called zero times from init to
+ * header carries), in both scratch modes and in poison mode, and from an
+ * exported op constants blob (round trip: export -> use -> same outputs,
+ * persistent part strictly smaller); a corrupted or mismatched blob is
+ * refused with a one-line diag; the persistent part is no larger than TFLM's; malloc is called zero times from init to
  * the end of invoke (counted by wrapping malloc/calloc/realloc at link time,
  * see runtime.cmake); a too-small arena fails cleanly; an overlapping plan is
  * caught by poison mode. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/ops.h"
 #include "testutil.h"
 #include "tinyarena/runtime.h"
 
@@ -178,8 +181,11 @@ static void test_model(const char *model, const char *const *cases) {
     ta_plan_table table = {0};
     ta_budget_entry *entries = NULL;
     ta_budget budget = {0};
-    /* modes: each strategy (PLANNED scratch), then greedy SHARED, greedy+poison, table */
-    for (size_t m = 0; m < n_strat + 4; m++) {
+    void *blob = NULL;    /* greedy's exported op constants */
+    size_t blob_bytes = 0, persistent_in_arena = 0;
+    /* modes: each strategy (PLANNED scratch), then greedy SHARED, greedy+poison, table,
+     * budget (with the blob), greedy from the blob, shared scratch + poison from the blob */
+    for (size_t m = 0; m < n_strat + 6; m++) {
         ta_runtime_options opt = ta_runtime_options_default();
         const char *label;
         if (m < n_strat) {
@@ -198,10 +204,23 @@ static void test_model(const char *model, const char *const *cases) {
             label = "table";
             if (!table_offsets) continue;
             ta_runtime_use_table(&opt, &table);
-        } else {
-            label = "budget";
+        } else if (m == n_strat + 3) {
+            label = "budget+consts";
             if (!entries) continue;
             ta_runtime_use_budget(&opt, &budget);
+            CHECK(opt.consts == blob && opt.consts_bytes == blob_bytes);
+        } else if (m == n_strat + 4) {
+            label = "greedy+consts";
+            if (!blob) continue;
+            ta_runtime_use_strategy(&opt, "greedy");
+            ta_runtime_use_consts(&opt, blob, blob_bytes);
+        } else {
+            label = "shared/poison+consts";
+            if (!blob) continue;
+            ta_runtime_use_strategy(&opt, "greedy");
+            opt.scratch = TA_SCRATCH_SHARED;
+            opt.poison = true;
+            ta_runtime_use_consts(&opt, blob, blob_bytes);
         }
         run_t r;
         ta_arena_breakdown b;
@@ -236,6 +255,30 @@ static void test_model(const char *model, const char *const *cases) {
             CHECK(untouched);
             free(w2);
             free(small);
+            /* the op constants, exported (two-phase) for the modes that use a blob */
+            persistent_in_arena = b.persistent;
+            CHECK(ta_runtime_export_consts(&r.rt, NULL, 0, &blob_bytes, &d) == TA_OK);
+            CHECK(blob_bytes == b.const_bytes && blob_bytes > 0);
+            blob = aligned_alloc(16, (blob_bytes + 15) & ~(size_t)15);
+            size_t got = 0;
+            CHECK(ta_runtime_export_consts(&r.rt, blob, blob_bytes - 1, &got, &d) == TA_E_NO_MEMORY);
+            CHECK(ta_runtime_export_consts(&r.rt, blob, blob_bytes, &got, &d) == TA_OK && got == blob_bytes);
+        }
+        if (strstr(label, "consts")) {
+            /* the blob replaces the op constants in the arena: strictly less persistent RAM */
+            printf("  %-48s [%s] persistent %6zu (in the arena: %6zu), const blob %zu B\n", model, label, b.persistent,
+                   persistent_in_arena, blob_bytes);
+            CHECK(b.op_tables == 0 && b.const_bytes == blob_bytes);
+            if (!strcmp(label, "greedy+consts")) {
+                CHECK(b.persistent < persistent_in_arena);
+                CHECK(b.persistent + ((blob_bytes + 15) & ~(size_t)15) == persistent_in_arena);
+                /* exporting again from a runtime that reads the blob gives the same bytes */
+                void *again = malloc(blob_bytes);
+                size_t got = 0;
+                CHECK(ta_runtime_export_consts(&r.rt, again, blob_bytes, &got, &d) == TA_OK && got == blob_bytes);
+                CHECK(memcmp(again, blob, blob_bytes) == 0);
+                free(again);
+            }
         }
         for (int c = 0; c < 4 && cases[c]; c++) {
             char dir[2048];
@@ -260,7 +303,7 @@ static void test_model(const char *model, const char *const *cases) {
                                                (uint32_t)((pb->bytes + 15) & ~(size_t)15), pb->first, pb->last};
             }
             budget = (ta_budget){model, ta_budget_hash(bytes, len), "greedy", (uint32_t)b.planned, 16,
-                                 (uint32_t)table.n, entries};
+                                 (uint32_t)table.n, entries, blob, (uint32_t)blob_bytes};
             /* a budget for other bytes is refused */
             ta_runtime_options ob = ta_runtime_options_default();
             ta_runtime_use_budget(&ob, &budget);
@@ -272,7 +315,136 @@ static void test_model(const char *model, const char *const *cases) {
     }
     free(table_offsets);
     free(entries);
+    free(blob);
     free(bytes);
+}
+
+static unsigned char *load_model(const char *model, size_t *len) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/%s.tflite", g_data, model);
+    return ta_test_read_file(path, len);
+}
+
+/* Query with a const blob; returns the status, diag in d. */
+static ta_status query_with(const unsigned char *model, size_t len, const void *blob, size_t blob_bytes, ta_diag *d,
+                            ta_arena_breakdown *b) {
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_strategy(&opt, "greedy");
+    ta_runtime_use_consts(&opt, blob, blob_bytes);
+    run_t r;
+    ta_status st = setup(&r, model, len, &opt, b, d);
+    teardown(&r);
+    return st;
+}
+
+/* A blob is checked before it is trusted: each corruption or mismatch is
+ * refused by query and init with a one-line diag naming the problem, and
+ * init writes nothing into the arena. */
+static void test_consts_refused(void) {
+    size_t len, len2;
+    unsigned char *pd = load_model("tflm/person_detect", &len);
+    unsigned char *vww = load_model("mlperf_tiny/vww_96_int8", &len2);
+    if (!pd || !vww) {
+        free(pd);
+        free(vww);
+        return;
+    }
+    ta_diag d;
+    ta_arena_breakdown b, bb;
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_strategy(&opt, "greedy");
+    run_t r;
+    CHECK(setup(&r, pd, len, &opt, &b, &d) == TA_OK);
+    size_t n = 0;
+    ta_runtime rt0;
+    memset(&rt0, 0, sizeof rt0);
+    CHECK(ta_runtime_export_consts(&rt0, NULL, 0, &n, &d) == TA_E_STATE); /* before init */
+    CHECK(ta_runtime_export_consts(&r.rt, NULL, 0, &n, &d) == TA_OK);
+    unsigned char *good = aligned_alloc(16, (n + 31) & ~(size_t)15), *bad = aligned_alloc(16, (n + 31) & ~(size_t)15);
+    CHECK(ta_runtime_export_consts(&r.rt, good, n, &n, &d) == TA_OK);
+    teardown(&r);
+    CHECK(query_with(pd, len, good, n, &d, &bb) == TA_OK);
+    CHECK(bb.persistent < b.persistent);
+    static const struct {
+        const char *what;
+        size_t at;      /* byte to change (SIZE_MAX: none) */
+        unsigned char x;
+        int shift;      /* blob placed this many bytes off its alignment */
+        long dbytes;    /* size given minus the real size */
+        ta_status want;
+        const char *msg;
+    } k_bad[] = {
+        {"magic", 0, 0x01, 0, 0, TA_E_MALFORMED, "magic"},
+        {"version", 4, 0x01, 0, 0, TA_E_BAD_REQUEST, "format version"},
+        {"size word", 8, 0x10, 0, 0, TA_E_BAD_REQUEST, "bytes"},
+        {"model hash", 21, 0x01, 0, 0, TA_E_BAD_REQUEST, "other model bytes"},
+        {"reserved word", 28, 0x01, 0, 0, TA_E_BAD_REQUEST, "corrupted"},
+        {"truncated", SIZE_MAX, 0, 0, -8, TA_E_BAD_REQUEST, "bytes"},
+        {"too short", SIZE_MAX, 0, 0, -(1L << 40), TA_E_MALFORMED, "shorter than its header"},
+        {"misaligned", SIZE_MAX, 0, 4, 0, TA_E_MISALIGNED, "aligned"},
+        {"op record", SIZE_MAX - 1, 0x40, 0, 0, TA_E_BAD_REQUEST, "record differs"},
+        {"last table byte", SIZE_MAX - 2, 0x01, 0, 0, TA_E_BAD_REQUEST, "record differs"},
+    };
+    for (size_t i = 0; i < sizeof k_bad / sizeof k_bad[0]; i++) {
+        memcpy(bad + k_bad[i].shift, good, n);
+        size_t at = k_bad[i].at;
+        if (at == SIZE_MAX - 1) at = n / 2;     /* inside some op's record or table */
+        if (at == SIZE_MAX - 2) at = n - 1;     /* the last op's last byte */
+        if (at < n) bad[k_bad[i].shift + at] ^= k_bad[i].x;
+        size_t nb = k_bad[i].dbytes < -(long)n ? 16 : (size_t)((long)n + k_bad[i].dbytes);
+        ta_status st = query_with(pd, len, bad + k_bad[i].shift, nb, &d, &bb);
+        printf("  const blob, %-16s -> %s: %s\n", k_bad[i].what, ta_status_str(st), d.msg);
+        CHECK(st == k_bad[i].want);
+        CHECK(strstr(d.msg, k_bad[i].msg) != NULL);
+        CHECK(strchr(d.msg, '\n') == NULL);
+    }
+    /* the other byte order is named as such */
+    memcpy(bad, good, n);
+    for (int k = 0; k < 2; k++) {
+        unsigned char t = bad[k];
+        bad[k] = bad[3 - k];
+        bad[3 - k] = t;
+    }
+    CHECK(query_with(pd, len, bad, n, &d, &bb) == TA_E_MALFORMED && strstr(d.msg, "byte order") != NULL);
+    /* a blob made for person_detect, given to vww_96 (same layers, other bytes) */
+    CHECK(query_with(vww, len2, good, n, &d, &bb) == TA_E_BAD_REQUEST && strstr(d.msg, "other model bytes") != NULL);
+    /* the same, with the hash words patched to vww's: the records still differ */
+    memcpy(bad, good, n);
+    uint64_t h = ta_budget_hash(vww, len2);
+    uint32_t lo = (uint32_t)h, hi = (uint32_t)(h >> 32);
+    memcpy(bad + 20, &lo, 4);
+    memcpy(bad + 24, &hi, 4);
+    ta_status st = query_with(vww, len2, bad, n, &d, &bb);
+    printf("  const blob of another model  -> %s: %s\n", ta_status_str(st), d.msg);
+    CHECK(st == TA_E_BAD_REQUEST);
+    /* init refuses a bad blob too, and writes nothing into the arena */
+    memcpy(bad, good, n);
+    bad[n / 2] ^= 0x40;
+    ta_runtime_use_consts(&opt, bad, n);
+    ta_runtime rt;
+    CHECK(ta_runtime_open(&rt, pd, len, &opt, &d) == TA_OK);
+    void *work = malloc(b.work_bytes + (n + 64));
+    unsigned char *arena = malloc(b.total);
+    memset(arena, 0x77, b.total);
+    CHECK(ta_runtime_init(&rt, work, b.work_bytes + n + 64, arena, b.total, &d) == TA_E_BAD_REQUEST);
+    int untouched = 1;
+    for (size_t i = 0; i < b.total; i++) untouched &= arena[i] == 0x77;
+    CHECK(untouched);
+    CHECK(ta_runtime_invoke(&rt, &d) == TA_E_STATE);
+    free(work);
+    free(arena);
+    free(good);
+    free(bad);
+    free(pd);
+    free(vww);
+}
+
+/* The frozen records describe every field of every params struct. */
+static void test_record_layout(void) {
+    ta_diag d;
+    ta_status st = ta__op_layout_check(&d);
+    if (st) fprintf(stderr, "record layout: %s\n", d.msg);
+    CHECK(st == TA_OK);
 }
 
 /* Poison mode catches a deliberately overlapping plan: every buffer at 0. */
@@ -368,10 +540,12 @@ static void test_errors(void) {
 }
 
 int main(void) {
+    test_record_layout();
     g_data = ta_test_data_dir("runtime end-to-end");
     if (!g_data) return ta_test_finish("test_runtime");
     g_quick = getenv("TA_RUNTIME_QUICK") != NULL;
     for (size_t i = 0; i < sizeof k_models / sizeof k_models[0]; i++) test_model(k_models[i].model, k_models[i].cases);
+    test_consts_refused();
     test_poison_catches_overlap();
     test_scratch_requests();
     test_errors();

@@ -141,24 +141,64 @@ static int plan_buffers(const plan_args *a) {
     return rc;
 }
 
+/* Opens the model and queries the runtime with opt; on success *work holds
+ * the query's work block (the caller frees it) of *wb bytes. */
+static bool runtime_query(const loaded_model *lm, const ta_runtime_options *opt, ta_runtime *rt, void **work,
+                          size_t *wb, ta_arena_breakdown *b) {
+    ta_diag d;
+    *work = NULL;
+    if (ta_runtime_open(rt, lm->bytes, lm->len, opt, &d)) return false;
+    *wb = ta_runtime_work_bytes(rt);
+    ta_status st = TA_E_NO_MEMORY;
+    for (int i = 0; i < 8 && st == TA_E_NO_MEMORY; i++) {
+        free(*work);
+        *work = cli_xmalloc(*wb ? *wb : 1);
+        st = ta_runtime_query(rt, *work, *wb, b, &d);
+        if (st == TA_E_NO_MEMORY && b->work_bytes > *wb) *wb = b->work_bytes;
+        else if (st == TA_E_NO_MEMORY) break;
+    }
+    if (st) {
+        free(*work);
+        *work = NULL;
+    }
+    return st == TA_OK;
+}
+
 /* What tinyarena's runtime would need for this model with strategy s:
- * opens it, prepares every op and plans (no arena is allocated). */
-static bool runtime_breakdown(const loaded_model *lm, const char *strategy, ta_arena_breakdown *b) {
+ * opens it, prepares every op and plans (no arena is allocated).  With
+ * consts != NULL it also initialises the runtime once, exports its op
+ * constants blob into *consts (malloc'd, *consts_bytes; the caller frees
+ * it) and fills *with the breakdown of a runtime that reads that blob. */
+static bool runtime_breakdown(const loaded_model *lm, const char *strategy, ta_arena_breakdown *b, void **consts,
+                              size_t *consts_bytes, ta_arena_breakdown *with) {
     ta_runtime_options opt = ta_runtime_options_default();
     if (ta_runtime_use_strategy(&opt, strategy)) return false;
     ta_runtime rt;
-    ta_diag d;
-    if (ta_runtime_open(&rt, lm->bytes, lm->len, &opt, &d)) return false;
-    size_t wb = ta_runtime_work_bytes(&rt);
-    ta_status st = TA_E_NO_MEMORY;
-    for (int i = 0; i < 8 && st == TA_E_NO_MEMORY; i++) {
-        void *work = cli_xmalloc(wb ? wb : 1);
-        st = ta_runtime_query(&rt, work, wb, b, &d);
+    void *work;
+    size_t wb;
+    if (!runtime_query(lm, &opt, &rt, &work, &wb, b)) return false;
+    if (!consts) {
         free(work);
-        if (st == TA_E_NO_MEMORY && b->work_bytes > wb) wb = b->work_bytes;
-        else if (st == TA_E_NO_MEMORY) break;
+        return true;
     }
-    return st == TA_OK;
+    ta_diag d;
+    void *arena = cli_xmalloc(b->total);
+    bool ok = ta_runtime_init(&rt, work, wb, arena, b->total, &d) == TA_OK &&
+              ta_runtime_export_consts(&rt, NULL, 0, consts_bytes, &d) == TA_OK;
+    free(work);
+    *consts = ok ? cli_xmalloc(*consts_bytes ? *consts_bytes : 1) : NULL;
+    if (ok) ok = ta_runtime_export_consts(&rt, *consts, *consts_bytes, consts_bytes, &d) == TA_OK;
+    free(arena);
+    if (ok) {
+        ta_runtime_use_consts(&opt, *consts, *consts_bytes);
+        ok = runtime_query(lm, &opt, &rt, &work, &wb, with);
+        free(work);
+    }
+    if (!ok) {
+        free(*consts);
+        *consts = NULL;
+    }
+    return ok;
 }
 
 static const char *base_name(const char *path) {
@@ -251,14 +291,21 @@ static int plan_model(const plan_args *a) {
         }
         plan_report_table(stdout, o, no);
         model_plan_peak(stdout, &mp, &o[ichosen].res);
-        ta_arena_breakdown rb;
+        ta_arena_breakdown rb, rc_b;
         char b2[32], b3[32], b4[32], b5[32];
-        if (!runnable)
+        void *consts = NULL;
+        size_t consts_bytes = 0;
+        if (!runnable) {
             printf("runtime: tinyarena run cannot run this model (%s); the plan covers tensors only\n", rdiag.msg);
-        else if (!a->no_scratch && runtime_breakdown(&lm, chosen->name, &rb))
+        } else if (!a->no_scratch && runtime_breakdown(&lm, chosen->name, &rb, &consts, &consts_bytes, &rc_b)) {
             printf("runtime (%s plan): planned %s + persistent %s + alignment %s = %s B; in-place init %s B\n",
                    chosen->name, fmt_bytes(rb.planned, b1), fmt_bytes(rb.persistent, b2), fmt_bytes(rb.alignment, b3),
                    fmt_bytes(rb.total, b4), fmt_bytes(rb.total_in_place, b5));
+            printf("runtime with the op constants in flash (--header): persistent %s B, in-place init %s B, "
+                   "const blob %s B\n",
+                   fmt_bytes(rc_b.persistent, b1), fmt_bytes(rc_b.total_in_place, b2), fmt_bytes(consts_bytes, b3));
+        }
+        free(consts);
         if (a->timeline) timeline_print(stdout, &vp, a->color);
         if (a->verbose) {
             printf("\nbuffers (%s plan):\n", chosen->name);
@@ -271,10 +318,14 @@ static int plan_model(const plan_args *a) {
     if (!rc && a->html_out) rc = emit_html_file(a->html_out, &vp);
     if (!rc && a->buffers_out && !buffers_csv_write(a->buffers_out, mp.reqs, mp.n, NULL, NULL)) rc = CLI_FAIL;
     if (!rc && a->header_out) {
-        ta_arena_breakdown hb;
-        bool have = runnable && !a->no_scratch && runtime_breakdown(&lm, chosen->name, &hb);
+        ta_arena_breakdown hb, hc;
+        void *consts = NULL;
+        size_t consts_bytes = 0;
+        bool have = runnable && !a->no_scratch &&
+                    runtime_breakdown(&lm, chosen->name, &hb, &consts, &consts_bytes, &hc);
         rc = emit_header(a->header_out, &mp, &o[ichosen], base_name(a->model), ta_budget_hash(lm.bytes, lm.len),
-                         lm.len, have ? &hb : NULL);
+                         lm.len, have ? &hb : NULL, have ? &hc : NULL, consts, consts_bytes);
+        free(consts);
     }
     for (size_t i = 0; i < no; i++) {
         /* the exit code follows the chosen plan; other rows only report */

@@ -34,8 +34,25 @@ static void comment_safe(FILE *f, const char *s) {
     }
 }
 
+/* The op constants blob as a 16-byte aligned byte array (C11 or C++11). */
+static void emit_consts(FILE *f, const char *lo, const char *up, const unsigned char *b, size_t n) {
+    fprintf(f, "/* The op constants (ta_runtime_export_consts): every op's kernel params and\n"
+               " * per-channel requantisation tables, read in place (flash) by the runtime. */\n");
+    fprintf(f, "#ifdef __cplusplus\nalignas(16) static const uint8_t %s_consts[%s_CONST_BYTES] = {\n#else\n"
+               "static const _Alignas(16) uint8_t %s_consts[%s_CONST_BYTES] = {\n#endif\n",
+            lo, up, lo, up);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s0x%02x,", i % 16 ? "" : "    ", b[i]);
+        if (i % 16 == 15 || i + 1 == n) fputc('\n', f);
+    }
+    fprintf(f, "};\n\n");
+}
+
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
-                uint64_t model_hash, uint64_t model_bytes, const ta_arena_breakdown *rb) {
+                uint64_t model_hash, uint64_t model_bytes, const ta_arena_breakdown *rb,
+                const ta_arena_breakdown *rc, const void *consts, size_t consts_bytes) {
+    if (!rc || !consts || !consts_bytes) rc = NULL;
+    if (rc && consts_bytes > UINT32_MAX) return cli_error("%s: const blob of %zu bytes does not fit a 32-bit size", path, consts_bytes);
     char lo[128], up[128];
     ident_from_path(path, lo, sizeof lo);
     size_t i;
@@ -59,10 +76,19 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     }
     fprintf(f, " * strategy: %s; arena %zu B, lower bound %zu B, %zu buffers\n", o->s->name, r->arena_bytes,
             r->lower_bound_bytes, mp->n);
-    if (rb) {
+    if (rb && rc) {
+        fprintf(f, " * tinyarena's runtime: planned %zu + persistent %zu + alignment %zu B; with in-place\n"
+                   " * init (ta_runtime_init(work = NULL)) the whole arena is %s_ARENA_BYTES.  The op\n"
+                   " * constants are %s_consts (%s_CONST_BYTES of flash), read in place; built in\n"
+                   " * the arena instead (opt.consts = NULL) they would take persistent %zu B\n"
+                   " * (%s_ARENA_BYTES_CONSTS_IN_ARENA).\n",
+                rc->planned, rc->persistent, rc->alignment, up, lo, up, rb->persistent, up);
+    } else if (rb) {
         fprintf(f, " * tinyarena's runtime: planned %zu + persistent %zu + alignment %zu B; with in-place\n"
                    " * init (ta_runtime_init(work = NULL)) the whole arena is %s_ARENA_BYTES.\n",
                 rb->planned, rb->persistent, rb->alignment, up);
+    }
+    if (rb) {
         fprintf(f, " *\n * Use: static uint8_t arena[%s_ARENA_BYTES];\n", up);
         fprintf(f, " *      ta_runtime_use_budget(&opt, &%s);   // no planner code linked\n */\n", lo);
     } else {
@@ -76,11 +102,19 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     fprintf(f, "#define %s_LOWER_BOUND %zuu\n", up, r->lower_bound_bytes);
     fprintf(f, "#define %s_MODEL_HASH 0x%016llxull\n", up, (unsigned long long)model_hash);
     fprintf(f, "#define %s_MODEL_BYTES %lluu\n", up, (unsigned long long)model_bytes);
-    if (rb) {
+    if (rb && rc) {
+        fprintf(f, "#define %s_PERSISTENT_BYTES %zuu /* runtime tail: tensor table, io; op constants in flash */\n", up,
+                rc->persistent);
+        fprintf(f, "#define %s_ARENA_BYTES %zuu /* the whole arena, in-place init */\n", up, rc->total_in_place);
+        fprintf(f, "#define %s_CONST_BYTES %zuu /* flash: the op constants, %s_consts */\n", up, consts_bytes, lo);
+        fprintf(f, "#define %s_ARENA_BYTES_CONSTS_IN_ARENA %zuu /* the whole arena without %s_consts */\n", up,
+                rb->total_in_place, lo);
+    } else if (rb) {
         fprintf(f, "#define %s_PERSISTENT_BYTES %zuu /* runtime tail: tables, op records */\n", up, rb->persistent);
         fprintf(f, "#define %s_ARENA_BYTES %zuu /* the whole arena, in-place init */\n", up, rb->total_in_place);
     }
     fputc('\n', f);
+    if (rc) emit_consts(f, lo, up, (const unsigned char *)consts, consts_bytes);
     fprintf(f, "static const ta_budget_entry %s_entries[%s_COUNT] = {\n", lo, up);
     fprintf(f, "    /* kind, subgraph, index, offset, size, first, last */\n");
     for (size_t k = 0; k < mp->n; k++) {
@@ -103,8 +137,10 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
         if (*p == '"' || *p == '\\') fputc('\\', f);
         if ((unsigned char)*p >= 0x20) fputc(*p, f);
     }
-    fprintf(f, "\", %s_MODEL_HASH, \"%s\", %s_BYTES, %s_ALIGN, %s_COUNT, %s_entries};\n\n#endif\n", up, o->s->name, up,
+    fprintf(f, "\", %s_MODEL_HASH, \"%s\", %s_BYTES, %s_ALIGN, %s_COUNT, %s_entries,\n    ", up, o->s->name, up,
             up, up, lo);
+    if (rc) fprintf(f, "%s_consts, %s_CONST_BYTES};\n\n#endif\n", lo, up);
+    else fprintf(f, "NULL, 0};\n\n#endif\n");
     bool ok = !ferror(f);
     if (fclose(f) != 0) ok = false;
     if (!ok) return cli_error("%s: write failed", path);

@@ -8,9 +8,13 @@
 /* Writes the budget-table header for a planned model.  The macro/variable
  * prefix is derived from the header's file name (model_arena.h ->
  * MODEL_ARENA_BYTES, model_arena_entries, model_arena).  rb (may be NULL:
- * the model is not runnable by tinyarena's runtime) adds the whole-arena
- * figures firmware needs (<P>_ARENA_BYTES, <P>_PERSISTENT_BYTES).
+ * the model is not runnable by tinyarena's runtime) is the runtime's
+ * breakdown building its op constants in the arena; rc (with rb) the one
+ * reading them from consts (consts_bytes, ta_runtime_export_consts), which
+ * the header carries as <p>_consts: they add the whole-arena figures
+ * firmware needs (<P>_ARENA_BYTES, <P>_PERSISTENT_BYTES, <P>_CONST_BYTES).
  * Returns CLI_OK or prints an error. */
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
-                uint64_t model_hash, uint64_t model_bytes, const ta_arena_breakdown *rb);
+                uint64_t model_hash, uint64_t model_bytes, const ta_arena_breakdown *rb,
+                const ta_arena_breakdown *rc, const void *consts, size_t consts_bytes);
 #endif

@@ -1,5 +1,6 @@
 /* Firmware-style inference: one static arena of exactly the generated
- * budget, a precomputed plan (no planner code), no malloc.  The only file
+ * budget, a precomputed plan (no planner code), the op constants read from
+ * the header's const array (flash), no malloc.  The only file
  * I/O is reading the model bytes (firmware would have them in flash). */
 #include <stdio.h>
 #include <string.h>
@@ -24,7 +25,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     ta_runtime_options opt = ta_runtime_options_default();
-    ta_runtime_use_budget(&opt, &model_budget); /* offsets from the header, model hash checked */
+    ta_runtime_use_budget(&opt, &model_budget); /* offsets and op constants from the header, hash checked */
     ta_runtime rt;
     ta_diag d;
     if (ta_runtime_open(&rt, model, len, &opt, &d) ||
@@ -42,6 +43,9 @@ int main(int argc, char **argv) {
     printf("arena %u bytes (planned %u, persistent %u), %u planned buffers\n",
            (unsigned)sizeof arena, (unsigned)MODEL_BUDGET_BYTES,
            (unsigned)MODEL_BUDGET_PERSISTENT_BYTES, (unsigned)MODEL_BUDGET_COUNT);
+#ifdef MODEL_BUDGET_CONST_BYTES /* headers since the const blob */
+    printf("op constants: %u bytes of flash, read in place\n", (unsigned)MODEL_BUDGET_CONST_BYTES);
+#endif
     for (size_t i = 0; i < out->bytes && out->dtype == TA_DTYPE_INT8; i++) {
         int q = ((const signed char *)out->data)[i];
         printf("output[%u] = %d (%.4f)\n", (unsigned)i, q, out->scale * (q - out->zero_point));

@@ -7,6 +7,12 @@
  * declares `static uint8_t arena[MODEL_ARENA_BYTES]` and needs no planner
  * code at all: the runtime takes the table as the plan.
  *
+ * The header also carries the op constants blob (`<P>_consts`, <P>_CONST_BYTES
+ * of flash): every op's precomputed kernel params and per-channel
+ * requantisation tables, which the runtime then reads in place instead of
+ * building them in the arena (<P>_PERSISTENT_BYTES and <P>_ARENA_BYTES
+ * count on it).
+ *
  * This header only defines the types the generated header uses, and the
  * model hash that ties a table to the exact model bytes it was made for.
  */
@@ -42,6 +48,10 @@ typedef struct ta_budget {
     uint32_t align;                 /* alignment of the arena start and every offset */
     uint32_t count;                 /* entries */
     const ta_budget_entry *entries; /* count entries, in the planner's order */
+    /* Appended: headers made before them leave them zero (no blob). */
+    const void *consts;             /* op constants blob (ta_runtime_export_consts),
+                                       8-byte aligned, in flash; NULL: none */
+    uint32_t consts_bytes;          /* its size */
 } ta_budget;
 
 /* 64-bit FNV-1a of the bytes: cheap, dependency-free, and enough to catch a

@@ -5,10 +5,21 @@
  * activation tensor and (in `planned` scratch mode) every kernel scratch
  * buffer, at the offsets a plan gave them.  Its tail holds the persistent
  * part, growing down from the far end as in TFLM: the tensor pointer table,
- * one record per op (kernel params, per-channel multipliers, tensor
- * indices), the input/output descriptions and, in `shared` scratch mode, the
- * one scratch region every op shares.  Weights and other constants are never
- * copied: they are read from the model bytes.
+ * the kernel scratch pointers, the input/output descriptions, the op
+ * constants and, in `shared` scratch mode, the one scratch region every op
+ * shares.  Weights and other constants are never copied: they are read from
+ * the model bytes.
+ *
+ * The op constants are everything prepare derives once and invoke only
+ * reads: one record per op (kernel params, tensor indices) and its tables
+ * (per-channel requantisation multipliers and shifts, ...).  They form one
+ * position-independent, ABI-independent image (no pointers, 32-bit words).
+ * By default init builds it in the tail.  ta_runtime_export_consts() copies
+ * it out; a later runtime given that blob (ta_runtime_use_consts, or the
+ * `consts` of a budget header) reads the constants from it -- in flash, on
+ * firmware -- and the tail shrinks to the tables that hold addresses.  The
+ * blob is checked before use: format version, size, the model's hash, and
+ * every op record byte for byte against what prepare derives.
  *
  * Init needs a transient work block (the imported graph, lifetimes, buffer
  * requests, planner scratch); it is only used during ta_runtime_query() and
@@ -87,6 +98,9 @@ typedef struct ta_runtime_options {
     uint32_t subgraph;         /* only 0 is supported */
     uint64_t model_hash;       /* nonzero: ta_runtime_open refuses other model bytes
                                   (ta_budget_hash); set by ta_runtime_use_budget */
+    const void *consts;        /* op constants blob (ta_runtime_export_consts), 8-byte
+                                  aligned, or NULL: built in the arena tail */
+    size_t consts_bytes;
 } ta_runtime_options;
 
 /* Defaults: scratch PLANNED, no poison, planner NULL (pick one below). */
@@ -108,6 +122,17 @@ void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table);
  * made without kernel scratch entries matches SHARED scratch mode (or a
  * model with no scratch).  No planner code is linked. */
 void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget);
+
+/* Reads the op constants from a blob that ta_runtime_export_consts() made
+ * for the same model bytes (a budget header carries one; use_budget sets
+ * it), instead of building them in the arena: the persistent part shrinks
+ * by ta_arena_breakdown.const_bytes.  The blob must stay valid and
+ * unchanged while the runtime lives; it must be 8-byte aligned.  query and
+ * init refuse a blob that does not match, with a one-line diag:
+ * TA_E_MALFORMED (not a blob, other byte order), TA_E_BAD_REQUEST (other
+ * format version, other model bytes, other size, an op record that differs
+ * from what this runtime derives), TA_E_MISALIGNED.  NULL: no blob. */
+void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t bytes);
 
 /* The kernel scratch requests of subgraph 0 of g -- what each op's prepare
  * asks for -- so that a planner outside the runtime (plan --header) can
@@ -132,6 +157,20 @@ typedef struct ta_arena_breakdown {
                               free until the first invoke */
     size_t n_buffers;  /* planned buffers (tensors + planned scratch) */
     size_t lower_bound;/* most planned bytes live at once (no plan can be smaller) */
+    /* The persistent part by category (each with its alignment padding; the
+     * six sum to persistent). */
+    size_t tensor_table;   /* one data pointer per tensor of the subgraph */
+    size_t op_records;     /* the kernel scratch pointers; without a const blob
+                              also the image's header and one record per op
+                              (kernel params, tensor indices) */
+    size_t op_tables;      /* per-op constant tables: per-channel multipliers
+                              and shifts, concatenation sizes */
+    size_t io_table;       /* input/output descriptions (ta_io) */
+    size_t shared_scratch; /* SHARED scratch mode's region */
+    size_t poison_table;   /* poison mode's per-buffer records */
+    size_t const_bytes;    /* the op constants image (ta_runtime_export_consts):
+                              in op_records + op_tables, or outside the arena
+                              (op_tables 0) when a const blob supplies it */
 } ta_arena_breakdown;
 
 /* A model input or output. */
@@ -175,7 +214,9 @@ typedef struct ta_runtime {
     uint8_t *head;        /* planned part */
     uint8_t *tail;        /* persistent part start */
     void **ptrs;          /* per tensor of the subgraph */
-    void **op_data;       /* per op */
+    const uint8_t *consts;/* the op constants image (tail or caller's blob) */
+    void **scratch_ptrs;  /* per op that needs scratch, in op order */
+    uint32_t n_scratch_ops;
     uint32_t n_ops, n_tensors;
     ta_io *inputs, *outputs;
     uint32_t n_inputs, n_outputs;
@@ -220,6 +261,13 @@ const ta_io *ta_runtime_input(const ta_runtime *rt, uint32_t k);
 const ta_io *ta_runtime_output(const ta_runtime *rt, uint32_t k);
 uint32_t ta_runtime_input_count(const ta_runtime *rt);
 uint32_t ta_runtime_output_count(const ta_runtime *rt);
+
+/* Copies the op constants image out, for ta_runtime_use_consts (or a
+ * header: `tinyarena plan --header` emits it).  Two-phase: *bytes gets the
+ * size (ta_arena_breakdown.const_bytes); out == NULL only asks; otherwise
+ * out needs cap >= *bytes (TA_E_NO_MEMORY) -- an 8-byte aligned block if
+ * it is to be used in place.  After init only (TA_E_STATE). */
+ta_status ta_runtime_export_consts(const ta_runtime *rt, void *out, size_t cap, size_t *bytes, ta_diag *diag);
 
 /* The breakdown (valid after query or init). */
 const ta_arena_breakdown *ta_runtime_breakdown(const ta_runtime *rt);

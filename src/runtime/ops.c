@@ -10,6 +10,23 @@
  *     does for that kernel (helpers in kernels.h);
  *  3. carve the record (header + tensor indices + params + tables) from the
  *     caller block, or only count its bytes when the block is NULL.
+ *
+ * The record is frozen: portable and position-independent, so that it can
+ * be exported (ta_runtime_export_consts), emitted into a C header on a host
+ * and read from flash on a target with another ABI.  It holds no pointer and
+ * no size_t, only 32-bit words in the host's byte order:
+ *
+ *   w0 kind | path << 16     w1 n_in | n_out << 16
+ *   w2 scratch bytes         w3 np: params words
+ *   io[n_in + n_out]         tensor indices (-1: absent)
+ *   params[np]               the kind's params, field by field (k_fields)
+ *   tables                   8-aligned: per-channel multipliers (int32) and
+ *                            shifts (int8), concat sizes (int64)
+ *
+ * A pointer field is written as its table's offset from the record start
+ * (0: NULL), a size_t as a 32-bit word, an int64 as two words, a bool as 0/1.
+ * Invoke decodes the record into an opdata on the stack (the kernels' params
+ * structs, pointers resolved against the record) and runs the kernel.
  */
 #include <stddef.h>
 #include <string.h>
@@ -33,9 +50,8 @@ typedef struct opdata {
     uint8_t pad_;
     uint16_t n_in, n_out;
     uint32_t scratch_bytes;
-    void *scratch;     /* set by the runtime (ta__op_set_scratch) */
     const int32_t *io; /* n_in input then n_out output tensor indices (-1 absent) */
-    /* Only the member the kind uses is stored: records are cut after it. */
+    /* The member the kind uses; the record holds only its fields. */
     union {
         ta_conv_params conv;
         ta_dwconv_params dw;
@@ -98,6 +114,362 @@ static size_t member_bytes(ta_op_kind k) {
     case TA_OP_RESIZE_NEAREST_NEIGHBOR: return sizeof o->u.rs;
     default: return 0;
     }
+}
+
+/* ---- the frozen record's params: one field list per union member -------- */
+
+#define HDR_WORDS 4u
+
+static uint32_t rd32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+/* Field types: how a field is stored in the host struct and in the record. */
+enum { F_I32 = 1, F_F32, F_RAW4, F_BOOL, F_SIZE, F_I64, F_DTYPE, F_PTR, F_EDGE /* a nested struct's start or end: padding may precede it */ };
+
+typedef struct {
+    uint16_t off;  /* offsetof(opdata, field) */
+    uint8_t type;  /* F_* */
+    uint8_t count; /* array elements (1: a scalar) */
+} field_t;
+
+static size_t field_size(unsigned t) {
+    switch (t) {
+    case F_I32:
+    case F_F32:
+    case F_RAW4: return 4;
+    case F_BOOL: return sizeof(bool);
+    case F_SIZE: return sizeof(size_t);
+    case F_I64: return sizeof(int64_t);
+    case F_DTYPE: return sizeof(ta_dtype);
+    case F_PTR: return sizeof(const void *);
+    default: return 0; /* F_EDGE */
+    }
+}
+
+static size_t field_align(unsigned t) {
+    switch (t) {
+    case F_I32: return _Alignof(int32_t);
+    case F_F32: return _Alignof(float);
+    case F_RAW4: return 1;
+    case F_BOOL: return _Alignof(bool);
+    case F_SIZE: return _Alignof(size_t);
+    case F_I64: return _Alignof(int64_t);
+    case F_DTYPE: return _Alignof(ta_dtype);
+    case F_PTR: return _Alignof(const void *);
+    default: return 1;
+    }
+}
+
+#define F(m, t) {(uint16_t)offsetof(opdata, u.m), t, 1}
+#define FA(m, t, n) {(uint16_t)offsetof(opdata, u.m), t, n}
+#define D4(m) F(m.n, F_I32), F(m.h, F_I32), F(m.w, F_I32), F(m.c, F_I32)
+#define REQUANT(m)                                                                                        \
+    {(uint16_t)offsetof(opdata, u.m), F_EDGE, 0}, F(m.input_offset, F_I32), F(m.weights_offset, F_I32), F(m.output_offset, F_I32), F(m.mult, F_PTR), \
+        F(m.shift, F_PTR), F(m.per_channel, F_BOOL), F(m.act_min, F_I32), F(m.act_max, F_I32),          \
+        {(uint16_t)(offsetof(opdata, u.m) + sizeof(ta_requant)), F_EDGE, 0}
+#define BCAST(m)                                                                                      \
+    F(m.rank, F_I32), FA(m.in1, F_I32, TA_KERNEL_MAX_BROADCAST_RANK),                                \
+        FA(m.in2, F_I32, TA_KERNEL_MAX_BROADCAST_RANK), FA(m.out, F_I32, TA_KERNEL_MAX_BROADCAST_RANK)
+
+static const field_t k_conv[] = {
+    D4(conv.input), D4(conv.filter), D4(conv.output), F(conv.stride_h, F_I32), F(conv.stride_w, F_I32),
+    F(conv.dilation_h, F_I32), F(conv.dilation_w, F_I32), F(conv.pad_h, F_I32), F(conv.pad_w, F_I32),
+    REQUANT(conv.q), F(conv.act_min, F_F32), F(conv.act_max, F_F32)};
+static const field_t k_dw[] = {
+    D4(dw.input), D4(dw.filter), D4(dw.output), F(dw.depth_multiplier, F_I32), F(dw.stride_h, F_I32),
+    F(dw.stride_w, F_I32), F(dw.dilation_h, F_I32), F(dw.dilation_w, F_I32), F(dw.pad_h, F_I32),
+    F(dw.pad_w, F_I32), REQUANT(dw.q), F(dw.act_min, F_F32), F(dw.act_max, F_F32)};
+static const field_t k_fc[] = {F(fc.batches, F_I32), F(fc.accum_depth, F_I32), F(fc.out_depth, F_I32),
+                               REQUANT(fc.q), F(fc.act_min, F_F32), F(fc.act_max, F_F32)};
+static const field_t k_as[] = {
+    BCAST(as.shape), F(as.input1_offset, F_I32), F(as.input2_offset, F_I32), F(as.output_offset, F_I32),
+    F(as.left_shift, F_I32), F(as.input1_mult, F_I32), F(as.input1_shift, F_I32), F(as.input2_mult, F_I32),
+    F(as.input2_shift, F_I32), F(as.output_mult, F_I32), F(as.output_shift, F_I32), F(as.act_min, F_I32),
+    F(as.act_max, F_I32), F(as.f_act_min, F_F32), F(as.f_act_max, F_F32)};
+static const field_t k_mul[] = {
+    BCAST(mul.shape), F(mul.input1_offset, F_I32), F(mul.input2_offset, F_I32), F(mul.output_offset, F_I32),
+    F(mul.output_mult, F_I32), F(mul.output_shift, F_I32), F(mul.act_min, F_I32), F(mul.act_max, F_I32),
+    F(mul.f_act_min, F_F32), F(mul.f_act_max, F_F32)};
+static const field_t k_pool[] = {
+    D4(pool.input), D4(pool.output), F(pool.filter_h, F_I32), F(pool.filter_w, F_I32), F(pool.stride_h, F_I32),
+    F(pool.stride_w, F_I32), F(pool.pad_h, F_I32), F(pool.pad_w, F_I32), F(pool.act_min, F_I32),
+    F(pool.act_max, F_I32), F(pool.f_act_min, F_F32), F(pool.f_act_max, F_F32)};
+static const field_t k_mean[] = {
+    F(mean.rank, F_I32), FA(mean.in_shape, F_I32, TA_KERNEL_MAX_REDUCE_RANK),
+    FA(mean.reduce, F_BOOL, TA_KERNEL_MAX_REDUCE_RANK), F(mean.same_quant, F_BOOL), F(mean.input_zp, F_I32),
+    F(mean.output_zp, F_I32), F(mean.mult, F_I32), F(mean.shift, F_I32)};
+static const field_t k_sm[] = {F(sm.outer, F_I32), F(sm.depth, F_I32), F(sm.input_mult, F_I32),
+                               F(sm.input_left_shift, F_I32), F(sm.diff_min, F_I32), F(sm.beta, F_F32)};
+static const field_t k_act[] = {F(act.p.input_zp, F_I32), F(act.p.input_mult, F_I32),
+                                F(act.p.input_left_shift, F_I32), F(act.p.input_range_radius, F_I32),
+                                F(act.count, F_SIZE)};
+static const field_t k_pad[] = {
+    F(pad.p.rank, F_I32), FA(pad.p.in_shape, F_I32, TA_KERNEL_MAX_PAD_RANK),
+    FA(pad.p.before, F_I32, TA_KERNEL_MAX_PAD_RANK), FA(pad.p.after, F_I32, TA_KERNEL_MAX_PAD_RANK),
+    F(pad.p.elem_size, F_SIZE), FA(pad.value, F_RAW4, 2)};
+static const field_t k_tr[] = {F(tr.rank, F_I32), FA(tr.in_shape, F_I32, TA_KERNEL_MAX_TRANSPOSE_RANK),
+                               FA(tr.perm, F_I32, TA_KERNEL_MAX_TRANSPOSE_RANK), F(tr.elem_size, F_SIZE)};
+static const field_t k_cat[] = {F(cat.n_inputs, F_I32), F(cat.outer, F_I64), F(cat.copy_bytes, F_PTR)};
+static const field_t k_sl[] = {
+    F(sl.rank, F_I32), FA(sl.in_shape, F_I32, TA_KERNEL_MAX_SLICE_RANK), FA(sl.start, F_I32, TA_KERNEL_MAX_SLICE_RANK),
+    FA(sl.stop, F_I32, TA_KERNEL_MAX_SLICE_RANK), FA(sl.stride, F_I32, TA_KERNEL_MAX_SLICE_RANK),
+    F(sl.elem_size, F_SIZE)};
+static const field_t k_rs[] = {D4(rs.input), F(rs.out_h, F_I32), F(rs.out_w, F_I32), F(rs.align_corners, F_BOOL),
+                               F(rs.half_pixel_centers, F_BOOL), F(rs.elem_size, F_SIZE)};
+static const field_t k_q[] = {F(q.in_type, F_DTYPE), F(q.out_type, F_DTYPE), F(q.scale, F_F32), F(q.in_zp, F_I32),
+                              F(q.out_zp, F_I32), F(q.mult, F_I32), F(q.shift, F_I32), F(q.n, F_SIZE)};
+static const field_t k_copy[] = {F(copy.bytes, F_SIZE)};
+
+#undef F
+#undef FA
+#undef D4
+#undef REQUANT
+#undef BCAST
+
+typedef struct {
+    const field_t *f;
+    size_t n;     /* fields */
+    size_t words; /* record words they take */
+} field_set;
+
+#define SET(a) set_of(a, sizeof a / sizeof a[0])
+static field_set set_of(const field_t *f, size_t n) {
+    field_set fs = {f, n, 0};
+    for (size_t i = 0; i < n; i++) fs.words += (size_t)f[i].count * (f[i].type == F_I64 ? 2u : 1u);
+    return fs;
+}
+
+/* The field list of a kind's union member (empty for kinds without a kernel). */
+static field_set fields_of(ta_op_kind k) {
+    switch (k) {
+    case TA_OP_CONV_2D: return SET(k_conv);
+    case TA_OP_DEPTHWISE_CONV_2D: return SET(k_dw);
+    case TA_OP_FULLY_CONNECTED: return SET(k_fc);
+    case TA_OP_ADD:
+    case TA_OP_SUB: return SET(k_as);
+    case TA_OP_MUL: return SET(k_mul);
+    case TA_OP_AVERAGE_POOL_2D:
+    case TA_OP_MAX_POOL_2D: return SET(k_pool);
+    case TA_OP_MEAN: return SET(k_mean);
+    case TA_OP_SOFTMAX: return SET(k_sm);
+    case TA_OP_LOGISTIC:
+    case TA_OP_TANH: return SET(k_act);
+    case TA_OP_QUANTIZE:
+    case TA_OP_DEQUANTIZE: return SET(k_q);
+    case TA_OP_RESHAPE:
+    case TA_OP_SQUEEZE:
+    case TA_OP_EXPAND_DIMS: return SET(k_copy);
+    case TA_OP_PAD:
+    case TA_OP_PADV2: return SET(k_pad);
+    case TA_OP_TRANSPOSE: return SET(k_tr);
+    case TA_OP_CONCATENATION: return SET(k_cat);
+    case TA_OP_STRIDED_SLICE: return SET(k_sl);
+    case TA_OP_RESIZE_NEAREST_NEIGHBOR: return SET(k_rs);
+    default: return set_of(NULL, 0);
+    }
+}
+#undef SET
+
+/* Writes od's fields as record words at out; pointers become offsets from
+ * rec (they must point into [rec, rec + rec_bytes)).  False when a value
+ * does not fit its word. */
+static bool encode(const field_set *fs, const opdata *od, const uint8_t *rec, size_t rec_bytes, uint8_t *out) {
+    const uint8_t *base = (const uint8_t *)od;
+    for (size_t i = 0; i < fs->n; i++) {
+        const field_t *f = &fs->f[i];
+        const size_t es = field_size(f->type);
+        for (unsigned k = 0; k < f->count; k++) {
+            const uint8_t *src = base + f->off + k * es;
+            uint32_t w = 0;
+            switch (f->type) {
+            case F_I32:
+            case F_F32:
+            case F_RAW4: memcpy(&w, src, 4); break;
+            case F_BOOL: {
+                bool b;
+                memcpy(&b, src, sizeof b);
+                w = b ? 1u : 0u;
+                break;
+            }
+            case F_SIZE: {
+                size_t v;
+                memcpy(&v, src, sizeof v);
+                if (v > UINT32_MAX) return false;
+                w = (uint32_t)v;
+                break;
+            }
+            case F_I64: {
+                int64_t v;
+                memcpy(&v, src, sizeof v);
+                wr32(out, (uint32_t)((uint64_t)v & 0xFFFFFFFFu));
+                out += 4;
+                w = (uint32_t)((uint64_t)v >> 32);
+                break;
+            }
+            case F_DTYPE: {
+                ta_dtype d;
+                memcpy(&d, src, sizeof d);
+                w = (uint32_t)d;
+                break;
+            }
+            case F_PTR: {
+                const uint8_t *p;
+                memcpy(&p, src, sizeof p);
+                if (p && (p < rec || p >= rec + rec_bytes)) return false;
+                w = p ? (uint32_t)(p - rec) : 0u;
+                break;
+            }
+            default: return false;
+            }
+            wr32(out, w);
+            out += 4;
+        }
+    }
+    return true;
+}
+
+/* The inverse: a record into an opdata (header, io, the kind's member). */
+static void decode(const uint8_t *rec, opdata *od) {
+    memset(od, 0, sizeof *od);
+    const uint32_t w0 = rd32(rec), w1 = rd32(rec + 4);
+    od->kind = (uint16_t)(w0 & 0xFFFFu);
+    od->path = (uint8_t)(w0 >> 16);
+    od->n_in = (uint16_t)(w1 & 0xFFFFu);
+    od->n_out = (uint16_t)(w1 >> 16);
+    od->scratch_bytes = rd32(rec + 8);
+    od->io = (const int32_t *)(const void *)(rec + 4 * HDR_WORDS);
+    const field_set fs = fields_of((ta_op_kind)od->kind);
+    const uint8_t *in = rec + 4 * (HDR_WORDS + (size_t)od->n_in + od->n_out);
+    uint8_t *base = (uint8_t *)od;
+    for (size_t i = 0; i < fs.n; i++) {
+        const field_t *f = &fs.f[i];
+        const size_t es = field_size(f->type);
+        for (unsigned k = 0; k < f->count; k++) {
+            uint8_t *dst = base + f->off + k * es;
+            const uint32_t w = rd32(in);
+            in += 4;
+            switch (f->type) {
+            case F_I32:
+            case F_F32:
+            case F_RAW4: memcpy(dst, &w, 4); break;
+            case F_BOOL: {
+                bool b = w != 0;
+                memcpy(dst, &b, sizeof b);
+                break;
+            }
+            case F_SIZE: {
+                size_t v = w;
+                memcpy(dst, &v, sizeof v);
+                break;
+            }
+            case F_I64: {
+                uint64_t v = (uint64_t)w | (uint64_t)rd32(in) << 32;
+                in += 4;
+                int64_t sv = (int64_t)v;
+                memcpy(dst, &sv, sizeof sv);
+                break;
+            }
+            case F_DTYPE: {
+                ta_dtype d = (ta_dtype)w;
+                memcpy(dst, &d, sizeof d);
+                break;
+            }
+            case F_PTR: {
+                const uint8_t *p = w ? rec + w : NULL;
+                memcpy(dst, &p, sizeof p);
+                break;
+            }
+            default: break;
+            }
+        }
+    }
+}
+
+/* Where the compiler can say which bytes are padding (GCC's
+ * __builtin_clear_padding), every other byte of the member must belong to a
+ * described field.  Returns the first undescribed byte, or SIZE_MAX (also
+ * when the builtin is missing). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_clear_padding)
+#define TA_HAVE_CLEAR_PADDING 1
+#endif
+#endif
+static size_t undescribed_byte(ta_op_kind k, const field_set *fs) {
+#ifdef TA_HAVE_CLEAR_PADDING
+    opdata od;
+    memset(&od, 0xFF, sizeof od);
+    switch (k) {
+    case TA_OP_CONV_2D: __builtin_clear_padding(&od.u.conv); break;
+    case TA_OP_DEPTHWISE_CONV_2D: __builtin_clear_padding(&od.u.dw); break;
+    case TA_OP_FULLY_CONNECTED: __builtin_clear_padding(&od.u.fc); break;
+    case TA_OP_ADD:
+    case TA_OP_SUB: __builtin_clear_padding(&od.u.as); break;
+    case TA_OP_MUL: __builtin_clear_padding(&od.u.mul); break;
+    case TA_OP_AVERAGE_POOL_2D:
+    case TA_OP_MAX_POOL_2D: __builtin_clear_padding(&od.u.pool); break;
+    case TA_OP_MEAN: __builtin_clear_padding(&od.u.mean); break;
+    case TA_OP_SOFTMAX: __builtin_clear_padding(&od.u.sm); break;
+    case TA_OP_LOGISTIC:
+    case TA_OP_TANH: __builtin_clear_padding(&od.u.act); break;
+    case TA_OP_QUANTIZE:
+    case TA_OP_DEQUANTIZE: __builtin_clear_padding(&od.u.q); break;
+    case TA_OP_RESHAPE:
+    case TA_OP_SQUEEZE:
+    case TA_OP_EXPAND_DIMS: __builtin_clear_padding(&od.u.copy); break;
+    case TA_OP_PAD:
+    case TA_OP_PADV2: __builtin_clear_padding(&od.u.pad); break;
+    case TA_OP_TRANSPOSE: __builtin_clear_padding(&od.u.tr); break;
+    case TA_OP_CONCATENATION: __builtin_clear_padding(&od.u.cat); break;
+    case TA_OP_STRIDED_SLICE: __builtin_clear_padding(&od.u.sl); break;
+    case TA_OP_RESIZE_NEAREST_NEIGHBOR: __builtin_clear_padding(&od.u.rs); break;
+    default: return SIZE_MAX;
+    }
+    const unsigned char *bytes = (const unsigned char *)&od;
+    for (size_t i = 0; i < fs->n; i++) /* described bytes: zero them too */
+        memset((unsigned char *)&od + fs->f[i].off, 0, field_size(fs->f[i].type) * fs->f[i].count);
+    const size_t end = offsetof(opdata, u) + member_bytes(k);
+    for (size_t i = offsetof(opdata, u); i < end; i++)
+        if (bytes[i]) return i;
+#else
+    (void)k;
+    (void)fs;
+#endif
+    return SIZE_MAX;
+}
+
+/* C places each member at the first offset past the previous one that its
+ * alignment allows, so a described member must sit exactly there -- any
+ * other gap is a member the list forgot.  (A forgotten member small enough
+ * to hide in the padding before the next one is what undescribed_byte
+ * finds.) */
+ta_status ta__op_layout_check(ta_diag *diag) {
+    for (int k = 0; k < TA_OP_KIND_COUNT; k++) {
+        const field_set fs = fields_of((ta_op_kind)k);
+        if (!fs.n) continue;
+        const char *name = ta_op_kind_str((ta_op_kind)k);
+        const size_t end = offsetof(opdata, u) + member_bytes((ta_op_kind)k);
+        size_t at = offsetof(opdata, u), max_align = 1;
+        for (size_t i = 0; i < fs.n; i++) {
+            const field_t *f = &fs.f[i];
+            const size_t a = f->type == F_EDGE ? _Alignof(ta_requant) : field_align(f->type);
+            const size_t want = (at + a - 1) / a * a;
+            if (a > max_align) max_align = a;
+            if (f->off != want)
+                return ta_diag_set(diag, TA_E_MALFORMED, "%s record: field %zu is at byte %u, expected %zu (a member is not described)",
+                                   name, i, f->off, want);
+            at = f->off + field_size(f->type) * f->count;
+        }
+        if ((at + max_align - 1) / max_align * max_align != end)
+            return ta_diag_set(diag, TA_E_MALFORMED, "%s record: bytes %zu..%zu are not described", name, at, end);
+        const size_t u = undescribed_byte((ta_op_kind)k, &fs);
+        if (u != SIZE_MAX)
+            return ta_diag_set(diag, TA_E_MALFORMED, "%s record: byte %zu holds a member that is not described", name, u);
+    }
+    return TA_OK;
 }
 
 /* ---- carving ------------------------------------------------------------ */
@@ -686,13 +1058,14 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     c.diag = diag;
     c.carve.base = (uint8_t *)data;
     c.carve.cap = data_bytes;
-    const size_t rec_bytes = offsetof(opdata, u) + member_bytes(op->kind);
-    opdata *od = take(&c.carve, rec_bytes);
-    int32_t *io = take(&c.carve, sizeof(int32_t) * (op->n_inputs + op->n_outputs));
+    if (data) memset(data, 0, data_bytes); /* padding too: records compare byte for byte */
+    const field_set fs = fields_of(op->kind);
+    const uint32_t n_io = op->n_inputs + op->n_outputs;
+    uint8_t *rec = take(&c.carve, (HDR_WORDS + n_io + fs.words) * 4u);
+    const size_t fixed_bytes = c.carve.used;
     c.od.kind = (uint16_t)op->kind;
     c.od.n_in = (uint16_t)op->n_inputs;
     c.od.n_out = (uint16_t)op->n_outputs;
-    c.od.io = io;
     ta_status st;
     switch (op->kind) {
     case TA_OP_CONV_2D: st = prep_conv(&c); break;
@@ -727,27 +1100,32 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     }
     if (st) return st;
     if (c.scratch > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "scratch above 4 GiB");
+    if (c.carve.used > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "op record above 4 GiB");
     info->data_bytes = c.carve.used;
     info->scratch_bytes = c.scratch;
+    info->table_bytes = c.carve.used - fixed_bytes;
     if (!data) return TA_OK;
     if (c.carve.used > data_bytes) return ta_diag_set(diag, TA_E_NO_MEMORY, "op %u: op data needs %zu bytes, has %zu", op_index, c.carve.used, data_bytes);
-    for (uint32_t k = 0; k < op->n_inputs; k++) io[k] = op->inputs[k];
-    for (uint32_t k = 0; k < op->n_outputs; k++) io[op->n_inputs + k] = op->outputs[k];
-    c.od.scratch_bytes = (uint32_t)c.scratch;
-    memcpy(od, &c.od, rec_bytes);
+    wr32(rec, (uint32_t)op->kind | (uint32_t)c.od.path << 16);
+    wr32(rec + 4, (uint32_t)op->n_inputs | (uint32_t)op->n_outputs << 16);
+    wr32(rec + 8, (uint32_t)c.scratch);
+    wr32(rec + 12, (uint32_t)fs.words);
+    for (uint32_t k = 0; k < n_io; k++)
+        wr32(rec + 4 * (HDR_WORDS + k), (uint32_t)(k < op->n_inputs ? op->inputs[k] : op->outputs[k - op->n_inputs]));
+    if (!encode(&fs, &c.od, rec, c.carve.used, rec + 4 * (HDR_WORDS + n_io)))
+        return fail(&c, TA_E_UNSUPPORTED, "a parameter does not fit its 32-bit record word");
     return TA_OK;
 }
 
-void ta__op_set_scratch(void *data, void *scratch) {
-    if (data) ((opdata *)data)->scratch = scratch;
-}
+uint32_t ta__op_scratch_bytes(const void *rec) { return rec ? rd32((const uint8_t *)rec + 8) : 0; }
 
-ta_op_kind ta__op_kind(const void *data) { return data ? (ta_op_kind)((const opdata *)data)->kind : TA_OP_OTHER; }
+ta_op_kind ta__op_kind(const void *rec) { return rec ? (ta_op_kind)(rd32((const uint8_t *)rec) & 0xFFFFu) : TA_OP_OTHER; }
 
-ta_status ta__op_invoke(const void *data, void *const *ptrs, ta_diag *diag) {
-    if (!data || !ptrs) return TA_E_INVALID_ARG;
-    const opdata *od = (const opdata *)data;
-    void *scratch = od->scratch;
+ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_diag *diag) {
+    if (!rec || !ptrs) return TA_E_INVALID_ARG;
+    opdata dec;
+    decode((const uint8_t *)rec, &dec);
+    const opdata *od = &dec;
     const size_t scratch_bytes = od->scratch_bytes;
     const int32_t *io = od->io;
     void *in0 = io[0] >= 0 ? ptrs[io[0]] : NULL;

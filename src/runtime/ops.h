@@ -3,16 +3,21 @@
  *
  * For one op of a ta_graph, ta__op_prepare validates the op (types, shapes,
  * options, constant operands), derives every quantisation constant once, and
- * writes a self-contained "op data" record: the kernel's params struct, the
- * op's tensor indices, and any per-channel tables.  ta__op_invoke then runs
- * the kernel from that record and a table of tensor data pointers alone --
- * the graph is not needed at invoke time, so a runtime may keep only the
- * pointer table and the op records (its persistent part).
+ * writes a self-contained "op record": the op's tensor indices, the kernel's
+ * params and any per-channel tables.  ta__op_invoke then runs the kernel
+ * from that record, a table of tensor data pointers and the op's scratch --
+ * the graph is not needed at invoke time.
+ *
+ * The record is frozen (see ops.c): 32-bit words and tables, no pointers
+ * (tables are found by their offset from the record start), no size_t.  It
+ * does not change after prepare and can be moved or copied anywhere -- into
+ * the arena, or out to a const blob that firmware keeps in flash -- as long
+ * as it stays 8-byte aligned.  Prepare output is deterministic, padding
+ * included, so records compare byte for byte.
  *
  * Two-phase memory, like every tinyarena call: prepare with data == NULL
  * reports the bytes (info->data_bytes) and the kernel's scratch need; call
- * again with a block of that size (8-byte aligned) to fill it.  The record
- * holds pointers into itself, so it must not be moved after the fill.
+ * again with a block of that size (8-byte aligned) to fill it.
  */
 #ifndef TA_RUNTIME_OPS_H
 #define TA_RUNTIME_OPS_H
@@ -26,6 +31,8 @@
 typedef struct ta__op_info {
     size_t data_bytes;    /* op record bytes (persistent) */
     size_t scratch_bytes; /* kernel scratch needed during invoke (0: none) */
+    size_t table_bytes;   /* of data_bytes: out-of-line constant tables (per-channel
+                             multipliers and shifts, concat sizes) */
 } ta__op_info;
 
 /* Validates op `op_index` of subgraph sg and fills its record.  Errors name
@@ -36,15 +43,18 @@ typedef struct ta__op_info {
 ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data,
                          size_t data_bytes, ta__op_info *info, ta_diag *diag);
 
-/* Gives a prepared op its scratch: at least info.scratch_bytes, 8-byte
- * aligned (leave unset when the op needs none). */
-void ta__op_set_scratch(void *data, void *scratch);
+/* Runs a prepared op from its record.  ptrs[k] is the data of local tensor
+ * k of the subgraph (constant tensors: their model data); scratch is at
+ * least ta__op_scratch_bytes(rec), 8-byte aligned (NULL when that is 0). */
+ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_diag *diag);
 
-/* Runs a prepared op.  ptrs[k] is the data of local tensor k of the
- * subgraph (constant tensors: their model data). */
-ta_status ta__op_invoke(const void *data, void *const *ptrs, ta_diag *diag);
+/* The op kind a record runs (for messages) and the scratch it needs. */
+ta_op_kind ta__op_kind(const void *rec);
+uint32_t ta__op_scratch_bytes(const void *rec);
 
-/* The op kind a prepared record runs (for messages). */
-ta_op_kind ta__op_kind(const void *data);
+/* Checks that every kind's record field list covers its params struct on
+ * this ABI (no field forgotten: gaps only where the compiler pads).  For
+ * tests. */
+ta_status ta__op_layout_check(ta_diag *diag);
 
 #endif

@@ -8,11 +8,19 @@
  *  3. lifetimes (TFLM's rules) with one [op, op] scratch request per op that
  *     needs scratch (PLANNED mode), and the planner's request list;
  *  4. plan with the options' plan source; compute the lower bound;
- *  5. size the persistent tail (tables, op records, io records, shared
- *     scratch, poison tables) and the total.
- * Init then carves the tail from the arena's far end, fills every op record
- * (prepare, fill pass), and points each tensor at its place: planned ones
- * into the head, constants into the model bytes.
+ *  5. size the persistent tail (tensor table, scratch pointers, io records,
+ *     the const image unless a blob supplies it, shared scratch, poison
+ *     tables) and the total.  With a const blob, check its header and that
+ *     every op record in it is byte for byte what prepare derives.
+ * Init then carves the tail from the arena's far end, writes the const image
+ * (prepare, fill pass) unless a blob supplies it, and points each tensor at
+ * its place: planned ones into the head, constants into the model bytes.
+ *
+ * The const image (what ta_runtime_export_consts copies out), 32-bit words
+ * in the host's byte order, every part 8-byte aligned:
+ *   magic "TAC1", format version, image bytes, ops, tensors (subgraph 0),
+ *   model hash low and high word, 0;  op_off[ops] (record offsets from the
+ *   image start);  the op records (ops.h: frozen, position-independent).
  */
 #include <string.h>
 
@@ -22,7 +30,22 @@
 #include "tinyarena/runtime.h"
 
 #define ALIGN 16u
-#define REC_ALIGN 8u /* op records only need their pointers aligned */
+#define REC_ALIGN 8u /* op records: int64 tables at most */
+
+#define CONSTS_MAGIC 0x31434154u /* "TAC1" read as a little-endian word */
+#define CONSTS_MAGIC_SWAPPED 0x54414331u
+#define CONSTS_VERSION 1u
+#define CONSTS_HDR 32u /* 8 words */
+
+static uint32_t rd32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+/* Offset of the first record: header and op offset table, 8-aligned. */
+static size_t consts_records_at(size_t n_ops) { return ta__align_up(CONSTS_HDR + 4 * n_ops, REC_ALIGN); }
 
 ta_runtime_options ta_runtime_options_default(void) {
     ta_runtime_options o;
@@ -86,6 +109,14 @@ void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
     opt->planner = budget_plan;
     opt->planner_ctx = (void *)budget;
     opt->model_hash = budget ? budget->model_hash : 0;
+    opt->consts = budget ? budget->consts : NULL;
+    opt->consts_bytes = budget && budget->consts ? budget->consts_bytes : 0;
+}
+
+void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t bytes) {
+    if (!opt) return;
+    opt->consts = consts;
+    opt->consts_bytes = consts ? bytes : 0;
 }
 
 ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out, size_t cap, size_t *n,
@@ -153,7 +184,9 @@ typedef struct {
     ta_buffer_origin *origin;
     size_t *offsets;
     size_t n_req;
-    size_t planned, lower_bound, max_scratch, sum_scratch, records;
+    size_t planned, lower_bound, max_scratch, sum_scratch, records, tables;
+    size_t n_sops;            /* ops that need scratch (either mode) */
+    size_t image;             /* const image bytes */
 } built_t;
 
 static size_t work_guess(const ta_runtime *rt) {
@@ -174,6 +207,54 @@ static ta_status short_work(ta_runtime *rt, const carve_t *c, size_t extra, ta_d
     size_t guess = work_guess(rt);
     rt->b.work_bytes = need > guess ? need : guess;
     return ta_diag_set(diag, TA_E_NO_MEMORY, "work block needs at least %zu bytes, has %zu", rt->b.work_bytes, c->cap);
+}
+
+/* A caller's const blob: its header must describe this model, and every op
+ * record must be byte for byte what prepare derives now (one record at a
+ * time, in a work slice of the largest record's size). */
+static ta_status check_consts(ta_runtime *rt, const built_t *w, carve_t *c, ta_diag *diag) {
+    const uint8_t *k = (const uint8_t *)rt->opt.consts;
+    const size_t n = rt->opt.consts_bytes;
+    const ta_subgraph *sg = &w->g.subgraphs[0];
+    if ((uintptr_t)k % REC_ALIGN)
+        return ta_diag_set(diag, TA_E_MISALIGNED, "const blob is not 8-byte aligned (address %% 8 = %u)",
+                           (unsigned)((uintptr_t)k % REC_ALIGN));
+    if (n < CONSTS_HDR) return ta_diag_set(diag, TA_E_MALFORMED, "const blob of %zu bytes is shorter than its header", n);
+    if (rd32(k) != CONSTS_MAGIC)
+        return ta_diag_set(diag, TA_E_MALFORMED, rd32(k) == CONSTS_MAGIC_SWAPPED
+                                                     ? "const blob was made on a host of the other byte order"
+                                                     : "const blob does not start with the tinyarena magic");
+    if (rd32(k + 4) != CONSTS_VERSION)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob has format version %u, this runtime reads %u (regenerate it)",
+                           rd32(k + 4), CONSTS_VERSION);
+    const uint64_t hash = rt->opt.model_hash ? rt->opt.model_hash : ta_budget_hash(rt->model.bytes, rt->model.len);
+    if (rd32(k + 20) != (uint32_t)hash || rd32(k + 24) != (uint32_t)(hash >> 32))
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob was made for other model bytes (hash mismatch)");
+    if (rd32(k + 8) != n || n != w->image || rd32(k + 12) != sg->n_ops || rd32(k + 16) != sg->n_tensors)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob has %zu bytes for %u ops (header: %u bytes), this model needs %zu for %u",
+                           n, rd32(k + 12), rd32(k + 8), w->image, sg->n_ops);
+    size_t max_rec = 0;
+    for (uint32_t o = 0; o < sg->n_ops; o++)
+        if (w->info[o].data_bytes > max_rec) max_rec = w->info[o].data_bytes;
+    uint8_t *rec = carve(c, 1, ta__align_up(max_rec, REC_ALIGN));
+    if (max_rec && !rec) return short_work(rt, c, 0, diag);
+    size_t at = consts_records_at(sg->n_ops);
+    for (size_t i = CONSTS_HDR + 4 * (size_t)sg->n_ops; i < at; i++)
+        if (k[i]) return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: padding byte %zu is not zero (corrupted)", i);
+    if (rd32(k + 28)) return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: reserved header word is not zero (corrupted)");
+    for (uint32_t o = 0; o < sg->n_ops; o++) {
+        const size_t len = ta__align_up(w->info[o].data_bytes, REC_ALIGN);
+        ta__op_info info;
+        memset(rec, 0, len);
+        ta_status st = ta__op_prepare(&w->g, 0, o, rec, w->info[o].data_bytes, &info, diag);
+        if (st) return st;
+        if (rd32(k + CONSTS_HDR + 4 * (size_t)o) != at || memcmp(k + at, rec, len) != 0)
+            return ta_diag_set(diag, TA_E_BAD_REQUEST,
+                               "const blob: op %u (%s) record differs from what this model derives (corrupted, or made by another tinyarena version)",
+                               o, ta_op_kind_str(ta_graph_op(&w->g, 0, o)->kind));
+        at += len;
+    }
+    return TA_OK;
 }
 
 static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w, ta_diag *diag) {
@@ -200,9 +281,11 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     for (uint32_t o = 0; o < sg->n_ops; o++) {
         if ((st = ta__op_prepare(&w->g, 0, o, NULL, 0, &w->info[o], diag))) return st;
         w->records = ta__add_sat(w->records, ta__align_up(w->info[o].data_bytes, REC_ALIGN));
+        w->tables = ta__add_sat(w->tables, w->info[o].table_bytes);
         w->sreq_of_op[o] = -1;
         size_t sb = w->info[o].scratch_bytes;
         if (!sb) continue;
+        w->n_sops++;
         w->sum_scratch += ta__align_up(sb, ALIGN);
         if (sb > w->max_scratch) w->max_scratch = sb;
         if (rt->opt.scratch == TA_SCRATCH_PLANNED) {
@@ -212,6 +295,9 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     }
     for (uint32_t s = 1; s < w->g.n_subgraphs; s++)
         if (w->g.subgraphs[s].n_ops) return ta_diag_set(diag, TA_E_UNSUPPORTED, "models with several subgraphs (control flow) cannot run");
+    w->image = ta__add_sat(consts_records_at(sg->n_ops), w->records);
+    if (w->image > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "op records above 4 GiB");
+    if (rt->opt.consts && (st = check_consts(rt, w, &c, diag))) return st;
     /* 3. lifetimes and requests */
     size_t lb = ta_lifetime_bytes(&w->g, w->n_sreq);
     void *lmem = carve(&c, 1, lb);
@@ -246,18 +332,18 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
 
 /* Persistent layout, in carve order from the tail start. */
 typedef struct {
-    size_t ptrs, op_data, records, io, shared, poison;
+    size_t ptrs, sptrs, io, image, shared, poison;
     size_t total;
 } tail_t;
 
 static void tail_layout(const ta_runtime *rt, const built_t *w, tail_t *t) {
     const ta_subgraph *sg = &w->g.subgraphs[0];
-    size_t n_t = sg->n_tensors, n_o = sg->n_ops, off = 0;
+    size_t n_t = sg->n_tensors, off = 0;
 #define BLOCK(field, bytes) (t->field = off, off = ta__align_up(ta__add_sat(off, (bytes)), ALIGN))
     BLOCK(ptrs, n_t * sizeof(void *));
-    BLOCK(op_data, n_o * sizeof(void *));
-    BLOCK(records, w->records);
+    BLOCK(sptrs, w->n_sops * sizeof(void *));
     BLOCK(io, (size_t)(sg->n_inputs + sg->n_outputs) * sizeof(ta_io));
+    BLOCK(image, rt->opt.consts ? 0 : w->image);
     BLOCK(shared, rt->opt.scratch == TA_SCRATCH_SHARED ? w->max_scratch : 0);
     BLOCK(poison, rt->opt.poison ? w->n_req * (sizeof(ta_poison_buf) + sizeof(uint32_t)) : 0);
 #undef BLOCK
@@ -275,6 +361,14 @@ static void fill_breakdown(ta_runtime *rt, const built_t *w, const tail_t *t) {
     b->total_in_place = ta__add_sat(ta__add_sat(head, b->persistent), b->alignment);
     b->n_buffers = w->n_req;
     b->lower_bound = w->lower_bound;
+    const size_t image = t->shared - t->image; /* 0 with a const blob */
+    b->tensor_table = t->sptrs - t->ptrs;
+    b->op_tables = image ? w->tables : 0;
+    b->op_records = t->io - t->sptrs + image - b->op_tables;
+    b->io_table = t->image - t->io;
+    b->const_bytes = w->image;
+    b->shared_scratch = t->poison - t->shared;
+    b->poison_table = t->total - t->poison;
 }
 
 ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const ta_runtime_options *opt,
@@ -344,7 +438,7 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     rt->n_tensors = sg->n_tensors;
     rt->n_ops = sg->n_ops;
     rt->ptrs = (void **)(tp + t.ptrs);
-    rt->op_data = (void **)(tp + t.op_data);
+    rt->scratch_ptrs = (void **)(tp + t.sptrs);
     /* tensor pointers */
     for (uint32_t k = 0; k < sg->n_tensors; k++) {
         const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
@@ -356,22 +450,36 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
         if (gi < sg->tensor_base || gi >= sg->tensor_base + sg->n_tensors) continue;
         rt->ptrs[gi - sg->tensor_base] = rt->head + w.offsets[i];
     }
-    /* op records and scratch */
-    uint8_t *rec = tp + t.records;
-    uint8_t *shared = tp + t.shared;
-    for (uint32_t o = 0; o < sg->n_ops; o++) {
-        rt->op_data[o] = rec;
-        if ((st = ta__op_prepare(&w.g, 0, o, rec, w.info[o].data_bytes, &w.info[o], diag))) return st;
-        rec += ta__align_up(w.info[o].data_bytes, REC_ALIGN);
-        if (!w.info[o].scratch_bytes) continue;
-        if (rt->opt.scratch == TA_SCRATCH_SHARED) {
-            ta__op_set_scratch(rt->op_data[o], shared);
-        } else {
-            int32_t s = w.sreq_of_op[o];
-            for (size_t i = 0; i < w.n_req; i++)
-                if (w.origin[i].kind == TA_BUFFER_SCRATCH && (int32_t)w.origin[i].index == s)
-                    ta__op_set_scratch(rt->op_data[o], rt->head + w.offsets[i]);
+    /* the const image: the caller's blob (checked by build), or written here */
+    if (rt->opt.consts) {
+        rt->consts = (const uint8_t *)rt->opt.consts;
+    } else {
+        uint8_t *img = tp + t.image;
+        size_t at = consts_records_at(sg->n_ops);
+        const uint64_t hash = rt->opt.model_hash ? rt->opt.model_hash : ta_budget_hash(rt->model.bytes, rt->model.len);
+        memset(img, 0, at);
+        const uint32_t hdr[8] = {CONSTS_MAGIC, CONSTS_VERSION, (uint32_t)w.image, sg->n_ops, sg->n_tensors,
+                                 (uint32_t)hash, (uint32_t)(hash >> 32), 0};
+        for (int k = 0; k < 8; k++) wr32(img + 4 * k, hdr[k]);
+        for (uint32_t o = 0; o < sg->n_ops; o++) {
+            const size_t len = ta__align_up(w.info[o].data_bytes, REC_ALIGN);
+            wr32(img + CONSTS_HDR + 4 * (size_t)o, (uint32_t)at);
+            memset(img + at, 0, len);
+            if ((st = ta__op_prepare(&w.g, 0, o, img + at, w.info[o].data_bytes, &w.info[o], diag))) return st;
+            at += len;
         }
+        rt->consts = img;
+    }
+    /* scratch: one pointer per op that needs it, in op order */
+    rt->n_scratch_ops = (uint32_t)w.n_sops;
+    for (uint32_t o = 0, k = 0; o < sg->n_ops; o++) {
+        if (!w.info[o].scratch_bytes) continue;
+        void *p = tp + t.shared;
+        if (rt->opt.scratch != TA_SCRATCH_SHARED)
+            for (size_t i = 0; i < w.n_req; i++)
+                if (w.origin[i].kind == TA_BUFFER_SCRATCH && (int32_t)w.origin[i].index == w.sreq_of_op[o])
+                    p = rt->head + w.offsets[i];
+        rt->scratch_ptrs[k++] = p;
     }
     /* inputs and outputs */
     rt->inputs = (ta_io *)(tp + t.io);
@@ -434,6 +542,10 @@ static uint32_t fnv1a(const uint8_t *p, size_t n) {
 
 #define CANARY 0xA5
 
+static const uint8_t *op_record(const ta_runtime *rt, uint32_t op) {
+    return rt->consts + rd32(rt->consts + CONSTS_HDR + 4 * (size_t)op);
+}
+
 /* Fills every planned byte that holds no data needed at step s (data
  * written before s and still live at s) with the canary. */
 static void poison_fill(ta_runtime *rt, int32_t s) {
@@ -462,7 +574,7 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
             rt->poison.tensor = pb->tensor;
             rt->poison.op = (int32_t)op;
             return ta_diag_set(diag, TA_E_OVERLAP, "poison: tensor %d (live steps %d..%d) was clobbered by op %u (%s)",
-                               pb->tensor, pb->first, pb->last, op, ta_op_kind_str(ta__op_kind(rt->op_data[op])));
+                               pb->tensor, pb->first, pb->last, op, ta_op_kind_str(ta__op_kind(op_record(rt, op))));
         }
     }
     return TA_OK;
@@ -477,10 +589,12 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
             if (rt->pbuf[i].tensor >= 0 && rt->pbuf[i].first == 0)
                 rt->pbuf[i].sum = fnv1a(rt->pbuf[i].data, rt->pbuf[i].bytes);
     }
-    for (uint32_t o = 0; o < rt->n_ops; o++) {
+    for (uint32_t o = 0, slot = 0; o < rt->n_ops; o++) {
         const int32_t step = (int32_t)o + 1;
         if (poison) poison_fill(rt, step);
-        ta_status st = ta__op_invoke(rt->op_data[o], rt->ptrs, diag);
+        const uint8_t *rec = op_record(rt, o);
+        void *scratch = ta__op_scratch_bytes(rec) && slot < rt->n_scratch_ops ? rt->scratch_ptrs[slot++] : NULL;
+        ta_status st = ta__op_invoke(rec, rt->ptrs, scratch, diag);
         if (st) {
             ta_diag tmp;
             memset(&tmp, 0, sizeof tmp);
@@ -500,5 +614,16 @@ const ta_io *ta_runtime_output(const ta_runtime *rt, uint32_t k) {
 }
 uint32_t ta_runtime_input_count(const ta_runtime *rt) { return rt && rt->state == 3 ? rt->n_inputs : 0; }
 uint32_t ta_runtime_output_count(const ta_runtime *rt) { return rt && rt->state == 3 ? rt->n_outputs : 0; }
+ta_status ta_runtime_export_consts(const ta_runtime *rt, void *out, size_t cap, size_t *bytes, ta_diag *diag) {
+    if (!rt || !bytes) return ta_diag_set(diag, TA_E_INVALID_ARG, "export consts: NULL argument");
+    if (rt->state != 3 || !rt->consts) return ta_diag_set(diag, TA_E_STATE, "export consts before init");
+    *bytes = rt->b.const_bytes;
+    if (!out) return TA_OK;
+    if (cap < rt->b.const_bytes)
+        return ta_diag_set(diag, TA_E_NO_MEMORY, "const blob needs %zu bytes, has %zu", rt->b.const_bytes, cap);
+    memcpy(out, rt->consts, rt->b.const_bytes);
+    return TA_OK;
+}
+
 const ta_arena_breakdown *ta_runtime_breakdown(const ta_runtime *rt) { return rt && rt->state >= 2 ? &rt->b : NULL; }
 const ta_poison_report *ta_runtime_poison_report(const ta_runtime *rt) { return rt ? &rt->poison : NULL; }
