@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "tinyarena/runtime.h"
 
 static const char *const k_models[] = {
@@ -96,16 +97,7 @@ int main(int argc, char **argv) {
         size_t wb = 0;
         void *work = NULL, *arena = NULL;
         ta_status st = ta_runtime_open(&rt, model, len, &opt, &d);
-        if (!st) {
-            wb = ta_runtime_work_bytes(&rt);
-            for (int i = 0; i < 6; i++) {
-                free(work);
-                work = malloc(wb);
-                st = ta_runtime_query(&rt, work, wb, &b, &d);
-                if (st != TA_E_NO_MEMORY) break;
-                wb = b.work_bytes;
-            }
-        }
+        if (!st) st = cli_runtime_query(&rt, &work, &wb, &b, &d);
         if (!st) st = ta_runtime_init(&rt, work, wb, arena = malloc(b.total), b.total, &d);
         free(work);
         double *t = calloc((size_t)runs, sizeof *t);

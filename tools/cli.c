@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "tinyarena/runtime.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -113,4 +115,24 @@ bool cli_parse_i64(const char *s, int64_t *out) {
     if (errno || *end) return false;
     *out = v;
     return true;
+}
+
+ta_status cli_runtime_query(struct ta_runtime *rt, void **work, size_t *wb, struct ta_arena_breakdown *b,
+                            ta_diag *d) {
+    *work = NULL;
+    *wb = ta_runtime_work_bytes(rt);
+    ta_status st = TA_E_NO_MEMORY;
+    /* The first size is a guess; a query that does not fit says how much it needs. */
+    for (int i = 0; i < 8 && st == TA_E_NO_MEMORY; i++) {
+        free(*work);
+        *work = cli_xmalloc(*wb ? *wb : 1);
+        st = ta_runtime_query(rt, *work, *wb, b, d);
+        if (st == TA_E_NO_MEMORY && b->work_bytes > *wb) *wb = b->work_bytes;
+        else if (st == TA_E_NO_MEMORY) break;
+    }
+    if (st) {
+        free(*work);
+        *work = NULL;
+    }
+    return st;
 }

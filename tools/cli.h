@@ -34,6 +34,15 @@ void *cli_xcalloc(size_t n, size_t size);
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_i64(const char *s, int64_t *out);
 
+/* Queries an opened runtime, growing a malloc'ed work block until the query
+ * fits (ta_runtime_query's two-phase protocol).  On TA_OK *work (*wb bytes)
+ * is the block init needs; the caller frees it.  On failure *work is NULL
+ * and d explains. */
+struct ta_runtime;
+struct ta_arena_breakdown;
+ta_status cli_runtime_query(struct ta_runtime *rt, void **work, size_t *wb, struct ta_arena_breakdown *b,
+                            ta_diag *d);
+
 /* Sub-commands. */
 int cmd_plan(int argc, char **argv);
 int cmd_demo(int argc, char **argv);

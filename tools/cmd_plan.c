@@ -148,20 +148,7 @@ static bool runtime_query(const loaded_model *lm, const ta_runtime_options *opt,
     ta_diag d;
     *work = NULL;
     if (ta_runtime_open(rt, lm->bytes, lm->len, opt, &d)) return false;
-    *wb = ta_runtime_work_bytes(rt);
-    ta_status st = TA_E_NO_MEMORY;
-    for (int i = 0; i < 8 && st == TA_E_NO_MEMORY; i++) {
-        free(*work);
-        *work = cli_xmalloc(*wb ? *wb : 1);
-        st = ta_runtime_query(rt, *work, *wb, b, &d);
-        if (st == TA_E_NO_MEMORY && b->work_bytes > *wb) *wb = b->work_bytes;
-        else if (st == TA_E_NO_MEMORY) break;
-    }
-    if (st) {
-        free(*work);
-        *work = NULL;
-    }
-    return st == TA_OK;
+    return cli_runtime_query(rt, work, wb, b, &d) == TA_OK;
 }
 
 /* What tinyarena's runtime would need for this model with strategy s:

@@ -114,18 +114,11 @@ static int do_run(const run_args *a) {
         free(model);
         return cli_error("%s: %s", a->model, d.msg);
     }
-    size_t wb = ta_runtime_work_bytes(&rt);
-    void *work = cli_xmalloc(wb ? wb : 1);
+    size_t wb;
+    void *work;
     ta_arena_breakdown b;
-    for (int i = 0; i < 8; i++) {
-        st = ta_runtime_query(&rt, work, wb, &b, &d);
-        if (st != TA_E_NO_MEMORY || b.work_bytes <= wb) break;
-        wb = b.work_bytes;
-        free(work);
-        work = cli_xmalloc(wb);
-    }
+    st = cli_runtime_query(&rt, &work, &wb, &b, &d);
     if (st) {
-        free(work);
         free(model);
         return cli_error("%s: %s", a->model, d.msg);
     }
