@@ -18,7 +18,7 @@ expect_error() { # name, csv-text, pattern
 expect_error missing_col 'id,lower,upper\n1,2,3\n' "$tmp/missing_col.csv:1: missing column 'size'"
 expect_error negative 'id,lower,upper,size\na,0,2,4\nb,1,3,-5\n' "negative.csv:3: buffer 'b': negative size"
 expect_error empty_life 'id,lower,upper,size\na,2,2,5\n' "empty_life.csv:2: .*upper 2 <= lower 2"
-expect_error fixed_collide 'id,lower,upper,size,offset\na,0,3,16,0\nb,2,5,16,8\n' "fixed_collide.csv:3: buffer 'b': conflicting fixed offsets with buffer 'a' (line 2)"
+expect_error fixed_collide 'id,lower,upper,size,offset\na,0,3,16,0\nb,2,5,16,8\n' "fixed_collide.csv:3: buffer 'b' (fixed at 8, steps \[2,4\], 16 B) collides with buffer 'a' (line 2, fixed at 0, steps \[0,2\], 16 B): conflicting fixed offsets"
 expect_error not_int 'id,lower,upper,size\na,x,2,5\n' "not_int.csv:2: lower 'x' is not an integer"
 expect_error bad_align 'id,lower,upper,size,alignment\na,0,2,5,3\n' "alignment 3 is not a power of two"
 expect_error no_header '' "empty file"

@@ -88,11 +88,15 @@ static int plan_buffers(const plan_args *a) {
         free(scratch);
         if (st) {
             int rc;
-            if (d.item[0] != SIZE_MAX && d.item[1] != SIZE_MAX)
-                rc = cli_error("%s:%zu: buffer '%s': %s with buffer '%s' (line %zu): %s", a->buffers,
-                               bl.lineno[d.item[1]], bl.ids[d.item[1]], ta_status_str(st), bl.ids[d.item[0]],
-                               bl.lineno[d.item[0]], d.msg);
-            else
+            if (d.item[0] != SIZE_MAX && d.item[1] != SIZE_MAX) {
+                /* Name both buffers by id and line, with their steps and bytes. */
+                const ta_request *x = &bl.reqs[d.item[1]], *y = &bl.reqs[d.item[0]];
+                rc = cli_error("%s:%zu: buffer '%s' (fixed at %zu, steps [%d,%d], %zu B) collides with buffer '%s' "
+                               "(line %zu, fixed at %zu, steps [%d,%d], %zu B): %s",
+                               a->buffers, bl.lineno[d.item[1]], bl.ids[d.item[1]], x->fixed, x->first, x->last,
+                               ta_request_padded(x), bl.ids[d.item[0]], bl.lineno[d.item[0]], y->fixed, y->first,
+                               y->last, ta_request_padded(y), ta_status_str(st));
+            } else
                 rc = cli_error("%s: %s: %s", a->buffers, ta_status_str(st), d.msg);
             buffers_csv_free(&bl);
             return rc;
@@ -283,14 +287,14 @@ static int plan_model(const plan_args *a) {
         void *consts = NULL;
         size_t consts_bytes = 0;
         if (!runnable) {
-            printf("runtime: tinyarena run cannot run this model (%s); the plan covers tensors only\n", rdiag.msg);
+            printf("runtime: tinyarena run cannot run this model: the plan covers tensors only\n  (%s)\n", rdiag.msg);
         } else if (!a->no_scratch && runtime_breakdown(&lm, chosen->name, &rb, &consts, &consts_bytes, &rc_b)) {
-            printf("runtime (%s plan): planned %s + persistent %s + alignment %s = %s B; in-place init %s B\n",
-                   chosen->name, fmt_bytes(rb.planned, b1), fmt_bytes(rb.persistent, b2), fmt_bytes(rb.alignment, b3),
-                   fmt_bytes(rb.total, b4), fmt_bytes(rb.total_in_place, b5));
-            printf("runtime with the op constants in flash (--header): persistent %s B, in-place init %s B, "
-                   "const blob %s B\n",
-                   fmt_bytes(rc_b.persistent, b1), fmt_bytes(rc_b.total_in_place, b2), fmt_bytes(consts_bytes, b3));
+            printf("runtime arena (%s plan): planned %s + persistent %s + alignment %s\n", chosen->name,
+                   fmt_bytes(rb.planned, b1), fmt_bytes(rb.persistent, b2), fmt_bytes(rb.alignment, b3));
+            printf("  = %s B; %s B with in-place init\n", fmt_bytes(rb.total, b4), fmt_bytes(rb.total_in_place, b5));
+            printf("  op constants in flash (--header): persistent %s B, arena %s B,\n", fmt_bytes(rc_b.persistent, b1),
+                   fmt_bytes(rc_b.total_in_place, b2));
+            printf("  const blob %s B\n", fmt_bytes(consts_bytes, b3));
         }
         free(consts);
         if (a->timeline) timeline_print(stdout, &vp, a->color);

@@ -61,7 +61,7 @@ void model_plan_summary(FILE *f, const model_plan *mp) {
     fprintf(f, "%u subgraph%s, %u ops, %u tensors: %zu planned", mp->g->n_subgraphs,
             mp->g->n_subgraphs == 1 ? "" : "s", mp->g->n_ops, mp->g->n_tensors, mp->n - n_scratch);
     if (n_scratch) fprintf(f, " (+%zu scratch)", n_scratch);
-    fprintf(f, ", %zu constant (%s B, stay in flash), %zu variable (%s B, persistent)\n", mp->n_const,
+    fprintf(f, "\n  constant: %zu tensors, %s B (stay in flash); variable: %zu tensors, %s B\n", mp->n_const,
             fmt_bytes(mp->const_bytes, b1), mp->n_variable, fmt_bytes(mp->variable_bytes, b2));
 }
 
@@ -106,7 +106,15 @@ void model_plan_peak(FILE *f, const model_plan *mp, const ta_plan_result *res) {
         char shape[64] = "";
         if (mp->origin[live[i]].kind == TA_BUFFER_TENSOR)
             model_plan_shape(&mp->g->tensors[mp->origin[live[i]].index], shape, sizeof shape);
-        fprintf(f, "  %12s B  %-14s [%d,%d]  %s\n", fmt_bytes(r->size, b2), shape, r->first, r->last, mp->ids[live[i]]);
+        /* Keep each line within 80 columns: long tensor names are cut. */
+        char head[96];
+        int used = snprintf(head, sizeof head, "  %12s B  %-14s [%d,%d]  ", fmt_bytes(r->size, b2), shape, r->first,
+                            r->last);
+        int room = 80 - used;
+        const char *id = mp->ids[live[i]];
+        if (room < 8) room = 8;
+        if ((int)strlen(id) <= room) fprintf(f, "%s%s\n", head, id);
+        else fprintf(f, "%s%.*s...\n", head, room - 3, id);
     }
     if (k > 12) fprintf(f, "  ... and %zu more\n", k - 12);
     free(live);
