@@ -35,7 +35,8 @@ static void plan_usage(FILE *f) {
             "usage: tinyarena plan --buffers FILE.csv [options]\n"
             "       tinyarena plan MODEL.tflite [options]\n"
             "options:\n"
-            "  --strategy S      one strategy (default: a table of all; --json uses 'best')\n"
+            "  --strategy S      one strategy (default: a table of all; --json, --header, --svg use\n"
+            "                    'optimal' for models, 'best' for buffer lists)\n"
             "  --align N         minimum alignment (power of two) for every buffer\n"
             "  --offsets OUT.csv write the input columns plus 'offset'\n"
             "  --json            print the plan as JSON\n"
@@ -234,7 +235,7 @@ static int plan_model(const plan_args *a) {
     opt.seed = a->seed;
     /* An offline plan may overlap buffers on purpose (TFLM accepts it). */
     if (lm.offline) opt.flags |= TA_PLAN_ALLOW_FIXED_CONFLICT;
-    const ta_strategy *chosen = ta_strategy_find(a->strategy ? a->strategy : "best");
+    const ta_strategy *chosen = ta_strategy_find(a->strategy ? a->strategy : "optimal");
     if (!chosen) {
         model_plan_free(&mp);
         model_unload(&lm);
