@@ -6,7 +6,8 @@
  *
  * Steps: read the model, open the runtime, query the arena breakdown
  * (growing the transient work block as asked), allocate the arena, init,
- * free the work block, copy the inputs in, invoke N times (timing each),
+ * free the work block, copy the inputs in, invoke N times (timing each;
+ * every run from the same inputs and the initial variable-tensor state),
  * then print the top-5 of every output, the breakdown and the median time.
  */
 #include <stdlib.h>
@@ -166,6 +167,7 @@ static int do_run(const run_args *a) {
     int rc = CLI_OK;
     for (uint64_t r = 0; r < runs; r++) {
         for (uint32_t k = 0; k < n_in; k++) memcpy(ta_runtime_input(&rt, k)->data, saved[k], ta_runtime_input(&rt, k)->bytes);
+        ta_runtime_reset(&rt, &d); /* stateful ops (LSTM, SVDF) start every run from their initial state */
         uint64_t t0 = cli_now_us();
         st = ta_runtime_invoke(&rt, &d);
         times[r] = cli_now_us() - t0;
