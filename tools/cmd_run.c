@@ -211,8 +211,8 @@ static int do_run(const run_args *a) {
             printf("]}");
         }
         printf("],\n \"arena\": {\"planned\": %zu, \"scratch\": %zu, \"scratch_mode\": \"%s\", \"persistent\": %zu, "
-               "\"alignment\": %zu, \"total\": %zu, \"lower_bound\": %zu, \"buffers\": %zu},\n",
-               b.planned, b.scratch, mode, b.persistent, b.alignment, b.total, b.lower_bound, b.n_buffers);
+               "\"variables\": %zu, \"alignment\": %zu, \"total\": %zu, \"lower_bound\": %zu, \"buffers\": %zu},\n",
+               b.planned, b.scratch, mode, b.persistent, b.variables, b.alignment, b.total, b.lower_bound, b.n_buffers);
         printf(" \"invoke_ms_median\": %.3f, \"runs\": %llu}\n", median_ms, (unsigned long long)runs);
     } else if (rc == CLI_OK) {
         printf("model %s: %u input%s, %u output%s, strategy %s\n", a->model, n_in, n_in == 1 ? "" : "s", n_out,
@@ -230,8 +230,10 @@ static int do_run(const run_args *a) {
                 else printf("  [%zu] %.6g (q %g)\n", idx[j], v, raw);
             }
         }
-        printf("arena: planned %zu B (lower bound %zu), scratch %zu B (%s), persistent %zu B, alignment %zu B, total %zu B\n",
-               b.planned, b.lower_bound, b.scratch, mode, b.persistent, b.alignment, b.total);
+        char state[64] = "";
+        if (b.variables) snprintf(state, sizeof state, " (of which variable state %zu B)", b.variables);
+        printf("arena: planned %zu B (lower bound %zu), scratch %zu B (%s), persistent %zu B%s, alignment %zu B, total %zu B\n",
+               b.planned, b.lower_bound, b.scratch, mode, b.persistent, state, b.alignment, b.total);
         printf("invoke: median %.3f ms over %llu run%s%s\n", median_ms, (unsigned long long)runs, runs == 1 ? "" : "s",
                a->poison ? " (poison mode: checks passed)" : "");
     }
