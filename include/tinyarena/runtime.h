@@ -6,8 +6,8 @@
  * buffer, at the offsets a plan gave them.  Its tail holds the persistent
  * part, growing down from the far end as in TFLM: the tensor pointer table,
  * the kernel scratch pointers, the input/output descriptions, the op
- * constants and, in `shared` scratch mode, the one scratch region every op
- * shares.  Weights and other constants are never copied: they are read from
+ * constants, the variable tensors (LSTM/SVDF state, see ta_runtime_reset)
+ * and, in `shared` scratch mode, the one scratch region every op shares.  Weights and other constants are never copied: they are read from
  * the model bytes.
  *
  * The op constants are everything prepare derives once and invoke only

@@ -10,11 +10,12 @@
  *  4. plan with the options' plan source; compute the lower bound;
  *  5. size the persistent tail (tensor table, scratch pointers, io records,
  *     the const image unless a blob supplies it, shared scratch, poison
- *     tables) and the total.  With a const blob, check its header and that
+ *     tables, variable tensors with their reset records) and the total.  With a const blob, check its header and that
  *     every op record in it is byte for byte what prepare derives.
  * Init then carves the tail from the arena's far end, writes the const image
  * (prepare, fill pass) unless a blob supplies it, and points each tensor at
- * its place: planned ones into the head, constants into the model bytes.
+ * its place: planned ones into the head, constants into the model bytes,
+ * variables into the tail (set to their reset value).
  *
  * The const image (what ta_runtime_export_consts copies out), 32-bit words
  * in the host's byte order, every part 8-byte aligned:
