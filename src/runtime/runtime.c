@@ -10,8 +10,9 @@
  *  4. plan with the options' plan source; compute the lower bound;
  *  5. size the persistent tail (tensor table, scratch pointers, io records,
  *     the const image unless a blob supplies it, shared scratch, poison
- *     tables, variable tensors with their reset records) and the total.  With a const blob, check its header and that
- *     every op record in it is byte for byte what prepare derives.
+ *     tables, variable tensors with their reset records) and the total.
+ *     With a const blob, check its header and that every op record in it
+ *     is byte for byte what prepare derives.
  * Init then carves the tail from the arena's far end, writes the const image
  * (prepare, fill pass) unless a blob supplies it, and points each tensor at
  * its place: planned ones into the head, constants into the model bytes,
