@@ -43,7 +43,7 @@ p=$(sed -n 's/#define MNV2_BUDGET_PERSISTENT_BYTES \([0-9]*\)u.*/\1/p' "$tmp/mnv
 
 # errors: one line each, non-zero exit
 out=$("$cli" run "$m/tflm/person_detect.tflite" --strategy nope 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "unknown strategy" && ok "unknown strategy" || bad "strategy: $out"
-out=$("$cli" run "$m/fiti/KWS_2_001_002_attention.tflite" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "op 9 (BATCH_MATMUL)" && ok "unsupported op named: $out" || bad "unsupported: $out"
+out=$("$cli" run "$m/tflm/person_detect_vela.tflite" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "op 0 (ethos-u): no kernel" && ok "unsupported op named: $out" || bad "unsupported: $out"
 out=$("$cli" run "$m/tflm/person_detect.tflite" --input "$c/tflm__simple_add_model/random/input0.raw" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "needs exactly 9216 bytes" && ok "input size checked" || bad "input size: $out"
 out=$("$cli" run 2>&1); [ $? -eq 2 ] && ok "usage" || bad "usage"
 

@@ -62,6 +62,15 @@ tflm/hello_world_int8 random
 tflm/hello_world_float random
 tflm/micro_speech_quantized random
 tflm/simple_add_model random
+fiti/KWS_2_001_002_attention random
+tflm/keyword_scrambled random
+tflm/mnist_lstm_trained_lstm_int8 random
+tflm/dtln_noise_suppression golden random
+tflm/seanet/conv0 random
+tflm/seanet/leaky_relu0 random
+tflm/seanet/quantize0 random
+tflm/seanet/sub0 random
+tflm/seanet/transpose_conv0 random
 LIST
 echo "header_abi: $n outputs byte-identical to TFLM from a 32-bit build reading the emitted const blobs"
 exit $fail

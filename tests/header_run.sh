@@ -41,6 +41,18 @@ tflm/hello_world_int8 random
 tflm/hello_world_float random
 tflm/micro_speech_quantized random
 tflm/simple_add_model random
+fiti/KWS_2_001_002_attention random
+tflm/keyword_scrambled random
+tflm/mnist_lstm_trained_lstm_int8 random
+tflm/dtln_noise_suppression golden random
+tflm/seanet/add0 random
+tflm/seanet/conv0 random
+tflm/seanet/leaky_relu0 random
+tflm/seanet/pad0 random
+tflm/seanet/quantize0 random
+tflm/seanet/strided_slice0 random
+tflm/seanet/sub0 random
+tflm/seanet/transpose_conv0 random
 LIST
 # A header from before the const blob (tests/data/old_budget_person_detect.h,
 # made by c384b62's `plan --header`) still compiles and runs: its ta_budget

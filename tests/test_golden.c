@@ -4,7 +4,9 @@
  * every non-constant tensor of subgraph 0 after TFLM's invoke), each op is
  * prepared and run in isolation on TFLM's own input tensors, and its output
  * is compared byte for byte with TFLM's.  This pins each kernel's arithmetic
- * independently of the ops before it.  Run with an argument (model name
+ * independently of the ops before it.  Variable tensors (LSTM/SVDF state)
+ * start from their reset value, as in TFLM's AllocateTensors, and the state
+ * an op leaves behind is compared with TFLM's dump as well.  Run with an argument (model name
  * substring) to print every op's result. */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@ static const struct {
     {"mlperf_tiny/vww_96_int8", "image"},
     {"openmv/blazeface_front_128", "image"},
     {"openmv/yolov8n_192", "image"},
+    {"tflm/dtln_noise_suppression", "golden"},
 };
 
 static int g_verbose;
@@ -71,7 +74,13 @@ static void run_case(const char *data, const char *model, const char *kase) {
         snprintf(path, sizeof path, "%s/tensors/t%u.bin", dir, t);
         golden[t] = ta_test_read_file(path, &glen[t]);
         ptrs[t] = calloc(1, tt->bytes + 16);
-        if (golden[t] && glen[t] == tt->bytes) memcpy(ptrs[t], golden[t], tt->bytes);
+        if (tt->flags & TA_TENSOR_VARIABLE) {
+            /* TFLM's reset value: int8 state at its zero point, others 0 */
+            int fill = tt->dtype == TA_DTYPE_INT8 && tt->quant.count && tt->quant.zero_point ? (int)tt->quant.zero_point[0] : 0;
+            memset(ptrs[t], fill, tt->bytes);
+        } else if (golden[t] && glen[t] == tt->bytes) {
+            memcpy(ptrs[t], golden[t], tt->bytes);
+        }
     }
     int bad_ops = 0, checked = 0;
     for (uint32_t o = 0; o < sg->n_ops; o++) {
@@ -96,8 +105,12 @@ static void run_case(const char *data, const char *model, const char *kase) {
             printf("  %s/%s op %u: invoke: %s\n", model, kase, o, d.msg);
             bad_ops++;
         } else {
-            for (uint32_t k = 0; k < op->n_outputs; k++) {
-                int32_t ti = op->outputs[k];
+            for (uint32_t k = 0; k < op->n_outputs + op->n_inputs; k++) {
+                /* outputs, then any variable input (state the op updated) */
+                int32_t ti = k < op->n_outputs ? op->outputs[k] : op->inputs[k - op->n_outputs];
+                if (k >= op->n_outputs &&
+                    (ti < 0 || !(ta_graph_tensor(&g, 0, ti)->flags & TA_TENSOR_VARIABLE)))
+                    continue;
                 const ta_tensor *tt = ta_graph_tensor(&g, 0, ti);
                 if (!golden[ti] || glen[ti] != tt->bytes) continue;
                 checked++;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "runtime/kernels/fixedpoint.h"
 #include "testutil.h"
 #include "tinyarena/kernels.h"
 
@@ -793,6 +794,392 @@ static void test_data_movement(void) {
     CHECK(ta_strided_slice_resolve(&sp, shp, 2, b3, e3, z2, 0, 0, 0, false, 1) == TA_E_INVALID_ARG);
 }
 
+/* ---- int16 activations, attention, recurrent ops ------------------------ */
+
+static void test_int16_binary_quantize(void) {
+    /* SUB int16: left shift 15, scales 1 -> plain difference, saturated */
+    ta_addsub_params p;
+    memset(&p, 0, sizeof p);
+    CHECK(ta_sub_prepare(&p, TA_DTYPE_INT16, 1.0f, 0, 1.0f, 0, 1.0f, 0, TA_ACT_NONE) == TA_OK);
+    CHECK(p.left_shift == 15);
+    p.shape = (ta_broadcast){.rank = 1, .in1 = {3}, .in2 = {3}, .out = {3}};
+    int16_t a[3] = {1000, -30000, 30000}, b[3] = {300, 10000, -10000}, o[3];
+    CHECK(ta_kernel_sub_s16(&p, a, b, o) == TA_OK);
+    CHECK(o[0] == 700 && o[1] == -32768 && o[2] == 32767);
+    /* broadcast a [3] bias-like operand over [2, 3], halving scale */
+    CHECK(ta_sub_prepare(&p, TA_DTYPE_INT16, 1.0f, 0, 1.0f, 0, 2.0f, 0, TA_ACT_NONE) == TA_OK);
+    int32_t s23[2] = {2, 3}, s3[1] = {3};
+    CHECK(ta_broadcast_init(&p.shape, s23, 2, s3, 1) == TA_OK);
+    int16_t x[6] = {10, 20, 30, -10, -20, -30}, y[3] = {2, 4, 6}, r[6];
+    CHECK(ta_kernel_sub_s16(&p, x, y, r) == TA_OK);
+    CHECK(r[0] == 4 && r[2] == 12 && r[3] == -6 && r[5] == -18);
+    /* requantize int32 -> int16 and int16 -> int32 (TFLM Requantize) */
+    int32_t m, sh;
+    ta_quant_multiplier(0.5, &m, &sh);
+    int32_t i32[4] = {1000, -1000, 1 << 30, 3};
+    int16_t i16[4];
+    CHECK(ta_kernel_requantize(4, TA_DTYPE_INT32, i32, 0, m, sh, TA_DTYPE_INT16, 0, i16) == TA_OK);
+    CHECK(i16[0] == 500 && i16[1] == -500 && i16[2] == 32767 && i16[3] == 2); /* 1.5 -> 2 */
+    ta_quant_multiplier(2.0, &m, &sh);
+    int16_t s16[2] = {-32768, 100};
+    int32_t o32[2];
+    CHECK(ta_kernel_requantize(2, TA_DTYPE_INT16, s16, 0, m, sh, TA_DTYPE_INT32, 7, o32) == TA_OK);
+    CHECK(o32[0] == -65536 + 7 && o32[1] == 207);
+    CHECK(ta_kernel_quantize_f32(1, &(float){1.0f}, 1.0f, 0, TA_DTYPE_INT32, o32) == TA_E_UNSUPPORTED);
+}
+
+static void test_conv_s16(void) {
+    /* 1x1 conv over [1000, -2000] x 3, multiplier 0.5, bias 5 */
+    int16_t in[2] = {1000, -2000}, out[2];
+    int8_t w[1] = {3};
+    int64_t b64[1] = {5};
+    int32_t b32[1] = {5}, m = 1 << 30;
+    int8_t sh = 0;
+    ta_conv_params p = {.input = {1, 1, 2, 1}, .filter = {1, 1, 1, 1}, .output = {1, 1, 2, 1}, .stride_h = 1,
+                        .stride_w = 1, .dilation_h = 1, .dilation_w = 1};
+    p.q = (ta_requant){.mult = &m, .shift = &sh, .act_min = -32768, .act_max = 32767};
+    /* int64: multiplier rounded to 16 bits, one rounding shift: 3005 / 2 -> 1503, -5995 / 2 -> -2997 */
+    CHECK(ta_kernel_conv2d_s16(&p, in, w, b64, out) == TA_OK && out[0] == 1503 && out[1] == -2997);
+    CHECK(ta_kernel_conv2d_s16_b32(&p, in, w, b32, out) == TA_OK && out[0] == 1503 && out[1] == -2997);
+    /* the int64 accumulator keeps a bias beyond int32 (2^33 + 3000 at 2^-20 -> 8192.003 -> 8192);
+     * the activation clamp applies */
+    b64[0] = (int64_t)1 << 33;
+    sh = -19;
+    CHECK(ta_kernel_conv2d_s16(&p, in, w, b64, out) == TA_OK && out[0] == 8192 && out[1] == 8192);
+    p.q.act_max = 8000;
+    CHECK(ta_kernel_conv2d_s16(&p, in, w, b64, out) == TA_OK && out[0] == 8000);
+    p.q.act_max = 32767;
+    sh = 0;
+    p.q.input_offset = 1; /* 16x8 is symmetric */
+    CHECK(ta_kernel_conv2d_s16(&p, in, w, b64, out) == TA_E_INVALID_ARG);
+    p.q.input_offset = 0;
+    /* random 3x3 SAME convs vs the exact real result, within one step */
+    int worst = 0;
+    for (int t = 0; t < 20; t++) {
+        enum { H = 5, W = 4, C = 3, O = 4 };
+        int16_t x[H * W * C], y[H * W * O];
+        int8_t f[O * 3 * 3 * C];
+        int64_t bias[O];
+        int32_t mm[O];
+        int8_t ss[O];
+        float ws[O];
+        for (int i = 0; i < H * W * C; i++) x[i] = (int16_t)rnd(-32768, 32767);
+        for (int i = 0; i < O * 9 * C; i++) f[i] = (int8_t)rnd(-127, 127);
+        for (int i = 0; i < O; i++) bias[i] = rnd(-100000, 100000), ws[i] = 0.001f * (float)rnd(1, 50);
+        CHECK(ta_quant_conv_multipliers(0.001f, ws, O, 0.5f, O, mm, ss) == TA_OK);
+        ta_conv_params q = {.input = {1, H, W, C}, .filter = {O, 3, 3, C}, .output = {1, H, W, O}, .stride_h = 1,
+                            .stride_w = 1, .dilation_h = 1, .dilation_w = 1, .pad_h = 1, .pad_w = 1};
+        q.q = (ta_requant){.mult = mm, .shift = ss, .per_channel = true, .act_min = -32768, .act_max = 32767};
+        CHECK(ta_kernel_conv2d_s16(&q, x, f, bias, y) == TA_OK);
+        for (int oy = 0; oy < H; oy++)
+            for (int ox = 0; ox < W; ox++)
+                for (int oc = 0; oc < O; oc++) {
+                    double acc = (double)bias[oc];
+                    for (int fy = 0; fy < 3; fy++)
+                        for (int fx = 0; fx < 3; fx++)
+                            for (int ic = 0; ic < C; ic++) {
+                                int iy = oy - 1 + fy, ix = ox - 1 + fx;
+                                if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+                                acc += (double)x[(iy * W + ix) * C + ic] * f[((oc * 3 + fy) * 3 + fx) * C + ic];
+                            }
+                    double e = acc * 0.001 * (double)ws[oc] / 0.5;
+                    e = e < -32768 ? -32768 : e > 32767 ? 32767 : e;
+                    int d = abs(y[(oy * W + ox) * O + oc] - (int)lround(e));
+                    worst = d > worst ? d : worst;
+                }
+    }
+    CHECK(worst <= 1);
+}
+
+static void test_transpose_conv(void) {
+    /* input [1, 2] scattered by a 1x3 filter of ones with stride 2: [1, 1, 3, 2, 2] */
+    ta_tconv_params p = {.input = {1, 1, 2, 1}, .filter = {1, 1, 3, 1}, .output = {1, 1, 5, 1}, .stride_h = 1,
+                         .stride_w = 2};
+    float fi[2] = {1.0f, 2.0f}, ff[3] = {1.0f, 1.0f, 1.0f}, fb = 0.5f, fo[5];
+    CHECK(ta_kernel_transpose_conv_f32(&p, fi, ff, &fb, fo) == TA_OK);
+    CHECK(fo[0] == 1.5f && fo[1] == 1.5f && fo[2] == 3.5f && fo[3] == 2.5f && fo[4] == 2.5f);
+    /* padding 1 drops the first output column: [1, 3, 2, 2, 0] */
+    p.pad_w = 1;
+    CHECK(ta_kernel_transpose_conv_f32(&p, fi, ff, NULL, fo) == TA_OK);
+    CHECK(fo[0] == 1.0f && fo[1] == 3.0f && fo[2] == 2.0f && fo[3] == 2.0f && fo[4] == 0.0f);
+    p.pad_w = 0;
+    /* int8 with offsets, multiplier 1 (2^30, shift 1) */
+    int8_t si[2] = {11, 12}, sf[3] = {1, 1, 1}, so[5];
+    int32_t m = 1 << 30, sb = 3;
+    int8_t sh = 1;
+    p.q = (ta_requant){.input_offset = -10, .output_offset = -5, .mult = &m, .shift = &sh, .act_min = -128, .act_max = 127};
+    CHECK(ta_kernel_transpose_conv_scratch_bytes(&p, TA_DTYPE_INT8) == 5 * 4);
+    CHECK(ta_kernel_transpose_conv_scratch_bytes(&p, TA_DTYPE_INT16) == 5 * 8);
+    int64_t scratch[5];
+    CHECK(ta_kernel_transpose_conv_s8(&p, si, sf, &sb, so, scratch, sizeof scratch) == TA_OK);
+    CHECK(so[0] == -1 && so[1] == -1 && so[2] == 1 && so[3] == 0 && so[4] == 0);
+    CHECK(ta_kernel_transpose_conv_s8(&p, si, sf, &sb, so, scratch, 19) == TA_E_NO_MEMORY);
+    /* int16, int64 bias, no offsets */
+    int16_t hi[2] = {1000, 2000}, ho[5];
+    int64_t hb = 1;
+    p.q.input_offset = p.q.output_offset = 0;
+    p.q.act_min = -32768;
+    p.q.act_max = 32767;
+    CHECK(ta_kernel_transpose_conv_s16(&p, hi, sf, &hb, ho, scratch, sizeof scratch) == TA_OK);
+    CHECK(ho[0] == 1001 && ho[2] == 3001 && ho[4] == 2001);
+    /* channels: 2 in, 2 out, per-channel multipliers, against the gather formula */
+    ta_tconv_params q = {.input = {1, 2, 2, 2}, .filter = {2, 3, 3, 2}, .output = {1, 4, 4, 2}, .stride_h = 2,
+                         .stride_w = 2, .pad_h = 1, .pad_w = 0};
+    int8_t x[8], w[36], y[32];
+    rnd_s8(x, 8);
+    rnd_s8(w, 36);
+    int32_t mm[2];
+    int8_t ss[2];
+    float ws[2] = {0.01f, 0.02f};
+    CHECK(ta_quant_conv_multipliers(0.05f, ws, 2, 0.1f, 2, mm, ss) == TA_OK);
+    q.q = (ta_requant){.input_offset = 3, .mult = mm, .shift = ss, .per_channel = true, .act_min = -128, .act_max = 127};
+    int32_t acc32[32];
+    CHECK(ta_kernel_transpose_conv_s8(&q, x, w, NULL, y, acc32, sizeof acc32) == TA_OK);
+    for (int oy = 0; oy < 4; oy++)
+        for (int ox = 0; ox < 4; ox++)
+            for (int oc = 0; oc < 2; oc++) {
+                int32_t acc = 0;
+                for (int iy = 0; iy < 2; iy++)
+                    for (int ix = 0; ix < 2; ix++) {
+                        int fy = oy - (iy * 2 - 1), fx = ox - ix * 2;
+                        if (fy < 0 || fy >= 3 || fx < 0 || fx >= 3) continue;
+                        for (int ic = 0; ic < 2; ic++) acc += (x[(iy * 2 + ix) * 2 + ic] + 3) * w[((oc * 3 + fy) * 3 + fx) * 2 + ic];
+                    }
+                int32_t v = ta_q_mul(acc, mm[oc], ss[oc]);
+                v = v < -128 ? -128 : v > 127 ? 127 : v;
+                CHECK(y[(oy * 4 + ox) * 2 + oc] == v);
+            }
+}
+
+static void test_leaky_relu_hard_swish(void) {
+    ta_leaky_relu_params p;
+    CHECK(ta_leaky_relu_prepare(&p, 0.25f, 1.0f, 0, 1.0f, 0) == TA_OK);
+    int8_t x[5] = {-128, -9, 0, 9, 127}, y[5];
+    CHECK(ta_kernel_leaky_relu_s8(&p, 5, x, y) == TA_OK);
+    CHECK(y[0] == -32 && y[1] == -2 && y[2] == 0 && y[3] == 9 && y[4] == 127); /* -2.25 -> -2 */
+    /* zero points: v = x - zp_in decides the branch */
+    CHECK(ta_leaky_relu_prepare(&p, 0.5f, 0.5f, 10, 0.25f, -20) == TA_OK);
+    CHECK(ta_kernel_leaky_relu_s8(&p, 5, x, y) == TA_OK);
+    /* negative slope 0.5 * 0.5 / 0.25 = 1, positive 2: -9 -> v = -19 -> -39; 0 -> -30; 9 -> -21;
+     * -128 -> -158 and 127 -> 214 clamp */
+    CHECK(y[0] == -128 && y[1] == -39 && y[2] == -30 && y[3] == -21 && y[4] == 127);
+    int16_t hx[3] = {-32768, -1001, 20000}, hy[3];
+    CHECK(ta_leaky_relu_prepare(&p, 0.3f, 0.001f, 0, 0.001f, 0) == TA_OK);
+    CHECK(ta_kernel_leaky_relu_s16(&p, 3, hx, hy) == TA_OK);
+    /* TFLM's double rounding: 0.3 = 0.6 * 2^-1, so -32768 -> -19660.8 -> -19661 -> -9830.5 -> -9831 */
+    CHECK(hy[0] == -9831 && hy[1] == -301 && hy[2] == 20000);
+    CHECK(ta_leaky_relu_prepare(&p, -0.1f, 1.0f, 0, 1.0f, 0) == TA_E_UNSUPPORTED);
+    p.alpha = 0.1f;
+    float fx[2] = {-2.0f, 3.0f}, fy[2];
+    CHECK(ta_kernel_leaky_relu_f32(&p, 2, fx, fy) == TA_OK && fy[0] == -2.0f * 0.1f && fy[1] == 3.0f);
+    /* hard swish: every int8 input for several scales, within one step of the real function */
+    ta_hard_swish_params h;
+    int worst = 0;
+    for (int k = 0; k < 12; k++) {
+        float si = 0.02f + 0.01f * (float)k, so = 0.015f + 0.012f * (float)k;
+        int32_t zi = rnd(-40, 40), zo = rnd(-40, 40);
+        CHECK(ta_hard_swish_prepare(&h, si, zi, so, zo) == TA_OK);
+        int8_t in[256], out[256];
+        for (int i = 0; i < 256; i++) in[i] = (int8_t)(i - 128);
+        CHECK(ta_kernel_hard_swish_s8(&h, 256, in, out) == TA_OK);
+        for (int i = 0; i < 256; i++) {
+            double r = si * (in[i] - zi), rel = r + 3 < 0 ? 0 : r + 3 > 6 ? 6 : r + 3;
+            double e = r * rel / 6 / so + zo;
+            e = e < -128 ? -128 : e > 127 ? 127 : e;
+            int d = abs(out[i] - (int)lround(e));
+            worst = d > worst ? d : worst;
+        }
+    }
+    CHECK(worst <= 1);
+    CHECK(ta_hard_swish_prepare(&h, 1.0f, 0, 0.001f, 0) == TA_E_UNSUPPORTED); /* output multiplier above one */
+    float hx2[4] = {-4.0f, -1.5f, 0.0f, 4.0f}, hy2[4];
+    CHECK(ta_kernel_hard_swish_f32(4, hx2, hy2) == TA_OK);
+    CHECK(hy2[0] == 0.0f && hy2[1] == -1.5f * 1.5f / 6.0f && hy2[2] == 0.0f && hy2[3] == 4.0f);
+}
+
+static void test_batch_matmul(void) {
+    /* [2x3] x [3x2] with zero points, multiplier 1 */
+    ta_batch_matmul_params p = {.lhs = {1, 1, 1, 2, 3}, .rhs = {1, 1, 1, 3, 2}, .lhs_offset = -1, .rhs_offset = 2,
+                                .output_offset = 3, .mult = 1 << 30, .shift = 1};
+    int32_t os[5];
+    CHECK(ta_batch_matmul_shape(&p, os) == TA_OK && os[3] == 2 && os[4] == 2);
+    int8_t l[6] = {1, 2, 3, 4, 5, 6}, r[6] = {-1, 0, 1, -2, 0, 3}, o[4];
+    CHECK(ta_kernel_batch_matmul_s8(&p, l, r, o) == TA_OK);
+    /* L - 1 = [[0,1,2],[3,4,5]], R + 2 = [[1,2],[3,0],[2,5]] */
+    CHECK(o[0] == 7 + 3 && o[1] == 10 + 3 && o[2] == 25 + 3 && o[3] == 31 + 3);
+    /* adj_y: the same RHS stored transposed */
+    int8_t rt[6] = {-1, 1, 0, 0, -2, 3};
+    p.adj_y = true;
+    p.rhs[3] = 2;
+    p.rhs[4] = 3;
+    CHECK(ta_kernel_batch_matmul_s8(&p, l, rt, o) == TA_OK && o[0] == 10 && o[3] == 34);
+    /* adj_x too */
+    int8_t lt[6] = {1, 4, 2, 5, 3, 6};
+    p.adj_x = true;
+    p.lhs[3] = 3;
+    p.lhs[4] = 2;
+    CHECK(ta_kernel_batch_matmul_s8(&p, lt, rt, o) == TA_OK && o[0] == 10 && o[1] == 13 && o[2] == 28);
+    /* batch broadcast: lhs [2, 2, 3], rhs [1, 3, 2] against the per-batch product; float */
+    ta_batch_matmul_params f = {.lhs = {1, 1, 2, 2, 3}, .rhs = {1, 1, 1, 3, 2}};
+    float fl[12], fr[6], fo[8];
+    for (int i = 0; i < 12; i++) fl[i] = 0.5f * (float)(i - 5);
+    for (int i = 0; i < 6; i++) fr[i] = 0.25f * (float)(3 - i);
+    CHECK(ta_kernel_batch_matmul_f32(&f, fl, fr, fo) == TA_OK);
+    for (int b = 0; b < 2; b++)
+        for (int a = 0; a < 2; a++)
+            for (int c = 0; c < 2; c++) {
+                float acc = 0.0f;
+                for (int k = 0; k < 3; k++) acc += fl[b * 6 + a * 3 + k] * fr[k * 2 + c];
+                CHECK(fo[b * 4 + a * 2 + c] == acc);
+            }
+    f.rhs[2] = 3; /* neither equal nor 1 */
+    CHECK(ta_kernel_batch_matmul_f32(&f, fl, fr, fo) == TA_E_INVALID_ARG);
+    /* int16: int64 accumulation, ta_q_mul64 */
+    ta_batch_matmul_params h = {.lhs = {1, 1, 1, 1, 2}, .rhs = {1, 1, 1, 2, 1}, .mult = 1 << 30, .shift = 0};
+    int16_t hl[2] = {30000, 30000}, hr[2] = {2, 1}, ho[1];
+    CHECK(ta_kernel_batch_matmul_s16(&h, hl, hr, ho) == TA_OK && ho[0] == 32767); /* 90000 / 2 clamps */
+    hl[0] = -300;
+    CHECK(ta_kernel_batch_matmul_s16(&h, hl, hr, ho) == TA_OK && ho[0] == 14700);
+}
+
+static void test_svdf(void) {
+    /* 2 filters, rank 1, memory 2, all scales 1: hand-worked two invokes */
+    ta_svdf_params p = {.batch = 1, .input_size = 2, .n_filter = 2, .n_memory = 2, .rank = 1};
+    CHECK(ta_svdf_prepare(&p, 1.0f, 0, 1.0f, 1.0f, 1.0f, 0, 1.0f, 0) == TA_OK);
+    CHECK(ta_kernel_svdf_scratch_bytes(&p) == 16 + 16);
+    int8_t x[2] = {1, 2}, wf[4] = {1, 1, 2, -1}, out[2];
+    int16_t wt[4] = {1, 2, 3, 4}, state[4] = {0, 0, 0, 0};
+    int32_t bias[2] = {1, 1};
+    int32_t scratch[8];
+    CHECK(ta_kernel_svdf_s8(&p, x, wf, wt, bias, state, out, scratch, sizeof scratch) == TA_OK);
+    CHECK(state[0] == 0 && state[1] == 3 && state[2] == 0 && state[3] == 0);
+    CHECK(out[0] == 7 && out[1] == 1);
+    x[1] = 0;
+    CHECK(ta_kernel_svdf_s8(&p, x, wf, wt, bias, state, out, scratch, sizeof scratch) == TA_OK);
+    CHECK(state[0] == 3 && state[1] == 1 && state[2] == 0 && state[3] == 2);
+    CHECK(out[0] == 6 && out[1] == 9);
+    CHECK(ta_kernel_svdf_s8(&p, x, wf, wt, bias, state, out, scratch, 16) == TA_E_NO_MEMORY);
+    /* rank 2: both filters feed one unit; int8 state with a zero point */
+    ta_svdf_params q = {.batch = 1, .input_size = 2, .n_filter = 2, .n_memory = 2, .rank = 2};
+    CHECK(ta_svdf_prepare(&q, 1.0f, 1, 1.0f, 1.0f, 1.0f, -3, 1.0f, 2) == TA_OK);
+    int8_t wt8[4] = {1, 2, 3, 4}, st8[4] = {-3, -3, -3, -3}, o1;
+    int8_t x2[2] = {2, 3}; /* x - 1 = [1, 2]: dots [3, 0] + zp -3 -> state [0, -3] newest */
+    CHECK(ta_kernel_svdf_s8_s8(&q, x2, wf, wt8, NULL, st8, &o1, scratch, sizeof scratch) == TA_OK);
+    CHECK(st8[1] == 0 && st8[3] == -3);
+    CHECK(o1 == 2 + 2 * 3 + 4 * 0); /* time sums 6 and 0, + zp_out 2 */
+}
+
+/* The int16 LUT activations the LSTM uses: exact at 0, saturating at the
+ * ends, monotonic, and within a few Q0.15 steps of the real functions. */
+static void test_s16_lut(void) {
+    int bad = 0;
+    for (int i = 0; i < 256; i++) {
+        double e = 65536.0 / (1.0 + exp(-(double)i / 24.0));
+        bad += fabs((double)ta__sigmoid_table[i] - e) > 1.2;
+        bad += i > 0 && ta__sigmoid_table[i] < ta__sigmoid_table[i - 1];
+    }
+    CHECK(bad == 0);
+    int16_t x[5] = {0, 32767, -32768, 4096, -4096}, y[5];
+    ta_kernel_logistic_s16_lut(0, 0, 5, x, y);
+    /* Q3.12 spans [-8, 8): sigmoid(+-8) is not saturated yet */
+    CHECK(y[0] == 16384 && y[1] == 32757 && y[2] == 11 && y[3] + y[4] == 32768);
+    ta_kernel_tanh_s16_lut(0, 0, 5, x, y);
+    CHECK(y[0] == 0 && y[1] == 32767 && y[2] == -32767);
+    /* sweep: Q3.12 in, Q0.15 out; tanh also at a Q4.11 cell scale (mult 6) */
+    int wl = 0, wt = 0, wc = 0, mono = 1;
+    int16_t prev_l = -32768, prev_t = -32768;
+    for (int32_t v = -32768; v <= 32767; v += 7) {
+        int16_t in = (int16_t)v, lo, th, tc;
+        ta_kernel_logistic_s16_lut(0, 0, 1, &in, &lo);
+        ta_kernel_tanh_s16_lut(0, 0, 1, &in, &th);
+        ta_kernel_tanh_s16_lut(0, 1, 1, &in, &tc);
+        double r = v / 4096.0;
+        int dl = abs(lo - (int)lround(32768.0 / (1.0 + exp(-r))));
+        int dt = abs(th - (int)lround(32768.0 * tanh(r)));
+        int dc = abs(tc - (int)lround(32768.0 * tanh(v / 2048.0)));
+        wl = dl > wl ? dl : wl;
+        wt = dt > wt ? dt : wt;
+        wc = dc > wc ? dc : wc;
+        mono &= lo >= prev_l && th >= prev_t;
+        prev_l = lo;
+        prev_t = th;
+    }
+    CHECK(mono);
+    CHECK(wl <= 12 && wt <= 24 && wc <= 24);
+}
+
+/* A small LSTM against a float evaluation of the same quantised model. */
+static void test_lstm(void) {
+    enum { B = 2, T = 3, I = 4, S = 3 };
+    const float xs = 0.05f, ws = 0.02f, hs = 1.0f / 128.0f, cs = 1.0f / 2048.0f;
+    ta_lstm_params p = {.time_major = false, .batch = B, .time = T, .input_dim = I, .state_dim = S, .cell_act = TA_ACT_TANH};
+    for (int g = 0; g < 4; g++) {
+        ta_lstm_fc_prepare(&p.in_fc[g], xs, 0, ws, 0);
+        ta_lstm_fc_prepare(&p.rec_fc[g], hs, 0, ws, 0);
+    }
+    CHECK(ta_lstm_cell_prepare(&p, cs, 10.0f, hs, 0) == TA_OK);
+    CHECK(p.cell_scale_power == -11 && p.cell_clip == 20480);
+    CHECK(ta_lstm_cell_prepare(&p, 0.0003f, 0.0f, hs, 0) == TA_E_UNSUPPORTED); /* not a power of two */
+    CHECK(ta_lstm_cell_prepare(&p, cs, 10.0f, hs, 0) == TA_OK);
+    CHECK(ta_kernel_lstm_scratch_bytes(&p) == 4 * 16);
+    int8_t x[B * T * I], wi[4][S * I], wr[4][S * S], h[B * S] = {0}, out[B * T * S];
+    int32_t bias[4][S];
+    int16_t c[B * S] = {0};
+    rnd_s8(x, sizeof x);
+    for (int g = 0; g < 4; g++) {
+        rnd_s8(wi[g], sizeof wi[g]);
+        rnd_s8(wr[g], sizeof wr[g]);
+        for (int k = 0; k < S; k++) bias[g][k] = rnd(-2000, 2000); /* scale xs * ws */
+    }
+    ta_lstm_tensors t = {.input = x, .hidden = h, .cell = c, .output = out};
+    for (int g = 0; g < 4; g++) t.w_in[g] = wi[g], t.w_rec[g] = wr[g], t.bias[g] = bias[g];
+    int16_t scratch[32];
+    CHECK(ta_kernel_lstm_s8(&p, &t, scratch, sizeof scratch) == TA_OK);
+    /* float reference on the dequantised model */
+    int worst = 0;
+    for (int b = 0; b < B; b++) {
+        double hf[S] = {0}, cf[S] = {0};
+        for (int s = 0; s < T; s++) {
+            double gv[4][S];
+            for (int g = 0; g < 4; g++)
+                for (int k = 0; k < S; k++) {
+                    double a = bias[g][k] * (double)xs * ws;
+                    for (int d = 0; d < I; d++) a += xs * x[(b * T + s) * I + d] * ws * wi[g][k * I + d];
+                    for (int d = 0; d < S; d++) a += hf[d] * ws * wr[g][k * S + d];
+                    gv[g][k] = g == TA_LSTM_CELL ? tanh(a) : 1.0 / (1.0 + exp(-a));
+                }
+            for (int k = 0; k < S; k++) {
+                cf[k] = gv[TA_LSTM_FORGET][k] * cf[k] + gv[TA_LSTM_INPUT][k] * gv[TA_LSTM_CELL][k];
+                double hv = gv[TA_LSTM_OUTPUT][k] * tanh(cf[k]);
+                long q = lround(hv / hs);
+                q = q < -128 ? -128 : q > 127 ? 127 : q;
+                hf[k] = (double)q * hs; /* the recurrence sees the int8 hidden state */
+                int d = abs(out[(b * T + s) * S + k] - (int)q);
+                worst = d > worst ? d : worst;
+            }
+        }
+    }
+    CHECK(worst <= 2);
+    CHECK(ta_kernel_lstm_s8(&p, &t, scratch, 16) == TA_E_NO_MEMORY);
+    /* time-major: the same sequence laid out [T, B, I] gives the same outputs */
+    int8_t xt[T * B * I], ot[T * B * S], h2[B * S] = {0};
+    int16_t c2[B * S] = {0};
+    for (int b = 0; b < B; b++)
+        for (int s = 0; s < T; s++) memcpy(xt + (s * B + b) * I, x + (b * T + s) * I, I);
+    p.time_major = true;
+    ta_lstm_tensors tt = t;
+    tt.input = xt;
+    tt.output = ot;
+    tt.hidden = h2;
+    tt.cell = c2;
+    CHECK(ta_kernel_lstm_scratch_bytes(&p) == 4 * 16);
+    CHECK(ta_kernel_lstm_s8(&p, &tt, scratch, sizeof scratch) == TA_OK);
+    int same = 1;
+    for (int b = 0; b < B; b++)
+        for (int s = 0; s < T; s++) same &= memcmp(ot + (s * B + b) * S, out + (b * T + s) * S, S) == 0;
+    CHECK(same);
+}
+
 int main(void) {
     test_quantize_multiplier();
     test_fixed_point();
@@ -812,5 +1199,13 @@ int main(void) {
     test_logistic_tanh();
     test_quantize();
     test_data_movement();
+    test_int16_binary_quantize();
+    test_conv_s16();
+    test_transpose_conv();
+    test_leaky_relu_hard_swish();
+    test_batch_matmul();
+    test_svdf();
+    test_s16_lut();
+    test_lstm();
     return ta_test_finish("test_kernels");
 }

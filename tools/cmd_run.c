@@ -6,7 +6,8 @@
  *
  * Steps: read the model, open the runtime, query the arena breakdown
  * (growing the transient work block as asked), allocate the arena, init,
- * free the work block, copy the inputs in, invoke N times (timing each),
+ * free the work block, copy the inputs in, invoke N times (timing each;
+ * every run from the same inputs and the initial variable-tensor state),
  * then print the top-5 of every output, the breakdown and the median time.
  */
 #include <stdlib.h>
@@ -166,6 +167,7 @@ static int do_run(const run_args *a) {
     int rc = CLI_OK;
     for (uint64_t r = 0; r < runs; r++) {
         for (uint32_t k = 0; k < n_in; k++) memcpy(ta_runtime_input(&rt, k)->data, saved[k], ta_runtime_input(&rt, k)->bytes);
+        ta_runtime_reset(&rt, &d); /* stateful ops (LSTM, SVDF) start every run from their initial state */
         uint64_t t0 = cli_now_us();
         st = ta_runtime_invoke(&rt, &d);
         times[r] = cli_now_us() - t0;
@@ -209,8 +211,8 @@ static int do_run(const run_args *a) {
             printf("]}");
         }
         printf("],\n \"arena\": {\"planned\": %zu, \"scratch\": %zu, \"scratch_mode\": \"%s\", \"persistent\": %zu, "
-               "\"alignment\": %zu, \"total\": %zu, \"lower_bound\": %zu, \"buffers\": %zu},\n",
-               b.planned, b.scratch, mode, b.persistent, b.alignment, b.total, b.lower_bound, b.n_buffers);
+               "\"variables\": %zu, \"alignment\": %zu, \"total\": %zu, \"lower_bound\": %zu, \"buffers\": %zu},\n",
+               b.planned, b.scratch, mode, b.persistent, b.variables, b.alignment, b.total, b.lower_bound, b.n_buffers);
         printf(" \"invoke_ms_median\": %.3f, \"runs\": %llu}\n", median_ms, (unsigned long long)runs);
     } else if (rc == CLI_OK) {
         printf("model %s: %u input%s, %u output%s, strategy %s\n", a->model, n_in, n_in == 1 ? "" : "s", n_out,
@@ -228,8 +230,10 @@ static int do_run(const run_args *a) {
                 else printf("  [%zu] %.6g (q %g)\n", idx[j], v, raw);
             }
         }
-        printf("arena: planned %zu B (lower bound %zu), scratch %zu B (%s), persistent %zu B, alignment %zu B, total %zu B\n",
-               b.planned, b.lower_bound, b.scratch, mode, b.persistent, b.alignment, b.total);
+        char state[64] = "";
+        if (b.variables) snprintf(state, sizeof state, " (of which variable state %zu B)", b.variables);
+        printf("arena: planned %zu B (lower bound %zu), scratch %zu B (%s), persistent %zu B%s, alignment %zu B, total %zu B\n",
+               b.planned, b.lower_bound, b.scratch, mode, b.persistent, state, b.alignment, b.total);
         printf("invoke: median %.3f ms over %llu run%s%s\n", median_ms, (unsigned long long)runs, runs == 1 ? "" : "s",
                a->poison ? " (poison mode: checks passed)" : "");
     }

@@ -255,6 +255,9 @@ ta_status ta_kernel_sub_s8(const ta_addsub_params *p, const int8_t *in1, const i
                            int8_t *out);
 ta_status ta_kernel_sub_f32(const ta_addsub_params *p, const float *in1, const float *in2,
                             float *out);
+/* int16 SUB: the same scheme with left_shift 15 (ta_sub_prepare with INT16). */
+ta_status ta_kernel_sub_s16(const ta_addsub_params *p, const int16_t *in1, const int16_t *in2,
+                            int16_t *out);
 
 typedef struct ta_mul_params {
     ta_broadcast shape;
@@ -370,9 +373,10 @@ ta_status ta_kernel_tanh_f32(size_t n, const float *input, float *output);
 /* float -> int: q = clamp(zp + (int32)round((double)x / (double)scale)). */
 ta_status ta_kernel_quantize_f32(size_t n, const float *input, float scale, int32_t zp,
                                  ta_dtype out_type, void *output);
-/* int8/uint8/int16 -> int8/uint8/int16 requantisation:
- * clamp(zp_out + ta_q_mul(x - zp_in, mult, shift)), mult/shift from
- * ta_quant_multiplier(s_in / s_out). */
+/* int8/uint8/int16/int32 -> int8/uint8/int16/int32 requantisation (TFLM
+ * Requantize): clamp(zp_out + ta_q_mul(x - zp_in, mult, shift)), mult/shift
+ * from ta_quant_multiplier(s_in / s_out); int32 arithmetic wraps as TFLM's,
+ * the clamp is to the output type's range. */
 ta_status ta_kernel_requantize(size_t n, ta_dtype in_type, const void *input, int32_t in_zp,
                                int32_t mult, int32_t shift, ta_dtype out_type, int32_t out_zp,
                                void *output);
@@ -456,6 +460,231 @@ typedef struct ta_resize_params {
 } ta_resize_params;
 
 ta_status ta_kernel_resize_nearest(const ta_resize_params *p, const void *input, void *output);
+
+/* ------------------------------------------------------------------------ */
+/* CONV_2D, int16 activations x int8 weights (conv2d_s16.c)                 */
+/* ------------------------------------------------------------------------ */
+
+/* TFLM reference_integer_ops::ConvPerChannel for int16 input and output
+ * (both zero points 0; q.input_offset and q.output_offset must be 0) with
+ * int8 per-channel weights.  With int64 bias (the converter's default for
+ * 16x8) the accumulator is int64 and the requantisation is ta_q_mul64; with
+ * int32 bias (or none, _b32) the accumulator is int32 and it is ta_q_mul.
+ * Clamped to q.act_min..q.act_max (int16 domain).  Same window walk, groups
+ * and padding as ta_kernel_conv2d_s8.  No scratch. */
+ta_status ta_kernel_conv2d_s16(const ta_conv_params *p, const int16_t *input, const int8_t *filter,
+                               const int64_t *bias, int16_t *output);
+ta_status ta_kernel_conv2d_s16_b32(const ta_conv_params *p, const int16_t *input, const int8_t *filter,
+                                   const int32_t *bias, int16_t *output);
+
+/* ------------------------------------------------------------------------ */
+/* TRANSPOSE_CONV (transpose_conv.c)                                         */
+/* ------------------------------------------------------------------------ */
+
+/* TFLM's transpose convolution: every input pixel scatters
+ * input * filter into the output window at (in * stride - pad + filter
+ * offset); taps outside the output are dropped.  The output shape is the
+ * output tensor's (TFLM ignores the output_shape operand's values); the
+ * padding is ComputePaddingWithOffset over the OUTPUT extent (dilation 1).
+ * No dilation, no groups. */
+typedef struct ta_tconv_params {
+    ta_dims4 input;  /* NHWC */
+    ta_dims4 filter; /* OHWI: n = output channels, c = input channels */
+    ta_dims4 output; /* NHWC */
+    int32_t stride_h, stride_w; /* >= 1 */
+    int32_t pad_h, pad_w;       /* leading padding, >= 0 */
+    ta_requant q;               /* int8 / int16 (per channel) */
+} ta_tconv_params;
+
+/* Scratch: an accumulator per output element, int32 (int8) or int64
+ * (int16), as TFLM's scratch buffer; float needs none. */
+size_t ta_kernel_transpose_conv_scratch_bytes(const ta_tconv_params *p, ta_dtype type);
+/* int8 x int8, int32 bias (may be NULL): acc += (x + input_offset) * w in
+ * wrapping int32, + bias, ta_q_mul, + output zero point, clamp. */
+ta_status ta_kernel_transpose_conv_s8(const ta_tconv_params *p, const int8_t *input, const int8_t *filter,
+                                      const int32_t *bias, int8_t *output, void *scratch, size_t scratch_bytes);
+/* int16 x int8, int64 bias (may be NULL): int64 accumulators, ta_q_mul64, no
+ * zero points, clamp. */
+ta_status ta_kernel_transpose_conv_s16(const ta_tconv_params *p, const int16_t *input, const int8_t *filter,
+                                       const int64_t *bias, int16_t *output, void *scratch, size_t scratch_bytes);
+/* float: the output is zeroed, then accumulated in scatter order (batch,
+ * in_y, in_x, in_c, filter_y, filter_x, out_c), then the bias is added. */
+ta_status ta_kernel_transpose_conv_f32(const ta_tconv_params *p, const float *input, const float *filter,
+                                       const float *bias, float *output);
+
+/* ------------------------------------------------------------------------ */
+/* LEAKY_RELU (leaky_relu.c)                                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ta_leaky_relu_params {
+    int32_t input_zp, output_zp;
+    int32_t alpha_mult, alpha_shift;       /* s_in * alpha / s_out (float product) */
+    int32_t identity_mult, identity_shift; /* s_in / s_out (float quotient) */
+    float alpha;                           /* float kernel */
+} ta_leaky_relu_params;
+
+/* TFLM's prepare: both ratios are computed in float, then widened to double
+ * for ta_quant_multiplier.  TA_E_UNSUPPORTED for a negative alpha or a
+ * non-positive scale. */
+ta_status ta_leaky_relu_prepare(ta_leaky_relu_params *p, float alpha, float in_scale, int32_t in_zp,
+                                float out_scale, int32_t out_zp);
+/* x - zp_in >= 0: zp_out + ta_q_mul(x - zp_in, identity), else with alpha;
+ * clamped to the type.  In place allowed. */
+ta_status ta_kernel_leaky_relu_s8(const ta_leaky_relu_params *p, size_t n, const int8_t *input, int8_t *output);
+ta_status ta_kernel_leaky_relu_s16(const ta_leaky_relu_params *p, size_t n, const int16_t *input,
+                                   int16_t *output);
+/* x > 0 ? x : x * alpha. */
+ta_status ta_kernel_leaky_relu_f32(const ta_leaky_relu_params *p, size_t n, const float *input, float *output);
+
+/* ------------------------------------------------------------------------ */
+/* HARD_SWISH (hard_swish.c)                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* TFLM's int8 hard swish: 16-bit fixed point throughout.  The input is
+ * moved to a "hires" scale s_in / 128; one int16 multiplier (Q15, from the
+ * Q31 one rounded to 16 bits) takes it to the output scale, another to the
+ * "reluish" scale where 3.0 is 32768. */
+typedef struct ta_hard_swish_params {
+    int32_t input_zp, output_zp;
+    int32_t output_mult16, output_exp;   /* exp <= 0 */
+    int32_t reluish_mult16, reluish_exp;
+} ta_hard_swish_params;
+
+ta_status ta_hard_swish_prepare(ta_hard_swish_params *p, float in_scale, int32_t in_zp, float out_scale,
+                                int32_t out_zp);
+ta_status ta_kernel_hard_swish_s8(const ta_hard_swish_params *p, size_t n, const int8_t *input, int8_t *output);
+/* x * min(6, max(0, x + 3)) / 6, in float, in that order. */
+ta_status ta_kernel_hard_swish_f32(size_t n, const float *input, float *output);
+
+/* ------------------------------------------------------------------------ */
+/* BATCH_MATMUL (batch_matmul.c)                                             */
+/* ------------------------------------------------------------------------ */
+
+/* out[..., a, c] = sum_k lhs[..., a, k] * rhs[..., k, c] (adj_x / adj_y:
+ * the stored operand is the transpose).  Shapes right-aligned to rank 5;
+ * the three batch dims broadcast (equal or 1).  Quantised: (l - zp_l) *
+ * (r - zp_r) summed in int32 (int8) or int64 (int16), requantised with
+ * ta_quant_multiplier(fc_real_multiplier(s_l, s_r, s_out)) -- ta_q_mul for
+ * int8, ta_q_mul64 for int16 -- + output zero point, clamped to the type.
+ * float: k ascending from 0.0f.  Results equal TFLM's, which transposes the
+ * RHS into a persistent buffer first; this kernel reads it in place. */
+typedef struct ta_batch_matmul_params {
+    int32_t lhs[5], rhs[5]; /* stored shapes, leading 1s */
+    bool adj_x, adj_y;
+    int32_t lhs_offset, rhs_offset, output_offset; /* -zp_l, -zp_r, +zp_out */
+    int32_t mult, shift;
+} ta_batch_matmul_params;
+
+/* Output shape (rank 5) of p, or TA_E_INVALID_ARG when the operands do not
+ * fit together. */
+ta_status ta_batch_matmul_shape(const ta_batch_matmul_params *p, int32_t out[5]);
+ta_status ta_kernel_batch_matmul_s8(const ta_batch_matmul_params *p, const int8_t *lhs, const int8_t *rhs,
+                                    int8_t *output);
+ta_status ta_kernel_batch_matmul_s16(const ta_batch_matmul_params *p, const int16_t *lhs, const int16_t *rhs,
+                                     int16_t *output);
+ta_status ta_kernel_batch_matmul_f32(const ta_batch_matmul_params *p, const float *lhs, const float *rhs,
+                                     float *output);
+
+/* ------------------------------------------------------------------------ */
+/* SVDF (svdf.c)                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* TFLM's integer SVDF with an int16 (or int8) activation state of
+ * [batch, n_filter * n_memory] that the op itself updates: each invoke
+ * shifts the state left by one element, writes the feature matmul
+ * (requantised to the state scale, + state zero point, clamped) into each
+ * filter's newest slot, takes the dot product of every filter's memory with
+ * its time weights (int32, state zero point removed), sums `rank` filters
+ * per unit onto the bias, requantises to int8 and clamps to [-128, 127]
+ * (TFLM applies no other activation on this path). */
+typedef struct ta_svdf_params {
+    int32_t batch, input_size, n_filter, n_memory, rank; /* units = n_filter / rank */
+    int32_t input_zp, state_zp, output_zp;
+    int32_t mult1, shift1; /* s_in * s_wf / s_state, float product */
+    int32_t mult2, shift2; /* s_state * s_wt / s_out, float product */
+} ta_svdf_params;
+
+/* TFLM's two scratch buffers, int32 [batch, n_filter] and [batch, units],
+ * 16-byte aligned one after the other. */
+size_t ta_kernel_svdf_scratch_bytes(const ta_svdf_params *p);
+ta_status ta_svdf_prepare(ta_svdf_params *p, float in_scale, int32_t in_zp, float wf_scale, float wt_scale,
+                          float state_scale, int32_t state_zp, float out_scale, int32_t out_zp);
+/* int8 input and feature weights, int16 time weights and state. */
+ta_status ta_kernel_svdf_s8(const ta_svdf_params *p, const int8_t *input, const int8_t *w_feature,
+                            const int16_t *w_time, const int32_t *bias, int16_t *state, int8_t *output,
+                            void *scratch, size_t scratch_bytes);
+/* The same with int8 time weights and state. */
+ta_status ta_kernel_svdf_s8_s8(const ta_svdf_params *p, const int8_t *input, const int8_t *w_feature,
+                               const int8_t *w_time, const int32_t *bias, int8_t *state, int8_t *output,
+                               void *scratch, size_t scratch_bytes);
+
+/* ------------------------------------------------------------------------ */
+/* UNIDIRECTIONAL_SEQUENCE_LSTM (lstm.c)                                     */
+/* ------------------------------------------------------------------------ */
+
+/* TFLM's integer LSTM (8-bit activations and weights, 16-bit cell state,
+ * int32 bias; no peephole, projection or layer norm).  Per time step:
+ *   gate g = act(FC(x, W_g) + bias_g  (+sat)  FC(h, R_g)), each FC
+ *     requantised to int16 at scale 2^-12; act = sigmoid for input, forget
+ *     and output, the op's activation (tanh) for the cell gate -- TFLM's
+ *     int16 LUT sigmoid/tanh (Q3.12 in, Q0.15 out);
+ *   c = sat16(f * c) (+sat) sat16(i * g) (int16 Mul with its multiplier),
+ *     clipped to +-cell_clip (quantised) when it is > 0;
+ *   h = int8(tanh(c) * o) (tanh reads c at its own power-of-two scale),
+ *     copied to the output at this step's offset.
+ * Gate order everywhere: input, forget, cell, output (TFLM's tensor order). */
+enum { TA_LSTM_INPUT = 0, TA_LSTM_FORGET, TA_LSTM_CELL, TA_LSTM_OUTPUT };
+
+typedef struct ta_lstm_fc {
+    int32_t input_offset, weights_offset; /* -zp */
+    int32_t mult, shift;                  /* s_x * s_w (float product) / 2^-12 */
+} ta_lstm_fc;
+
+typedef struct ta_lstm_params {
+    bool time_major;
+    int32_t batch, time, input_dim, state_dim;
+    ta_lstm_fc in_fc[4], rec_fc[4];
+    int32_t cell_act;        /* ta_activation of the cell gate: TANH or SIGMOID */
+    int32_t cell_scale_power;/* log2 of the cell state scale (e.g. -11) */
+    int32_t cell_clip;       /* quantised clip, 0: none */
+    int32_t fc_mult, fc_shift; /* forget x cell -> cell */
+    int32_t ic_mult, ic_shift; /* input x cell gate -> cell */
+    int32_t h_mult, h_shift, h_zp; /* tanh(cell) x output gate -> hidden (int8) */
+} ta_lstm_params;
+
+/* The operands, by TFLM's roles; hidden and cell are the op's variable
+ * tensors, updated in place; bias entries may be NULL. */
+typedef struct ta_lstm_tensors {
+    const int8_t *input;  /* [batch, time, input_dim] or [time, batch, input_dim] */
+    const int8_t *w_in[4];  /* [state_dim, input_dim] */
+    const int8_t *w_rec[4]; /* [state_dim, state_dim] */
+    const int32_t *bias[4]; /* [state_dim] */
+    int8_t *hidden;       /* [batch, state_dim] */
+    int16_t *cell;        /* [batch, state_dim] */
+    int8_t *output;       /* same layout as input, state_dim wide */
+} ta_lstm_tensors;
+
+/* One gate's two FCs (TFLM CreateGateParams: per-tensor multipliers into
+ * int16 at 2^-12). */
+void ta_lstm_fc_prepare(ta_lstm_fc *fc, float x_scale, int32_t x_zp, float w_scale, int32_t w_zp);
+/* The cell and hidden updates (TFLM CreateLstmCellStateInfo and
+ * CreateInterGateMulParams).  TA_E_UNSUPPORTED when the cell scale is not a
+ * power of two. */
+ta_status ta_lstm_cell_prepare(ta_lstm_params *p, float cell_scale, float cell_clip, float hidden_scale,
+                               int32_t hidden_zp);
+/* TFLM's four scratch buffers: batch x state_dim int16 each (time-major
+ * runs all batches per step), 16-byte aligned. */
+size_t ta_kernel_lstm_scratch_bytes(const ta_lstm_params *p);
+ta_status ta_kernel_lstm_s8(const ta_lstm_params *p, const ta_lstm_tensors *t, void *scratch,
+                            size_t scratch_bytes);
+
+/* TFLM's int16 LUT activations (reference_integer_ops::Logistic / Tanh for
+ * int16, as the LSTM calls them): x * mult (mult = 3 << left_shift when
+ * `mult` is 0), rounding right shift, then interpolation in the 256-entry
+ * sigmoid table.  In place allowed. */
+void ta_kernel_logistic_s16_lut(int32_t mult, int32_t left_shift, size_t n, const int16_t *input,
+                                int16_t *output);
+void ta_kernel_tanh_s16_lut(int32_t mult, int32_t left_shift, size_t n, const int16_t *input, int16_t *output);
 
 #ifdef __cplusplus
 }

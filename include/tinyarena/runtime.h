@@ -6,8 +6,8 @@
  * buffer, at the offsets a plan gave them.  Its tail holds the persistent
  * part, growing down from the far end as in TFLM: the tensor pointer table,
  * the kernel scratch pointers, the input/output descriptions, the op
- * constants and, in `shared` scratch mode, the one scratch region every op
- * shares.  Weights and other constants are never copied: they are read from
+ * constants, the variable tensors (LSTM/SVDF state, see ta_runtime_reset)
+ * and, in `shared` scratch mode, the one scratch region every op shares.  Weights and other constants are never copied: they are read from
  * the model bytes.
  *
  * The op constants are everything prepare derives once and invoke only
@@ -158,7 +158,7 @@ typedef struct ta_arena_breakdown {
     size_t n_buffers;  /* planned buffers (tensors + planned scratch) */
     size_t lower_bound;/* most planned bytes live at once (no plan can be smaller) */
     /* The persistent part by category (each with its alignment padding; the
-     * six sum to persistent). */
+     * six below and `variables` sum to persistent). */
     size_t tensor_table;   /* one data pointer per tensor of the subgraph */
     size_t op_records;     /* the kernel scratch pointers; without a const blob
                               also the image's header and one record per op
@@ -171,6 +171,9 @@ typedef struct ta_arena_breakdown {
     size_t const_bytes;    /* the op constants image (ta_runtime_export_consts):
                               in op_records + op_tables, or outside the arena
                               (op_tables 0) when a const blob supplies it */
+    size_t variables;      /* variable tensors (LSTM/SVDF state): their data and
+                              reset records; part of persistent, like the
+                              six categories above */
 } ta_arena_breakdown;
 
 /* A model input or output. */
@@ -204,6 +207,14 @@ typedef struct ta_poison_buf {
     uint32_t sum;        /* checksum taken when it was written */
 } ta_poison_buf;
 
+/* A variable tensor's place in the tail and its reset byte. */
+typedef struct ta_var_rec {
+    void *data;
+    uint32_t bytes;
+    uint32_t tensor; /* tensor index in the subgraph */
+    uint8_t fill;    /* int8: the zero point; other types 0 */
+} ta_var_rec;
+
 /* Caller-owned runtime state.  Treat fields as private. */
 typedef struct ta_runtime {
     ta_tflite_model model;
@@ -225,6 +236,9 @@ typedef struct ta_runtime {
     uint32_t *porder;
     size_t n_pbuf;
     ta_poison_report poison;
+    /* variable tensors (persistent state of LSTM/SVDF ops) */
+    ta_var_rec *vars;
+    uint32_t n_vars;
 } ta_runtime;
 
 /* Verifies the model (ta_tflite_open) and keeps the options.  No memory. */
@@ -255,6 +269,13 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
  * the first clobbered tensor with TA_E_OVERLAP and a diag naming the
  * tensor and the op (also in ta_runtime_poison_report). */
 ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag);
+
+/* Sets every variable tensor (the persistent state of LSTM and SVDF ops,
+ * kept in the tail) back to its initial value, as TFLM's
+ * MicroInterpreter::Reset: int8 state to its zero point, other types to
+ * zero.  Init does this once; state otherwise carries from one invoke to
+ * the next.  TA_E_STATE before init. */
+ta_status ta_runtime_reset(ta_runtime *rt, ta_diag *diag);
 
 /* Inputs/outputs after init (NULL when k is out of range). */
 const ta_io *ta_runtime_input(const ta_runtime *rt, uint32_t k);

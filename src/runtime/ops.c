@@ -42,6 +42,8 @@ typedef enum {
     P_F32,
     P_S8_S16, /* softmax int8 -> int16 */
     P_COPY,
+    P_S16_B32, /* int16 conv with int32 bias (or none) */
+    P_S8_S8,   /* svdf with int8 time weights and state */
 } path_t;
 
 typedef struct opdata {
@@ -82,6 +84,18 @@ typedef struct opdata {
         struct {
             size_t bytes;
         } copy;
+        ta_tconv_params tconv;
+        struct {
+            ta_leaky_relu_params p;
+            size_t count;
+        } leaky;
+        struct {
+            ta_hard_swish_params p;
+            size_t count;
+        } hswish;
+        ta_batch_matmul_params bmm;
+        ta_svdf_params svdf;
+        ta_lstm_params lstm;
     } u;
 } opdata;
 
@@ -112,6 +126,12 @@ static size_t member_bytes(ta_op_kind k) {
     case TA_OP_CONCATENATION: return sizeof o->u.cat;
     case TA_OP_STRIDED_SLICE: return sizeof o->u.sl;
     case TA_OP_RESIZE_NEAREST_NEIGHBOR: return sizeof o->u.rs;
+    case TA_OP_TRANSPOSE_CONV: return sizeof o->u.tconv;
+    case TA_OP_LEAKY_RELU: return sizeof o->u.leaky;
+    case TA_OP_HARD_SWISH: return sizeof o->u.hswish;
+    case TA_OP_BATCH_MATMUL: return sizeof o->u.bmm;
+    case TA_OP_SVDF: return sizeof o->u.svdf;
+    case TA_OP_LSTM: return sizeof o->u.lstm;
     default: return 0;
     }
 }
@@ -223,6 +243,31 @@ static const field_t k_rs[] = {D4(rs.input), F(rs.out_h, F_I32), F(rs.out_w, F_I
 static const field_t k_q[] = {F(q.in_type, F_DTYPE), F(q.out_type, F_DTYPE), F(q.scale, F_F32), F(q.in_zp, F_I32),
                               F(q.out_zp, F_I32), F(q.mult, F_I32), F(q.shift, F_I32), F(q.n, F_SIZE)};
 static const field_t k_copy[] = {F(copy.bytes, F_SIZE)};
+static const field_t k_tconv[] = {D4(tconv.input),        D4(tconv.filter),        D4(tconv.output),
+                                  F(tconv.stride_h, F_I32), F(tconv.stride_w, F_I32), F(tconv.pad_h, F_I32),
+                                  F(tconv.pad_w, F_I32),    REQUANT(tconv.q)};
+static const field_t k_leaky[] = {F(leaky.p.input_zp, F_I32),       F(leaky.p.output_zp, F_I32),
+                                  F(leaky.p.alpha_mult, F_I32),     F(leaky.p.alpha_shift, F_I32),
+                                  F(leaky.p.identity_mult, F_I32),  F(leaky.p.identity_shift, F_I32),
+                                  F(leaky.p.alpha, F_F32),          F(leaky.count, F_SIZE)};
+static const field_t k_hswish[] = {F(hswish.p.input_zp, F_I32),      F(hswish.p.output_zp, F_I32),
+                                   F(hswish.p.output_mult16, F_I32), F(hswish.p.output_exp, F_I32),
+                                   F(hswish.p.reluish_mult16, F_I32), F(hswish.p.reluish_exp, F_I32),
+                                   F(hswish.count, F_SIZE)};
+static const field_t k_bmm[] = {FA(bmm.lhs, F_I32, 5),       FA(bmm.rhs, F_I32, 5),      F(bmm.adj_x, F_BOOL),
+                                F(bmm.adj_y, F_BOOL),        F(bmm.lhs_offset, F_I32),   F(bmm.rhs_offset, F_I32),
+                                F(bmm.output_offset, F_I32), F(bmm.mult, F_I32),         F(bmm.shift, F_I32)};
+static const field_t k_svdf[] = {F(svdf.batch, F_I32),     F(svdf.input_size, F_I32), F(svdf.n_filter, F_I32),
+                                 F(svdf.n_memory, F_I32),  F(svdf.rank, F_I32),       F(svdf.input_zp, F_I32),
+                                 F(svdf.state_zp, F_I32),  F(svdf.output_zp, F_I32),  F(svdf.mult1, F_I32),
+                                 F(svdf.shift1, F_I32),    F(svdf.mult2, F_I32),      F(svdf.shift2, F_I32)};
+/* ta_lstm_fc is four int32s, so each gate array is 16 consecutive words */
+static const field_t k_lstm[] = {F(lstm.time_major, F_BOOL),    F(lstm.batch, F_I32),         F(lstm.time, F_I32),
+                                 F(lstm.input_dim, F_I32),      F(lstm.state_dim, F_I32),     FA(lstm.in_fc, F_I32, 16),
+                                 FA(lstm.rec_fc, F_I32, 16),    F(lstm.cell_act, F_I32),      F(lstm.cell_scale_power, F_I32),
+                                 F(lstm.cell_clip, F_I32),      F(lstm.fc_mult, F_I32),       F(lstm.fc_shift, F_I32),
+                                 F(lstm.ic_mult, F_I32),        F(lstm.ic_shift, F_I32),      F(lstm.h_mult, F_I32),
+                                 F(lstm.h_shift, F_I32),        F(lstm.h_zp, F_I32)};
 
 #undef F
 #undef FA
@@ -269,6 +314,12 @@ static field_set fields_of(ta_op_kind k) {
     case TA_OP_CONCATENATION: return SET(k_cat);
     case TA_OP_STRIDED_SLICE: return SET(k_sl);
     case TA_OP_RESIZE_NEAREST_NEIGHBOR: return SET(k_rs);
+    case TA_OP_TRANSPOSE_CONV: return SET(k_tconv);
+    case TA_OP_LEAKY_RELU: return SET(k_leaky);
+    case TA_OP_HARD_SWISH: return SET(k_hswish);
+    case TA_OP_BATCH_MATMUL: return SET(k_bmm);
+    case TA_OP_SVDF: return SET(k_svdf);
+    case TA_OP_LSTM: return SET(k_lstm);
     default: return set_of(NULL, 0);
     }
 }
@@ -426,6 +477,12 @@ static size_t undescribed_byte(ta_op_kind k, const field_set *fs) {
     case TA_OP_CONCATENATION: __builtin_clear_padding(&od.u.cat); break;
     case TA_OP_STRIDED_SLICE: __builtin_clear_padding(&od.u.sl); break;
     case TA_OP_RESIZE_NEAREST_NEIGHBOR: __builtin_clear_padding(&od.u.rs); break;
+    case TA_OP_TRANSPOSE_CONV: __builtin_clear_padding(&od.u.tconv); break;
+    case TA_OP_LEAKY_RELU: __builtin_clear_padding(&od.u.leaky); break;
+    case TA_OP_HARD_SWISH: __builtin_clear_padding(&od.u.hswish); break;
+    case TA_OP_BATCH_MATMUL: __builtin_clear_padding(&od.u.bmm); break;
+    case TA_OP_SVDF: __builtin_clear_padding(&od.u.svdf); break;
+    case TA_OP_LSTM: __builtin_clear_padding(&od.u.lstm); break;
     default: return SIZE_MAX;
     }
     const unsigned char *bytes = (const unsigned char *)&od;
@@ -604,6 +661,29 @@ static ta_status float_act(ctx_t *c, float *lo, float *hi) {
 
 /* ---- per-kind prepare --------------------------------------------------- */
 
+/* int16 activations x int8 weights (CONV_2D, TRANSPOSE_CONV): symmetric
+ * int16 input and output, per-channel multipliers whose shifts fit
+ * TFLM's int64 requantisation (<= 7); bias int64, int32 (conv only) or none.
+ * Sets the path (P_S16 / P_S16_B32). */
+static ta_status prep_s16x8(ctx_t *c, const ta_tensor *in, const ta_tensor *w, const ta_tensor *b,
+                            const ta_tensor *out, ta_requant *q, int32_t channels, bool allow_b32) {
+    if (w->dtype != TA_DTYPE_INT8) return fail_type(c, "filter", w->dtype);
+    if (out->dtype != TA_DTYPE_INT16) return fail_type(c, "output", out->dtype);
+    if (zp_of(in) != 0 || zp_of(out) != 0) return fail(c, TA_E_UNSUPPORTED, "int16 input and output need zero point 0");
+    if (b && b->dtype != TA_DTYPE_INT64 && !(allow_b32 && b->dtype == TA_DTYPE_INT32)) return fail_type(c, "bias", b->dtype);
+    c->od.path = b && b->dtype == TA_DTYPE_INT32 ? P_S16_B32 : !b && allow_b32 ? P_S16_B32 : P_S16;
+    ta_status st = requant_table(c, in, w, out, channels, false, q);
+    if (st) return st;
+    if (q->shift && c->od.path == P_S16)
+        for (int32_t k = 0; k < channels; k++)
+            if (q->shift[k] > 7) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio too large for the int64 path");
+    return TA_OK;
+}
+
+static ta_status prep_conv_s16(ctx_t *c, ta_requant *q, int32_t channels) {
+    return prep_s16x8(c, in_t(c, 0), in_t(c, 1), in_t(c, 2), out_t(c, 0), q, channels, true);
+}
+
 static ta_status prep_conv(ctx_t *c) {
     ta_status st = need_io(c, 2, 3, 1);
     if (st) return st;
@@ -622,6 +702,7 @@ static ta_status prep_conv(ctx_t *c) {
     if (oh != p->output.h || ow != p->output.w || p->output.c != p->filter.n || p->input.c % p->filter.c)
         return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
+    if (in->dtype == TA_DTYPE_INT16) return prep_conv_s16(c, &p->q, p->output.c);
     if (in->dtype == TA_DTYPE_INT8) {
         if (w->dtype != TA_DTYPE_INT8) return fail_type(c, "filter", w->dtype);
         if (out->dtype != TA_DTYPE_INT8) return fail_type(c, "output", out->dtype);
@@ -725,7 +806,7 @@ static ta_status prep_addsub(ctx_t *c) {
         c->od.path = P_F32;
         return float_act(c, &p->f_act_min, &p->f_act_max);
     }
-    if (a->dtype != TA_DTYPE_INT8 && !(a->dtype == TA_DTYPE_INT16 && !sub)) return fail_type(c, "input", a->dtype);
+    if (a->dtype != TA_DTYPE_INT8 && a->dtype != TA_DTYPE_INT16) return fail_type(c, "input", a->dtype);
     c->od.path = a->dtype == TA_DTYPE_INT8 ? P_S8 : P_S16;
     st = (sub ? ta_sub_prepare : ta_addsub_prepare)(p, a->dtype, scale_of(a), zp_of(a), scale_of(b), zp_of(b),
                                                     scale_of(out), zp_of(out), c->op->opt.activation);
@@ -864,8 +945,10 @@ static ta_status prep_quantize(ctx_t *c) {
     c->od.u.q.out_type = out->dtype;
     c->od.u.q.in_zp = zp_of(in);
     c->od.u.q.out_zp = zp_of(out);
-    const bool int_out = out->dtype == TA_DTYPE_INT8 || out->dtype == TA_DTYPE_UINT8 || out->dtype == TA_DTYPE_INT16;
-    const bool int_in = in->dtype == TA_DTYPE_INT8 || in->dtype == TA_DTYPE_UINT8 || in->dtype == TA_DTYPE_INT16;
+    const bool int_out = out->dtype == TA_DTYPE_INT8 || out->dtype == TA_DTYPE_UINT8 || out->dtype == TA_DTYPE_INT16 ||
+                         (out->dtype == TA_DTYPE_INT32 && (in->dtype == TA_DTYPE_INT8 || in->dtype == TA_DTYPE_INT16));
+    const bool int_in = in->dtype == TA_DTYPE_INT8 || in->dtype == TA_DTYPE_UINT8 || in->dtype == TA_DTYPE_INT16 ||
+                        (in->dtype == TA_DTYPE_INT32 && c->op->kind == TA_OP_QUANTIZE);
     if (c->op->kind == TA_OP_DEQUANTIZE) {
         if (!int_in) return fail_type(c, "input", in->dtype);
         if (out->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "output", out->dtype);
@@ -1043,6 +1126,222 @@ static ta_status prep_resize(ctx_t *c) {
     return TA_OK;
 }
 
+/* ---- int16 / recurrent / attention ops ---------------------------------- */
+
+static ta_status prep_leaky(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    if (in->dtype != out->dtype || elems(in) != elems(out)) return fail(c, TA_E_MALFORMED, "output differs from input");
+    c->od.u.leaky.count = (size_t)elems(in);
+    c->od.u.leaky.p.alpha = c->op->opt.alpha;
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        c->od.path = P_F32;
+        return TA_OK;
+    }
+    if (in->dtype != TA_DTYPE_INT8 && in->dtype != TA_DTYPE_INT16) return fail_type(c, "input", in->dtype);
+    c->od.path = in->dtype == TA_DTYPE_INT8 ? P_S8 : P_S16;
+    st = ta_leaky_relu_prepare(&c->od.u.leaky.p, c->op->opt.alpha, scale_of(in), zp_of(in), scale_of(out), zp_of(out));
+    return st ? fail(c, st, "alpha or scales out of range") : TA_OK;
+}
+
+static ta_status prep_hswish(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    if (in->dtype != out->dtype || elems(in) != elems(out)) return fail(c, TA_E_MALFORMED, "output differs from input");
+    c->od.u.hswish.count = (size_t)elems(in);
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        c->od.path = P_F32;
+        return TA_OK;
+    }
+    if (in->dtype != TA_DTYPE_INT8) return fail_type(c, "input", in->dtype);
+    c->od.path = P_S8;
+    st = ta_hard_swish_prepare(&c->od.u.hswish.p, scale_of(in), zp_of(in), scale_of(out), zp_of(out));
+    return st ? fail(c, st, "scales out of range (output multiplier above one)") : TA_OK;
+}
+
+/* TRANSPOSE_CONV: inputs output_shape (ignored, as TFLM), filter, input,
+ * bias (optional). */
+static ta_status prep_tconv(ctx_t *c) {
+    ta_status st = need_io(c, 3, 4, 1);
+    if (st) return st;
+    const ta_tensor *w = in_t(c, 1), *in = in_t(c, 2), *b = in_t(c, 3), *out = out_t(c, 0);
+    ta_tconv_params *p = &c->od.u.tconv;
+    if ((st = dims4(c, in, &p->input)) || (st = dims4(c, w, &p->filter)) || (st = dims4(c, out, &p->output))) return st;
+    const ta_op_options *o = &c->op->opt;
+    p->stride_h = o->stride_h;
+    p->stride_w = o->stride_w;
+    if (p->stride_h <= 0 || p->stride_w <= 0) return fail(c, TA_E_MALFORMED, "stride must be positive");
+    /* TFLM: padding over the output extent, dilation 1 */
+    const int32_t oh = ta_kernel_out_size(o->padding, p->output.h, p->filter.h, p->stride_h, 1);
+    const int32_t ow = ta_kernel_out_size(o->padding, p->output.w, p->filter.w, p->stride_w, 1);
+    p->pad_h = ta_kernel_padding(p->stride_h, 1, p->output.h, p->filter.h, oh, NULL);
+    p->pad_w = ta_kernel_padding(p->stride_w, 1, p->output.w, p->filter.w, ow, NULL);
+    if (p->filter.c != p->input.c || p->filter.n != p->output.c || p->input.n != p->output.n)
+        return fail(c, TA_E_MALFORMED, "filter does not match input and output channels");
+    if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
+    if (in->dtype != out->dtype) return fail_type(c, "output", out->dtype);
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        if (w->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "filter", w->dtype);
+        if (b && b->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "bias", b->dtype);
+        if (o->activation != TA_ACT_NONE) return fail(c, TA_E_UNSUPPORTED, "fused activation on float transpose conv");
+        c->od.path = P_F32;
+        return TA_OK;
+    }
+    if (in->dtype == TA_DTYPE_INT8) {
+        if (w->dtype != TA_DTYPE_INT8) return fail_type(c, "filter", w->dtype);
+        if (b && b->dtype != TA_DTYPE_INT32) return fail_type(c, "bias", b->dtype);
+        c->od.path = P_S8;
+        c->scratch = ta_kernel_transpose_conv_scratch_bytes(p, TA_DTYPE_INT8);
+        return requant_table(c, in, w, out, p->output.c, false, &p->q);
+    }
+    if (in->dtype == TA_DTYPE_INT16) {
+        c->scratch = ta_kernel_transpose_conv_scratch_bytes(p, TA_DTYPE_INT16);
+        return prep_s16x8(c, in, w, b, out, &p->q, p->output.c, false);
+    }
+    return fail_type(c, "input", in->dtype);
+}
+
+static ta_status prep_bmm(ctx_t *c) {
+    ta_status st = need_io(c, 2, 2, 1);
+    if (st) return st;
+    const ta_tensor *l = in_t(c, 0), *r = in_t(c, 1), *out = out_t(c, 0);
+    ta_batch_matmul_params *p = &c->od.u.bmm;
+    if (l->rank < 2 || l->rank > 5 || r->rank < 2 || r->rank > 5) return fail(c, TA_E_UNSUPPORTED, "operand rank outside 2..5");
+    for (int32_t d = 0; d < 5; d++) {
+        p->lhs[d] = d < 5 - l->rank ? 1 : l->shape[d - (5 - l->rank)];
+        p->rhs[d] = d < 5 - r->rank ? 1 : r->shape[d - (5 - r->rank)];
+    }
+    p->adj_x = c->op->opt.adj_x;
+    p->adj_y = c->op->opt.adj_y;
+    int32_t os[5];
+    if (ta_batch_matmul_shape(p, os)) return fail(c, TA_E_MALFORMED, "operand shapes do not multiply (or batch dims do not broadcast)");
+    int64_t n = 1;
+    for (int d = 0; d < 5; d++) n *= os[d];
+    if (n != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the product");
+    if (l->dtype != r->dtype || l->dtype != out->dtype) return fail_type(c, "mixed operand/output", r->dtype);
+    if (l->dtype == TA_DTYPE_FLOAT32) {
+        c->od.path = P_F32;
+        return TA_OK;
+    }
+    if (l->dtype != TA_DTYPE_INT8 && l->dtype != TA_DTYPE_INT16) return fail_type(c, "input", l->dtype);
+    if (!(scale_of(out) > 0.0f)) return fail(c, TA_E_MALFORMED, "output scale is not positive");
+    p->lhs_offset = -zp_of(l);
+    p->rhs_offset = -zp_of(r);
+    p->output_offset = zp_of(out);
+    ta_quant_multiplier(ta_quant_fc_real_multiplier(scale_of(l), scale_of(r), scale_of(out)), &p->mult, &p->shift);
+    if (l->dtype == TA_DTYPE_INT16) {
+        if (zp_of(l) || zp_of(r) || zp_of(out)) return fail(c, TA_E_UNSUPPORTED, "int16 operands need zero point 0");
+        if (p->shift > 7) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio too large");
+        c->od.path = P_S16;
+        return TA_OK;
+    }
+    if (p->shift > 30) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio too large");
+    c->od.path = P_S8;
+    return TA_OK;
+}
+
+/* A variable (state) operand: present, flagged variable, of this type. */
+static ta_status need_state(ctx_t *c, const ta_tensor *t, ta_dtype type, const char *what) {
+    if (!t) return fail(c, TA_E_MALFORMED, what);
+    if (!(t->flags & TA_TENSOR_VARIABLE) || (t->flags & TA_TENSOR_CONST))
+        return fail(c, TA_E_UNSUPPORTED, "state operand is not a variable tensor");
+    if (t->dtype != type) return fail_type(c, "state", t->dtype);
+    return TA_OK;
+}
+
+/* SVDF: input, weights_feature, weights_time, bias (optional), state. */
+static ta_status prep_svdf(ctx_t *c) {
+    ta_status st = need_io(c, 5, 5, 1);
+    if (!st && (!in_t(c, 0) || !in_t(c, 1) || !in_t(c, 2) || !in_t(c, 4)))
+        st = fail(c, TA_E_MALFORMED, "a required input is missing");
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *wf = in_t(c, 1), *wt = in_t(c, 2), *b = in_t(c, 3), *state = in_t(c, 4);
+    const ta_tensor *out = out_t(c, 0);
+    ta_svdf_params *p = &c->od.u.svdf;
+    if (in->rank != 2 || wf->rank != 2 || wt->rank != 2 || out->rank != 2) return fail(c, TA_E_MALFORMED, "expects 2-D operands");
+    p->batch = in->shape[0];
+    p->input_size = in->shape[1];
+    p->n_filter = wf->shape[0];
+    p->n_memory = wt->shape[1];
+    p->rank = c->op->opt.rank;
+    if (p->rank <= 0 || p->n_filter <= 0 || p->n_filter % p->rank || p->n_memory <= 0 || p->batch <= 0)
+        return fail(c, TA_E_MALFORMED, "rank does not divide the filters");
+    const int32_t units = p->n_filter / p->rank;
+    if (wf->shape[1] != p->input_size || wt->shape[0] != p->n_filter || out->shape[0] != p->batch ||
+        out->shape[1] != units || (b && elems(b) != units) ||
+        elems(state) != (int64_t)p->batch * p->n_filter * p->n_memory)
+        return fail(c, TA_E_MALFORMED, "operand shapes do not match");
+    if (in->dtype != TA_DTYPE_INT8) return fail_type(c, "input", in->dtype);
+    if (wf->dtype != TA_DTYPE_INT8 || !wf->data) return fail(c, TA_E_UNSUPPORTED, "feature weights must be constant int8");
+    if ((wt->dtype != TA_DTYPE_INT16 && wt->dtype != TA_DTYPE_INT8) || !wt->data)
+        return fail(c, TA_E_UNSUPPORTED, "time weights must be constant int16 or int8");
+    if ((st = need_state(c, state, wt->dtype, "the state is missing"))) return st;
+    if (b && b->dtype != TA_DTYPE_INT32) return fail_type(c, "bias", b->dtype);
+    if (out->dtype != TA_DTYPE_INT8) return fail_type(c, "output", out->dtype);
+    c->od.path = wt->dtype == TA_DTYPE_INT16 ? P_S8 : P_S8_S8;
+    st = ta_svdf_prepare(p, scale_of(in), zp_of(in), scale_of(wf), scale_of(wt), scale_of(state), zp_of(state),
+                         scale_of(out), zp_of(out));
+    if (st) return fail(c, st, "scales out of range");
+    c->scratch = ta_kernel_svdf_scratch_bytes(p);
+    return TA_OK;
+}
+
+/* UNIDIRECTIONAL_SEQUENCE_LSTM, TFLM's 24 inputs: 0 input, 1-4 input
+ * weights (i, f, c, o), 5-8 recurrent weights, 9-11 peephole, 12-15 biases,
+ * 16-17 projection, 18 hidden state, 19 cell state, 20-23 layer norm. */
+static ta_status prep_lstm(ctx_t *c) {
+    if (c->op->n_inputs != 24 || c->op->n_outputs != 1 || !out_t(c, 0))
+        return fail(c, TA_E_MALFORMED, "expects 24 inputs and one output");
+    static const uint8_t k_absent[] = {9, 10, 11, 16, 17, 20, 21, 22, 23};
+    for (size_t k = 0; k < sizeof k_absent; k++)
+        if (in_t(c, k_absent[k])) return fail(c, TA_E_UNSUPPORTED, "peephole, projection or layer norm");
+    for (uint32_t k = 0; k < 16; k++)
+        if ((k <= 8 || k >= 12) && !in_t(c, k)) return fail(c, TA_E_UNSUPPORTED, "an input, weight or bias is missing (CIFG)");
+    const ta_tensor *in = in_t(c, 0), *h = in_t(c, 18), *cs = in_t(c, 19), *out = out_t(c, 0);
+    ta_status st;
+    if (in->dtype != TA_DTYPE_INT8) return fail_type(c, "input", in->dtype);
+    if ((st = need_state(c, h, TA_DTYPE_INT8, "the hidden state is missing")) ||
+        (st = need_state(c, cs, TA_DTYPE_INT16, "the cell state is missing")))
+        return st;
+    if (out->dtype != TA_DTYPE_INT8) return fail_type(c, "output", out->dtype);
+    ta_lstm_params *p = &c->od.u.lstm;
+    if (in->rank != 3 || out->rank != 3 || h->rank < 1) return fail(c, TA_E_MALFORMED, "expects 3-D input and output");
+    p->time_major = c->op->opt.time_major;
+    p->batch = p->time_major ? in->shape[1] : in->shape[0];
+    p->time = p->time_major ? in->shape[0] : in->shape[1];
+    p->input_dim = in->shape[2];
+    p->state_dim = h->shape[h->rank - 1];
+    if (p->batch <= 0 || p->time <= 0 || p->input_dim <= 0 || p->state_dim <= 0) return fail(c, TA_E_MALFORMED, "non-positive dims");
+    const int64_t bs = (int64_t)p->batch * p->state_dim;
+    if (elems(h) != bs || elems(cs) != bs || out->shape[0] != in->shape[0] || out->shape[1] != in->shape[1] ||
+        out->shape[2] != p->state_dim)
+        return fail(c, TA_E_MALFORMED, "state or output shape does not match");
+    for (int g = 0; g < 4; g++) {
+        const ta_tensor *wi = in_t(c, 1 + (uint32_t)g), *wr = in_t(c, 5 + (uint32_t)g), *b = in_t(c, 12 + (uint32_t)g);
+        if (wi->dtype != TA_DTYPE_INT8 || wr->dtype != TA_DTYPE_INT8) return fail_type(c, "weights", wi->dtype);
+        if (!wi->data || !wr->data || !b->data) return fail(c, TA_E_UNSUPPORTED, "weights and biases must be constant");
+        if (b->dtype != TA_DTYPE_INT32) return fail_type(c, "bias", b->dtype);
+        if (wi->rank != 2 || wi->shape[0] != p->state_dim || wi->shape[1] != p->input_dim || wr->rank != 2 ||
+            wr->shape[0] != p->state_dim || wr->shape[1] != p->state_dim || elems(b) != p->state_dim)
+            return fail(c, TA_E_MALFORMED, "weight or bias shape does not match");
+        if (wi->quant.count > 1 || wr->quant.count > 1) return fail(c, TA_E_UNSUPPORTED, "per-channel gate weights");
+        ta_lstm_fc_prepare(&p->in_fc[g], scale_of(in), zp_of(in), scale_of(wi), zp_of(wi));
+        ta_lstm_fc_prepare(&p->rec_fc[g], scale_of(h), zp_of(h), scale_of(wr), zp_of(wr));
+        if (p->in_fc[g].shift > 30 || p->rec_fc[g].shift > 30) return fail(c, TA_E_UNSUPPORTED, "gate rescaling out of range");
+    }
+    p->cell_act = (int32_t)c->op->opt.activation;
+    if (p->cell_act != TA_ACT_TANH && p->cell_act != TA_ACT_SIGMOID)
+        return fail(c, TA_E_UNSUPPORTED, "cell gate activation other than tanh or sigmoid");
+    st = ta_lstm_cell_prepare(p, scale_of(cs), c->op->opt.cell_clip, scale_of(h), zp_of(h));
+    if (st) return fail(c, st, "cell state scale is not a power of two");
+    if (p->cell_scale_power > 0 || p->cell_scale_power < -30) return fail(c, TA_E_UNSUPPORTED, "cell state scale out of range");
+    c->od.path = P_S8;
+    c->scratch = ta_kernel_lstm_scratch_bytes(p);
+    return TA_OK;
+}
+
 ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data,
                          size_t data_bytes, ta__op_info *info, ta_diag *diag) {
     if (!g || !info) return TA_E_INVALID_ARG;
@@ -1091,6 +1390,12 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     case TA_OP_CONCATENATION: st = prep_concat(&c); break;
     case TA_OP_STRIDED_SLICE: st = prep_slice(&c); break;
     case TA_OP_RESIZE_NEAREST_NEIGHBOR: st = prep_resize(&c); break;
+    case TA_OP_TRANSPOSE_CONV: st = prep_tconv(&c); break;
+    case TA_OP_LEAKY_RELU: st = prep_leaky(&c); break;
+    case TA_OP_HARD_SWISH: st = prep_hswish(&c); break;
+    case TA_OP_BATCH_MATMUL: st = prep_bmm(&c); break;
+    case TA_OP_SVDF: st = prep_svdf(&c); break;
+    case TA_OP_LSTM: st = prep_lstm(&c); break;
     default:
         if (op->kind == TA_OP_CUSTOM || op->kind == TA_OP_OTHER)
             return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op", op_index,
@@ -1135,8 +1440,10 @@ ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_di
     ta_status st = TA_E_UNSUPPORTED;
     switch ((ta_op_kind)od->kind) {
     case TA_OP_CONV_2D:
-        st = od->path == P_S8 ? ta_kernel_conv2d_s8(&od->u.conv, in0, in1, in2, out)
-                              : ta_kernel_conv2d_f32(&od->u.conv, in0, in1, in2, out);
+        st = od->path == P_S8        ? ta_kernel_conv2d_s8(&od->u.conv, in0, in1, in2, out)
+             : od->path == P_S16     ? ta_kernel_conv2d_s16(&od->u.conv, in0, in1, in2, out)
+             : od->path == P_S16_B32 ? ta_kernel_conv2d_s16_b32(&od->u.conv, in0, in1, in2, out)
+                                     : ta_kernel_conv2d_f32(&od->u.conv, in0, in1, in2, out);
         break;
     case TA_OP_DEPTHWISE_CONV_2D:
         st = od->path == P_S8 ? ta_kernel_depthwise_conv2d_s8(&od->u.dw, in0, in1, in2, out)
@@ -1152,7 +1459,9 @@ ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_di
                                  : ta_kernel_add_f32(&od->u.as, in0, in1, out);
         break;
     case TA_OP_SUB:
-        st = od->path == P_S8 ? ta_kernel_sub_s8(&od->u.as, in0, in1, out) : ta_kernel_sub_f32(&od->u.as, in0, in1, out);
+        st = od->path == P_S8    ? ta_kernel_sub_s8(&od->u.as, in0, in1, out)
+             : od->path == P_S16 ? ta_kernel_sub_s16(&od->u.as, in0, in1, out)
+                                 : ta_kernel_sub_f32(&od->u.as, in0, in1, out);
         break;
     case TA_OP_MUL:
         st = od->path == P_S8 ? ta_kernel_mul_s8(&od->u.mul, in0, in1, out) : ta_kernel_mul_f32(&od->u.mul, in0, in1, out);
@@ -1199,6 +1508,49 @@ ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_di
     case TA_OP_TRANSPOSE: st = ta_kernel_transpose(&od->u.tr, in0, out); break;
     case TA_OP_STRIDED_SLICE: st = ta_kernel_strided_slice(&od->u.sl, in0, out); break;
     case TA_OP_RESIZE_NEAREST_NEIGHBOR: st = ta_kernel_resize_nearest(&od->u.rs, in0, out); break;
+    case TA_OP_TRANSPOSE_CONV: {
+        void *in3 = od->n_in > 3 && io[3] >= 0 ? ptrs[io[3]] : NULL;
+        st = od->path == P_S8    ? ta_kernel_transpose_conv_s8(&od->u.tconv, in2, in1, in3, out, scratch, scratch_bytes)
+             : od->path == P_S16 ? ta_kernel_transpose_conv_s16(&od->u.tconv, in2, in1, in3, out, scratch, scratch_bytes)
+                                 : ta_kernel_transpose_conv_f32(&od->u.tconv, in2, in1, in3, out);
+        break;
+    }
+    case TA_OP_LEAKY_RELU: {
+        const size_t n = od->u.leaky.count;
+        st = od->path == P_S8    ? ta_kernel_leaky_relu_s8(&od->u.leaky.p, n, in0, out)
+             : od->path == P_S16 ? ta_kernel_leaky_relu_s16(&od->u.leaky.p, n, in0, out)
+                                 : ta_kernel_leaky_relu_f32(&od->u.leaky.p, n, in0, out);
+        break;
+    }
+    case TA_OP_HARD_SWISH:
+        st = od->path == P_S8 ? ta_kernel_hard_swish_s8(&od->u.hswish.p, od->u.hswish.count, in0, out)
+                              : ta_kernel_hard_swish_f32(od->u.hswish.count, in0, out);
+        break;
+    case TA_OP_BATCH_MATMUL:
+        st = od->path == P_S8    ? ta_kernel_batch_matmul_s8(&od->u.bmm, in0, in1, out)
+             : od->path == P_S16 ? ta_kernel_batch_matmul_s16(&od->u.bmm, in0, in1, out)
+                                 : ta_kernel_batch_matmul_f32(&od->u.bmm, in0, in1, out);
+        break;
+    case TA_OP_SVDF: {
+        void *in3 = io[3] >= 0 ? ptrs[io[3]] : NULL, *state = ptrs[io[4]];
+        st = od->path == P_S8 ? ta_kernel_svdf_s8(&od->u.svdf, in0, in1, in2, in3, state, out, scratch, scratch_bytes)
+                              : ta_kernel_svdf_s8_s8(&od->u.svdf, in0, in1, in2, in3, state, out, scratch, scratch_bytes);
+        break;
+    }
+    case TA_OP_LSTM: {
+        ta_lstm_tensors t;
+        t.input = in0;
+        for (int g = 0; g < 4; g++) {
+            t.w_in[g] = ptrs[io[1 + g]];
+            t.w_rec[g] = ptrs[io[5 + g]];
+            t.bias[g] = io[12 + g] >= 0 ? ptrs[io[12 + g]] : NULL;
+        }
+        t.hidden = ptrs[io[18]];
+        t.cell = ptrs[io[19]];
+        t.output = out;
+        st = ta_kernel_lstm_s8(&od->u.lstm, &t, scratch, scratch_bytes);
+        break;
+    }
     case TA_OP_CONCATENATION: {
         const void *ins[64];
         if (od->n_in > 64) return TA_E_UNSUPPORTED;

@@ -10,11 +10,13 @@
  *  4. plan with the options' plan source; compute the lower bound;
  *  5. size the persistent tail (tensor table, scratch pointers, io records,
  *     the const image unless a blob supplies it, shared scratch, poison
- *     tables) and the total.  With a const blob, check its header and that
- *     every op record in it is byte for byte what prepare derives.
+ *     tables, variable tensors with their reset records) and the total.
+ *     With a const blob, check its header and that every op record in it
+ *     is byte for byte what prepare derives.
  * Init then carves the tail from the arena's far end, writes the const image
  * (prepare, fill pass) unless a blob supplies it, and points each tensor at
- * its place: planned ones into the head, constants into the model bytes.
+ * its place: planned ones into the head, constants into the model bytes,
+ * variables into the tail (set to their reset value).
  *
  * The const image (what ta_runtime_export_consts copies out), 32-bit words
  * in the host's byte order, every part 8-byte aligned:
@@ -43,6 +45,11 @@ static uint32_t rd32(const uint8_t *p) {
     return v;
 }
 static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+/* Every variable tensor back to its reset value. */
+static void reset_vars(ta_runtime *rt) {
+    for (uint32_t i = 0; i < rt->n_vars; i++) memset(rt->vars[i].data, rt->vars[i].fill, rt->vars[i].bytes);
+}
 
 /* Offset of the first record: header and op offset table, 8-aligned. */
 static size_t consts_records_at(size_t n_ops) { return ta__align_up(CONSTS_HDR + 4 * n_ops, REC_ALIGN); }
@@ -187,6 +194,7 @@ typedef struct {
     size_t planned, lower_bound, max_scratch, sum_scratch, records, tables;
     size_t n_sops;            /* ops that need scratch (either mode) */
     size_t image;             /* const image bytes */
+    size_t n_vars, var_bytes; /* variable tensors (LSTM/SVDF state) and their data, 16-aligned each */
 } built_t;
 
 static size_t work_guess(const ta_runtime *rt) {
@@ -295,6 +303,14 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     }
     for (uint32_t s = 1; s < w->g.n_subgraphs; s++)
         if (w->g.subgraphs[s].n_ops) return ta_diag_set(diag, TA_E_UNSUPPORTED, "models with several subgraphs (control flow) cannot run");
+    /* variable tensors: persistent, in the tail */
+    for (uint32_t k = 0; k < sg->n_tensors; k++) {
+        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
+        if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
+        if (tt->bytes > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "variable tensor %u above 4 GiB", k);
+        w->n_vars++;
+        w->var_bytes = ta__add_sat(w->var_bytes, ta__align_up(tt->bytes, ALIGN));
+    }
     w->image = ta__add_sat(consts_records_at(sg->n_ops), w->records);
     if (w->image > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "op records above 4 GiB");
     if (rt->opt.consts && (st = check_consts(rt, w, &c, diag))) return st;
@@ -332,7 +348,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
 
 /* Persistent layout, in carve order from the tail start. */
 typedef struct {
-    size_t ptrs, sptrs, io, image, shared, poison;
+    size_t ptrs, sptrs, io, image, shared, poison, vars;
     size_t total;
 } tail_t;
 
@@ -346,6 +362,8 @@ static void tail_layout(const ta_runtime *rt, const built_t *w, tail_t *t) {
     BLOCK(image, rt->opt.consts ? 0 : w->image);
     BLOCK(shared, rt->opt.scratch == TA_SCRATCH_SHARED ? w->max_scratch : 0);
     BLOCK(poison, rt->opt.poison ? w->n_req * (sizeof(ta_poison_buf) + sizeof(uint32_t)) : 0);
+    /* variable tensors: their reset records, then their data (16-aligned each) */
+    BLOCK(vars, w->n_vars ? ta__add_sat(ta__align_up(w->n_vars * sizeof(ta_var_rec), ALIGN), w->var_bytes) : 0);
 #undef BLOCK
     t->total = off;
 }
@@ -368,7 +386,8 @@ static void fill_breakdown(ta_runtime *rt, const built_t *w, const tail_t *t) {
     b->io_table = t->image - t->io;
     b->const_bytes = w->image;
     b->shared_scratch = t->poison - t->shared;
-    b->poison_table = t->total - t->poison;
+    b->poison_table = t->vars - t->poison;
+    b->variables = t->total - t->vars;
 }
 
 ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const ta_runtime_options *opt,
@@ -449,6 +468,29 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
         uint32_t gi = w.origin[i].index;
         if (gi < sg->tensor_base || gi >= sg->tensor_base + sg->n_tensors) continue;
         rt->ptrs[gi - sg->tensor_base] = rt->head + w.offsets[i];
+    }
+    /* variable tensors: in the tail, set to their reset value (ta_runtime_reset) */
+    rt->vars = (ta_var_rec *)(tp + t.vars);
+    rt->n_vars = 0;
+    {
+        uint8_t *vd = tp + t.vars + ta__align_up(w.n_vars * sizeof(ta_var_rec), ALIGN);
+        for (uint32_t k = 0; k < sg->n_tensors && w.n_vars; k++) {
+            const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
+            if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
+            ta_var_rec *v = &rt->vars[rt->n_vars++];
+            v->data = vd;
+            v->bytes = (uint32_t)tt->bytes;
+            v->tensor = k;
+            /* TFLM (MicroGraph::ResetVariableTensors): int8 state starts at its
+             * zero point (real 0), every other type at all-zero bytes */
+            v->fill = tt->dtype == TA_DTYPE_INT8 && tt->quant.count && tt->quant.zero_point
+                          ? (uint8_t)(int8_t)tt->quant.zero_point[0]
+                          : 0;
+            rt->ptrs[k] = vd;
+            vd += ta__align_up(tt->bytes, ALIGN);
+        }
+        if (!w.n_vars) rt->vars = NULL;
+        reset_vars(rt);
     }
     /* the const image: the caller's blob (checked by build), or written here */
     if (rt->opt.consts) {
@@ -533,6 +575,12 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
 }
 
 /* ---- invoke --------------------------------------------------------------- */
+
+ta_status ta_runtime_reset(ta_runtime *rt, ta_diag *diag) {
+    if (!rt || rt->state != 3) return ta_diag_set(diag, TA_E_STATE, "reset before init");
+    reset_vars(rt);
+    return TA_OK;
+}
 
 static uint32_t fnv1a(const uint8_t *p, size_t n) {
     uint32_t h = 2166136261u;

@@ -45,6 +45,10 @@ int32_t ta__reciprocal(int32_t x, int x_int_bits, int *num_bits_over_unit);
 /* TFLM CalculateInputRadius. */
 int32_t ta__input_radius(int int_bits, int left_shift, int total_signed_bits);
 
+/* TFLM's sigmoid table (sigmoid(i / 24) in Q0.16) for the int16 LUT
+ * logistic and tanh (sigmoid_table.c). */
+extern const uint16_t ta__sigmoid_table[256];
+
 /* Broadcast walker: linear output index -> offsets into in1 and in2. */
 typedef struct ta__bcast_iter {
     int32_t rank;

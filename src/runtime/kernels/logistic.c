@@ -1,6 +1,6 @@
 /*
  * LOGISTIC, int8 and float32: TFLM reference_integer_ops::Logistic and
- * reference_ops::Logistic.  ta_act_prepare_s8 is shared with TANH.
+ * reference_ops::Logistic; and the int16 table version the LSTM uses.  ta_act_prepare_s8 is shared with TANH.
  *
  * int8 steps, per element:
  *  1. x - zp; beyond +-input_range_radius the result saturates (-128 / 127).
@@ -58,4 +58,34 @@ ta_status ta_kernel_logistic_f32(size_t n, const float *input, float *output) {
         output[i] = r;
     }
     return TA_OK;
+}
+
+/* TFLM reference_integer_ops::Logistic for int16 (the LSTM's gates), a
+ * Q3.12 input read through the sigmoid table.  Steps:
+ *  1. x = (in * mult + round) >> left_shift (mult 0: 3 << left_shift, no
+ *     shift);
+ *  2. |x| splits into a table index (>> 9) and a 9-bit fraction; linear
+ *     interpolation between the two entries (index >= 255 saturates);
+ *  3. negative x mirrors: 1 - sigmoid(|x|); round and drop 10 bits to Q0.15. */
+void ta_kernel_logistic_s16_lut(int32_t mult, int32_t left_shift, size_t n, const int16_t *input,
+                                int16_t *output) {
+    if (mult == 0) {
+        mult = (int32_t)(3u << left_shift);
+        left_shift = 0;
+    }
+    const int32_t round_ = left_shift > 0 ? (int32_t)1 << (left_shift - 1) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const int32_t x = ta__asr((int32_t)((uint32_t)(uint64_t)((int64_t)input[i] * mult) + (uint32_t)round_), left_shift);
+        const uint32_t ax = x >= 0 ? (uint32_t)x : 0u - (uint32_t)x;
+        const uint32_t uh = ax >> 9;
+        uint32_t r;
+        if (uh >= 255) {
+            r = UINT32_C(0x7FFF) << 10;
+        } else {
+            const uint32_t ua = ta__sigmoid_table[uh], ub = ta__sigmoid_table[uh + 1];
+            r = (ua << 9) + (ax & 0x1FFu) * (ub - ua);
+        }
+        r = x >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1u;
+        output[i] = (int16_t)(r >> 10);
+    }
 }

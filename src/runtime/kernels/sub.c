@@ -1,6 +1,6 @@
 /*
- * SUB with broadcasting, int8 and float32: TFLM reference_ops::Sub /
- * BroadcastQuantSubSlow.  Same rescaling scheme as ADD (see add.c and
+ * SUB with broadcasting, int8, int16 and float32: TFLM reference_ops::Sub /
+ * BroadcastQuantSubSlow (int16: the same scheme with left_shift 15).  Same rescaling scheme as ADD (see add.c and
  * ta_addsub_prepare), with the two rescaled inputs subtracted.
  */
 #include "runtime/kernels/fixedpoint.h"
@@ -15,6 +15,18 @@ ta_status ta_kernel_sub_s8(const ta_addsub_params *p, const int8_t *in1, const i
     if (st) return st;
     for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape))
         out[i] = (int8_t)ta__addsub_q(p, in1[it.o1], in2[it.o2], 1);
+    return TA_OK;
+}
+
+ta_status ta_kernel_sub_s16(const ta_addsub_params *p, const int16_t *in1, const int16_t *in2,
+                            int16_t *out) {
+    if (!p || !in1 || !in2 || !out || p->left_shift < 0 || p->left_shift > 30) return TA_E_INVALID_ARG;
+    ta__bcast_iter it;
+    int64_t n;
+    ta_status st = ta__bcast_begin(&it, &p->shape, &n);
+    if (st) return st;
+    for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape))
+        out[i] = (int16_t)ta__addsub_q(p, in1[it.o1], in2[it.o2], 1);
     return TA_OK;
 }
 
