@@ -101,9 +101,14 @@ typedef struct ta_runtime_options {
     const void *consts;        /* op constants blob (ta_runtime_export_consts), 8-byte
                                   aligned, or NULL: built in the arena tail */
     size_t consts_bytes;
+    uint32_t rewrites;         /* TA_REWRITE_* (rewrite.h): run the rewritten graph --
+                                  shared buffers, in-place ops, PADs folded into
+                                  convs.  0 (default): TFLM's graph and rules.  Op
+                                  indices in messages are the rewritten graph's.
+                                  Set by ta_runtime_use_budget from the table. */
 } ta_runtime_options;
 
-/* Defaults: scratch PLANNED, no poison, planner NULL (pick one below). */
+/* Defaults: scratch PLANNED, no poison, no rewrites, planner NULL (pick one below). */
 ta_runtime_options ta_runtime_options_default(void);
 
 /* Plans with the named strategy of plan.h ("greedy", "best", ...).
@@ -120,7 +125,9 @@ void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table);
  * entries must be the runtime's requests in order (same lifetimes, sizes
  * within the entry), and the model bytes must hash to model_hash.  A table
  * made without kernel scratch entries matches SHARED scratch mode (or a
- * model with no scratch).  No planner code is linked. */
+ * model with no scratch).  The table's rewrites become opt->rewrites; query
+ * refuses a table whose rewrites differ from opt->rewrites.  No planner
+ * code is linked. */
 void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget);
 
 /* Reads the op constants from a blob that ta_runtime_export_consts() made
@@ -224,6 +231,7 @@ typedef struct ta_runtime {
     struct ta_poison_buf *pbuf;
     uint32_t *porder;
     size_t n_pbuf;
+    int32_t *pgroup;      /* with rewrites: per tensor, the poison record of its buffer (-1: none) */
     ta_poison_report poison;
 } ta_runtime;
 

@@ -2,11 +2,13 @@
  * The runtime: model bytes + one arena -> prepared ops -> invoke.
  *
  * Query/init steps (both run the same `build`, init then lays out the arena):
- *  1. import the model into a graph in the work block;
+ *  1. import the model into a graph in the work block; with FUSEPAD/ORDER
+ *     rewrites, the rewritten graph (rewrite.h) replaces it from here on;
  *  2. prepare every op of subgraph 0 (size pass): each validates its op and
  *     states its record size and scratch need;
  *  3. lifetimes (TFLM's rules) with one [op, op] scratch request per op that
- *     needs scratch (PLANNED mode), and the planner's request list;
+ *     needs scratch (PLANNED mode); with ALIAS/INPLACE rewrites, the buffer
+ *     groups; the planner's request list (one request per group);
  *  4. plan with the options' plan source; compute the lower bound;
  *  5. size the persistent tail (tensor table, scratch pointers, io records,
  *     the const image unless a blob supplies it, shared scratch, poison
@@ -14,7 +16,8 @@
  *     every op record in it is byte for byte what prepare derives.
  * Init then carves the tail from the arena's far end, writes the const image
  * (prepare, fill pass) unless a blob supplies it, and points each tensor at
- * its place: planned ones into the head, constants into the model bytes.
+ * its place: planned ones into the head (a tensor sharing a group's buffer
+ * at the group's), constants into the model bytes.
  *
  * The const image (what ta_runtime_export_consts copies out), 32-bit words
  * in the host's byte order, every part 8-byte aligned:
@@ -27,6 +30,7 @@
 #include "common/util.h"
 #include "runtime/ops.h"
 #include "tinyarena/lifetime.h"
+#include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
 
 #define ALIGN 16u
@@ -111,6 +115,7 @@ void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
     opt->model_hash = budget ? budget->model_hash : 0;
     opt->consts = budget ? budget->consts : NULL;
     opt->consts_bytes = budget && budget->consts ? budget->consts_bytes : 0;
+    opt->rewrites = budget ? budget->rewrites : 0;
 }
 
 void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t bytes) {
@@ -184,6 +189,7 @@ typedef struct {
     ta_buffer_origin *origin;
     size_t *offsets;
     size_t n_req;
+    int32_t *buffer_of;       /* with ALIAS/INPLACE: per global tensor, its group's tensor */
     size_t planned, lower_bound, max_scratch, sum_scratch, records, tables;
     size_t n_sops;            /* ops that need scratch (either mode) */
     size_t image;             /* const image bytes */
@@ -272,6 +278,24 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     if ((st = ta_tflite_import(&rt->model, &w->g, diag))) return st;
     if (w->g.n_subgraphs < 1) return ta_diag_set(diag, TA_E_MALFORMED, "model has no subgraph");
     if (rt->opt.subgraph != 0) return ta_diag_set(diag, TA_E_UNSUPPORTED, "only subgraph 0 can run");
+    const uint32_t rw = rt->opt.rewrites;
+    if (rw & ~TA_REWRITE_ALL) return ta_diag_set(diag, TA_E_INVALID_ARG, "unknown rewrite flags 0x%x", rw);
+    if (rt->opt.planner == budget_plan && rt->opt.planner_ctx &&
+        ((const ta_budget *)rt->opt.planner_ctx)->rewrites != rw) {
+        char a[64], b[64];
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was planned with rewrites %s, the runtime applies %s",
+                           ta_rewrite_names(((const ta_budget *)rt->opt.planner_ctx)->rewrites, a, sizeof a),
+                           ta_rewrite_names(rw, b, sizeof b));
+    }
+    if (rw & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER)) {
+        /* the rewritten graph: same tensors, fewer or reordered ops */
+        const size_t rb = ta_rewrite_graph_bytes(&w->g, rw);
+        void *rmem = carve(&c, 1, rb);
+        if (!rmem) return short_work(rt, &c, 0, diag);
+        ta_graph g2;
+        if ((st = ta_rewrite_graph(&w->g, rw, rmem, rb, &g2, NULL, diag))) return st;
+        w->g = g2;
+    }
     const ta_subgraph *sg = &w->g.subgraphs[0];
     /* 2. prepare every op (size pass) */
     w->info = carve(&c, sg->n_ops, sizeof *w->info);
@@ -303,13 +327,25 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     void *lmem = carve(&c, 1, lb);
     if (!lmem) return short_work(rt, &c, 0, diag);
     if ((st = ta_lifetime_analyze(&w->g, w->sreq, w->n_sreq, lmem, lb, &w->lt, diag))) return st;
-    if ((st = ta_lifetime_requests(&w->g, &w->lt, NULL, NULL, NULL, 0, &w->n_req, diag))) return st;
+    ta_lifetime_options lopt;
+    memset(&lopt, 0, sizeof lopt);
+    if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {
+        w->buffer_of = carve(&c, w->g.n_tensors, sizeof *w->buffer_of);
+        const size_t bb = ta_rewrite_buffers_bytes(&w->g);
+        void *bmem = carve(&c, 1, bb);
+        if ((w->g.n_tensors && !w->buffer_of) || !bmem) return short_work(rt, &c, 0, diag);
+        if ((st = ta_rewrite_buffers(&w->g, &w->lt, rw, bmem, bb, w->buffer_of, NULL, diag))) return st;
+        lopt.buffer_of = w->buffer_of;
+        lopt.n_buffer_of = w->g.n_tensors;
+    }
+    const ta_lifetime_options *lo = w->buffer_of ? &lopt : NULL;
+    if ((st = ta_lifetime_requests(&w->g, &w->lt, lo, NULL, NULL, 0, &w->n_req, diag))) return st;
     w->reqs = carve(&c, w->n_req, sizeof *w->reqs);
     w->origin = carve(&c, w->n_req, sizeof *w->origin);
     w->offsets = carve(&c, w->n_req, sizeof *w->offsets);
     if (w->n_req && (!w->reqs || !w->origin || !w->offsets))
         return short_work(rt, &c, 0, diag);
-    if ((st = ta_lifetime_requests(&w->g, &w->lt, NULL, w->reqs, w->origin, w->n_req, &w->n_req, diag))) return st;
+    if ((st = ta_lifetime_requests(&w->g, &w->lt, lo, w->reqs, w->origin, w->n_req, &w->n_req, diag))) return st;
     /* 4. plan */
     if (!rt->opt.planner) return ta_diag_set(diag, TA_E_INVALID_ARG, "no plan source (strategy or table)");
     size_t pneed = 0;
@@ -345,7 +381,9 @@ static void tail_layout(const ta_runtime *rt, const built_t *w, tail_t *t) {
     BLOCK(io, (size_t)(sg->n_inputs + sg->n_outputs) * sizeof(ta_io));
     BLOCK(image, rt->opt.consts ? 0 : w->image);
     BLOCK(shared, rt->opt.scratch == TA_SCRATCH_SHARED ? w->max_scratch : 0);
-    BLOCK(poison, rt->opt.poison ? w->n_req * (sizeof(ta_poison_buf) + sizeof(uint32_t)) : 0);
+    BLOCK(poison, rt->opt.poison ? w->n_req * (sizeof(ta_poison_buf) + sizeof(uint32_t)) +
+                                       (w->buffer_of ? n_t * sizeof(int32_t) : 0)
+                                 : 0);
 #undef BLOCK
     t->total = off;
 }
@@ -450,6 +488,11 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
         if (gi < sg->tensor_base || gi >= sg->tensor_base + sg->n_tensors) continue;
         rt->ptrs[gi - sg->tensor_base] = rt->head + w.offsets[i];
     }
+    /* members of a buffer group: their group's bytes */
+    for (uint32_t k = 0; w.buffer_of && k < sg->n_tensors; k++) {
+        const int32_t r = w.buffer_of[sg->tensor_base + k];
+        if (r != (int32_t)(sg->tensor_base + k)) rt->ptrs[k] = rt->ptrs[(uint32_t)r - sg->tensor_base];
+    }
     /* the const image: the caller's blob (checked by build), or written here */
     if (rt->opt.consts) {
         rt->consts = (const uint8_t *)rt->opt.consts;
@@ -504,12 +547,25 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     /* poison tables: per planned buffer (tensor or scratch), sorted by address */
     rt->pbuf = NULL;
     rt->porder = NULL;
+    rt->pgroup = NULL;
     rt->n_pbuf = 0;
     if (rt->opt.poison) {
         size_t n = w.n_req;
         rt->pbuf = (ta_poison_buf *)(tp + t.poison);
         rt->porder = (uint32_t *)(rt->pbuf + n);
         rt->n_pbuf = n;
+        if (w.buffer_of) {
+            /* which record holds each tensor, so that an op writing into a
+             * group (in place) re-takes that group's checksum */
+            rt->pgroup = (int32_t *)(rt->porder + n);
+            for (uint32_t k = 0; k < sg->n_tensors; k++) rt->pgroup[k] = -1;
+            for (size_t i = 0; i < n; i++)
+                if (w.origin[i].kind == TA_BUFFER_TENSOR) rt->pgroup[w.origin[i].index - sg->tensor_base] = (int32_t)i;
+            for (uint32_t k = 0; k < sg->n_tensors; k++) {
+                const int32_t r = w.buffer_of[sg->tensor_base + k];
+                if (r != (int32_t)(sg->tensor_base + k)) rt->pgroup[k] = rt->pgroup[(uint32_t)r - sg->tensor_base];
+            }
+        }
         for (size_t i = 0; i < n; i++) {
             ta_poison_buf *pb = &rt->pbuf[i];
             pb->data = rt->head + w.offsets[i];
@@ -559,11 +615,21 @@ static void poison_fill(ta_runtime *rt, int32_t s) {
     if (end > cur) memset(cur, CANARY, (size_t)(end - cur));
 }
 
-/* After the op at step s: checksum what it wrote, verify everything else live. */
+/* After the op at step s: checksum what it wrote (buffers created at s and,
+ * with rewrites, the groups its outputs were written into), verify
+ * everything else live. */
 static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *diag) {
     for (size_t i = 0; i < rt->n_pbuf; i++) {
         ta_poison_buf *pb = &rt->pbuf[i];
         if (pb->tensor < 0 || pb->first != s) continue;
+        pb->sum = fnv1a(pb->data, pb->bytes);
+    }
+    const uint8_t *rec = op_record(rt, op);
+    for (uint32_t k = 0, n = rt->pgroup ? ta__op_output(rec, 0, NULL) : 0; k < n; k++) {
+        int32_t t = -1;
+        ta__op_output(rec, k, &t);
+        if (t < 0 || (uint32_t)t >= rt->n_tensors || rt->pgroup[t] < 0) continue;
+        ta_poison_buf *pb = &rt->pbuf[rt->pgroup[t]];
         pb->sum = fnv1a(pb->data, pb->bytes);
     }
     for (size_t i = 0; i < rt->n_pbuf; i++) {
