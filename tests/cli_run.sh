@@ -37,7 +37,7 @@ ok "json fields"
 grep -q "#define MNV2_BUDGET_ARENA_BYTES" "$tmp/mnv2_budget.h" && grep -q "TA_BUDGET_SCRATCH" "$tmp/mnv2_budget.h" && ok "header with scratch and arena size" || bad "header content"
 # ... and the op constants blob (flash), which the persistent part no longer holds
 grep -q "#define MNV2_BUDGET_CONST_BYTES" "$tmp/mnv2_budget.h" && grep -q "_Alignas(16) uint8_t mnv2_budget_consts\[MNV2_BUDGET_CONST_BYTES\]" "$tmp/mnv2_budget.h" &&
-  grep -q "mnv2_budget_consts, MNV2_BUDGET_CONST_BYTES}" "$tmp/mnv2_budget.h" && ok "header with the const blob" || bad "header const blob"
+  grep -q "mnv2_budget_consts, MNV2_BUDGET_CONST_BYTES, MNV2_BUDGET_REWRITES}" "$tmp/mnv2_budget.h" && ok "header with the const blob" || bad "header const blob"
 p=$(sed -n 's/#define MNV2_BUDGET_PERSISTENT_BYTES \([0-9]*\)u.*/\1/p' "$tmp/mnv2_budget.h")
 [ -n "$p" ] && [ "$p" -lt 4096 ] && ok "persistent part with the blob: $p B" || bad "persistent with the blob: $p"
 

@@ -202,6 +202,10 @@ static size_t work_guess(const ta_runtime *rt) {
     b += (size_t)lim.ops * (sizeof(ta__op_info) + sizeof(ta_scratch_request) + 4 + ALIGN);
     b += (size_t)(lim.tensors + lim.ops) * (sizeof(ta_request) + sizeof(ta_buffer_origin) + sizeof(size_t) + 16);
     b += (size_t)(lim.tensors + 2 * lim.ops) * 16 + 1024;
+    /* rewrites: a second graph and per-op tables (pass 1), per-tensor groups (pass 2) */
+    if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER))
+        b += ta_graph_bytes(&lim) + (size_t)lim.ops * 32 + (size_t)lim.tensors * 8 + 8 * ALIGN;
+    if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) b += (size_t)lim.tensors * 16 + 6 * ALIGN;
     return b;
 }
 
