@@ -28,9 +28,13 @@ ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *d) {
         else if (n == 4 && !strncmp(p, "none", 4)) known = true;
         for (size_t k = 0; k < N_NAMES && !known; k++)
             if (strlen(k_names[k].name) == n && !strncmp(p, k_names[k].name, n)) f |= k_names[k].flag, known = true;
-        if (!known)
-            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%.*s' (alias, inplace, fusepad, order, all, none)",
-                               (int)(n > 40 ? 40 : n), p);
+        if (!known) {
+            char word[41];
+            const size_t m = n < sizeof word - 1 ? n : sizeof word - 1;
+            memcpy(word, p, m);
+            word[m] = '\0';
+            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%s' (alias, inplace, fusepad, order, all, none)", word);
+        }
         if (!e) break;
         p = e + 1;
     }
