@@ -639,7 +639,7 @@ static void test_inplace_kernels(void) {
  * shapes, LOGISTIC/TANH, RESHAPE (flattening), QUANTIZE, PAD feeding a VALID
  * conv (sometimes with a second reader, so it must not fold), graph outputs
  * that are sometimes read again. */
-static void random_dag(gbox *b, int32_t *n_in) {
+static void random_dag_n(gbox *b, int32_t *n_in, int32_t max_ops, bool pads_too) {
     g_begin(b);
     int32_t avail[256], na = 0, outs[8], no = 0;
     static const int32_t pads[8] = {0, 0, 1, 1, 1, 1, 0, 0};
@@ -650,7 +650,7 @@ static void random_dag(gbox *b, int32_t *n_in) {
     const int32_t ins = 1 + (int32_t)rnd(2);
     int32_t in[2];
     for (int32_t i = 0; i < ins; i++) avail[na++] = in[i] = act8(b, 4, 4, 4 << rnd(3));
-    const int32_t n_ops = 4 + (int32_t)rnd(28);
+    const int32_t n_ops = 4 + (int32_t)rnd((uint32_t)max_ops - 3);
     for (int32_t k = 0; k < n_ops; k++) {
         const int32_t x = avail[rnd((uint32_t)na)];
         const ta_tensor *xt = ta_graph_tensor(&b->g, 0, x);
@@ -685,7 +685,7 @@ static void random_dag(gbox *b, int32_t *n_in) {
             op1(b, TA_OP_QUANTIZE, x, y);
             break;
         case 5:
-            if (xt->rank == 4) { /* PAD -> VALID conv (3x3 keeps the size) */
+            if (xt->rank == 4 && pads_too) { /* PAD -> VALID conv (3x3 keeps the size) */
                 const int32_t pyv = act8(b, 6, 6, c);
                 int32_t pin[2] = {x, pt};
                 op(b, TA_OP_PAD, pin, 2, pyv, NULL);
@@ -714,6 +714,8 @@ static void random_dag(gbox *b, int32_t *n_in) {
     ta_graph_set_io(&b->g, in, (uint32_t)ins, outs, (uint32_t)no);
     *n_in = ins;
 }
+
+static void random_dag(gbox *b, int32_t *n_in) { random_dag_n(b, n_in, 31, true); }
 
 /* Executes the plan byte by byte: every byte remembers which value it holds
  * (a RESHAPE's output is its input's value).  Each op first checks that its
@@ -826,6 +828,243 @@ static void test_random_dags(void) {
     CHECK(failures == 0 && lower > 0 && total.aliased && total.in_place && total.fused_pads);
 }
 
+/* ---- executed random DAGs ----------------------------------------------------- */
+
+static const float k_sc_log = 1.0f / 256.0f, k_sc_tanh = 1.0f / 128.0f;
+static const int64_t k_zp_log = -128, k_zp_tanh = 0;
+
+/* A random DAG the kernels can run: 1x1 and padded 3x3 VALID convs, ADD,
+ * SUB, MUL of equal shapes, LOGISTIC, TANH, RESHAPE (4-D to 4-D),
+ * requantising QUANTIZE; all int8.  Weights come from w8 (zero-filled
+ * biases from b32). */
+static void exec_dag(gbox *b, int8_t *w8, const int32_t *b32) {
+    g_begin(b);
+    static const int32_t pads[8] = {0, 0, 1, 1, 1, 1, 0, 0};
+    int32_t s82[2] = {4, 2};
+    const int32_t pt = tq(b, TA_DTYPE_INT32, 2, s82, TA_TENSOR_CONST, pads, sizeof pads, NULL, NULL);
+    int32_t avail[128], na = 0, outs[4], no = 0;
+    int32_t in = act8(b, 4, 4, 4);
+    avail[na++] = in;
+    const int32_t n_ops = 3 + (int32_t)rnd(14);
+    for (int32_t k = 0; k < n_ops; k++) {
+        const int32_t x = avail[rnd((uint32_t)na)];
+        const ta_tensor *xt = ta_graph_tensor(&b->g, 0, x);
+        const int32_t h = xt->shape[1], w = xt->shape[2], c = xt->shape[3];
+        int32_t y = -1;
+        const uint32_t kind = rnd(8);
+        if (kind <= 1) { /* conv 1x1 or PAD + 3x3 */
+            const bool padded = kind == 1;
+            const int32_t co = 4 << rnd(2), kk = padded ? 3 : 1;
+            int32_t sw[4] = {co, kk, kk, c}, sb[1] = {co};
+            const int32_t wt = tq(b, TA_DTYPE_INT8, 4, sw, TA_TENSOR_CONST, w8, (size_t)co * kk * kk * c, &k_scale2, NULL);
+            const int32_t bt = tq(b, TA_DTYPE_INT32, 1, sb, TA_TENSOR_CONST, b32, (size_t)co * 4, NULL, NULL);
+            int32_t src = x;
+            if (padded) {
+                src = act8(b, h + 2, w + 2, c);
+                int32_t pin[2] = {x, pt};
+                op(b, TA_OP_PAD, pin, 2, src, NULL);
+            }
+            y = act8(b, h, w, co);
+            ta_op_options o = ta_op_options_default();
+            o.padding = TA_PAD_VALID;
+            int32_t cin[3] = {src, wt, bt};
+            op(b, TA_OP_CONV_2D, cin, 3, y, &o);
+        } else if (kind <= 3) { /* binary with an equal-shaped partner, or itself */
+            int32_t partner = x;
+            for (int32_t tries = 0; tries < 6; tries++) {
+                const int32_t cand = avail[rnd((uint32_t)na)];
+                const ta_tensor *ct = ta_graph_tensor(&b->g, 0, cand);
+                if (ct->shape[1] == h && ct->shape[2] == w && ct->shape[3] == c) partner = cand;
+            }
+            y = act8(b, h, w, c);
+            static const ta_op_kind bin[3] = {TA_OP_ADD, TA_OP_SUB, TA_OP_MUL};
+            op2(b, bin[rnd(3)], x, partner, y);
+        } else if (kind == 4) {
+            const bool lg = rnd(2);
+            int32_t sh[4] = {1, h, w, c};
+            y = tq(b, TA_DTYPE_INT8, 4, sh, 0, NULL, 0, lg ? &k_sc_log : &k_sc_tanh, lg ? &k_zp_log : &k_zp_tanh);
+            op1(b, lg ? TA_OP_LOGISTIC : TA_OP_TANH, x, y);
+        } else if (kind == 5) {
+            int32_t sh[4] = {1, w, h, c}; /* the same bytes seen as another 4-D shape */
+            y = tq(b, TA_DTYPE_INT8, 4, sh, 0, NULL, 0, xt->quant.scale, xt->quant.zero_point);
+            op1(b, TA_OP_RESHAPE, x, y);
+        } else {
+            y = act8(b, h, w, c);
+            op1(b, TA_OP_QUANTIZE, x, y);
+        }
+        avail[na++] = y;
+        if (no < 2 && rnd(6) == 0) outs[no++] = y;
+    }
+    outs[no++] = avail[na - 1];
+    ta_graph_set_io(&b->g, &in, 1, outs, (uint32_t)no);
+}
+
+/* Runs g's ops with ptrs as the tensor table. */
+static bool run_with(const ta_graph *g, void **ptrs) {
+    const ta_subgraph *s = &g->subgraphs[0];
+    for (uint32_t k = 0; k < s->n_ops; k++) {
+        ta__op_info info;
+        ta_diag d;
+        if (ta__op_prepare(g, 0, k, NULL, 0, &info, &d)) return fprintf(stderr, "prepare: %s\n", d.msg), false;
+        void *rec = aligned_alloc(8, (info.data_bytes + 7) & ~(size_t)7);
+        ta_status st = ta__op_prepare(g, 0, k, rec, info.data_bytes, &info, &d);
+        if (!st) st = ta__op_invoke(rec, ptrs, NULL, &d);
+        free(rec);
+        if (st) return fprintf(stderr, "op %u: %s\n", k, d.msg), false;
+    }
+    return true;
+}
+
+static void test_executed_dags(void) {
+    static int8_t w8[16 * 9 * 16];
+    static int32_t b32[16];
+    for (size_t i = 0; i < sizeof w8; i++) w8[i] = (int8_t)rnd(256);
+    for (int i = 0; i < 16; i++) b32[i] = (int32_t)rnd(2001) - 1000;
+    int runs = 0, bad = 0, reordered = 0;
+    ta_rewrite_stats tot = {0};
+    for (int iter = 0; iter < 120; iter++) {
+        gbox b;
+        exec_dag(&b, w8, b32);
+        const ta_subgraph *s = &b.g.subgraphs[0];
+        const uint32_t nt = s->n_tensors;
+        /* reference: every tensor its own buffer, the model's order */
+        void **ref = calloc(nt, sizeof *ref), **ptrs = calloc(nt, sizeof *ptrs);
+        for (uint32_t t = 0; t < nt; t++) {
+            const ta_tensor *tt = &b.g.tensors[t];
+            ref[t] = (tt->flags & TA_TENSOR_CONST) ? (void *)tt->data : calloc(1, tt->bytes + 1);
+        }
+        const int32_t in = s->inputs[0];
+        for (size_t i = 0; i < b.g.tensors[in].bytes; i++) ((int8_t *)ref[in])[i] = (int8_t)rnd(256);
+        bool ok = run_with(&b.g, ref);
+        CHECK(ok);
+        /* rewritten: one arena, planned, garbage where nothing was written */
+        piped p;
+        CHECK(pipe_run(&b.g, TA_REWRITE_ALL, &p) == TA_OK);
+        const ta_strategy *st = ta_strategy_find(iter % 2 ? "best" : "greedy");
+        size_t need, off[256];
+        ta_plan_result res;
+        ta_diag d;
+        ta_plan_scratch_bytes(st, p.reqs, p.n, NULL, &need);
+        void *scr = malloc(need ? need : 1);
+        CHECK(ta_plan_run(st, p.reqs, p.n, NULL, scr, need, off, &res, &d) == TA_OK);
+        free(scr);
+        unsigned char *arena = malloc(res.arena_bytes + 1);
+        for (size_t i = 0; i <= res.arena_bytes; i++) arena[i] = (unsigned char)rnd(256);
+        for (uint32_t t = 0; t < nt; t++) {
+            const ta_tensor *tt = &p.g->tensors[t];
+            ptrs[t] = (tt->flags & TA_TENSOR_CONST) ? (void *)tt->data : NULL;
+        }
+        for (size_t i = 0; i < p.n; i++) ptrs[p.org[i].index] = arena + off[i];
+        for (uint32_t t = 0; t < nt; t++)
+            if (p.buffer_of[t] != (int32_t)t) ptrs[t] = ptrs[p.buffer_of[t]];
+        memcpy(ptrs[in], ref[in], b.g.tensors[in].bytes);
+        ok = ok && run_with(p.g, ptrs);
+        CHECK(ok);
+        for (uint32_t i = 0; ok && i < s->n_outputs; i++) {
+            const int32_t t = s->outputs[i];
+            if (memcmp(ptrs[t], ref[t], b.g.tensors[t].bytes) != 0) {
+                bad++;
+                fprintf(stderr, "executed dag %d: output %u differs after rewrites\n", iter, i);
+                break;
+            }
+        }
+        runs++;
+        reordered += p.st.reordered > 0;
+        tot.aliased += p.st.aliased, tot.in_place += p.st.in_place, tot.fused_pads += p.st.fused_pads;
+        pipe_free(&p);
+        free(arena);
+        for (uint32_t t = 0; t < nt; t++)
+            if (!(b.g.tensors[t].flags & TA_TENSOR_CONST)) free(ref[t]);
+        free(ref);
+        free(ptrs);
+        free(b.mem);
+    }
+    printf("  executed DAGs: %d run from one planned arena with every rewrite, %d differ (%u aliased, %u in place, "
+           "%u pads fused, %d reordered)\n", runs, bad, tot.aliased, tot.in_place, tot.fused_pads, reordered);
+    CHECK(bad == 0 && tot.aliased && tot.in_place && tot.fused_pads && reordered);
+}
+
+/* ---- ORDER against every topological order ---------------------------------- */
+
+/* g's ops in the order perm (same tensors), into *out. */
+static void permuted(const ta_graph *g, const uint32_t *perm, gbox *out) {
+    g_begin(out);
+    const ta_subgraph *s = &g->subgraphs[0];
+    for (uint32_t t = 0; t < s->n_tensors; t++) {
+        const ta_tensor *tt = &g->tensors[t];
+        ta_tensor_desc d = {.name = tt->name, .dtype = tt->dtype, .rank = tt->rank, .shape = tt->shape, .bytes = tt->bytes,
+                            .data = tt->data, .data_bytes = tt->data_bytes, .flags = tt->flags, .quant = tt->quant};
+        CHECK(ta_graph_add_tensor(&out->g, &d, NULL) == TA_OK);
+    }
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        const ta_op *o = &g->ops[perm[i]];
+        op(out, o->kind, o->inputs, o->n_inputs, o->outputs[0], &o->opt);
+    }
+    ta_graph_set_io(&out->g, s->inputs, s->n_inputs, s->outputs, s->n_outputs);
+}
+
+/* Smallest bound over every topological order of ops [k, n) after perm[0, k). */
+static size_t best_order(const ta_graph *g, uint32_t *perm, uint32_t k, uint32_t n, uint8_t *used, uint32_t *orders) {
+    if (k == n) {
+        gbox pb;
+        permuted(g, perm, &pb);
+        piped p;
+        size_t bound = SIZE_MAX;
+        if (pipe_run(&pb.g, TA_REWRITE_ALIAS | TA_REWRITE_INPLACE, &p) == TA_OK) bound = bound_of(&p);
+        pipe_free(&p);
+        free(pb.mem);
+        (*orders)++;
+        return bound;
+    }
+    size_t best = SIZE_MAX;
+    for (uint32_t v = 0; v < n; v++) {
+        if (used[v]) continue;
+        /* ready: every input produced by an op already placed (or by none) */
+        bool ready = true;
+        const ta_op *o = &g->ops[v];
+        for (uint32_t i = 0; i < o->n_inputs && ready; i++)
+            for (uint32_t u = 0; u < n && ready; u++)
+                if (!used[u] && u != v && g->ops[u].outputs[0] == o->inputs[i]) ready = false;
+        if (!ready) continue;
+        used[v] = 1;
+        perm[k] = v;
+        const size_t b = best_order(g, perm, k + 1, n, used, orders);
+        if (b < best) best = b;
+        used[v] = 0;
+    }
+    return best;
+}
+
+static void test_order_exact(void) {
+    int graphs = 0, improved = 0;
+    uint32_t orders = 0;
+    for (int iter = 0; iter < 60; iter++) {
+        gbox b;
+        int32_t n_in;
+        random_dag_n(&b, &n_in, 8, false);
+        const uint32_t n = b.g.subgraphs[0].n_ops;
+        uint32_t perm[16];
+        uint8_t used[16] = {0};
+        const size_t opt = best_order(&b.g, perm, 0, n, used, &orders);
+        piped model, ord;
+        CHECK(pipe_run(&b.g, TA_REWRITE_ALIAS | TA_REWRITE_INPLACE, &model) == TA_OK);
+        CHECK(pipe_run(&b.g, TA_REWRITE_ALL, &ord) == TA_OK);
+        const size_t got = bound_of(&ord), had = bound_of(&model);
+        /* under 9 ops the search holds every set of run ops: it is exact */
+        CHECK(got == opt);
+        CHECK(got <= had && (got < had) == (ord.st.reordered > 0));
+        if (got != opt) fprintf(stderr, "order: dag %d: %zu, best order %zu, model order %zu\n", iter, got, opt, had);
+        improved += got < had;
+        graphs++;
+        pipe_free(&model);
+        pipe_free(&ord);
+        free(b.mem);
+    }
+    printf("  order: %d random DAGs against all %u topological orders: the optimum every time, below the model's "
+           "order on %d\n", graphs, orders, improved);
+    CHECK(improved > 0);
+}
+
 /* ---- API edges --------------------------------------------------------------- */
 
 static void test_api(void) {
@@ -889,5 +1128,7 @@ int main(void) {
     test_fusepad_exact();
     test_inplace_kernels();
     test_random_dags();
+    test_order_exact();
+    test_executed_dags();
     return ta_test_finish("test_rewrite");
 }
