@@ -272,6 +272,14 @@ static int plan_model(const plan_args *a) {
         model_unload(&lm);
         return CLI_FAIL;
     }
+    /* The rewrites that changed something: without the others the plan is the
+     * same, so the runtime (and a header) applies only these -- and, above
+     * all, does not redo an ORDER search that kept the model's order. */
+    uint32_t applied = a->rewrites;
+    if (!rstats.aliased) applied &= ~TA_REWRITE_ALIAS;
+    if (!rstats.in_place) applied &= ~TA_REWRITE_INPLACE;
+    if (!rstats.fused_pads) applied &= ~TA_REWRITE_FUSEPAD;
+    if (!rstats.reordered) applied &= ~TA_REWRITE_ORDER;
     ta_plan_options opt;
     memset(&opt, 0, sizeof opt);
     opt.time_limit_s = a->time_limit;
@@ -302,8 +310,9 @@ static int plan_model(const plan_args *a) {
     /* --rewrite: the same strategy on TFLM's graph and rules */
     ta_plan_result base;
     memset(&base, 0, sizeof base);
-    char rwn[64];
+    char rwn[64], rwa[64];
     ta_rewrite_names(a->rewrites, rwn, sizeof rwn);
+    ta_rewrite_names(applied, rwa, sizeof rwa);
     const bool compare = a->rewrite && !o[ichosen].st;
     if (compare && !tflm_rules_plan(&lm, &lopt, a->no_scratch, chosen, &opt, &base)) {
         rc = cli_error("%s: planning TFLM's graph for the comparison failed", a->model);
@@ -324,10 +333,10 @@ static int plan_model(const plan_args *a) {
                  o[ichosen].res.fixed_conflicts);
         if (compare && at > 0 && (size_t)at < sizeof extra)
             snprintf(extra + at, sizeof extra - (size_t)at,
-                     "\"rewrites\": \"%s\", \"rewrite_counts\": {\"alias\": %u, \"inplace\": %u, \"fusepad\": %u, "
-                     "\"order\": %u}, \"rewritten_ops\": %u, \"tflm_rules_arena_bytes\": %zu, "
+                     "\"rewrites\": \"%s\", \"rewrites_applied\": \"%s\", \"rewrite_counts\": {\"alias\": %u, "
+                     "\"inplace\": %u, \"fusepad\": %u, \"order\": %u}, \"rewritten_ops\": %u, \"tflm_rules_arena_bytes\": %zu, "
                      "\"tflm_rules_lower_bound_bytes\": %zu, \"saved_bytes\": %zu, ",
-                     rwn, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, g->n_ops,
+                     rwn, rwa, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, g->n_ops,
                      base.arena_bytes, base.lower_bound_bytes, saved);
         plan_report_json(stdout, &o[ichosen], mp.reqs, mp.n, mp.ids, extra);
     } else {
@@ -337,9 +346,9 @@ static int plan_model(const plan_args *a) {
         model_plan_summary(stdout, &mp);
         if (compare) {
             char b2[32], b3[32], b4[32], b5[32];
-            printf("rewrites %s: %u aliased, %u in place, %u pad%s fused, %u op%s reordered\n", rwn, rstats.aliased,
-                   rstats.in_place, rstats.fused_pads, rstats.fused_pads == 1 ? "" : "s", rstats.reordered,
-                   rstats.reordered == 1 ? "" : "s");
+            printf("rewrites %s: %u aliased, %u in place, %u pad%s fused, %u op%s reordered (applied: %s)\n", rwn,
+                   rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.fused_pads == 1 ? "" : "s",
+                   rstats.reordered, rstats.reordered == 1 ? "" : "s", rwa);
             printf("  against TFLM's rules (%s): lower bound %s -> %s B, arena %s -> %s B, saves %s B (%.1f%%)\n",
                    chosen->name, fmt_bytes(base.lower_bound_bytes, b1), fmt_bytes(o[ichosen].res.lower_bound_bytes, b2),
                    fmt_bytes(base.arena_bytes, b3), fmt_bytes(arena_rw, b4), fmt_bytes(saved, b5), saved_pct);
@@ -364,7 +373,7 @@ static int plan_model(const plan_args *a) {
         size_t consts_bytes = 0;
         if (!runnable) {
             printf("runtime: tinyarena run cannot run this model (%s); the plan covers tensors only\n", rdiag.msg);
-        } else if (!a->no_scratch && runtime_breakdown(&lm, chosen->name, a->rewrites, &rb, &consts, &consts_bytes, &rc_b)) {
+        } else if (!a->no_scratch && runtime_breakdown(&lm, chosen->name, applied, &rb, &consts, &consts_bytes, &rc_b)) {
             printf("runtime (%s plan): planned %s + persistent %s + alignment %s = %s B; in-place init %s B\n",
                    chosen->name, fmt_bytes(rb.planned, b1), fmt_bytes(rb.persistent, b2), fmt_bytes(rb.alignment, b3),
                    fmt_bytes(rb.total, b4), fmt_bytes(rb.total_in_place, b5));
@@ -389,9 +398,9 @@ static int plan_model(const plan_args *a) {
         void *consts = NULL;
         size_t consts_bytes = 0;
         bool have = runnable && !a->no_scratch &&
-                    runtime_breakdown(&lm, chosen->name, a->rewrites, &hb, &consts, &consts_bytes, &hc);
+                    runtime_breakdown(&lm, chosen->name, applied, &hb, &consts, &consts_bytes, &hc);
         rc = emit_header(a->header_out, &mp, &o[ichosen], base_name(a->model), ta_budget_hash(lm.bytes, lm.len),
-                         lm.len, have ? &hb : NULL, have ? &hc : NULL, consts, consts_bytes, a->rewrites);
+                         lm.len, have ? &hb : NULL, have ? &hc : NULL, consts, consts_bytes, applied);
         free(consts);
     }
     for (size_t i = 0; i < no; i++) {

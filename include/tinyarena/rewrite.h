@@ -127,6 +127,11 @@ size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags);
 ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, void *mem, size_t bytes, ta_graph *out,
                            ta_rewrite_stats *stats, ta_diag *diag);
 
+/* The new graph ta_rewrite_graph builds lives in the first this-many bytes
+ * of its block; the rest is work for the call (ORDER's search) and may be
+ * reused as soon as it returns. */
+size_t ta_rewrite_graph_keep_bytes(const ta_graph *g);
+
 /* Bytes of the work block ta_rewrite_buffers needs. */
 size_t ta_rewrite_buffers_bytes(const ta_graph *g);
 

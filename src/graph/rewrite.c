@@ -163,7 +163,9 @@ static bool alias_candidate(const ta_graph *g, const ta_op *op) {
 /* ---- pass 1: FUSEPAD (and ORDER) ------------------------------------------ */
 
 /* The search keeps this many states per step; the model's own order wins
- * unless a strictly lower peak is found.  Subgraphs with more ops keep it. */
+ * unless a strictly lower peak is found.  Subgraphs with more ops keep it.
+ * A trail entry packs a state's parent (6 bits) and op position (10 bits),
+ * so that the search's memory stays small next to the graph's. */
 #define ORDER_BEAM 64u
 #define ORDER_MAX_OPS 1024u
 
@@ -183,7 +185,7 @@ typedef struct order_s {
     uint64_t *preds, *zob;      /* per position: predecessor set; hash key */
     uint64_t *set[2], *hash[2]; /* beam levels: op sets and their hashes */
     size_t *peak[2], *live[2];  /* per state: peak so far, bytes resident */
-    uint32_t *trail;            /* per step and state: its parent state and the op run */
+    uint16_t *trail;            /* per step and state: parent << 10 | op position */
 } order_t;
 
 static void carve_order(ta__bump *b, const ta_graph *g, order_t *o);
@@ -232,6 +234,15 @@ size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags) {
     ta__bump_init(&b, NULL, 0);
     if (!carve1(&b, g, flags, &p)) return 0;
     return ta__bump_need(&b);
+}
+
+size_t ta_rewrite_graph_keep_bytes(const ta_graph *g) {
+    if (!g) return 0;
+    ta__bump b;
+    pass1_t p;
+    ta__bump_init(&b, NULL, 0);
+    if (!carve1(&b, g, 0, &p)) return 0;
+    return 16 + p.graph_bytes; /* the block's alignment, then the graph (carved first) */
 }
 
 /* A constant's bytes, when it has at least `n` of them. */
@@ -346,7 +357,7 @@ static void carve_order(ta__bump *b, const ta_graph *g, order_t *o) {
         o->peak[k] = ta__bump_take(b, ORDER_BEAM, sizeof(size_t));
         o->live[k] = ta__bump_take(b, ORDER_BEAM, sizeof(size_t));
     }
-    o->trail = ta__bump_take(b, (size_t)n * ORDER_BEAM, 2 * sizeof(uint32_t));
+    o->trail = ta__bump_take(b, (size_t)n * ORDER_BEAM, sizeof(uint16_t));
 }
 
 static bool has(const uint64_t *set, uint32_t i) { return (set[i / 64] >> (i % 64)) & 1u; }
@@ -500,7 +511,7 @@ static uint32_t order_ops(const ta_graph *g, uint32_t flags, pass1_t *p, uint32_
     for (uint32_t step = 0; step < n; step++) {
         const uint32_t nx = cur ^ 1u;
         uint32_t n_nx = 0;
-        uint32_t *tr = &o->trail[(size_t)step * ORDER_BEAM * 2];
+        uint16_t *tr = &o->trail[(size_t)step * ORDER_BEAM];
         for (uint32_t si = 0; si < n_cur; si++) {
             const uint64_t *d = &o->set[cur][(size_t)si * w];
             for (uint32_t v = 0; v < n; v++) {
@@ -542,8 +553,7 @@ static uint32_t order_ops(const ta_graph *g, uint32_t flags, pass1_t *p, uint32_
                 o->hash[nx][slot] = h;
                 o->peak[nx][slot] = pk;
                 o->live[nx][slot] = after;
-                tr[2 * slot] = si;
-                tr[2 * slot + 1] = v;
+                tr[slot] = (uint16_t)(si << 10 | v);
             }
         }
         if (!n_nx) return 0; /* a cycle: not a DAG after all */
@@ -555,9 +565,9 @@ static uint32_t order_ops(const ta_graph *g, uint32_t flags, pass1_t *p, uint32_
     /* walk the trail back into the order (op indices), reusing `credit` */
     uint32_t *seq = (uint32_t *)o->credit, si = 0;
     for (uint32_t step = n; step-- > 0;) {
-        const uint32_t *tr = &o->trail[(size_t)step * ORDER_BEAM * 2];
-        seq[step] = tr[2 * si + 1];
-        si = tr[2 * si];
+        const uint16_t e = o->trail[(size_t)step * ORDER_BEAM + si];
+        seq[step] = e & 1023u;
+        si = e >> 10;
     }
     uint32_t moved = 0;
     for (uint32_t v = 0; v < n; v++) {

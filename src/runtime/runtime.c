@@ -152,6 +152,7 @@ void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table) {
 typedef struct {
     uint8_t *base;
     size_t cap, used;
+    size_t peak; /* the most `used` reached (work can be given back, see release) */
 } carve_t;
 
 static void carve_init(carve_t *c, void *mem, size_t cap) {
@@ -159,6 +160,7 @@ static void carve_init(carve_t *c, void *mem, size_t cap) {
     c->base = mem ? (uint8_t *)q : NULL;
     c->cap = mem && cap >= (size_t)(q - p) ? cap - (size_t)(q - p) : 0;
     c->used = 0;
+    c->peak = 0;
 }
 
 static void *carve(carve_t *c, size_t count, size_t size) {
@@ -173,8 +175,15 @@ static void *carve(carve_t *c, size_t count, size_t size) {
         return NULL;
     }
     c->used = start + bytes;
+    if (c->used > c->peak) c->peak = c->used;
     if (!c->base || c->used > c->cap) return NULL;
     return c->base + start;
+}
+
+/* Gives back everything carved after the first `keep` bytes at p (which a
+ * carve returned): the next carves reuse it; the peak stays counted. */
+static void release(carve_t *c, const void *p, size_t keep) {
+    c->used = (size_t)((const uint8_t *)p - c->base) + keep;
 }
 
 /* Everything `build` produces in the work block. */
@@ -213,7 +222,7 @@ size_t ta_runtime_work_bytes(const ta_runtime *rt) { return rt && rt->state ? wo
 
 /* Sets *need to the work bytes known so far and returns NO_MEMORY. */
 static ta_status short_work(ta_runtime *rt, const carve_t *c, size_t extra, ta_diag *diag) {
-    size_t need = ta__add_sat(ta__add_sat(c->used, extra), 2 * ALIGN);
+    size_t need = ta__add_sat(ta__add_sat(c->used > c->peak ? c->used : c->peak, extra), 2 * ALIGN);
     size_t guess = work_guess(rt);
     rt->b.work_bytes = need > guess ? need : guess;
     return ta_diag_set(diag, TA_E_NO_MEMORY, "work block needs at least %zu bytes, has %zu", rt->b.work_bytes, c->cap);
@@ -298,6 +307,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
         if (!rmem) return short_work(rt, &c, 0, diag);
         ta_graph g2;
         if ((st = ta_rewrite_graph(&w->g, rw, rmem, rb, &g2, NULL, diag))) return st;
+        release(&c, rmem, ta_rewrite_graph_keep_bytes(&w->g)); /* the rest was the rewrite's work */
         w->g = g2;
     }
     const ta_subgraph *sg = &w->g.subgraphs[0];
@@ -359,7 +369,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, pmem ? pmem : c.base, pneed, &pneed,
                               w->offsets, &w->planned, diag)))
         return st;
-    rt->b.work_bytes = c.used + 2 * ALIGN;
+    rt->b.work_bytes = (c.peak > c.used ? c.peak : c.used) + 2 * ALIGN;
     /* lower bound: most padded bytes live at one step */
     for (int32_t s = 0; s < w->lt.n_steps; s++) {
         size_t live = 0;
