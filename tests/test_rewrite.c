@@ -1065,6 +1065,48 @@ static void test_order_exact(void) {
     CHECK(improved > 0);
 }
 
+/* ---- hostile graphs ------------------------------------------------------------ */
+
+/* Random kinds, operands (absent ones too), flags, shapes and constant data:
+ * both passes and the requests either work or refuse, never crash (ASan). */
+static void test_hostile(void) {
+    static const ta_op_kind kinds[] = {TA_OP_PAD, TA_OP_PADV2, TA_OP_CONV_2D, TA_OP_DEPTHWISE_CONV_2D, TA_OP_ADD,
+                                       TA_OP_MUL, TA_OP_SUB, TA_OP_RESHAPE, TA_OP_SQUEEZE, TA_OP_LOGISTIC,
+                                       TA_OP_QUANTIZE, TA_OP_DEQUANTIZE, TA_OP_CUSTOM, TA_OP_IF, TA_OP_CONCATENATION};
+    static const ta_dtype dts[] = {TA_DTYPE_INT8, TA_DTYPE_FLOAT32, TA_DTYPE_INT32, TA_DTYPE_INT4, TA_DTYPE_STRING};
+    static int32_t junk[64];
+    for (int i = 0; i < 64; i++) junk[i] = (int32_t)rnd(7) - 2;
+    int ok = 0;
+    for (int iter = 0; iter < 2000; iter++) {
+        gbox b;
+        g_begin(&b);
+        const int32_t nt = 2 + (int32_t)rnd(12);
+        for (int32_t t = 0; t < nt; t++) {
+            int32_t sh[4] = {1 + (int32_t)rnd(3), 1 + (int32_t)rnd(4), 1 + (int32_t)rnd(4), 1 + (int32_t)rnd(3)};
+            const int32_t rank = (int32_t)rnd(5);
+            const uint32_t fl = rnd(4) == 0 ? TA_TENSOR_CONST : rnd(9) == 0 ? TA_TENSOR_VARIABLE : 0;
+            tq(&b, dts[rnd(5)], rank, sh, fl, fl == TA_TENSOR_CONST ? junk : NULL, fl == TA_TENSOR_CONST ? rnd(256) : 0,
+               rnd(2) ? &k_scale : NULL, &k_zp);
+        }
+        const int32_t no = 1 + (int32_t)rnd(10);
+        for (int32_t k = 0; k < no; k++) {
+            int32_t in[4];
+            const uint32_t nin = rnd(5);
+            for (uint32_t i = 0; i < nin; i++) in[i] = (int32_t)rnd((uint32_t)nt + 1) - 1;
+            ta_op_options o = ta_op_options_default();
+            o.padding = (ta_padding)rnd(3);
+            op(&b, kinds[rnd(sizeof kinds / sizeof kinds[0])], in, nin, (int32_t)rnd((uint32_t)nt), &o);
+        }
+        int32_t io[2] = {(int32_t)rnd((uint32_t)nt), (int32_t)rnd((uint32_t)nt)};
+        ta_graph_set_io(&b.g, io, 1 + rnd(2), io + 1, 1);
+        piped p;
+        ok += pipe_run(&b.g, TA_REWRITE_ALL, &p) == TA_OK;
+        pipe_free(&p);
+        free(b.mem);
+    }
+    printf("  hostile graphs: 2000 through both passes, %d planned, none crashed\n", ok);
+}
+
 /* ---- API edges --------------------------------------------------------------- */
 
 static void test_api(void) {
@@ -1130,5 +1172,6 @@ int main(void) {
     test_random_dags();
     test_order_exact();
     test_executed_dags();
+    test_hostile();
     return ta_test_finish("test_rewrite");
 }

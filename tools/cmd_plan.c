@@ -322,6 +322,7 @@ static int plan_model(const plan_args *a) {
     const double saved_pct = base.arena_bytes ? 100.0 * (double)saved / (double)base.arena_bytes : 0.0;
     viz_plan vp = viz_plan_of_model(&mp, o, no, ichosen, base_name(a->model), ta_tflite_description(&lm.m));
     if (rc) {
+        /* the comparison failed: said above */
     } else if (o[ichosen].st) {
         rc = cli_error("%s: strategy %s: %s: %s", a->model, chosen->name, ta_status_str(o[ichosen].st),
                        o[ichosen].diag.msg);

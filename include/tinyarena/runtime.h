@@ -143,7 +143,8 @@ void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t b
 
 /* The kernel scratch requests of subgraph 0 of g -- what each op's prepare
  * asks for -- so that a planner outside the runtime (plan --header) can
- * plan them as [op, op] buffers exactly as the runtime will.  Validates
+ * plan them as [op, op] buffers exactly as the runtime will (with
+ * rewrites, pass the rewritten graph: ta_rewrite_graph).  Validates
  * every op like prepare (TA_E_UNSUPPORTED names an op without a kernel).
  * Writes up to cap requests; *n gets the count. */
 ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out, size_t cap, size_t *n,
@@ -194,7 +195,8 @@ typedef struct ta_io {
 
 /* Poison mode: before each op, every byte of the planned part that holds no
  * live data is filled with a canary; after each op, every live tensor's
- * checksum (taken when it was written) is checked.  The first tensor found
+ * checksum (taken when it was written -- with rewrites, again whenever an op
+ * writes into its shared buffer) is checked.  The first tensor found
  * changed is reported with the op that ran just before the check. */
 typedef struct ta_poison_report {
     bool clobbered;

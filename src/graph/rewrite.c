@@ -257,6 +257,7 @@ static bool same_quant(const ta_tensor *a, const ta_tensor *b) {
 
 /* Every float of a constant is finite (0 * w is then +-0, never NaN). */
 static bool all_finite(const ta_tensor *w) {
+    if (!w || w->dtype != TA_DTYPE_FLOAT32) return false;
     const uint64_t n = ta_tensor_elements(w);
     if (n > SIZE_MAX / 4) return false;
     const unsigned char *p = const_data(w, (size_t)n * 4);
