@@ -168,6 +168,7 @@ static bool alias_candidate(const ta_graph *g, const ta_op *op) {
  * so that the search's memory stays small next to the graph's. */
 #define ORDER_BEAM 64u
 #define ORDER_MAX_OPS 1024u
+_Static_assert(ORDER_BEAM <= 64u && ORDER_MAX_OPS <= 1024u, "a trail entry holds 6 + 10 bits");
 
 /* Buffers are tensors of subgraph 0 (with ALIAS, a RESHAPE's output is its
  * input's buffer); positions are the kept ops in the model's order. */
@@ -189,7 +190,6 @@ typedef struct order_s {
 } order_t;
 
 static void carve_order(ta__bump *b, const ta_graph *g, order_t *o);
-
 
 typedef struct {
     ta_graph_limits lim;    /* of the new graph: what g uses */
