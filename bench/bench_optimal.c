@@ -114,7 +114,7 @@ static void bench_models(const char *data, const ta_plan_options *base, double *
         model_plan mp;
         memset(&mp, 0, sizeof mp);
         if (model_load(path, &lm) == CLI_OK) {
-            ta_lifetime_options lo = {16, lm.offline, lm.n_offline};
+            ta_lifetime_options lo = {.align = 16, .offline_offsets = lm.offline, .n_offline = lm.n_offline};
             if (model_plan_build(&mp, &lm.g, &lo, NULL, 0, path) == CLI_OK) {
                 ta_plan_options opt = *base;
                 if (lm.offline) opt.flags |= TA_PLAN_ALLOW_FIXED_CONFLICT;

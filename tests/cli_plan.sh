@@ -77,6 +77,23 @@ if [ -d "$data/models" ]; then
   [ "$a" = '"arena_bytes": 55296' ] && ok "--buffers-out round trip" || bad "--buffers-out: $a"
   head -1 "$tmp/pd_off.csv" | grep -q "offset" && ok "--offsets for models" || bad "--offsets for models"
   "$cli" plan "$data/models/tflm/person_detect_vela.tflite" | grep -q "conflicting fixed offsets" && ok "vela warns" || bad "vela"
+  # --rewrite: what applied and the bytes saved against TFLM's rules; JSON adds fields, renames none
+  mn="$data/models/tflm/xtensa_mobilenet_v2_quantized_1x3x224x224.tflite"
+  out=$("$cli" plan "$mn" --rewrite all --strategy best)
+  echo "$out" | grep -q "^rewrites alias,inplace,fusepad,order: 1 aliased, 10 in place, 18 pads fused, 0 ops reordered (applied: alias,inplace,fusepad)" &&
+    echo "$out" | grep -q "lower bound 2,451,840 -> 1,505,280 B, arena 2,451,840 -> 1,505,280 B, saves 946,560 B (38.6%)" &&
+    ok "--rewrite table" || bad "--rewrite table: $out"
+  json=$("$cli" plan "$mn" --rewrite alias,inplace,fusepad --json)
+  for field in '"rewrites": "alias,inplace,fusepad"' '"rewrite_counts": {"alias": 1, "inplace": 10, "fusepad": 18, "order": 0}' \
+               '"rewrites_applied": "alias,inplace,fusepad"' '"rewritten_ops": 66' '"tflm_rules_arena_bytes": 2451840' '"tflm_rules_lower_bound_bytes": 2451840' \
+               '"saved_bytes": 946560' '"arena_bytes": 1505280' '"ops": 84'; do
+    echo "$json" | grep -qF "$field" && ok "rewrite json has $field" || bad "rewrite json lacks $field"
+  done
+  if command -v python3 >/dev/null; then
+    echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["saved_bytes"]==946560' && ok "rewrite json parses" || bad "rewrite json does not parse"
+  fi
+  "$cli" plan "$mn" --json | grep -q '"rewrites"' && bad "json without --rewrite has rewrite fields" || ok "json without --rewrite unchanged"
+  out=$("$cli" plan --buffers x.csv --rewrite all 2>&1); [ $? -eq 2 ] && ok "--rewrite is for models" || bad "--rewrite with --buffers: $out"
   head -c 1000 "$m" > "$tmp/cut.tflite"
   out=$("$cli" plan "$tmp/cut.tflite" 2>&1); rc=$?
   [ $rc -ne 0 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && ok "truncated model: $out" || bad "truncated model: rc=$rc $out"

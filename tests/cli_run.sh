@@ -37,9 +37,21 @@ ok "json fields"
 grep -q "#define MNV2_BUDGET_ARENA_BYTES" "$tmp/mnv2_budget.h" && grep -q "TA_BUDGET_SCRATCH" "$tmp/mnv2_budget.h" && ok "header with scratch and arena size" || bad "header content"
 # ... and the op constants blob (flash), which the persistent part no longer holds
 grep -q "#define MNV2_BUDGET_CONST_BYTES" "$tmp/mnv2_budget.h" && grep -q "_Alignas(16) uint8_t mnv2_budget_consts\[MNV2_BUDGET_CONST_BYTES\]" "$tmp/mnv2_budget.h" &&
-  grep -q "mnv2_budget_consts, MNV2_BUDGET_CONST_BYTES}" "$tmp/mnv2_budget.h" && ok "header with the const blob" || bad "header const blob"
+  grep -q "mnv2_budget_consts, MNV2_BUDGET_CONST_BYTES, MNV2_BUDGET_REWRITES}" "$tmp/mnv2_budget.h" && ok "header with the const blob" || bad "header const blob"
 p=$(sed -n 's/#define MNV2_BUDGET_PERSISTENT_BYTES \([0-9]*\)u.*/\1/p' "$tmp/mnv2_budget.h")
 [ -n "$p" ] && [ "$p" -lt 4096 ] && ok "persistent part with the blob: $p B" || bad "persistent with the blob: $p"
+
+# --rewrite: the rewritten graph runs bit-exact with TFLM, in a smaller arena, and a
+# header made with it records the rewrites
+mn="$m/tflm/xtensa_mobilenet_v2_quantized_1x3x224x224.tflite"; dog="$c/tflm__xtensa_mobilenet_v2_quantized_1x3x224x224/dog"
+"$cli" run "$mn" --input "$dog/input0.raw" --outputs "$tmp" --rewrite all --poison --runs 1 > "$tmp/rw.txt" || bad "rewritten run"
+cmp -s "$tmp/output0.bin" "$dog/tflm_output0.bin" && grep -q "strategy greedy, rewrites alias,inplace,fusepad,order" "$tmp/rw.txt" &&
+  grep -q "^arena: planned 1505280 B (lower bound 1505280)" "$tmp/rw.txt" && ok "--rewrite all: output == TFLM, planned 1505280 B" || bad "--rewrite all: $(cat "$tmp/rw.txt")"
+json=$("$cli" run "$m/tflm/simple_add_model.tflite" --rewrite inplace --json --runs 1) && echo "$json" | grep -qF '"rewrites": "inplace"' &&
+  echo "$json" | grep -qF '"planned": 32768' && ok "--rewrite in run JSON" || bad "--rewrite json: $json"
+"$cli" plan "$mn" --rewrite all --header "$tmp/rw_budget.h" > /dev/null && grep -qF "#define RW_BUDGET_REWRITES 0x7u /* alias,inplace,fusepad " "$tmp/rw_budget.h" &&
+  grep -q "rw_budget_consts, RW_BUDGET_CONST_BYTES, RW_BUDGET_REWRITES}" "$tmp/rw_budget.h" && ok "header records the rewrites" || bad "header rewrites"
+out=$("$cli" run "$mn" --rewrite bogus 2>&1); [ $? -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -q "unknown rewrite 'bogus'" && ok "bad rewrite: $out" || bad "bad rewrite: $out"
 
 # errors: one line each, non-zero exit
 out=$("$cli" run "$m/tflm/person_detect.tflite" --strategy nope 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "unknown strategy" && ok "unknown strategy" || bad "strategy: $out"

@@ -31,11 +31,13 @@ int main(void) {
 }
 C
 if $cc $flags "$tmp/layout.c" "$tmp/lib32.a" -lm -o "$tmp/layout" && "$tmp/layout"; then echo "ok: record field lists cover every params struct (-m32)"; else echo "FAIL: record layout (-m32)"; fail=1; fi
+# Each model from TFLM's graph and from the rewritten one (--rewrite all).
 while read -r model cases; do
   [ -z "$model" ] && continue
   flat=$(echo "$model" | sed 's|/|__|g')
   h="$tmp/budget.h"
-  "$cli" plan "$data/models/$model.tflite" --strategy best --header "$h" > /dev/null || { echo "FAIL: emit $model"; fail=1; continue; }
+  for rw in none all; do
+  "$cli" plan "$data/models/$model.tflite" --strategy best --rewrite $rw --header "$h" > /dev/null || { echo "FAIL: emit $model"; fail=1; continue; }
   grep -q "BUDGET_CONST_BYTES" "$h" || { echo "FAIL: $model: no const blob in the header"; fail=1; continue; }
   $cc $flags -DTA_HEADER="\"$h\"" -DTA_PREFIX=BUDGET -DTA_BUDGET=budget "$src/tests/header_run.c" "$tmp/lib32.a" -lm -o "$tmp/run" \
     || { echo "FAIL: compile $model (-m32)"; fail=1; continue; }
@@ -47,7 +49,8 @@ while read -r model cases; do
       k=$(basename "$want" | sed 's/tflm_output\([0-9]*\).bin/\1/')
       if cmp -s "$want" "$tmp/out/output$k.bin"; then n=$((n+1)); else echo "FAIL: $model $c output$k differs from TFLM (-m32)"; fail=1; fi
     done
-    echo "ok: $model $c (-m32, const blob from the 64-bit CLI)"
+    echo "ok: $model $c (-m32, const blob from the 64-bit CLI, rewrites: $rw)"
+  done
   done
 done <<'LIST'
 tflm/person_detect person no_person

@@ -61,7 +61,7 @@ static bool load(const char *path, model *md) {
         fprintf(stderr, "%s: lifetimes: %s\n", path, d.msg);
         return false;
     }
-    ta_lifetime_options lo = {16, md->offline, md->offline ? md->g.n_tensors : 0};
+    ta_lifetime_options lo = {.align = 16, .offline_offsets = md->offline, .n_offline = md->offline ? md->g.n_tensors : 0};
     size_t n = 0;
     CHECK(ta_lifetime_requests(&md->g, &md->lt, &lo, NULL, NULL, 0, &n, &d) == TA_OK);
     md->reqs = calloc(n ? n : 1, sizeof *md->reqs);

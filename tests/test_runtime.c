@@ -12,6 +12,7 @@
 
 #include "runtime/ops.h"
 #include "testutil.h"
+#include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
 
 /* ---- counting allocator (linker --wrap) ---------------------------------- */
@@ -65,6 +66,7 @@ static const struct {
 
 static const char *g_data;
 static int g_quick; /* only greedy + table + poison when set (TA_RUNTIME_QUICK) */
+static uint32_t g_rewrites; /* `test_runtime --rewrite LIST`: every mode runs the rewritten graph */
 
 static void flat_name(const char *model, char *out, size_t len) {
     size_t j = 0;
@@ -202,6 +204,7 @@ static void test_model(const char *model, const char *const *cases) {
      * budget (with the blob), greedy from the blob, shared scratch + poison from the blob */
     for (size_t m = 0; m < n_strat + 6; m++) {
         ta_runtime_options opt = ta_runtime_options_default();
+        opt.rewrites = g_rewrites;
         const char *label;
         if (m < n_strat) {
             label = strats[m]->name;
@@ -223,7 +226,7 @@ static void test_model(const char *model, const char *const *cases) {
             label = "budget+consts";
             if (!entries) continue;
             ta_runtime_use_budget(&opt, &budget);
-            CHECK(opt.consts == blob && opt.consts_bytes == blob_bytes);
+            CHECK(opt.consts == blob && opt.consts_bytes == blob_bytes && opt.rewrites == g_rewrites);
         } else if (m == n_strat + 4) {
             label = "greedy+consts";
             if (!blob) continue;
@@ -318,13 +321,20 @@ static void test_model(const char *model, const char *const *cases) {
                                                (uint32_t)((pb->bytes + 15) & ~(size_t)15), pb->first, pb->last};
             }
             budget = (ta_budget){model, ta_budget_hash(bytes, len), "greedy", (uint32_t)b.planned, 16,
-                                 (uint32_t)table.n, entries, blob, (uint32_t)blob_bytes};
+                                 (uint32_t)table.n, entries, blob, (uint32_t)blob_bytes, g_rewrites};
             /* a budget for other bytes is refused */
             ta_runtime_options ob = ta_runtime_options_default();
             ta_runtime_use_budget(&ob, &budget);
             ob.model_hash ^= 1;
             ta_runtime rt3;
             CHECK(ta_runtime_open(&rt3, bytes, len, &ob, &d) == TA_E_BAD_REQUEST);
+            /* a budget planned with other rewrites is refused, naming both */
+            ta_runtime_use_budget(&ob, &budget);
+            ob.rewrites = g_rewrites ? 0 : TA_REWRITE_ALL;
+            run_t r4;
+            ta_arena_breakdown b4;
+            CHECK(setup(&r4, bytes, len, &ob, &b4, &d) == TA_E_BAD_REQUEST && strstr(d.msg, "rewrites") != NULL);
+            teardown(&r4);
         }
         teardown(&r);
     }
@@ -620,12 +630,18 @@ static void test_errors(void) {
     free(bytes);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc == 3 && !strcmp(argv[1], "--rewrite")) {
+        ta_diag d;
+        if (ta_rewrite_parse(argv[2], &g_rewrites, &d)) return fprintf(stderr, "%s\n", d.msg), 2;
+    }
+    const char *name = g_rewrites ? "test_runtime --rewrite" : "test_runtime";
     test_record_layout();
     g_data = ta_test_data_dir("runtime end-to-end");
-    if (!g_data) return ta_test_finish("test_runtime");
+    if (!g_data) return ta_test_finish(name);
     g_quick = getenv("TA_RUNTIME_QUICK") != NULL;
     for (size_t i = 0; i < sizeof k_models / sizeof k_models[0]; i++) test_model(k_models[i].model, k_models[i].cases);
+    if (g_rewrites) return ta_test_finish(name); /* the rest is about TFLM's graph */
     test_consts_refused();
     test_poison_catches_overlap();
     test_scratch_requests();

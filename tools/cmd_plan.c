@@ -12,6 +12,7 @@
 #include "plan_report.h"
 #include "timeline.h"
 #include "tinyarena/budget.h"
+#include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
 #include "tinyarena/tflite.h"
 
@@ -25,6 +26,8 @@ typedef struct {
     const char *svg_out;     /* --svg FILE.svg */
     const char *html_out;    /* --html FILE.html */
     bool json, verbose, timeline, color, no_scratch;
+    const char *rewrite;     /* --rewrite LIST (models) */
+    uint32_t rewrites;       /* its TA_REWRITE_* flags */
     double time_limit;
     uint64_t align;
     uint32_t seed;
@@ -49,6 +52,8 @@ static void plan_usage(FILE *f) {
             "  --buffers-out F   export the buffer list (MiniMalloc CSV)\n"
             "  --header F.h      emit the C budget table (arena size, every offset)\n"
             "  --no-scratch      plan tensors only (TFLM's list), not the runtime's kernel scratch\n"
+            "  --rewrite LIST    plan the rewritten graph: alias,inplace,fusepad,order (or all,\n"
+            "                    none); prints what applied and the bytes saved against TFLM's rules\n"
             "common:\n"
             "  --time-limit SEC  search strategies' time limit (default 10)\n"
             "  --seed N          seed for randomised heuristics (default 0)\n"
@@ -161,10 +166,11 @@ static bool runtime_query(const loaded_model *lm, const ta_runtime_options *opt,
  * consts != NULL it also initialises the runtime once, exports its op
  * constants blob into *consts (malloc'd, *consts_bytes; the caller frees
  * it) and fills *with the breakdown of a runtime that reads that blob. */
-static bool runtime_breakdown(const loaded_model *lm, const char *strategy, ta_arena_breakdown *b, void **consts,
-                              size_t *consts_bytes, ta_arena_breakdown *with) {
+static bool runtime_breakdown(const loaded_model *lm, const char *strategy, uint32_t rewrites, ta_arena_breakdown *b,
+                              void **consts, size_t *consts_bytes, ta_arena_breakdown *with) {
     ta_runtime_options opt = ta_runtime_options_default();
     if (ta_runtime_use_strategy(&opt, strategy)) return false;
+    opt.rewrites = rewrites;
     ta_runtime rt;
     void *work;
     size_t wb;
@@ -193,6 +199,42 @@ static bool runtime_breakdown(const loaded_model *lm, const char *strategy, ta_a
     return ok;
 }
 
+/* The runtime's kernel scratch requests for g (none with no_scratch); false
+ * when the runtime cannot run g (rd says why). */
+static bool scratch_of(const ta_graph *g, bool no_scratch, ta_scratch_request **scratch, size_t *n, ta_diag *rd) {
+    *scratch = NULL;
+    *n = 0;
+    bool runnable = ta_runtime_scratch_requests(g, NULL, 0, n, rd) == TA_OK;
+    if (!runnable) *n = 0;
+    if (runnable && *n && !no_scratch) {
+        *scratch = cli_xcalloc(*n, sizeof **scratch);
+        if (ta_runtime_scratch_requests(g, *scratch, *n, n, rd)) runnable = false;
+    }
+    if (no_scratch) *n = 0;
+    return runnable;
+}
+
+/* TFLM's rules on the model's own graph with strategy s, for the --rewrite
+ * comparison: *res gets the plan's figures.  False on failure. */
+static bool tflm_rules_plan(const loaded_model *lm, const ta_lifetime_options *lopt, bool no_scratch,
+                            const ta_strategy *s, const ta_plan_options *popt, ta_plan_result *res) {
+    ta_scratch_request *scratch;
+    size_t n_scratch;
+    ta_diag rd;
+    bool runnable = scratch_of(&lm->g, no_scratch, &scratch, &n_scratch, &rd);
+    model_plan mp0;
+    bool ok = model_plan_build(&mp0, &lm->g, lopt, scratch, runnable ? n_scratch : 0, "TFLM's rules") == CLI_OK;
+    if (ok) {
+        plan_outcome o = plan_report_run(s, mp0.reqs, mp0.n, popt);
+        ok = o.st == TA_OK;
+        if (ok) *res = o.res;
+        free(o.offsets);
+    }
+    model_plan_free(&mp0);
+    free(scratch);
+    return ok;
+}
+
 static const char *base_name(const char *path) {
     const char *b = strrchr(path, '/');
     return b ? b + 1 : path;
@@ -209,25 +251,40 @@ static int plan_model(const plan_args *a) {
     lopt.align = a->align ? (size_t)a->align : 16;
     lopt.offline_offsets = lm.offline;
     lopt.n_offline = lm.n_offline;
+    /* With --rewrite: the rewritten graph is what gets planned (and what the
+     * runtime runs); TFLM's graph is planned too, for the comparison. */
+    ta_rewrite_stats rstats;
+    memset(&rstats, 0, sizeof rstats);
+    const ta_graph *g = &lm.g;
+    ta_graph g2;
+    void *g2mem = NULL;
+    if (model_rewrite_graph(&lm.g, a->rewrites, &g, &g2, &g2mem, &rstats, a->model)) {
+        free(g2mem);
+        model_unload(&lm);
+        return CLI_FAIL;
+    }
     /* Kernel scratch: what the runtime's kernels ask for, planned as [op, op]
      * buffers with the tensors -- when the runtime can run the model. */
     ta_scratch_request *scratch = NULL;
     size_t n_scratch = 0;
     ta_diag rdiag;
-    bool runnable = ta_runtime_scratch_requests(&lm.g, NULL, 0, &n_scratch, &rdiag) == TA_OK;
-    if (!runnable) n_scratch = 0;
-    if (runnable && n_scratch && !a->no_scratch) {
-        scratch = cli_xcalloc(n_scratch, sizeof *scratch);
-        if (ta_runtime_scratch_requests(&lm.g, scratch, n_scratch, &n_scratch, &rdiag)) runnable = false;
-    }
-    if (a->no_scratch) n_scratch = 0;
+    bool runnable = scratch_of(g, a->no_scratch, &scratch, &n_scratch, &rdiag);
     model_plan mp;
-    if (model_plan_build(&mp, &lm.g, &lopt, scratch, runnable ? n_scratch : 0, a->model)) {
+    if (model_plan_build_rewritten(&mp, g, &lopt, scratch, runnable ? n_scratch : 0, a->model, a->rewrites, &rstats)) {
         model_plan_free(&mp);
         free(scratch);
+        free(g2mem);
         model_unload(&lm);
         return CLI_FAIL;
     }
+    /* The rewrites that changed something: without the others the plan is the
+     * same, so the runtime (and a header) applies only these -- and, above
+     * all, does not redo an ORDER search that kept the model's order. */
+    uint32_t applied = a->rewrites;
+    if (!rstats.aliased) applied &= ~TA_REWRITE_ALIAS;
+    if (!rstats.in_place) applied &= ~TA_REWRITE_INPLACE;
+    if (!rstats.fused_pads) applied &= ~TA_REWRITE_FUSEPAD;
+    if (!rstats.reordered) applied &= ~TA_REWRITE_ORDER;
     ta_plan_options opt;
     memset(&opt, 0, sizeof opt);
     opt.time_limit_s = a->time_limit;
@@ -238,6 +295,8 @@ static int plan_model(const plan_args *a) {
     const ta_strategy *chosen = ta_strategy_find(a->strategy ? a->strategy : "optimal");
     if (!chosen) {
         model_plan_free(&mp);
+        free(scratch);
+        free(g2mem);
         model_unload(&lm);
         return cli_error("unknown strategy '%s' (see tinyarena plan --help)", a->strategy);
     }
@@ -253,22 +312,53 @@ static int plan_model(const plan_args *a) {
         o[no++] = plan_report_run(all[i], mp.reqs, mp.n, &opt);
     }
     int rc = CLI_OK;
+    /* --rewrite: the same strategy on TFLM's graph and rules */
+    ta_plan_result base;
+    memset(&base, 0, sizeof base);
+    char rwn[64], rwa[64];
+    ta_rewrite_names(a->rewrites, rwn, sizeof rwn);
+    ta_rewrite_names(applied, rwa, sizeof rwa);
+    const bool compare = a->rewrite && !o[ichosen].st;
+    if (compare && !tflm_rules_plan(&lm, &lopt, a->no_scratch, chosen, &opt, &base)) {
+        rc = cli_error("%s: planning TFLM's graph for the comparison failed", a->model);
+    }
+    const size_t arena_rw = o[ichosen].res.arena_bytes;
+    const size_t saved = base.arena_bytes > arena_rw ? base.arena_bytes - arena_rw : 0;
+    const double saved_pct = base.arena_bytes ? 100.0 * (double)saved / (double)base.arena_bytes : 0.0;
     viz_plan vp = viz_plan_of_model(&mp, o, no, ichosen, base_name(a->model), ta_tflite_description(&lm.m));
-    if (o[ichosen].st) {
+    if (rc) {
+        /* the comparison failed: said above */
+    } else if (o[ichosen].st) {
         rc = cli_error("%s: strategy %s: %s: %s", a->model, chosen->name, ta_status_str(o[ichosen].st),
                        o[ichosen].diag.msg);
     } else if (a->json) {
-        char extra[1024];
-        snprintf(extra, sizeof extra, "\"model\": \"%s\", \"ops\": %u, \"tensors\": %u, \"planned_tensors\": %zu, "
+        char extra[2048];
+        int at = snprintf(extra, sizeof extra, "\"model\": \"%s\", \"ops\": %u, \"tensors\": %u, \"planned_tensors\": %zu, "
                  "\"constant_bytes\": %zu, \"fixed_conflicts\": %zu, ",
                  base_name(a->model), lm.g.n_ops, lm.g.n_tensors, mp.n - mp.lt.n_scratch, mp.const_bytes,
                  o[ichosen].res.fixed_conflicts);
+        if (compare && at > 0 && (size_t)at < sizeof extra)
+            snprintf(extra + at, sizeof extra - (size_t)at,
+                     "\"rewrites\": \"%s\", \"rewrites_applied\": \"%s\", \"rewrite_counts\": {\"alias\": %u, "
+                     "\"inplace\": %u, \"fusepad\": %u, \"order\": %u}, \"rewritten_ops\": %u, \"tflm_rules_arena_bytes\": %zu, "
+                     "\"tflm_rules_lower_bound_bytes\": %zu, \"saved_bytes\": %zu, ",
+                     rwn, rwa, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, g->n_ops,
+                     base.arena_bytes, base.lower_bound_bytes, saved);
         plan_report_json(stdout, &o[ichosen], mp.reqs, mp.n, mp.ids, extra);
     } else {
         char b1[32];
         const char *desc = ta_tflite_description(&lm.m);
         printf("%s: %s B%s%s%s\n", a->model, fmt_bytes(lm.len, b1), *desc ? " (" : "", desc, *desc ? ")" : "");
         model_plan_summary(stdout, &mp);
+        if (compare) {
+            char b2[32], b3[32], b4[32], b5[32];
+            printf("rewrites %s: %u aliased, %u in place, %u pad%s fused, %u op%s reordered (applied: %s)\n", rwn,
+                   rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.fused_pads == 1 ? "" : "s",
+                   rstats.reordered, rstats.reordered == 1 ? "" : "s", rwa);
+            printf("  against TFLM's rules (%s): lower bound %s -> %s B, arena %s -> %s B, saves %s B (%.1f%%)\n",
+                   chosen->name, fmt_bytes(base.lower_bound_bytes, b1), fmt_bytes(o[ichosen].res.lower_bound_bytes, b2),
+                   fmt_bytes(base.arena_bytes, b3), fmt_bytes(arena_rw, b4), fmt_bytes(saved, b5), saved_pct);
+        }
         if (o[ichosen].res.fixed_conflicts) {
             size_t need = ta_plan_check_scratch_bytes(mp.n);
             void *scr = cli_xmalloc(need);
@@ -289,7 +379,7 @@ static int plan_model(const plan_args *a) {
         size_t consts_bytes = 0;
         if (!runnable) {
             printf("runtime: tinyarena run cannot run this model: the plan covers tensors only\n  (%s)\n", rdiag.msg);
-        } else if (!a->no_scratch && runtime_breakdown(&lm, chosen->name, &rb, &consts, &consts_bytes, &rc_b)) {
+        } else if (!a->no_scratch && runtime_breakdown(&lm, chosen->name, applied, &rb, &consts, &consts_bytes, &rc_b)) {
             printf("runtime arena (%s plan): planned %s + persistent %s + alignment %s\n", chosen->name,
                    fmt_bytes(rb.planned, b1), fmt_bytes(rb.persistent, b2), fmt_bytes(rb.alignment, b3));
             printf("  = %s B; %s B with in-place init\n", fmt_bytes(rb.total, b4), fmt_bytes(rb.total_in_place, b5));
@@ -314,9 +404,9 @@ static int plan_model(const plan_args *a) {
         void *consts = NULL;
         size_t consts_bytes = 0;
         bool have = runnable && !a->no_scratch &&
-                    runtime_breakdown(&lm, chosen->name, &hb, &consts, &consts_bytes, &hc);
+                    runtime_breakdown(&lm, chosen->name, applied, &hb, &consts, &consts_bytes, &hc);
         rc = emit_header(a->header_out, &mp, &o[ichosen], base_name(a->model), ta_budget_hash(lm.bytes, lm.len),
-                         lm.len, have ? &hb : NULL, have ? &hc : NULL, consts, consts_bytes);
+                         lm.len, have ? &hb : NULL, have ? &hc : NULL, consts, consts_bytes, applied);
         free(consts);
     }
     for (size_t i = 0; i < no; i++) {
@@ -326,6 +416,7 @@ static int plan_model(const plan_args *a) {
     free(o);
     model_plan_free(&mp);
     free(scratch);
+    free(g2mem);
     model_unload(&lm);
     return rc;
 }
@@ -361,6 +452,14 @@ int cmd_plan(int argc, char **argv) {
             a.verbose = true;
         } else if (!strcmp(arg, "--no-scratch")) {
             a.no_scratch = true;
+        } else if (!strcmp(arg, "--rewrite")) {
+            NEED_VAL();
+            ta_diag d;
+            a.rewrite = argv[++i];
+            if (ta_rewrite_parse(a.rewrite, &a.rewrites, &d)) {
+                cli_error("--rewrite %s: %s", a.rewrite, d.msg);
+                return CLI_USAGE;
+            }
         } else if (!strcmp(arg, "--buffers-out")) {
             NEED_VAL();
             a.buffers_out = argv[++i];
@@ -414,8 +513,8 @@ int cmd_plan(int argc, char **argv) {
         cli_error("give either --buffers FILE.csv or a model, not both");
         return CLI_USAGE;
     }
-    if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch)) {
-        cli_error("--buffers-out, --header, --verbose and --no-scratch apply to models");
+    if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch || a.rewrite)) {
+        cli_error("--buffers-out, --header, --verbose, --no-scratch and --rewrite apply to models");
         return CLI_USAGE;
     }
     if (a.timeline && a.json) {

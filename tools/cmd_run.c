@@ -2,7 +2,7 @@
  *
  *   tinyarena run MODEL.tflite [--input IN.raw ...] [--outputs DIR]
  *                 [--strategy S] [--scratch planned|shared] [--poison]
- *                 [--runs N] [--json]
+ *                 [--rewrite LIST] [--runs N] [--json]
  *
  * Steps: read the model, open the runtime, query the arena breakdown
  * (growing the transient work block as asked), allocate the arena, init,
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
 
 #define MAX_INPUTS 16
@@ -23,6 +24,7 @@ typedef struct {
     const char *inputs[MAX_INPUTS];
     int n_inputs;
     bool json, poison, shared;
+    uint32_t rewrites; /* --rewrite LIST */
     uint64_t runs;
 } run_args;
 
@@ -37,6 +39,8 @@ static void run_usage(FILE *f) {
             "                      buffer in the plan) or shared (one tail region)\n"
             "  --poison            canary-fill dead memory before each op and verify\n"
             "                      every live tensor's checksum after it\n"
+            "  --rewrite LIST      run the rewritten graph: alias,inplace,fusepad,order\n"
+            "                      (or all, none); outputs stay byte-identical\n"
             "  --runs N            timed invokes (default 5; the median is printed)\n"
             "  --json              print the same data as JSON\n"
             "the budget-table header for firmware comes from `tinyarena plan MODEL --header F.h`\n");
@@ -108,6 +112,9 @@ static int do_run(const run_args *a) {
     }
     opt.scratch = a->shared ? TA_SCRATCH_SHARED : TA_SCRATCH_PLANNED;
     opt.poison = a->poison;
+    opt.rewrites = a->rewrites;
+    char rwn[64];
+    ta_rewrite_names(a->rewrites, rwn, sizeof rwn);
     ta_runtime rt;
     ta_diag d;
     ta_status st = ta_runtime_open(&rt, model, len, &opt, &d);
@@ -195,7 +202,8 @@ static int do_run(const run_args *a) {
         cli_json_str(stdout, a->model);
         printf(", \"strategy\": ");
         cli_json_str(stdout, strategy);
-        printf(", \"scratch_mode\": \"%s\", \"poison\": %s,\n \"outputs\": [", mode, a->poison ? "true" : "false");
+        printf(", \"scratch_mode\": \"%s\", \"poison\": %s, \"rewrites\": \"%s\",\n \"outputs\": [", mode,
+               a->poison ? "true" : "false", rwn);
         for (uint32_t k = 0; k < n_out; k++) {
             const ta_io *o = ta_runtime_output(&rt, k);
             char shp[128];
@@ -215,8 +223,8 @@ static int do_run(const run_args *a) {
                b.planned, b.scratch, mode, b.persistent, b.variables, b.alignment, b.total, b.lower_bound, b.n_buffers);
         printf(" \"invoke_ms_median\": %.3f, \"runs\": %llu}\n", median_ms, (unsigned long long)runs);
     } else if (rc == CLI_OK) {
-        printf("model %s: %u input%s, %u output%s, strategy %s\n", a->model, n_in, n_in == 1 ? "" : "s", n_out,
-               n_out == 1 ? "" : "s", strategy);
+        printf("model %s: %u input%s, %u output%s, strategy %s%s%s\n", a->model, n_in, n_in == 1 ? "" : "s", n_out,
+               n_out == 1 ? "" : "s", strategy, a->rewrites ? ", rewrites " : "", a->rewrites ? rwn : "");
         for (uint32_t k = 0; k < n_out; k++) {
             const ta_io *o = ta_runtime_output(&rt, k);
             char shp[128];
@@ -256,7 +264,7 @@ int cmd_run(int argc, char **argv) {
             return CLI_OK;
         }
         if ((!strcmp(arg, "--input") || !strcmp(arg, "--outputs") || !strcmp(arg, "--strategy") ||
-             !strcmp(arg, "--scratch") || !strcmp(arg, "--runs")) &&
+             !strcmp(arg, "--scratch") || !strcmp(arg, "--runs") || !strcmp(arg, "--rewrite")) &&
             !has_val) {
             cli_error("%s needs a value (see tinyarena run --help)", arg);
             return CLI_USAGE;
@@ -282,6 +290,12 @@ int cmd_run(int argc, char **argv) {
         } else if (!strcmp(arg, "--runs")) {
             if (!cli_parse_u64(argv[++i], &a.runs) || !a.runs || a.runs > 100000) {
                 cli_error("--runs %s: need a count from 1 to 100000", argv[i]);
+                return CLI_USAGE;
+            }
+        } else if (!strcmp(arg, "--rewrite")) {
+            ta_diag d;
+            if (ta_rewrite_parse(argv[++i], &a.rewrites, &d)) {
+                cli_error("--rewrite %s: %s", argv[i], d.msg);
                 return CLI_USAGE;
             }
         } else if (!strcmp(arg, "--json")) {

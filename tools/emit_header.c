@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tinyarena/rewrite.h"
 
 /* C identifier from the header's base name: "out/person_arena.h" -> "person_arena". */
 static void ident_from_path(const char *path, char *id, size_t len) {
@@ -50,7 +51,7 @@ static void emit_consts(FILE *f, const char *lo, const char *up, const unsigned 
 
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
                 uint64_t model_hash, uint64_t model_bytes, const ta_arena_breakdown *rb,
-                const ta_arena_breakdown *rc, const void *consts, size_t consts_bytes) {
+                const ta_arena_breakdown *rc, const void *consts, size_t consts_bytes, uint32_t rewrites) {
     if (!rc || !consts || !consts_bytes) rc = NULL;
     if (rc && consts_bytes > UINT32_MAX) return cli_error("%s: const blob of %zu bytes does not fit a 32-bit size", path, consts_bytes);
     char lo[128], up[128];
@@ -76,6 +77,11 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     }
     fprintf(f, " * strategy: %s; arena %zu B, lower bound %zu B, %zu buffers\n", o->s->name, r->arena_bytes,
             r->lower_bound_bytes, mp->n);
+    char rw[64];
+    ta_rewrite_names(rewrites, rw, sizeof rw);
+    if (rewrites)
+        fprintf(f, " * rewrites: %s -- the plan is of the rewritten graph (tinyarena/rewrite.h);\n"
+                   " * the runtime rewrites the model the same way (ta_budget.rewrites)\n", rw);
     if (rb && rc) {
         fprintf(f, " * tinyarena's runtime: planned %zu + persistent %zu + alignment %zu B; with in-place\n"
                    " * init (ta_runtime_init(work = NULL)) the whole arena is %s_ARENA_BYTES.  The op\n"
@@ -102,6 +108,7 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     fprintf(f, "#define %s_LOWER_BOUND %zuu\n", up, r->lower_bound_bytes);
     fprintf(f, "#define %s_MODEL_HASH 0x%016llxull\n", up, (unsigned long long)model_hash);
     fprintf(f, "#define %s_MODEL_BYTES %lluu\n", up, (unsigned long long)model_bytes);
+    fprintf(f, "#define %s_REWRITES 0x%xu /* %s (TA_REWRITE_*, tinyarena/rewrite.h) */\n", up, rewrites, rw);
     if (rb && rc) {
         fprintf(f, "#define %s_PERSISTENT_BYTES %zuu /* runtime tail: tensor table, io; op constants in flash */\n", up,
                 rc->persistent);
@@ -139,8 +146,8 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     }
     fprintf(f, "\", %s_MODEL_HASH, \"%s\", %s_BYTES, %s_ALIGN, %s_COUNT, %s_entries,\n    ", up, o->s->name, up,
             up, up, lo);
-    if (rc) fprintf(f, "%s_consts, %s_CONST_BYTES};\n\n#endif\n", lo, up);
-    else fprintf(f, "NULL, 0};\n\n#endif\n");
+    if (rc) fprintf(f, "%s_consts, %s_CONST_BYTES, %s_REWRITES};\n\n#endif\n", lo, up, up);
+    else fprintf(f, "NULL, 0, %s_REWRITES};\n\n#endif\n", up);
     bool ok = !ferror(f);
     if (fclose(f) != 0) ok = false;
     if (!ok) return cli_error("%s: write failed", path);

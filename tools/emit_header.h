@@ -13,8 +13,11 @@
  * reading them from consts (consts_bytes, ta_runtime_export_consts), which
  * the header carries as <p>_consts: they add the whole-arena figures
  * firmware needs (<P>_ARENA_BYTES, <P>_PERSISTENT_BYTES, <P>_CONST_BYTES).
+ * `rewrites` (TA_REWRITE_*, rewrite.h) is what mp was planned with: the
+ * header records it (<P>_REWRITES, ta_budget.rewrites) so that the runtime
+ * rewrites the model the same way.
  * Returns CLI_OK or prints an error. */
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
                 uint64_t model_hash, uint64_t model_bytes, const ta_arena_breakdown *rb,
-                const ta_arena_breakdown *rc, const void *consts, size_t consts_bytes);
+                const ta_arena_breakdown *rc, const void *consts, size_t consts_bytes, uint32_t rewrites);
 #endif

@@ -5,8 +5,28 @@
 
 #include "cli.h"
 
+int model_rewrite_graph(const ta_graph *g, uint32_t rewrites, const ta_graph **graph, ta_graph *storage, void **mem,
+                        ta_rewrite_stats *stats, const char *what) {
+    *graph = g;
+    *mem = NULL;
+    if (!(rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER))) return CLI_OK;
+    ta_diag d;
+    size_t need = ta_rewrite_graph_bytes(g, rewrites);
+    *mem = cli_xmalloc(need);
+    ta_status st = ta_rewrite_graph(g, rewrites, *mem, need, storage, stats, &d);
+    if (st) return cli_error("%s: rewrite: %s: %s", what, ta_status_str(st), d.msg);
+    *graph = storage;
+    return CLI_OK;
+}
+
 int model_plan_build(model_plan *mp, const ta_graph *g, const ta_lifetime_options *opt,
                      const ta_scratch_request *scratch, size_t n_scratch, const char *what) {
+    return model_plan_build_rewritten(mp, g, opt, scratch, n_scratch, what, 0, NULL);
+}
+
+int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifetime_options *opt_in,
+                               const ta_scratch_request *scratch, size_t n_scratch, const char *what,
+                               uint32_t rewrites, ta_rewrite_stats *stats) {
     memset(mp, 0, sizeof *mp);
     mp->g = g;
     ta_diag d;
@@ -14,6 +34,21 @@ int model_plan_build(model_plan *mp, const ta_graph *g, const ta_lifetime_option
     mp->lt_mem = cli_xmalloc(need);
     ta_status st = ta_lifetime_analyze(g, scratch, n_scratch, mp->lt_mem, need, &mp->lt, &d);
     if (st) return cli_error("%s: lifetime analysis: %s: %s", what, ta_status_str(st), d.msg);
+    ta_lifetime_options lo;
+    memset(&lo, 0, sizeof lo);
+    if (opt_in) lo = *opt_in;
+    const ta_lifetime_options *opt = opt_in;
+    if (rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {
+        mp->buffer_of = cli_xcalloc(g->n_tensors, sizeof *mp->buffer_of);
+        size_t bb = ta_rewrite_buffers_bytes(g);
+        void *bm = cli_xmalloc(bb);
+        st = ta_rewrite_buffers(g, &mp->lt, rewrites, bm, bb, mp->buffer_of, stats, &d);
+        free(bm);
+        if (st) return cli_error("%s: rewrite: %s: %s", what, ta_status_str(st), d.msg);
+        lo.buffer_of = mp->buffer_of;
+        lo.n_buffer_of = g->n_tensors;
+        opt = &lo;
+    }
     size_t n = 0;
     st = ta_lifetime_requests(g, &mp->lt, opt, NULL, NULL, 0, &n, &d);
     if (st) return cli_error("%s: %s: %s", what, ta_status_str(st), d.msg);
@@ -52,6 +87,7 @@ void model_plan_free(model_plan *mp) {
     free(mp->origin);
     free(mp->ids);
     free(mp->scratch_names);
+    free(mp->buffer_of);
     memset(mp, 0, sizeof *mp);
 }
 

@@ -8,6 +8,7 @@
 #include "plan_report.h"
 #include "tinyarena/graph.h"
 #include "tinyarena/lifetime.h"
+#include "tinyarena/rewrite.h"
 
 typedef struct {
     const ta_graph *g;
@@ -20,12 +21,25 @@ typedef struct {
     size_t n;
     size_t const_bytes, variable_bytes;
     size_t n_const, n_variable;
+    int32_t *buffer_of; /* with ALIAS/INPLACE rewrites: per tensor, its group's tensor */
 } model_plan;
 
 /* Builds lifetimes and requests.  Returns CLI_OK or prints an error. */
 int model_plan_build(model_plan *mp, const ta_graph *g, const ta_lifetime_options *opt,
                      const ta_scratch_request *scratch, size_t n_scratch, const char *what);
+/* The same with the buffer rewrites (ALIAS, INPLACE of `rewrites`) applied to
+ * g, which is already the rewritten graph (model_rewrite_graph); their
+ * counts are added to *stats (optional). */
+int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifetime_options *opt,
+                               const ta_scratch_request *scratch, size_t n_scratch, const char *what,
+                               uint32_t rewrites, ta_rewrite_stats *stats);
 void model_plan_free(model_plan *mp);
+
+/* The graph after the structural rewrites (FUSEPAD, ORDER of `rewrites`),
+ * or g itself when there are none.  *graph points at the one to plan;
+ * *mem (free it) holds a rewritten one. */
+int model_rewrite_graph(const ta_graph *g, uint32_t rewrites, const ta_graph **graph, ta_graph *storage, void **mem,
+                        ta_rewrite_stats *stats, const char *what);
 
 /* "31 ops, 89 tensors: 32 planned, 57 constant (300,568 B), 0 variable" */
 void model_plan_summary(FILE *f, const model_plan *mp);

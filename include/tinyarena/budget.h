@@ -52,6 +52,9 @@ typedef struct ta_budget {
     const void *consts;             /* op constants blob (ta_runtime_export_consts),
                                        8-byte aligned, in flash; NULL: none */
     uint32_t consts_bytes;          /* its size */
+    /* Appended: headers made before it leave it zero (TFLM's graph). */
+    uint32_t rewrites;              /* TA_REWRITE_* the table was planned with
+                                       (rewrite.h); the runtime applies the same */
 } ta_budget;
 
 /* 64-bit FNV-1a of the bytes: cheap, dependency-free, and enough to catch a

@@ -82,6 +82,8 @@ ta_status ta_dtype_bytes_for(ta_dtype t, uint64_t elements, size_t *bytes);
 #define TA_TENSOR_CONST 4u    /* has data in the model (weights, constants): not planned */
 #define TA_TENSOR_VARIABLE 8u /* persistent state (LSTM/SVDF): not planned, lives in the tail */
 #define TA_TENSOR_DYNAMIC 16u /* shape has unknown (-1) dims in its signature */
+#define TA_TENSOR_ELIDED 32u  /* removed by a rewrite (rewrite.h): no op reads or writes it any
+                                 more, so it gets no bytes; never set by readers */
 
 /* Quantisation: affine, per tensor (count == 1) or per channel along `axis`. */
 typedef struct ta_quant {
@@ -196,7 +198,10 @@ typedef enum ta_op_kind {
 /* Upper-case name of a kind ("CONV_2D"); "OTHER"/"CUSTOM" for those. */
 const char *ta_op_kind_str(ta_op_kind k);
 
-typedef enum ta_padding { TA_PAD_SAME = 0, TA_PAD_VALID = 1 } ta_padding;
+/* SAME and VALID are TFLite's; EXPLICIT takes the amounts from
+ * ta_op_options.pad_top/left/bottom/right (what a conv gets when a rewrite
+ * folds the PAD op before it into it, see rewrite.h). */
+typedef enum ta_padding { TA_PAD_SAME = 0, TA_PAD_VALID = 1, TA_PAD_EXPLICIT = 2 } ta_padding;
 
 typedef enum ta_activation {
     TA_ACT_NONE = 0,
@@ -236,6 +241,9 @@ typedef struct ta_op_options {
     int32_t new_shape[TA_MAX_RANK]; /* reshape option (when given) */
     int32_t new_shape_rank;         /* -1 when not given */
     int32_t fc_weights_format;      /* 0 default */
+    /* padding == TA_PAD_EXPLICIT (conv, depthwise conv): rows above and below,
+     * columns left and right of the input, >= 0; zero otherwise */
+    int32_t pad_top, pad_bottom, pad_left, pad_right;
 } ta_op_options;
 
 typedef struct ta_op {

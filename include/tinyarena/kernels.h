@@ -26,7 +26,11 @@
  *    TA_E_UNSUPPORTED for valid combinations this build does not implement;
  *    TA_E_NO_MEMORY when the scratch given is smaller than the matching
  *    `_scratch_bytes` query.  The output may alias the input only where the
- *    kernel says so (reshape, elementwise unary ops).
+ *    kernel says so: reshape, and the kinds rewrite.h writes in place --
+ *    ADD/SUB/MUL when both inputs have the output's shape (no broadcasting),
+ *    LOGISTIC, TANH, and requantisation between types of one size.  Those
+ *    read element i (of every input) before writing element i, so output ==
+ *    input gives the same bytes (tests/test_rewrite.c runs each).
  *
  * Example (int8 conv, per-channel):
  *     ta_conv_params p = {.input = {1, 8, 8, 3}, .filter = {16, 3, 3, 3},

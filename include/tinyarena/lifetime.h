@@ -85,7 +85,7 @@ ta_status ta_lifetime_analyze(const ta_graph *g, const ta_scratch_request *scrat
                               void *mem, size_t bytes, ta_lifetimes *lt, ta_diag *diag);
 
 /* True when tensor t (global index) gets arena bytes: not constant, not
- * variable, not zero bytes. */
+ * variable, not elided by a rewrite, not zero bytes. */
 int ta_lifetime_is_planned(const ta_tensor *t);
 
 /* Where a planned buffer comes from. */
@@ -102,14 +102,27 @@ typedef struct ta_lifetime_options {
      * global tensor, -1 for "plan online".  NULL: none. */
     const int32_t *offline_offsets;
     size_t n_offline;
+    /* Buffer sharing (rewrite.h, ta_rewrite_buffers): one entry per global
+     * tensor, n_buffer_of == g->n_tensors.  buffer_of[t] == t: t has its own
+     * buffer (or is not planned); buffer_of[t] == r != t: t lives in r's
+     * buffer.  Groups are flat (buffer_of[r] == r) and every member is a
+     * planned tensor.  A group is one request in r's place: its lifetime is
+     * the union of its members', its size the largest member's.  NULL: every
+     * planned tensor its own buffer (TFLM's rule). */
+    const int32_t *buffer_of;
+    size_t n_buffer_of;
 } ta_lifetime_options;
 
 /*
  * Writes the planner's requests: planned tensors in global tensor order, then
  * scratch requests in order.  With reqs == NULL only counts (*n gets the
- * count).  origin (optional) receives where each request comes from.
+ * count).  origin (optional) receives where each request comes from.  With
+ * buffer groups (opt->buffer_of) only each group's own tensor r is listed,
+ * covering its members (origin names r).
  * Returns TA_OK; TA_E_NO_MEMORY when cap is below the count;
- * TA_E_MALFORMED when n_offline does not match the tensor count.
+ * TA_E_MALFORMED when n_offline or n_buffer_of does not match the tensor
+ * count, or a group is not flat or has an unplanned member;
+ * TA_E_BAD_REQUEST when a grouped tensor has an offline offset.
  */
 ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const ta_lifetime_options *opt,
                                ta_request *reqs, ta_buffer_origin *origin, size_t cap, size_t *n,

@@ -101,9 +101,14 @@ typedef struct ta_runtime_options {
     const void *consts;        /* op constants blob (ta_runtime_export_consts), 8-byte
                                   aligned, or NULL: built in the arena tail */
     size_t consts_bytes;
+    uint32_t rewrites;         /* TA_REWRITE_* (rewrite.h): run the rewritten graph --
+                                  shared buffers, in-place ops, PADs folded into
+                                  convs.  0 (default): TFLM's graph and rules.  Op
+                                  indices in messages are the rewritten graph's.
+                                  Set by ta_runtime_use_budget from the table. */
 } ta_runtime_options;
 
-/* Defaults: scratch PLANNED, no poison, planner NULL (pick one below). */
+/* Defaults: scratch PLANNED, no poison, no rewrites, planner NULL (pick one below). */
 ta_runtime_options ta_runtime_options_default(void);
 
 /* Plans with the named strategy of plan.h ("greedy", "best", ...).
@@ -120,7 +125,9 @@ void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table);
  * entries must be the runtime's requests in order (same lifetimes, sizes
  * within the entry), and the model bytes must hash to model_hash.  A table
  * made without kernel scratch entries matches SHARED scratch mode (or a
- * model with no scratch).  No planner code is linked. */
+ * model with no scratch).  The table's rewrites become opt->rewrites; query
+ * refuses a table whose rewrites differ from opt->rewrites.  No planner
+ * code is linked. */
 void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget);
 
 /* Reads the op constants from a blob that ta_runtime_export_consts() made
@@ -136,7 +143,8 @@ void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t b
 
 /* The kernel scratch requests of subgraph 0 of g -- what each op's prepare
  * asks for -- so that a planner outside the runtime (plan --header) can
- * plan them as [op, op] buffers exactly as the runtime will.  Validates
+ * plan them as [op, op] buffers exactly as the runtime will (with
+ * rewrites, pass the rewritten graph: ta_rewrite_graph).  Validates
  * every op like prepare (TA_E_UNSUPPORTED names an op without a kernel).
  * Writes up to cap requests; *n gets the count. */
 ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out, size_t cap, size_t *n,
@@ -190,7 +198,8 @@ typedef struct ta_io {
 
 /* Poison mode: before each op, every byte of the planned part that holds no
  * live data is filled with a canary; after each op, every live tensor's
- * checksum (taken when it was written) is checked.  The first tensor found
+ * checksum (taken when it was written -- with rewrites, again whenever an op
+ * writes into its shared buffer) is checked.  The first tensor found
  * changed is reported with the op that ran just before the check. */
 typedef struct ta_poison_report {
     bool clobbered;
@@ -235,6 +244,7 @@ typedef struct ta_runtime {
     struct ta_poison_buf *pbuf;
     uint32_t *porder;
     size_t n_pbuf;
+    int32_t *pgroup;      /* with rewrites: per tensor, the poison record of its buffer (-1: none) */
     ta_poison_report poison;
     /* variable tensors (persistent state of LSTM/SVDF ops) */
     ta_var_rec *vars;

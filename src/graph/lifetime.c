@@ -163,7 +163,7 @@ ta_status ta_lifetime_analyze(const ta_graph *g, const ta_scratch_request *scrat
 }
 
 int ta_lifetime_is_planned(const ta_tensor *t) {
-    return t && !(t->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE)) && t->bytes != 0;
+    return t && !(t->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE | TA_TENSOR_ELIDED)) && t->bytes != 0;
 }
 
 ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const ta_lifetime_options *opt,
@@ -175,8 +175,23 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
     const int32_t *offline = opt ? opt->offline_offsets : NULL;
     if (offline && opt->n_offline != g->n_tensors)
         return ta_diag_set(d, TA_E_MALFORMED, "%zu offline offsets for %u tensors", opt->n_offline, g->n_tensors);
+    const int32_t *group = opt ? opt->buffer_of : NULL;
+    if (group && opt->n_buffer_of != g->n_tensors)
+        return ta_diag_set(d, TA_E_MALFORMED, "%zu buffer groups entries for %u tensors", opt->n_buffer_of, g->n_tensors);
     size_t count = 0;
-    for (uint32_t i = 0; i < g->n_tensors; i++) count += ta_lifetime_is_planned(&g->tensors[i]) ? 1 : 0;
+    for (uint32_t i = 0; i < g->n_tensors; i++) {
+        const bool planned = ta_lifetime_is_planned(&g->tensors[i]);
+        if (group && group[i] != (int32_t)i) {
+            const int32_t r = group[i];
+            if (r < 0 || (uint32_t)r >= g->n_tensors || group[r] != r || !planned ||
+                !ta_lifetime_is_planned(&g->tensors[r]))
+                return ta_diag_set(d, TA_E_MALFORMED, "tensor %u: bad buffer group %d (not flat, or not planned)", i, r);
+            if (offline && (offline[i] >= 0 || offline[r] >= 0))
+                return ta_diag_set(d, TA_E_BAD_REQUEST, "tensor %u shares tensor %d's buffer but has an offline offset", i, r);
+            continue; /* covered by its group's request */
+        }
+        count += planned ? 1 : 0;
+    }
     count += lt->n_scratch;
     *n = count;
     if (!reqs) return TA_OK;
@@ -184,7 +199,7 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
     size_t k = 0;
     for (uint32_t i = 0; i < g->n_tensors; i++) {
         const ta_tensor *t = &g->tensors[i];
-        if (!ta_lifetime_is_planned(t)) continue;
+        if (!ta_lifetime_is_planned(t) || (group && group[i] != (int32_t)i)) continue;
         size_t sz = ta__align_up(t->bytes, align);
         if (sz == SIZE_MAX) return ta_diag_set(d, TA_E_OVERFLOW, "tensor %u: size overflows", i);
         reqs[k] = ta_request_make(sz, lt->first[i], lt->last[i]);
@@ -195,6 +210,21 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
             origin[k].index = i;
         }
         k++;
+    }
+    /* Members widen their group's request.  A group's request is the
+     * (number of listed tensors before r)-th; members are few (one per
+     * rewritten op), so counting is cheaper than a map we have no room for. */
+    for (uint32_t i = 0; group && i < g->n_tensors; i++) {
+        const int32_t r = group[i];
+        if (r == (int32_t)i || !ta_lifetime_is_planned(&g->tensors[i])) continue;
+        size_t at = 0;
+        for (int32_t j = 0; j < r; j++) at += ta_lifetime_is_planned(&g->tensors[j]) && group[j] == j ? 1 : 0;
+        size_t sz = ta__align_up(g->tensors[i].bytes, align);
+        if (sz == SIZE_MAX) return ta_diag_set(d, TA_E_OVERFLOW, "tensor %u: size overflows", i);
+        ta_request *q = &reqs[at];
+        if (sz > q->size) q->size = sz;
+        if (lt->first[i] >= 0 && (q->first < 0 || lt->first[i] < q->first)) q->first = lt->first[i];
+        if (lt->last[i] > q->last) q->last = lt->last[i];
     }
     for (uint32_t r = 0; r < lt->n_scratch; r++) {
         size_t sz = ta__align_up(lt->scratch[r].bytes, align);

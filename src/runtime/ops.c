@@ -684,6 +684,25 @@ static ta_status prep_conv_s16(ctx_t *c, ta_requant *q, int32_t channels) {
     return prep_s16x8(c, in_t(c, 0), in_t(c, 1), in_t(c, 2), out_t(c, 0), q, channels, true);
 }
 
+/* One spatial axis of a conv or depthwise conv: the output extent and the
+ * leading padding.  SAME/VALID as TFLM's prepare computes them; EXPLICIT
+ * (a PAD op folded into the conv by a rewrite, rewrite.h) pads `lead` before
+ * and `trail` after, and the output is VALID's over the padded extent.  The
+ * kernels take only the leading amount: taps past the input's far edge are
+ * skipped, which is the trailing padding. */
+static int32_t conv_axis(ta_padding padding, int32_t in, int32_t filter, int32_t stride, int32_t dilation,
+                         int32_t lead, int32_t trail, int32_t *lead_out) {
+    if (padding == TA_PAD_EXPLICIT) {
+        const int64_t padded = (int64_t)in + lead + trail;
+        *lead_out = lead;
+        if (lead < 0 || trail < 0 || padded > INT32_MAX) return 0; /* refused as a shape mismatch */
+        return ta_kernel_out_size(TA_PAD_VALID, (int32_t)padded, filter, stride, dilation);
+    }
+    const int32_t out = ta_kernel_out_size(padding, in, filter, stride, dilation);
+    *lead_out = ta_kernel_padding(stride, dilation, in, filter, out, NULL);
+    return out;
+}
+
 static ta_status prep_conv(ctx_t *c) {
     ta_status st = need_io(c, 2, 3, 1);
     if (st) return st;
@@ -695,10 +714,8 @@ static ta_status prep_conv(ctx_t *c) {
     p->stride_w = o->stride_w;
     p->dilation_h = o->dilation_h > 0 ? o->dilation_h : 1;
     p->dilation_w = o->dilation_w > 0 ? o->dilation_w : 1;
-    int32_t oh = ta_kernel_out_size(o->padding, p->input.h, p->filter.h, p->stride_h, p->dilation_h);
-    int32_t ow = ta_kernel_out_size(o->padding, p->input.w, p->filter.w, p->stride_w, p->dilation_w);
-    p->pad_h = ta_kernel_padding(p->stride_h, p->dilation_h, p->input.h, p->filter.h, oh, NULL);
-    p->pad_w = ta_kernel_padding(p->stride_w, p->dilation_w, p->input.w, p->filter.w, ow, NULL);
+    int32_t oh = conv_axis(o->padding, p->input.h, p->filter.h, p->stride_h, p->dilation_h, o->pad_top, o->pad_bottom, &p->pad_h);
+    int32_t ow = conv_axis(o->padding, p->input.w, p->filter.w, p->stride_w, p->dilation_w, o->pad_left, o->pad_right, &p->pad_w);
     if (oh != p->output.h || ow != p->output.w || p->output.c != p->filter.n || p->input.c % p->filter.c)
         return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
@@ -733,10 +750,8 @@ static ta_status prep_dwconv(ctx_t *c) {
     p->dilation_w = o->dilation_w > 0 ? o->dilation_w : 1;
     if (p->output.c % p->input.c) return fail(c, TA_E_MALFORMED, "output channels are not a multiple of input channels");
     p->depth_multiplier = p->output.c / p->input.c;
-    int32_t oh = ta_kernel_out_size(o->padding, p->input.h, p->filter.h, p->stride_h, p->dilation_h);
-    int32_t ow = ta_kernel_out_size(o->padding, p->input.w, p->filter.w, p->stride_w, p->dilation_w);
-    p->pad_h = ta_kernel_padding(p->stride_h, p->dilation_h, p->input.h, p->filter.h, oh, NULL);
-    p->pad_w = ta_kernel_padding(p->stride_w, p->dilation_w, p->input.w, p->filter.w, ow, NULL);
+    int32_t oh = conv_axis(o->padding, p->input.h, p->filter.h, p->stride_h, p->dilation_h, o->pad_top, o->pad_bottom, &p->pad_h);
+    int32_t ow = conv_axis(o->padding, p->input.w, p->filter.w, p->stride_w, p->dilation_w, o->pad_left, o->pad_right, &p->pad_w);
     if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c)
         return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
@@ -1425,6 +1440,14 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
 uint32_t ta__op_scratch_bytes(const void *rec) { return rec ? rd32((const uint8_t *)rec + 8) : 0; }
 
 ta_op_kind ta__op_kind(const void *rec) { return rec ? (ta_op_kind)(rd32((const uint8_t *)rec) & 0xFFFFu) : TA_OP_OTHER; }
+
+uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor) {
+    if (!rec) return 0;
+    const uint8_t *r = (const uint8_t *)rec;
+    const uint32_t w1 = rd32(r + 4), n_in = w1 & 0xFFFFu, n_out = w1 >> 16;
+    if (k < n_out && tensor) *tensor = (int32_t)rd32(r + 4 * (HDR_WORDS + n_in + k));
+    return n_out;
+}
 
 ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_diag *diag) {
     if (!rec || !ptrs) return TA_E_INVALID_ARG;

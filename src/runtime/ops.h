@@ -51,6 +51,9 @@ ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_di
 /* The op kind a record runs (for messages) and the scratch it needs. */
 ta_op_kind ta__op_kind(const void *rec);
 uint32_t ta__op_scratch_bytes(const void *rec);
+/* The record's output count; *tensor (when k is below it) gets output k's
+ * tensor index (-1: absent).  Poison mode re-checksums what an op wrote. */
+uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor);
 
 /* Checks that every kind's record field list covers its params struct on
  * this ABI (no field forgotten: gaps only where the compiler pads).  For

@@ -2,11 +2,13 @@
  * The runtime: model bytes + one arena -> prepared ops -> invoke.
  *
  * Query/init steps (both run the same `build`, init then lays out the arena):
- *  1. import the model into a graph in the work block;
+ *  1. import the model into a graph in the work block; with FUSEPAD/ORDER
+ *     rewrites, the rewritten graph (rewrite.h) replaces it from here on;
  *  2. prepare every op of subgraph 0 (size pass): each validates its op and
  *     states its record size and scratch need;
  *  3. lifetimes (TFLM's rules) with one [op, op] scratch request per op that
- *     needs scratch (PLANNED mode), and the planner's request list;
+ *     needs scratch (PLANNED mode); with ALIAS/INPLACE rewrites, the buffer
+ *     groups; the planner's request list (one request per group);
  *  4. plan with the options' plan source; compute the lower bound;
  *  5. size the persistent tail (tensor table, scratch pointers, io records,
  *     the const image unless a blob supplies it, shared scratch, poison
@@ -15,8 +17,9 @@
  *     is byte for byte what prepare derives.
  * Init then carves the tail from the arena's far end, writes the const image
  * (prepare, fill pass) unless a blob supplies it, and points each tensor at
- * its place: planned ones into the head, constants into the model bytes,
- * variables into the tail (set to their reset value).
+ * its place: planned ones into the head (a tensor sharing a group's buffer
+ * at the group's), constants into the model bytes, variables into the tail
+ * (set to their reset value).
  *
  * The const image (what ta_runtime_export_consts copies out), 32-bit words
  * in the host's byte order, every part 8-byte aligned:
@@ -29,6 +32,7 @@
 #include "common/util.h"
 #include "runtime/ops.h"
 #include "tinyarena/lifetime.h"
+#include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
 
 #define ALIGN 16u
@@ -118,6 +122,7 @@ void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
     opt->model_hash = budget ? budget->model_hash : 0;
     opt->consts = budget ? budget->consts : NULL;
     opt->consts_bytes = budget && budget->consts ? budget->consts_bytes : 0;
+    opt->rewrites = budget ? budget->rewrites : 0;
 }
 
 void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t bytes) {
@@ -154,6 +159,7 @@ void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table) {
 typedef struct {
     uint8_t *base;
     size_t cap, used;
+    size_t peak; /* the most `used` reached (work can be given back, see release) */
 } carve_t;
 
 static void carve_init(carve_t *c, void *mem, size_t cap) {
@@ -161,6 +167,7 @@ static void carve_init(carve_t *c, void *mem, size_t cap) {
     c->base = mem ? (uint8_t *)q : NULL;
     c->cap = mem && cap >= (size_t)(q - p) ? cap - (size_t)(q - p) : 0;
     c->used = 0;
+    c->peak = 0;
 }
 
 static void *carve(carve_t *c, size_t count, size_t size) {
@@ -175,8 +182,15 @@ static void *carve(carve_t *c, size_t count, size_t size) {
         return NULL;
     }
     c->used = start + bytes;
+    if (c->used > c->peak) c->peak = c->used;
     if (!c->base || c->used > c->cap) return NULL;
     return c->base + start;
+}
+
+/* Gives back everything carved after the first `keep` bytes at p (which a
+ * carve returned): the next carves reuse it; the peak stays counted. */
+static void release(carve_t *c, const void *p, size_t keep) {
+    c->used = (size_t)((const uint8_t *)p - c->base) + keep;
 }
 
 /* Everything `build` produces in the work block. */
@@ -191,6 +205,7 @@ typedef struct {
     ta_buffer_origin *origin;
     size_t *offsets;
     size_t n_req;
+    int32_t *buffer_of;       /* with ALIAS/INPLACE: per global tensor, its group's tensor */
     size_t planned, lower_bound, max_scratch, sum_scratch, records, tables;
     size_t n_sops;            /* ops that need scratch (either mode) */
     size_t image;             /* const image bytes */
@@ -204,6 +219,10 @@ static size_t work_guess(const ta_runtime *rt) {
     b += (size_t)lim.ops * (sizeof(ta__op_info) + sizeof(ta_scratch_request) + 4 + ALIGN);
     b += (size_t)(lim.tensors + lim.ops) * (sizeof(ta_request) + sizeof(ta_buffer_origin) + sizeof(size_t) + 16);
     b += (size_t)(lim.tensors + 2 * lim.ops) * 16 + 1024;
+    /* rewrites: a second graph and per-op tables (pass 1), per-tensor groups (pass 2) */
+    if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER))
+        b += ta_graph_bytes(&lim) + (size_t)lim.ops * 32 + (size_t)lim.tensors * 8 + 8 * ALIGN;
+    if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) b += (size_t)lim.tensors * 16 + 6 * ALIGN;
     return b;
 }
 
@@ -211,7 +230,7 @@ size_t ta_runtime_work_bytes(const ta_runtime *rt) { return rt && rt->state ? wo
 
 /* Sets *need to the work bytes known so far and returns NO_MEMORY. */
 static ta_status short_work(ta_runtime *rt, const carve_t *c, size_t extra, ta_diag *diag) {
-    size_t need = ta__add_sat(ta__add_sat(c->used, extra), 2 * ALIGN);
+    size_t need = ta__add_sat(ta__add_sat(c->used > c->peak ? c->used : c->peak, extra), 2 * ALIGN);
     size_t guess = work_guess(rt);
     rt->b.work_bytes = need > guess ? need : guess;
     return ta_diag_set(diag, TA_E_NO_MEMORY, "work block needs at least %zu bytes, has %zu", rt->b.work_bytes, c->cap);
@@ -280,6 +299,25 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     if ((st = ta_tflite_import(&rt->model, &w->g, diag))) return st;
     if (w->g.n_subgraphs < 1) return ta_diag_set(diag, TA_E_MALFORMED, "model has no subgraph");
     if (rt->opt.subgraph != 0) return ta_diag_set(diag, TA_E_UNSUPPORTED, "only subgraph 0 can run");
+    const uint32_t rw = rt->opt.rewrites;
+    if (rw & ~TA_REWRITE_ALL) return ta_diag_set(diag, TA_E_INVALID_ARG, "unknown rewrite flags 0x%x", rw);
+    if (rt->opt.planner == budget_plan && rt->opt.planner_ctx &&
+        ((const ta_budget *)rt->opt.planner_ctx)->rewrites != rw) {
+        char a[64], b[64];
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was planned with rewrites %s, the runtime applies %s",
+                           ta_rewrite_names(((const ta_budget *)rt->opt.planner_ctx)->rewrites, a, sizeof a),
+                           ta_rewrite_names(rw, b, sizeof b));
+    }
+    if (rw & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER)) {
+        /* the rewritten graph: same tensors, fewer or reordered ops */
+        const size_t rb = ta_rewrite_graph_bytes(&w->g, rw);
+        void *rmem = carve(&c, 1, rb);
+        if (!rmem) return short_work(rt, &c, 0, diag);
+        ta_graph g2;
+        if ((st = ta_rewrite_graph(&w->g, rw, rmem, rb, &g2, NULL, diag))) return st;
+        release(&c, rmem, ta_rewrite_graph_keep_bytes(&w->g)); /* the rest was the rewrite's work */
+        w->g = g2;
+    }
     const ta_subgraph *sg = &w->g.subgraphs[0];
     /* 2. prepare every op (size pass) */
     w->info = carve(&c, sg->n_ops, sizeof *w->info);
@@ -319,13 +357,25 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     void *lmem = carve(&c, 1, lb);
     if (!lmem) return short_work(rt, &c, 0, diag);
     if ((st = ta_lifetime_analyze(&w->g, w->sreq, w->n_sreq, lmem, lb, &w->lt, diag))) return st;
-    if ((st = ta_lifetime_requests(&w->g, &w->lt, NULL, NULL, NULL, 0, &w->n_req, diag))) return st;
+    ta_lifetime_options lopt;
+    memset(&lopt, 0, sizeof lopt);
+    if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {
+        w->buffer_of = carve(&c, w->g.n_tensors, sizeof *w->buffer_of);
+        const size_t bb = ta_rewrite_buffers_bytes(&w->g);
+        void *bmem = carve(&c, 1, bb);
+        if ((w->g.n_tensors && !w->buffer_of) || !bmem) return short_work(rt, &c, 0, diag);
+        if ((st = ta_rewrite_buffers(&w->g, &w->lt, rw, bmem, bb, w->buffer_of, NULL, diag))) return st;
+        lopt.buffer_of = w->buffer_of;
+        lopt.n_buffer_of = w->g.n_tensors;
+    }
+    const ta_lifetime_options *lo = w->buffer_of ? &lopt : NULL;
+    if ((st = ta_lifetime_requests(&w->g, &w->lt, lo, NULL, NULL, 0, &w->n_req, diag))) return st;
     w->reqs = carve(&c, w->n_req, sizeof *w->reqs);
     w->origin = carve(&c, w->n_req, sizeof *w->origin);
     w->offsets = carve(&c, w->n_req, sizeof *w->offsets);
     if (w->n_req && (!w->reqs || !w->origin || !w->offsets))
         return short_work(rt, &c, 0, diag);
-    if ((st = ta_lifetime_requests(&w->g, &w->lt, NULL, w->reqs, w->origin, w->n_req, &w->n_req, diag))) return st;
+    if ((st = ta_lifetime_requests(&w->g, &w->lt, lo, w->reqs, w->origin, w->n_req, &w->n_req, diag))) return st;
     /* 4. plan */
     if (!rt->opt.planner) return ta_diag_set(diag, TA_E_INVALID_ARG, "no plan source (strategy or table)");
     size_t pneed = 0;
@@ -335,7 +385,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, pmem ? pmem : c.base, pneed, &pneed,
                               w->offsets, &w->planned, diag)))
         return st;
-    rt->b.work_bytes = c.used + 2 * ALIGN;
+    rt->b.work_bytes = (c.peak > c.used ? c.peak : c.used) + 2 * ALIGN;
     /* lower bound: most padded bytes live at one step */
     for (int32_t s = 0; s < w->lt.n_steps; s++) {
         size_t live = 0;
@@ -361,7 +411,9 @@ static void tail_layout(const ta_runtime *rt, const built_t *w, tail_t *t) {
     BLOCK(io, (size_t)(sg->n_inputs + sg->n_outputs) * sizeof(ta_io));
     BLOCK(image, rt->opt.consts ? 0 : w->image);
     BLOCK(shared, rt->opt.scratch == TA_SCRATCH_SHARED ? w->max_scratch : 0);
-    BLOCK(poison, rt->opt.poison ? w->n_req * (sizeof(ta_poison_buf) + sizeof(uint32_t)) : 0);
+    BLOCK(poison, rt->opt.poison ? w->n_req * (sizeof(ta_poison_buf) + sizeof(uint32_t)) +
+                                       (w->buffer_of ? n_t * sizeof(int32_t) : 0)
+                                 : 0);
     /* variable tensors: their reset records, then their data (16-aligned each) */
     BLOCK(vars, w->n_vars ? ta__add_sat(ta__align_up(w->n_vars * sizeof(ta_var_rec), ALIGN), w->var_bytes) : 0);
 #undef BLOCK
@@ -492,6 +544,11 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
         if (!w.n_vars) rt->vars = NULL;
         reset_vars(rt);
     }
+    /* members of a buffer group: their group's bytes */
+    for (uint32_t k = 0; w.buffer_of && k < sg->n_tensors; k++) {
+        const int32_t r = w.buffer_of[sg->tensor_base + k];
+        if (r != (int32_t)(sg->tensor_base + k)) rt->ptrs[k] = rt->ptrs[(uint32_t)r - sg->tensor_base];
+    }
     /* the const image: the caller's blob (checked by build), or written here */
     if (rt->opt.consts) {
         rt->consts = (const uint8_t *)rt->opt.consts;
@@ -546,12 +603,25 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     /* poison tables: per planned buffer (tensor or scratch), sorted by address */
     rt->pbuf = NULL;
     rt->porder = NULL;
+    rt->pgroup = NULL;
     rt->n_pbuf = 0;
     if (rt->opt.poison) {
         size_t n = w.n_req;
         rt->pbuf = (ta_poison_buf *)(tp + t.poison);
         rt->porder = (uint32_t *)(rt->pbuf + n);
         rt->n_pbuf = n;
+        if (w.buffer_of) {
+            /* which record holds each tensor, so that an op writing into a
+             * group (in place) re-takes that group's checksum */
+            rt->pgroup = (int32_t *)(rt->porder + n);
+            for (uint32_t k = 0; k < sg->n_tensors; k++) rt->pgroup[k] = -1;
+            for (size_t i = 0; i < n; i++)
+                if (w.origin[i].kind == TA_BUFFER_TENSOR) rt->pgroup[w.origin[i].index - sg->tensor_base] = (int32_t)i;
+            for (uint32_t k = 0; k < sg->n_tensors; k++) {
+                const int32_t r = w.buffer_of[sg->tensor_base + k];
+                if (r != (int32_t)(sg->tensor_base + k)) rt->pgroup[k] = rt->pgroup[(uint32_t)r - sg->tensor_base];
+            }
+        }
         for (size_t i = 0; i < n; i++) {
             ta_poison_buf *pb = &rt->pbuf[i];
             pb->data = rt->head + w.offsets[i];
@@ -607,11 +677,21 @@ static void poison_fill(ta_runtime *rt, int32_t s) {
     if (end > cur) memset(cur, CANARY, (size_t)(end - cur));
 }
 
-/* After the op at step s: checksum what it wrote, verify everything else live. */
+/* After the op at step s: checksum what it wrote (buffers created at s and,
+ * with rewrites, the groups its outputs were written into), verify
+ * everything else live. */
 static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *diag) {
     for (size_t i = 0; i < rt->n_pbuf; i++) {
         ta_poison_buf *pb = &rt->pbuf[i];
         if (pb->tensor < 0 || pb->first != s) continue;
+        pb->sum = fnv1a(pb->data, pb->bytes);
+    }
+    const uint8_t *rec = op_record(rt, op);
+    for (uint32_t k = 0, n = rt->pgroup ? ta__op_output(rec, 0, NULL) : 0; k < n; k++) {
+        int32_t t = -1;
+        ta__op_output(rec, k, &t);
+        if (t < 0 || (uint32_t)t >= rt->n_tensors || rt->pgroup[t] < 0) continue;
+        ta_poison_buf *pb = &rt->pbuf[rt->pgroup[t]];
         pb->sum = fnv1a(pb->data, pb->bytes);
     }
     for (size_t i = 0; i < rt->n_pbuf; i++) {

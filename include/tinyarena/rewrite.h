@@ -1,0 +1,151 @@
+/*
+ * tinyarena/rewrite.h -- going below the lower bound: rewrites that change
+ * what must be live, never an output bit.
+ *
+ * The lower bound (plan.h) is what any planner must pay for a given graph
+ * under TFLM's lifetime rules (lifetime.h).  These rewrites change the graph
+ * or the buffers so that fewer bytes are live at once.  They are opt-in: with
+ * flags 0 nothing here runs and everything is TFLM's, byte for byte.
+ *
+ *   TA_REWRITE_ALIAS    a RESHAPE / SQUEEZE / EXPAND_DIMS output shares its
+ *                       input's buffer (the op's copy becomes a no-op);
+ *   TA_REWRITE_INPLACE  an elementwise op writes its output over an input
+ *                       whose bytes die at that op;
+ *   TA_REWRITE_FUSEPAD  a PAD (or PADV2) feeding a VALID conv disappears: the
+ *                       conv reads the unpadded tensor with explicit padding;
+ *   TA_REWRITE_ORDER    the ops run in a memory-aware topological order.
+ *
+ * Two passes, so that planners, emitters and the runtime all see the same
+ * result and the runtime can redo it from the model bytes alone:
+ *
+ *  1. ta_rewrite_graph (FUSEPAD, ORDER) builds a new graph with the same
+ *     tensors -- same indices, names, shapes -- and fewer or reordered ops.
+ *     A folded PAD's output is flagged TA_TENSOR_ELIDED (never planned) and
+ *     its conv gets padding TA_PAD_EXPLICIT with the PAD's amounts.  Op
+ *     indices (and so steps) are those of the new graph.
+ *  2. ta_rewrite_buffers (ALIAS, INPLACE) walks that graph in execution
+ *     order with its lifetimes and groups tensors into shared buffers:
+ *     buffer_of[t] names the tensor whose buffer t lives in.  Passed to
+ *     ta_lifetime_requests (ta_lifetime_options.buffer_of), a group becomes
+ *     one request: lifetime the union, size the largest member.
+ *
+ *     ta_graph g2;  void *m = malloc(ta_rewrite_graph_bytes(g, flags));
+ *     ta_rewrite_graph(g, flags, m, ta_rewrite_graph_bytes(g, flags), &g2, &stats, &diag);
+ *     ... ta_lifetime_analyze(&g2, ...) -> lt ...
+ *     int32_t *buffer_of = malloc(g2.n_tensors * sizeof *buffer_of);
+ *     void *s = malloc(ta_rewrite_buffers_bytes(&g2));
+ *     ta_rewrite_buffers(&g2, &lt, flags, s, ta_rewrite_buffers_bytes(&g2), buffer_of, &stats, &diag);
+ *     ta_lifetime_options lo = {.buffer_of = buffer_of, .n_buffer_of = g2.n_tensors};
+ *     ta_lifetime_requests(&g2, &lt, &lo, ...);
+ *
+ * When each rewrite applies (everything else is left as it is; only
+ * subgraph 0's ops are rewritten, and a subgraph 0 with control flow is not
+ * reordered):
+ *
+ * ALIAS  op RESHAPE/SQUEEZE/EXPAND_DIMS, data input A and output B both
+ *   planned, same dtype, same bytes, B written by this op only.  A may be a
+ *   graph input and B a graph output.  Nothing ever writes into a shared
+ *   buffer except the op creating its first tensor and INPLACE ops, whose
+ *   rule below protects every member.
+ * INPLACE  op ADD/SUB/MUL (both inputs exactly the output's shape: no
+ *   broadcasting), LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, QUANTIZE,
+ *   DEQUANTIZE; output Y and input X planned, equal element count and equal
+ *   element size (so int8->int8 requantisation qualifies, float->int8 does
+ *   not), Y written by this op only; and no tensor sharing X's buffer is
+ *   needed after this op -- none is read later and none is a graph output
+ *   (outputs are needed after the last op).  The first input that qualifies
+ *   is taken.  Kernels of these kinds read element i before writing element
+ *   i and so may run with output == input (kernels.h; a test runs each).
+ *   X may be a graph input: its bytes are overwritten after its last use,
+ *   as TFLM's rules already let any later buffer reuse them.
+ * FUSEPAD  op PAD, or PADV2 whose pad value is the pad value PAD would use
+ *   (int8: the output's zero point; float32: +0.0 or -0.0); 4-D, padding
+ *   only height and width; input X not constant or variable; int8 with
+ *   per-tensor quantisation identical on X and the PAD output Y; Y neither
+ *   a graph input nor output and read by exactly one op, a CONV_2D or
+ *   DEPTHWISE_CONV_2D with VALID padding, as its data input (input 0); for
+ *   float32, every filter weight finite.  Bit-exactness: the conv kernels
+ *   skip taps outside the input.  int8: a padded tap would add
+ *   filter * (zero point + input_offset) = filter * 0 = 0 to an int32
+ *   accumulator, so skipping it changes nothing.  float32: a padded tap adds
+ *   0 * w = +-0 (w finite); the running sum starts at +0.0 and round-to-
+ *   nearest never produces -0.0 from it (x + -x is +0.0), and s + +-0 == s
+ *   for every s that is not -0.0, so skipping it changes nothing either.
+ *
+ * Nothing here allocates; both passes take caller memory sized by the
+ * matching _bytes call.
+ */
+#ifndef TINYARENA_REWRITE_H
+#define TINYARENA_REWRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyarena/graph.h"
+#include "tinyarena/lifetime.h"
+#include "tinyarena/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TA_REWRITE_ALIAS 1u
+#define TA_REWRITE_INPLACE 2u
+#define TA_REWRITE_FUSEPAD 4u
+#define TA_REWRITE_ORDER 8u
+#define TA_REWRITE_ALL 15u
+
+/* What the rewrites did (each pass adds its own counts). */
+typedef struct ta_rewrite_stats {
+    uint32_t aliased;    /* RESHAPE-like outputs sharing their input's buffer */
+    uint32_t in_place;   /* elementwise outputs written over a dying input */
+    uint32_t fused_pads; /* PAD ops folded into the conv they fed */
+    uint32_t reordered;  /* ops that run at another position than in the model */
+} ta_rewrite_stats;
+
+/* Parses a comma-separated list of "alias", "inplace", "fusepad", "order",
+ * "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
+ * unknown word in diag. */
+ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *diag);
+
+/* The flags as the same list ("alias,inplace,fusepad"; "none" for 0) in
+ * buf (NUL-terminated, truncated to len); returns buf. */
+const char *ta_rewrite_names(uint32_t flags, char *buf, size_t len);
+
+/* Bytes of the block ta_rewrite_graph needs (the new graph and its work). */
+size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags);
+
+/*
+ * Pass 1: FUSEPAD and ORDER (other flags are ignored here).  Builds *out in
+ * mem: every subgraph, every tensor (same indices; folded PAD outputs get
+ * TA_TENSOR_ELIDED), subgraph 0's ops without the folded PADs and, with
+ * ORDER, in the order that keeps the fewest bytes live.  stats (optional)
+ * gets fused_pads and reordered.  Deterministic.  TA_E_NO_MEMORY when bytes
+ * is below ta_rewrite_graph_bytes; TA_E_INVALID_ARG for unknown flags;
+ * TA_E_MALFORMED for a graph ta_graph_validate refuses.
+ */
+ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, void *mem, size_t bytes, ta_graph *out,
+                           ta_rewrite_stats *stats, ta_diag *diag);
+
+/* The new graph ta_rewrite_graph builds lives in the first this-many bytes
+ * of its block; the rest is work for the call (ORDER's search) and may be
+ * reused as soon as it returns. */
+size_t ta_rewrite_graph_keep_bytes(const ta_graph *g);
+
+/* Bytes of the work block ta_rewrite_buffers needs. */
+size_t ta_rewrite_buffers_bytes(const ta_graph *g);
+
+/*
+ * Pass 2: ALIAS and INPLACE (other flags are ignored here).  g is the graph
+ * as it runs (pass 1's output, or the model's graph), lt its lifetimes.
+ * Writes buffer_of[0 .. g->n_tensors) (every tensor its own buffer when no
+ * rewrite applies) for ta_lifetime_options.buffer_of.  stats (optional) gets
+ * aliased and in_place.  Deterministic.
+ */
+ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, void *mem, size_t bytes,
+                             int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
