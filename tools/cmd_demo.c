@@ -75,7 +75,7 @@ int cmd_demo(int argc, char **argv) {
     printf("- ping-pong: float32 %.2f MB vs 6.8 MB. Two buffers that each hold the largest tensor (the\n"
            "  112x112x96 expansion, 4.82 MB) already take 9.63 MB, so 6.8 MB cannot be a double buffer\n"
            "  for this network in float32. Ours reuses slots over the DAG: residual adds keep a block's\n"
-           "  input alive across the block, so it needs a third, smaller slot.\n",
+           "  input alive across the block, so it needs a third slot.\n",
            (double)f32[1] / 1e6);
     printf("- lifetime-greedy: float32 %.2f MB, int8 %.2f MB vs 2.85 MB. Any float32 plan must hold the\n"
            "  4.82 MB expansion and the 1.20 MB depthwise output that reads it at the same step (the\n"
