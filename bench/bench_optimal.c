@@ -94,22 +94,12 @@ static size_t arena_reqs(const char *strategy, const ta_request *r, size_t n, co
 
 /* Every model of the MANIFEST, planned from its .tflite file. */
 static void bench_models(const char *data, const ta_plan_options *base, double *total_s, int *proven, int *rows) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/models/MANIFEST.tsv", data);
-    FILE *f = fopen(path, "r");
-    if (!f) return;
-    char line[2048];
-    bool header = true;
-    while (fgets(line, sizeof line, f)) {
-        if (header) {
-            header = false;
-            continue;
-        }
-        char *tab = strchr(line, '\t');
-        if (!tab) continue;
-        *tab = '\0';
-        if (strlen(line) > 1024) continue;
-        snprintf(path, sizeof path, "%s/models/%.1024s", data, line);
+    model_manifest mf;
+    model_manifest_read(data, &mf);
+    for (size_t i = 0; i < mf.n; i++) {
+        const char *file = mf.files[i];
+        char path[4096];
+        snprintf(path, sizeof path, "%s/models/%s", data, file);
         loaded_model lm;
         model_plan mp;
         memset(&mp, 0, sizeof mp);
@@ -120,7 +110,7 @@ static void bench_models(const char *data, const ta_plan_options *base, double *
                 if (lm.offline) opt.flags |= TA_PLAN_ALLOW_FIXED_CONFLICT;
                 plan_outcome o = plan_report_run(ta_strategy_find("optimal"), mp.reqs, mp.n, &opt);
                 char name[48], a[32], b[32], c[32], e[32], status[64];
-                snprintf(name, sizeof name, "%.*s", (int)(strlen(line) - 7), line);
+                snprintf(name, sizeof name, "%.*s", (int)(strlen(file) - 7), file);
                 if (o.st) {
                     printf("%-46s %5zu %12s %12s %12s %12s  %-20s %9s\n", name, mp.n, "-", "-", "-", "-",
                            ta_status_str(o.st), "-");
@@ -143,7 +133,7 @@ static void bench_models(const char *data, const ta_plan_options *base, double *
         model_plan_free(&mp);
         model_unload(&lm);
     }
-    fclose(f);
+    model_manifest_free(&mf);
 }
 
 int main(int argc, char **argv) {

@@ -74,11 +74,9 @@ int main(int argc, char **argv) {
     memset(&opt, 0, sizeof opt);
     opt.time_limit_s = argc > 2 ? atof(argv[2]) : 10.0;
     opt.clock = cli_clock;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/models/MANIFEST.tsv", data);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "bench_rewrite: no %s (pass DATA_DIR or set TINYARENA_DATA)\n", path);
+    model_manifest mf;
+    if (!model_manifest_read(data, &mf)) {
+        fprintf(stderr, "bench_rewrite: no %s/models/MANIFEST.tsv (pass DATA_DIR or set TINYARENA_DATA)\n", data);
         return 1;
     }
     printf("below the bound: TFLM's rules vs every rewrite (data %s; tensors only; optimal, time limit %.1f s)\n", data,
@@ -87,21 +85,13 @@ int main(int argc, char **argv) {
            "optimal_rw", "saved", "saved%", "alias/inplace/fusepad/order");
     row_t rows[64];
     size_t nr = 0;
-    char line[2048];
-    bool header = true;
     size_t tot = 0, tot_rw = 0;
-    while (fgets(line, sizeof line, f) && nr < sizeof rows / sizeof rows[0]) {
-        if (header) {
-            header = false;
-            continue;
-        }
-        char *tab = strchr(line, '\t');
-        if (!tab) continue;
-        *tab = '\0';
-        if (strlen(line) > 1024) continue;
-        snprintf(path, sizeof path, "%s/models/%.1024s", data, line);
+    for (size_t i = 0; i < mf.n && nr < sizeof rows / sizeof rows[0]; i++) {
+        const char *file = mf.files[i];
+        char path[4096];
+        snprintf(path, sizeof path, "%s/models/%s", data, file);
         row_t *r = &rows[nr];
-        if (!bench_model(path, line, &opt, r)) {
+        if (!bench_model(path, file, &opt, r)) {
             printf("%-46s (cannot plan)\n", r->name);
             continue;
         }
@@ -115,7 +105,7 @@ int main(int argc, char **argv) {
         tot_rw += r->arena_rw;
         nr++;
     }
-    fclose(f);
+    model_manifest_free(&mf);
     char a[32], b[32];
     printf("%zu models: optimal arenas sum %s B under TFLM's rules, %s B rewritten\n", nr, fmt_bytes(tot, a),
            fmt_bytes(tot_rw, b));

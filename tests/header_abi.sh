@@ -6,12 +6,7 @@
 # Needs a multilib C compiler (scripts/setup.sh installs gcc-multilib):
 # SKIP without one outside CI, FAIL under CI.  SSE float math (-mfpmath=sse):
 # x87 excess precision would change float results, which is not the point here.
-set -u
-cli="${TINYARENA_CLI:?}"; data="${TINYARENA_DATA:-../shared}"
-cc="${TA_CC:-cc}"; src="${TINYARENA_SRC:?}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-skip() { if [ "${CI:-}" = true ]; then echo "FAIL: $1 under CI"; exit 1; fi; echo "SKIP: $1"; exit 0; }
-[ -d "$data/models" ] || skip "shared models not found at $data"
+. "$(dirname "$0")/header_lib.sh"
 echo 'int main(void) { return sizeof(void *) != 4; }' > "$tmp/m32.c"
 { $cc -m32 "$tmp/m32.c" -o "$tmp/m32" 2>/dev/null && "$tmp/m32"; } || skip "$cc -m32 cannot build and run 32-bit programs (apt-get install gcc-multilib)"
 flags="-m32 -msse2 -mfpmath=sse -std=c11 -O2 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Werror -I$src/include -I$src/src"
@@ -20,7 +15,6 @@ for f in $(cd "$src" && find src -name '*.c'); do
   $cc $flags -c "$src/$f" -o "$tmp/obj/$(echo "$f" | tr / _).o" || { echo "FAIL: compile $f with -m32"; exit 1; }
 done
 ar rcs "$tmp/lib32.a" "$tmp"/obj/*.o
-fail=0; n=0
 cat > "$tmp/layout.c" <<'C'
 #include <stdio.h>
 #include "runtime/ops.h"
@@ -32,27 +26,11 @@ int main(void) {
 C
 if $cc $flags "$tmp/layout.c" "$tmp/lib32.a" -lm -o "$tmp/layout" && "$tmp/layout"; then echo "ok: record field lists cover every params struct (-m32)"; else echo "FAIL: record layout (-m32)"; fail=1; fi
 # Each model from TFLM's graph and from the rewritten one (--rewrite all).
-while read -r model cases; do
-  [ -z "$model" ] && continue
-  flat=$(echo "$model" | sed 's|/|__|g')
-  h="$tmp/budget.h"
-  for rw in none all; do
-  "$cli" plan "$data/models/$model.tflite" --strategy best --rewrite $rw --header "$h" > /dev/null || { echo "FAIL: emit $model"; fail=1; continue; }
-  grep -q "BUDGET_CONST_BYTES" "$h" || { echo "FAIL: $model: no const blob in the header"; fail=1; continue; }
-  $cc $flags -DTA_HEADER="\"$h\"" -DTA_PREFIX=BUDGET -DTA_BUDGET=budget "$src/tests/header_run.c" "$tmp/lib32.a" -lm -o "$tmp/run" \
-    || { echo "FAIL: compile $model (-m32)"; fail=1; continue; }
-  for c in $cases; do
-    dir="$data/models/reference/cases/$flat/$c"
-    rm -rf "$tmp/out"; mkdir -p "$tmp/out"
-    "$tmp/run" "$data/models/$model.tflite" "$tmp/out" $(ls "$dir"/input*.raw | sort -V) > /dev/null || { echo "FAIL: run $model $c (-m32)"; fail=1; continue; }
-    for want in "$dir"/tflm_output*.bin; do
-      k=$(basename "$want" | sed 's/tflm_output\([0-9]*\).bin/\1/')
-      if cmp -s "$want" "$tmp/out/output$k.bin"; then n=$((n+1)); else echo "FAIL: $model $c output$k differs from TFLM (-m32)"; fail=1; fi
-    done
-    echo "ok: $model $c (-m32, const blob from the 64-bit CLI, rewrites: $rw)"
-  done
-  done
-done <<'LIST'
+header_build() {
+  grep -q "BUDGET_CONST_BYTES" "$1" || { echo "FAIL: no const blob in the header"; return 1; }
+  $cc $flags -DTA_HEADER="\"$1\"" -DTA_PREFIX=BUDGET -DTA_BUDGET=budget "$src/tests/header_run.c" "$tmp/lib32.a" -lm -o "$2"
+}
+header_models ", -m32, const blob from the 64-bit CLI" <<'LIST'
 tflm/person_detect person no_person
 tflm/xtensa_mobilenet_v2_quantized_1x3x224x224 dog
 mlperf_tiny/ad01_int8 random

@@ -1,15 +1,8 @@
 #!/usr/bin/env bash
 # Emits the budget-table header for real models and compiles it into a small
 # C program that checks every offset against the library's own plan.
-set -u
-cli="${TINYARENA_CLI:?}"; data="${TINYARENA_DATA:-../shared}"
-cc="${TA_CC:-cc}"; lib="${TA_LIB:?}"; src="${TINYARENA_SRC:?}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-if [ ! -d "$data/models" ]; then
-  if [ "${CI:-}" = true ]; then echo "FAIL: shared models missing under CI"; exit 1; fi
-  echo "SKIP: shared models not found at $data"; exit 0
-fi
-fail=0
+. "$(dirname "$0")/header_lib.sh"
+lib="${TA_LIB:?}"
 for model in tflm/person_detect mlperf_tiny/vww_96_int8 openmv/yolov8n_192 tflm/xtensa_mobilenet_v2_quantized_1x3x224x224; do
   for strategy in greedy best; do
     h="$tmp/model_arena.h"

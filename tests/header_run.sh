@@ -3,37 +3,14 @@
 # `tinyarena plan --header` emits: a static arena of exactly the header's
 # size, the header's table as the plan (no planner called), and outputs
 # byte-identical to TFLM's reference outputs.
-set -u
-cli="${TINYARENA_CLI:?}"; data="${TINYARENA_DATA:-../shared}"
-cc="${TA_CC:-cc}"; lib="${TA_LIB:?}"; src="${TINYARENA_SRC:?}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-if [ ! -d "$data/models" ]; then
-  if [ "${CI:-}" = true ]; then echo "FAIL: shared models missing under CI"; exit 1; fi
-  echo "SKIP: shared models not found at $data"; exit 0
-fi
-fail=0; n=0
-# Each model twice: TFLM's graph, and the rewritten one (`--rewrite all`: the
-# header records the rewrites and the runtime applies them from the table).
-while read -r model cases; do
-  [ -z "$model" ] && continue
-  flat=$(echo "$model" | sed 's|/|__|g')
-  h="$tmp/budget.h"
-  for rw in none all; do
-  "$cli" plan "$data/models/$model.tflite" --strategy best --rewrite $rw --header "$h" > /dev/null || { echo "FAIL: emit $model ($rw)"; fail=1; continue; }
-  $cc -std=c11 -Wall -Wextra -Werror $TA_CFLAGS -I"$src/include" -DTA_HEADER="\"$h\"" -DTA_PREFIX=BUDGET -DTA_BUDGET=budget \
-      "$src/tests/header_run.c" "$lib" -lm -o "$tmp/run" || { echo "FAIL: compile $model ($rw)"; fail=1; continue; }
-  for c in $cases; do
-    dir="$data/models/reference/cases/$flat/$c"
-    rm -rf "$tmp/out"; mkdir -p "$tmp/out"
-    "$tmp/run" "$data/models/$model.tflite" "$tmp/out" $(ls "$dir"/input*.raw | sort -V) > /dev/null || { echo "FAIL: run $model $c ($rw)"; fail=1; continue; }
-    for want in "$dir"/tflm_output*.bin; do
-      k=$(basename "$want" | sed 's/tflm_output\([0-9]*\).bin/\1/')
-      if cmp -s "$want" "$tmp/out/output$k.bin"; then n=$((n+1)); else echo "FAIL: $model $c output$k differs from TFLM ($rw)"; fail=1; fi
-    done
-    echo "ok: $model $c (rewrites: $rw)"
-  done
-  done
-done <<'LIST'
+. "$(dirname "$0")/header_lib.sh"
+lib="${TA_LIB:?}"
+# Each model twice: TFLM's graph and the rewritten one.
+header_build() {
+  $cc -std=c11 -Wall -Wextra -Werror $TA_CFLAGS -I"$src/include" -DTA_HEADER="\"$1\"" -DTA_PREFIX=BUDGET -DTA_BUDGET=budget \
+      "$src/tests/header_run.c" "$lib" -lm -o "$2"
+}
+header_models "" <<'LIST'
 tflm/person_detect person no_person
 tflm/xtensa_mobilenet_v2_quantized_1x3x224x224 dog
 mlperf_tiny/ad01_int8 random

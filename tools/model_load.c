@@ -1,7 +1,8 @@
 /* Loading a .tflite file for the CLI, benches and tests: read, verify,
- * import, and gather the offline offsets. */
+ * import, and gather the offline offsets; and the list of shared models. */
 #include "model_load.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,3 +49,36 @@ int model_load(const char *path, loaded_model *lm) {
     return CLI_OK;
 }
 
+
+bool model_manifest_read(const char *data, model_manifest *mf) {
+    memset(mf, 0, sizeof *mf);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/models/MANIFEST.tsv", data);
+    size_t len;
+    mf->text = (char *)cli_read_file(path, &len);
+    if (!mf->text) return false;
+    size_t lines = 1;
+    for (size_t i = 0; i < len; i++) lines += mf->text[i] == '\n';
+    mf->files = cli_xcalloc(lines, sizeof *mf->files);
+    bool header = true;
+    for (char *line = mf->text, *next; line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = '\0';
+        if (header) {
+            header = false;
+            continue;
+        }
+        char *tab = strchr(line, '\t');
+        if (!tab) continue;
+        *tab = '\0';
+        if (strlen(line) > 1024) continue;
+        mf->files[mf->n++] = line;
+    }
+    return true;
+}
+
+void model_manifest_free(model_manifest *mf) {
+    free(mf->files);
+    free(mf->text);
+    memset(mf, 0, sizeof *mf);
+}

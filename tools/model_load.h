@@ -1,6 +1,7 @@
 #ifndef TA_MODEL_LOAD_H
 #define TA_MODEL_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,4 +23,17 @@ typedef struct {
  * model_unload either way. */
 int model_load(const char *path, loaded_model *lm);
 void model_unload(loaded_model *lm);
+
+/* The model files DATA_DIR/models/MANIFEST.tsv lists: its first column (such
+ * as "tflm/person_detect.tflite", relative to DATA_DIR/models), header row
+ * skipped, in the manifest's order. */
+typedef struct {
+    char *text;   /* the manifest, cut into the names */
+    char **files; /* n names */
+    size_t n;
+} model_manifest;
+
+/* False when the manifest cannot be read; call model_manifest_free either way. */
+bool model_manifest_read(const char *data, model_manifest *mf);
+void model_manifest_free(model_manifest *mf);
 #endif

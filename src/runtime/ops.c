@@ -659,6 +659,30 @@ static ta_status float_act(ctx_t *c, float *lo, float *hi) {
     return st ? fail(c, st, "unsupported fused activation") : TA_OK;
 }
 
+/* int8 input with weights (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
+ * TRANSPOSE_CONV): int8 weights (`role` in messages) and output, int32 bias
+ * or none; P_S8 and the requantisation table. */
+static ta_status prep_s8_weights(ctx_t *c, const ta_tensor *in, const ta_tensor *w, const ta_tensor *b,
+                                 const ta_tensor *out, const char *role, int32_t channels, bool fc_per_tensor,
+                                 ta_requant *q) {
+    if (w->dtype != TA_DTYPE_INT8) return fail_type(c, role, w->dtype);
+    if (out->dtype != TA_DTYPE_INT8) return fail_type(c, "output", out->dtype);
+    if (b && b->dtype != TA_DTYPE_INT32) return fail_type(c, "bias", b->dtype);
+    c->od.path = P_S8;
+    return requant_table(c, in, w, out, channels, fc_per_tensor, q);
+}
+
+/* float32 input with weights (CONV_2D, FULLY_CONNECTED): float32 weights and
+ * output, float32 bias when b is given; P_F32 and the activation range. */
+static ta_status prep_f32_weights(ctx_t *c, const ta_tensor *w, const ta_tensor *b, const ta_tensor *out,
+                                  const char *role, float *lo, float *hi) {
+    if (w->dtype != TA_DTYPE_FLOAT32) return fail_type(c, role, w->dtype);
+    if (out->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "output", out->dtype);
+    if (b && b->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "bias", b->dtype);
+    c->od.path = P_F32;
+    return float_act(c, lo, hi);
+}
+
 /* ---- per-kind prepare --------------------------------------------------- */
 
 /* int16 activations x int8 weights (CONV_2D, TRANSPOSE_CONV): symmetric
@@ -684,84 +708,70 @@ static ta_status prep_conv_s16(ctx_t *c, ta_requant *q, int32_t channels) {
     return prep_s16x8(c, in_t(c, 0), in_t(c, 1), in_t(c, 2), out_t(c, 0), q, channels, true);
 }
 
-/* One spatial axis of a conv or depthwise conv: the output extent and the
- * leading padding.  SAME/VALID as TFLM's prepare computes them; EXPLICIT
- * (a PAD op folded into the conv by a rewrite, rewrite.h) pads `lead` before
- * and `trail` after, and the output is VALID's over the padded extent.  The
- * kernels take only the leading amount: taps past the input's far edge are
- * skipped, which is the trailing padding. */
-static int32_t conv_axis(ta_padding padding, int32_t in, int32_t filter, int32_t stride, int32_t dilation,
-                         int32_t lead, int32_t trail, int32_t *lead_out) {
-    if (padding == TA_PAD_EXPLICIT) {
+/* CONV_2D and DEPTHWISE_CONV_2D: input, filter, optional bias and output;
+ * the three 4-D shapes. */
+static ta_status conv_io(ctx_t *c, ta_dims4 *in, ta_dims4 *filter, ta_dims4 *out) {
+    ta_status st = need_io(c, 2, 3, 1);
+    if (st) return st;
+    if ((st = dims4(c, in_t(c, 0), in)) || (st = dims4(c, in_t(c, 1), filter)) || (st = dims4(c, out_t(c, 0), out))) return st;
+    return TA_OK;
+}
+
+/* One spatial axis (w_axis: width, else height) of a conv or depthwise
+ * conv: the stride and dilation (absent: 1) from the options, the output
+ * extent (returned) and the leading padding.  SAME/VALID as TFLM's prepare
+ * computes them; EXPLICIT (a PAD op folded into the conv by a rewrite,
+ * rewrite.h) pads `lead` before and `trail` after, and the output is VALID's
+ * over the padded extent.  The kernels take only the leading amount: taps
+ * past the input's far edge are skipped, which is the trailing padding. */
+static int32_t conv_axis(const ctx_t *c, bool w_axis, int32_t in, int32_t filter, int32_t *stride_out,
+                         int32_t *dilation_out, int32_t *lead_out) {
+    const ta_op_options *o = &c->op->opt;
+    const int32_t stride = w_axis ? o->stride_w : o->stride_h, dil = w_axis ? o->dilation_w : o->dilation_h;
+    const int32_t dilation = dil > 0 ? dil : 1;
+    const int32_t lead = w_axis ? o->pad_left : o->pad_top, trail = w_axis ? o->pad_right : o->pad_bottom;
+    *stride_out = stride;
+    *dilation_out = dilation;
+    if (o->padding == TA_PAD_EXPLICIT) {
         const int64_t padded = (int64_t)in + lead + trail;
         *lead_out = lead;
         if (lead < 0 || trail < 0 || padded > INT32_MAX) return 0; /* refused as a shape mismatch */
         return ta_kernel_out_size(TA_PAD_VALID, (int32_t)padded, filter, stride, dilation);
     }
-    const int32_t out = ta_kernel_out_size(padding, in, filter, stride, dilation);
+    const int32_t out = ta_kernel_out_size(o->padding, in, filter, stride, dilation);
     *lead_out = ta_kernel_padding(stride, dilation, in, filter, out, NULL);
     return out;
 }
 
 static ta_status prep_conv(ctx_t *c) {
-    ta_status st = need_io(c, 2, 3, 1);
+    ta_conv_params *p = &c->od.u.conv;
+    ta_status st = conv_io(c, &p->input, &p->filter, &p->output);
     if (st) return st;
     const ta_tensor *in = in_t(c, 0), *w = in_t(c, 1), *b = in_t(c, 2), *out = out_t(c, 0);
-    ta_conv_params *p = &c->od.u.conv;
-    if ((st = dims4(c, in, &p->input)) || (st = dims4(c, w, &p->filter)) || (st = dims4(c, out, &p->output))) return st;
-    const ta_op_options *o = &c->op->opt;
-    p->stride_h = o->stride_h;
-    p->stride_w = o->stride_w;
-    p->dilation_h = o->dilation_h > 0 ? o->dilation_h : 1;
-    p->dilation_w = o->dilation_w > 0 ? o->dilation_w : 1;
-    int32_t oh = conv_axis(o->padding, p->input.h, p->filter.h, p->stride_h, p->dilation_h, o->pad_top, o->pad_bottom, &p->pad_h);
-    int32_t ow = conv_axis(o->padding, p->input.w, p->filter.w, p->stride_w, p->dilation_w, o->pad_left, o->pad_right, &p->pad_w);
+    const int32_t oh = conv_axis(c, false, p->input.h, p->filter.h, &p->stride_h, &p->dilation_h, &p->pad_h);
+    const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
     if (oh != p->output.h || ow != p->output.w || p->output.c != p->filter.n || p->input.c % p->filter.c)
         return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
     if (in->dtype == TA_DTYPE_INT16) return prep_conv_s16(c, &p->q, p->output.c);
-    if (in->dtype == TA_DTYPE_INT8) {
-        if (w->dtype != TA_DTYPE_INT8) return fail_type(c, "filter", w->dtype);
-        if (out->dtype != TA_DTYPE_INT8) return fail_type(c, "output", out->dtype);
-        if (b && b->dtype != TA_DTYPE_INT32) return fail_type(c, "bias", b->dtype);
-        c->od.path = P_S8;
-        return requant_table(c, in, w, out, p->output.c, false, &p->q);
-    }
-    if (in->dtype == TA_DTYPE_FLOAT32) {
-        if (w->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "filter", w->dtype);
-        if (out->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "output", out->dtype);
-        if (b && b->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "bias", b->dtype);
-        c->od.path = P_F32;
-        return float_act(c, &p->act_min, &p->act_max);
-    }
+    if (in->dtype == TA_DTYPE_INT8) return prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
+    if (in->dtype == TA_DTYPE_FLOAT32) return prep_f32_weights(c, w, b, out, "filter", &p->act_min, &p->act_max);
     return fail_type(c, "input", in->dtype);
 }
 
 static ta_status prep_dwconv(ctx_t *c) {
-    ta_status st = need_io(c, 2, 3, 1);
+    ta_dwconv_params *p = &c->od.u.dw;
+    ta_status st = conv_io(c, &p->input, &p->filter, &p->output);
     if (st) return st;
     const ta_tensor *in = in_t(c, 0), *w = in_t(c, 1), *b = in_t(c, 2), *out = out_t(c, 0);
-    ta_dwconv_params *p = &c->od.u.dw;
-    if ((st = dims4(c, in, &p->input)) || (st = dims4(c, w, &p->filter)) || (st = dims4(c, out, &p->output))) return st;
-    const ta_op_options *o = &c->op->opt;
-    p->stride_h = o->stride_h;
-    p->stride_w = o->stride_w;
-    p->dilation_h = o->dilation_h > 0 ? o->dilation_h : 1;
-    p->dilation_w = o->dilation_w > 0 ? o->dilation_w : 1;
+    const int32_t oh = conv_axis(c, false, p->input.h, p->filter.h, &p->stride_h, &p->dilation_h, &p->pad_h);
+    const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
     if (p->output.c % p->input.c) return fail(c, TA_E_MALFORMED, "output channels are not a multiple of input channels");
     p->depth_multiplier = p->output.c / p->input.c;
-    int32_t oh = conv_axis(o->padding, p->input.h, p->filter.h, p->stride_h, p->dilation_h, o->pad_top, o->pad_bottom, &p->pad_h);
-    int32_t ow = conv_axis(o->padding, p->input.w, p->filter.w, p->stride_w, p->dilation_w, o->pad_left, o->pad_right, &p->pad_w);
     if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c)
         return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
-    if (in->dtype == TA_DTYPE_INT8) {
-        if (w->dtype != TA_DTYPE_INT8) return fail_type(c, "filter", w->dtype);
-        if (out->dtype != TA_DTYPE_INT8) return fail_type(c, "output", out->dtype);
-        if (b && b->dtype != TA_DTYPE_INT32) return fail_type(c, "bias", b->dtype);
-        c->od.path = P_S8;
-        return requant_table(c, in, w, out, p->output.c, false, &p->q);
-    }
+    if (in->dtype == TA_DTYPE_INT8) return prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     if (in->dtype == TA_DTYPE_FLOAT32) {
         if (w->dtype != TA_DTYPE_FLOAT32 || out->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "filter/output", w->dtype);
         c->od.path = P_F32;
@@ -783,44 +793,37 @@ static ta_status prep_fc(ctx_t *c) {
     p->batches = (int32_t)(no / p->out_depth);
     if (elems(in) < (int64_t)p->batches * p->accum_depth) return fail(c, TA_E_MALFORMED, "input is smaller than batches x depth");
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "weights are not constant");
-    if (in->dtype == TA_DTYPE_INT8) {
-        if (w->dtype != TA_DTYPE_INT8) return fail_type(c, "weights", w->dtype);
-        if (out->dtype != TA_DTYPE_INT8) return fail_type(c, "output", out->dtype);
-        if (b && b->dtype != TA_DTYPE_INT32) return fail_type(c, "bias", b->dtype);
-        c->od.path = P_S8;
-        return requant_table(c, in, w, out, p->out_depth, w->quant.count <= 1, &p->q);
-    }
-    if (in->dtype == TA_DTYPE_FLOAT32) {
-        if (w->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "weights", w->dtype);
-        if (out->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "output", out->dtype);
-        c->od.path = P_F32;
-        return float_act(c, &p->act_min, &p->act_max);
-    }
+    if (in->dtype == TA_DTYPE_INT8)
+        return prep_s8_weights(c, in, w, b, out, "weights", p->out_depth, w->quant.count <= 1, &p->q);
+    /* the float path has never checked the bias type */
+    if (in->dtype == TA_DTYPE_FLOAT32) return prep_f32_weights(c, w, NULL, out, "weights", &p->act_min, &p->act_max);
     return fail_type(c, "input", in->dtype);
 }
 
-static ta_status broadcast(ctx_t *c, ta_broadcast *b) {
-    const ta_tensor *a = in_t(c, 0), *d = in_t(c, 1), *out = out_t(c, 0);
-    if (ta_broadcast_init(b, a->shape, a->rank, d->shape, d->rank))
-        return fail(c, TA_E_UNSUPPORTED, "input shapes do not broadcast (or rank > 6)");
-    int64_t n = 1;
-    for (int32_t i = 0; i < b->rank; i++) n *= b->out[i];
-    if (n != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the broadcast shape");
-    return TA_OK;
-}
-
-static ta_status prep_addsub(ctx_t *c) {
+/* ADD, SUB, MUL: two inputs and the output, all of one type, with shapes
+ * that broadcast to the output's.  float32: P_F32 and the activation range,
+ * nothing more to derive. */
+static ta_status prep_binary(ctx_t *c, ta_broadcast *shape, float *f_act_min, float *f_act_max) {
     ta_status st = need_io(c, 2, 2, 1);
     if (st) return st;
     const ta_tensor *a = in_t(c, 0), *b = in_t(c, 1), *out = out_t(c, 0);
     if (a->dtype != b->dtype || a->dtype != out->dtype) return fail_type(c, "mixed input/output", b->dtype);
+    if (ta_broadcast_init(shape, a->shape, a->rank, b->shape, b->rank))
+        return fail(c, TA_E_UNSUPPORTED, "input shapes do not broadcast (or rank > 6)");
+    int64_t n = 1;
+    for (int32_t i = 0; i < shape->rank; i++) n *= shape->out[i];
+    if (n != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the broadcast shape");
+    if (a->dtype != TA_DTYPE_FLOAT32) return TA_OK;
+    c->od.path = P_F32;
+    return float_act(c, f_act_min, f_act_max);
+}
+
+static ta_status prep_addsub(ctx_t *c) {
     ta_addsub_params *p = &c->od.u.as;
-    if ((st = broadcast(c, &p->shape))) return st;
+    ta_status st = prep_binary(c, &p->shape, &p->f_act_min, &p->f_act_max);
+    if (st || c->od.path == P_F32) return st;
+    const ta_tensor *a = in_t(c, 0), *b = in_t(c, 1), *out = out_t(c, 0);
     const bool sub = c->op->kind == TA_OP_SUB;
-    if (a->dtype == TA_DTYPE_FLOAT32) {
-        c->od.path = P_F32;
-        return float_act(c, &p->f_act_min, &p->f_act_max);
-    }
     if (a->dtype != TA_DTYPE_INT8 && a->dtype != TA_DTYPE_INT16) return fail_type(c, "input", a->dtype);
     c->od.path = a->dtype == TA_DTYPE_INT8 ? P_S8 : P_S16;
     st = (sub ? ta_sub_prepare : ta_addsub_prepare)(p, a->dtype, scale_of(a), zp_of(a), scale_of(b), zp_of(b),
@@ -829,16 +832,10 @@ static ta_status prep_addsub(ctx_t *c) {
 }
 
 static ta_status prep_mul(ctx_t *c) {
-    ta_status st = need_io(c, 2, 2, 1);
-    if (st) return st;
-    const ta_tensor *a = in_t(c, 0), *b = in_t(c, 1), *out = out_t(c, 0);
-    if (a->dtype != b->dtype || a->dtype != out->dtype) return fail_type(c, "mixed input/output", b->dtype);
     ta_mul_params *p = &c->od.u.mul;
-    if ((st = broadcast(c, &p->shape))) return st;
-    if (a->dtype == TA_DTYPE_FLOAT32) {
-        c->od.path = P_F32;
-        return float_act(c, &p->f_act_min, &p->f_act_max);
-    }
+    ta_status st = prep_binary(c, &p->shape, &p->f_act_min, &p->f_act_max);
+    if (st || c->od.path == P_F32) return st;
+    const ta_tensor *a = in_t(c, 0), *b = in_t(c, 1), *out = out_t(c, 0);
     if (a->dtype != TA_DTYPE_INT8) return fail_type(c, "input", a->dtype);
     c->od.path = P_S8;
     st = ta_mul_prepare(p, a->dtype, scale_of(a), zp_of(a), scale_of(b), zp_of(b), scale_of(out), zp_of(out),
@@ -932,16 +929,23 @@ static ta_status prep_softmax(ctx_t *c) {
     return st ? fail(c, st, "beta * input scale too small") : TA_OK;
 }
 
-static ta_status prep_act(ctx_t *c) {
+/* Elementwise unary ops (LOGISTIC, TANH, LEAKY_RELU, HARD_SWISH): one input
+ * and one output of the same type and size; *count their elements.
+ * float32: P_F32, nothing more to derive. */
+static ta_status prep_unary(ctx_t *c, size_t *count) {
     ta_status st = need_io(c, 1, 1, 1);
     if (st) return st;
     const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
     if (in->dtype != out->dtype || elems(in) != elems(out)) return fail(c, TA_E_MALFORMED, "output differs from input");
-    c->od.u.act.count = (size_t)elems(in);
-    if (in->dtype == TA_DTYPE_FLOAT32) {
-        c->od.path = P_F32;
-        return TA_OK;
-    }
+    *count = (size_t)elems(in);
+    if (in->dtype == TA_DTYPE_FLOAT32) c->od.path = P_F32;
+    return TA_OK;
+}
+
+static ta_status prep_act(ctx_t *c) {
+    ta_status st = prep_unary(c, &c->od.u.act.count);
+    if (st || c->od.path == P_F32) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
     if (in->dtype != TA_DTYPE_INT8) return fail_type(c, "input", in->dtype);
     const bool logistic = c->op->kind == TA_OP_LOGISTIC;
     if (zp_of(out) != (logistic ? -128 : 0)) return fail(c, TA_E_UNSUPPORTED, "unexpected output zero point");
@@ -1144,16 +1148,10 @@ static ta_status prep_resize(ctx_t *c) {
 /* ---- int16 / recurrent / attention ops ---------------------------------- */
 
 static ta_status prep_leaky(ctx_t *c) {
-    ta_status st = need_io(c, 1, 1, 1);
-    if (st) return st;
-    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
-    if (in->dtype != out->dtype || elems(in) != elems(out)) return fail(c, TA_E_MALFORMED, "output differs from input");
-    c->od.u.leaky.count = (size_t)elems(in);
     c->od.u.leaky.p.alpha = c->op->opt.alpha;
-    if (in->dtype == TA_DTYPE_FLOAT32) {
-        c->od.path = P_F32;
-        return TA_OK;
-    }
+    ta_status st = prep_unary(c, &c->od.u.leaky.count);
+    if (st || c->od.path == P_F32) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
     if (in->dtype != TA_DTYPE_INT8 && in->dtype != TA_DTYPE_INT16) return fail_type(c, "input", in->dtype);
     c->od.path = in->dtype == TA_DTYPE_INT8 ? P_S8 : P_S16;
     st = ta_leaky_relu_prepare(&c->od.u.leaky.p, c->op->opt.alpha, scale_of(in), zp_of(in), scale_of(out), zp_of(out));
@@ -1161,15 +1159,9 @@ static ta_status prep_leaky(ctx_t *c) {
 }
 
 static ta_status prep_hswish(ctx_t *c) {
-    ta_status st = need_io(c, 1, 1, 1);
-    if (st) return st;
+    ta_status st = prep_unary(c, &c->od.u.hswish.count);
+    if (st || c->od.path == P_F32) return st;
     const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
-    if (in->dtype != out->dtype || elems(in) != elems(out)) return fail(c, TA_E_MALFORMED, "output differs from input");
-    c->od.u.hswish.count = (size_t)elems(in);
-    if (in->dtype == TA_DTYPE_FLOAT32) {
-        c->od.path = P_F32;
-        return TA_OK;
-    }
     if (in->dtype != TA_DTYPE_INT8) return fail_type(c, "input", in->dtype);
     c->od.path = P_S8;
     st = ta_hard_swish_prepare(&c->od.u.hswish.p, scale_of(in), zp_of(in), scale_of(out), zp_of(out));
@@ -1205,11 +1197,8 @@ static ta_status prep_tconv(ctx_t *c) {
         return TA_OK;
     }
     if (in->dtype == TA_DTYPE_INT8) {
-        if (w->dtype != TA_DTYPE_INT8) return fail_type(c, "filter", w->dtype);
-        if (b && b->dtype != TA_DTYPE_INT32) return fail_type(c, "bias", b->dtype);
-        c->od.path = P_S8;
         c->scratch = ta_kernel_transpose_conv_scratch_bytes(p, TA_DTYPE_INT8);
-        return requant_table(c, in, w, out, p->output.c, false, &p->q);
+        return prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     }
     if (in->dtype == TA_DTYPE_INT16) {
         c->scratch = ta_kernel_transpose_conv_scratch_bytes(p, TA_DTYPE_INT16);

@@ -13,8 +13,8 @@
 #include "runtime/kernels/fixedpoint.h"
 #include "runtime/kernels/binary_common.h"
 
-ta_status ta_addsub_prepare(ta_addsub_params *p, ta_dtype type, float s1, int32_t zp1, float s2,
-                            int32_t zp2, float s_out, int32_t zp_out, ta_activation act) {
+ta_status ta__addsub_prepare(ta_addsub_params *p, ta_dtype type, float s1, int32_t zp1, float s2, int32_t zp2,
+                             float s_out, int32_t zp_out, ta_activation act, int float_ratios) {
     if (!p) return TA_E_INVALID_ARG;
     if (type == TA_DTYPE_FLOAT32) return ta_float_activation_range(act, &p->f_act_min, &p->f_act_max);
     if (type != TA_DTYPE_INT8 && type != TA_DTYPE_INT16) return TA_E_UNSUPPORTED;
@@ -23,10 +23,22 @@ ta_status ta_addsub_prepare(ta_addsub_params *p, ta_dtype type, float s1, int32_
     p->input2_offset = -zp2;
     p->output_offset = zp_out;
     p->left_shift = type == TA_DTYPE_INT16 ? 15 : 20;
-    const double twice_max = 2.0 * (double)(s1 > s2 ? s1 : s2);
-    const double r1 = (double)s1 / twice_max;
-    const double r2 = (double)s2 / twice_max;
-    const double ro = twice_max / ((double)(1 << p->left_shift) * (double)s_out);
+    double r1, r2, ro;
+    if (float_ratios) {
+        /* float arithmetic on purpose (SUB, see ta_sub_prepare in kernels.h) */
+        const float twice_max = 2.0f * (s1 > s2 ? s1 : s2);
+        const float f1 = s1 / twice_max;
+        const float f2 = s2 / twice_max;
+        const float fo = twice_max / ((float)(1 << p->left_shift) * s_out);
+        r1 = (double)f1;
+        r2 = (double)f2;
+        ro = (double)fo;
+    } else {
+        const double twice_max = 2.0 * (double)(s1 > s2 ? s1 : s2);
+        r1 = (double)s1 / twice_max;
+        r2 = (double)s2 / twice_max;
+        ro = twice_max / ((double)(1 << p->left_shift) * (double)s_out);
+    }
     ta_quant_multiplier(r1, &p->input1_mult, &p->input1_shift);
     ta_quant_multiplier(r2, &p->input2_mult, &p->input2_shift);
     ta_quant_multiplier(ro, &p->output_mult, &p->output_shift);
@@ -35,7 +47,13 @@ ta_status ta_addsub_prepare(ta_addsub_params *p, ta_dtype type, float s1, int32_
     return ta_quant_activation_range(act, s_out, zp_out, type, &p->act_min, &p->act_max);
 }
 
-int32_t ta__addsub_q(const ta_addsub_params *p, int32_t x, int32_t y, int negate) {
+ta_status ta_addsub_prepare(ta_addsub_params *p, ta_dtype type, float s1, int32_t zp1, float s2,
+                            int32_t zp2, float s_out, int32_t zp_out, ta_activation act) {
+    return ta__addsub_prepare(p, type, s1, zp1, s2, zp2, s_out, zp_out, act, 0);
+}
+
+/* One quantised ADD (negate = 0) or SUB (negate = 1) element, clamped. */
+static int32_t addsub_q(const ta_addsub_params *p, int32_t x, int32_t y, int negate) {
     const int32_t a = (int32_t)((uint32_t)(p->input1_offset + x) << p->left_shift);
     const int32_t b = (int32_t)((uint32_t)(p->input2_offset + y) << p->left_shift);
     const int32_t sa = ta_q_mul(a, p->input1_mult, p->input1_shift);
@@ -47,41 +65,52 @@ int32_t ta__addsub_q(const ta_addsub_params *p, int32_t x, int32_t y, int negate
     return out;
 }
 
-ta_status ta_kernel_add_s8(const ta_addsub_params *p, const int8_t *in1, const int8_t *in2,
-                           int8_t *out) {
+ta_status ta__addsub_q_run(const ta_addsub_params *p, int negate, int wide, const void *in1, const void *in2,
+                           void *out) {
     if (!p || !in1 || !in2 || !out || p->left_shift < 0 || p->left_shift > 30) return TA_E_INVALID_ARG;
     ta__bcast_iter it;
     int64_t n;
     ta_status st = ta__bcast_begin(&it, &p->shape, &n);
     if (st) return st;
-    for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape))
-        out[i] = (int8_t)ta__addsub_q(p, in1[it.o1], in2[it.o2], 0);
+    const int8_t *a8 = in1, *b8 = in2;
+    const int16_t *a16 = in1, *b16 = in2;
+    int8_t *o8 = out;
+    int16_t *o16 = out;
+    for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {
+        if (wide) o16[i] = (int16_t)addsub_q(p, a16[it.o1], b16[it.o2], negate);
+        else o8[i] = (int8_t)addsub_q(p, a8[it.o1], b8[it.o2], negate);
+    }
     return TA_OK;
+}
+
+ta_status ta__binary_f32(const ta_broadcast *shape, ta__binop op, float act_min, float act_max, const float *in1,
+                         const float *in2, float *out) {
+    if (!in1 || !in2 || !out) return TA_E_INVALID_ARG;
+    ta__bcast_iter it;
+    int64_t n;
+    ta_status st = ta__bcast_begin(&it, shape, &n);
+    if (st) return st;
+    for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, shape)) {
+        const float x = in1[it.o1], y = in2[it.o2];
+        float v = op == TA__BIN_ADD ? x + y : op == TA__BIN_SUB ? x - y : x * y;
+        v = v < act_min ? act_min : v;
+        out[i] = v > act_max ? act_max : v;
+    }
+    return TA_OK;
+}
+
+ta_status ta_kernel_add_s8(const ta_addsub_params *p, const int8_t *in1, const int8_t *in2,
+                           int8_t *out) {
+    return ta__addsub_q_run(p, 0, 0, in1, in2, out);
 }
 
 ta_status ta_kernel_add_s16(const ta_addsub_params *p, const int16_t *in1, const int16_t *in2,
                             int16_t *out) {
-    if (!p || !in1 || !in2 || !out || p->left_shift < 0 || p->left_shift > 30) return TA_E_INVALID_ARG;
-    ta__bcast_iter it;
-    int64_t n;
-    ta_status st = ta__bcast_begin(&it, &p->shape, &n);
-    if (st) return st;
-    for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape))
-        out[i] = (int16_t)ta__addsub_q(p, in1[it.o1], in2[it.o2], 0);
-    return TA_OK;
+    return ta__addsub_q_run(p, 0, 1, in1, in2, out);
 }
 
 ta_status ta_kernel_add_f32(const ta_addsub_params *p, const float *in1, const float *in2,
                             float *out) {
-    if (!p || !in1 || !in2 || !out) return TA_E_INVALID_ARG;
-    ta__bcast_iter it;
-    int64_t n;
-    ta_status st = ta__bcast_begin(&it, &p->shape, &n);
-    if (st) return st;
-    for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {
-        float v = in1[it.o1] + in2[it.o2];
-        v = v < p->f_act_min ? p->f_act_min : v;
-        out[i] = v > p->f_act_max ? p->f_act_max : v;
-    }
-    return TA_OK;
+    if (!p) return TA_E_INVALID_ARG;
+    return ta__binary_f32(&p->shape, TA__BIN_ADD, p->f_act_min, p->f_act_max, in1, in2, out);
 }

@@ -47,33 +47,23 @@ ta_status ta_kernel_conv2d_s8(const ta_conv_params *p, const int8_t *input, cons
     const int32_t in_off = p->q.input_offset;
     for (int32_t b = 0; b < out.n; b++) {
         for (int32_t oy = 0; oy < out.h; oy++) {
-            const int32_t y0 = oy * p->stride_h - p->pad_h;
+            const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
             for (int32_t ox = 0; ox < out.w; ox++) {
-                const int32_t x0 = ox * p->stride_w - p->pad_w;
+                const ta__taps tx = ta__conv_taps(ox, p->stride_w, p->pad_w, p->dilation_w, f.w, in.w);
+                int8_t *op = output + ta__nhwc(&out, b, oy, ox);
                 for (int32_t oc = 0; oc < out.c; oc++) {
-                    const int32_t g = oc / per_group;
+                    const int64_t g_off = (int64_t)(oc / per_group) * f.c;
                     int64_t acc = 0;
-                    for (int32_t fy = 0; fy < f.h; fy++) {
-                        const int32_t iy = y0 + p->dilation_h * fy;
-                        if (iy < 0 || iy >= in.h) continue;
-                        for (int32_t fx = 0; fx < f.w; fx++) {
-                            const int32_t ix = x0 + p->dilation_w * fx;
-                            if (ix < 0 || ix >= in.w) continue;
-                            const int8_t *ip = input + (((int64_t)b * in.h + iy) * in.w + ix) * in.c + (int64_t)g * f.c;
-                            const int8_t *fp = filter + (((int64_t)oc * f.h + fy) * f.w + fx) * f.c;
+                    for (int32_t fy = ty.lo; fy < ty.hi; fy++) {
+                        const int32_t iy = ty.i0 + p->dilation_h * fy;
+                        for (int32_t fx = tx.lo; fx < tx.hi; fx++) {
+                            const int8_t *ip = input + ta__nhwc(&in, b, iy, tx.i0 + p->dilation_w * fx) + g_off;
+                            const int8_t *fp = filter + ta__nhwc(&f, oc, fy, fx);
                             for (int32_t ic = 0; ic < f.c; ic++)
                                 acc += (int32_t)fp[ic] * ((int32_t)ip[ic] + in_off);
                         }
                     }
-                    /* int32 wrap-around, as TFLM's accumulator */
-                    int32_t a = (int32_t)(uint32_t)(uint64_t)acc;
-                    if (bias) a = (int32_t)((uint32_t)a + (uint32_t)bias[oc]);
-                    const int32_t ch = p->q.per_channel ? oc : 0;
-                    a = ta_q_mul(a, p->q.mult[ch], p->q.shift[ch]);
-                    a += p->q.output_offset;
-                    if (a < p->q.act_min) a = p->q.act_min;
-                    if (a > p->q.act_max) a = p->q.act_max;
-                    output[(((int64_t)b * out.h + oy) * out.w + ox) * out.c + oc] = (int8_t)a;
+                    op[oc] = ta__conv_out_s8(&p->q, acc, bias, oc);
                 }
             }
         }
@@ -90,27 +80,22 @@ ta_status ta_kernel_conv2d_f32(const ta_conv_params *p, const float *input, cons
     const int32_t groups = in.c / f.c, per_group = f.n / groups;
     for (int32_t b = 0; b < out.n; b++) {
         for (int32_t oy = 0; oy < out.h; oy++) {
-            const int32_t y0 = oy * p->stride_h - p->pad_h;
+            const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
             for (int32_t ox = 0; ox < out.w; ox++) {
-                const int32_t x0 = ox * p->stride_w - p->pad_w;
+                const ta__taps tx = ta__conv_taps(ox, p->stride_w, p->pad_w, p->dilation_w, f.w, in.w);
+                float *op = output + ta__nhwc(&out, b, oy, ox);
                 for (int32_t oc = 0; oc < out.c; oc++) {
-                    const int32_t g = oc / per_group;
+                    const int64_t g_off = (int64_t)(oc / per_group) * f.c;
                     float total = 0.0f;
-                    for (int32_t fy = 0; fy < f.h; fy++) {
-                        const int32_t iy = y0 + p->dilation_h * fy;
-                        if (iy < 0 || iy >= in.h) continue;
-                        for (int32_t fx = 0; fx < f.w; fx++) {
-                            const int32_t ix = x0 + p->dilation_w * fx;
-                            if (ix < 0 || ix >= in.w) continue;
-                            const float *ip = input + (((int64_t)b * in.h + iy) * in.w + ix) * in.c + (int64_t)g * f.c;
-                            const float *fp = filter + (((int64_t)oc * f.h + fy) * f.w + fx) * f.c;
+                    for (int32_t fy = ty.lo; fy < ty.hi; fy++) {
+                        const int32_t iy = ty.i0 + p->dilation_h * fy;
+                        for (int32_t fx = tx.lo; fx < tx.hi; fx++) {
+                            const float *ip = input + ta__nhwc(&in, b, iy, tx.i0 + p->dilation_w * fx) + g_off;
+                            const float *fp = filter + ta__nhwc(&f, oc, fy, fx);
                             for (int32_t ic = 0; ic < f.c; ic++) total += ip[ic] * fp[ic];
                         }
                     }
-                    float v = total + (bias ? bias[oc] : 0.0f);
-                    v = v < p->act_min ? p->act_min : v;
-                    v = v > p->act_max ? p->act_max : v;
-                    output[(((int64_t)b * out.h + oy) * out.w + ox) * out.c + oc] = v;
+                    op[oc] = ta__conv_out_f32(total, bias, oc, p->act_min, p->act_max);
                 }
             }
         }

@@ -33,32 +33,23 @@ ta_status ta_kernel_depthwise_conv2d_s8(const ta_dwconv_params *p, const int8_t 
     const int32_t dm = p->depth_multiplier, in_off = p->q.input_offset;
     for (int32_t b = 0; b < out.n; b++) {
         for (int32_t oy = 0; oy < out.h; oy++) {
-            const int32_t y0 = oy * p->stride_h - p->pad_h;
+            const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
             for (int32_t ox = 0; ox < out.w; ox++) {
-                const int32_t x0 = ox * p->stride_w - p->pad_w;
+                const ta__taps tx = ta__conv_taps(ox, p->stride_w, p->pad_w, p->dilation_w, f.w, in.w);
+                int8_t *op = output + ta__nhwc(&out, b, oy, ox);
                 for (int32_t ic = 0; ic < in.c; ic++) {
                     for (int32_t m = 0; m < dm; m++) {
                         const int32_t oc = ic * dm + m;
                         int64_t acc = 0;
-                        for (int32_t fy = 0; fy < f.h; fy++) {
-                            const int32_t iy = y0 + p->dilation_h * fy;
-                            if (iy < 0 || iy >= in.h) continue;
-                            for (int32_t fx = 0; fx < f.w; fx++) {
-                                const int32_t ix = x0 + p->dilation_w * fx;
-                                if (ix < 0 || ix >= in.w) continue;
-                                int32_t iv = input[(((int64_t)b * in.h + iy) * in.w + ix) * in.c + ic];
-                                int32_t fv = filter[((int64_t)fy * f.w + fx) * f.c + oc];
+                        for (int32_t fy = ty.lo; fy < ty.hi; fy++) {
+                            const int32_t iy = ty.i0 + p->dilation_h * fy;
+                            for (int32_t fx = tx.lo; fx < tx.hi; fx++) {
+                                int32_t iv = input[ta__nhwc(&in, b, iy, tx.i0 + p->dilation_w * fx) + ic];
+                                int32_t fv = filter[ta__nhwc(&f, 0, fy, fx) + oc];
                                 acc += fv * (iv + in_off);
                             }
                         }
-                        int32_t a = (int32_t)(uint32_t)(uint64_t)acc;
-                        if (bias) a = (int32_t)((uint32_t)a + (uint32_t)bias[oc]);
-                        const int32_t ch = p->q.per_channel ? oc : 0;
-                        a = ta_q_mul(a, p->q.mult[ch], p->q.shift[ch]);
-                        a += p->q.output_offset;
-                        if (a < p->q.act_min) a = p->q.act_min;
-                        if (a > p->q.act_max) a = p->q.act_max;
-                        output[(((int64_t)b * out.h + oy) * out.w + ox) * out.c + oc] = (int8_t)a;
+                        op[oc] = ta__conv_out_s8(&p->q, acc, bias, oc);
                     }
                 }
             }
@@ -76,27 +67,21 @@ ta_status ta_kernel_depthwise_conv2d_f32(const ta_dwconv_params *p, const float 
     const int32_t dm = p->depth_multiplier;
     for (int32_t b = 0; b < out.n; b++) {
         for (int32_t oy = 0; oy < out.h; oy++) {
-            const int32_t y0 = oy * p->stride_h - p->pad_h;
+            const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
             for (int32_t ox = 0; ox < out.w; ox++) {
-                const int32_t x0 = ox * p->stride_w - p->pad_w;
+                const ta__taps tx = ta__conv_taps(ox, p->stride_w, p->pad_w, p->dilation_w, f.w, in.w);
+                float *op = output + ta__nhwc(&out, b, oy, ox);
                 for (int32_t ic = 0; ic < in.c; ic++) {
                     for (int32_t m = 0; m < dm; m++) {
                         const int32_t oc = ic * dm + m;
                         float total = 0.0f;
-                        for (int32_t fy = 0; fy < f.h; fy++) {
-                            const int32_t iy = y0 + p->dilation_h * fy;
-                            if (iy < 0 || iy >= in.h) continue;
-                            for (int32_t fx = 0; fx < f.w; fx++) {
-                                const int32_t ix = x0 + p->dilation_w * fx;
-                                if (ix < 0 || ix >= in.w) continue;
-                                total += input[(((int64_t)b * in.h + iy) * in.w + ix) * in.c + ic] *
-                                         filter[((int64_t)fy * f.w + fx) * f.c + oc];
-                            }
+                        for (int32_t fy = ty.lo; fy < ty.hi; fy++) {
+                            const int32_t iy = ty.i0 + p->dilation_h * fy;
+                            for (int32_t fx = tx.lo; fx < tx.hi; fx++)
+                                total += input[ta__nhwc(&in, b, iy, tx.i0 + p->dilation_w * fx) + ic] *
+                                         filter[ta__nhwc(&f, 0, fy, fx) + oc];
                         }
-                        float v = total + (bias ? bias[oc] : 0.0f);
-                        v = v < p->act_min ? p->act_min : v;
-                        v = v > p->act_max ? p->act_max : v;
-                        output[(((int64_t)b * out.h + oy) * out.w + ox) * out.c + oc] = v;
+                        op[oc] = ta__conv_out_f32(total, bias, oc, p->act_min, p->act_max);
                     }
                 }
             }

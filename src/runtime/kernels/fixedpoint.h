@@ -49,6 +49,30 @@ int32_t ta__input_radius(int int_bits, int left_shift, int total_signed_bits);
  * logistic and tanh (sigmoid_table.c). */
 extern const uint16_t ta__sigmoid_table[256];
 
+/* int8 LOGISTIC (is_tanh = 0) and TANH (is_tanh = 1), logistic.c: the same steps
+ * (see there) but for the gemmlowp function and the output step. */
+ta_status ta__lut_act_s8(const ta_lut_act_params *p, size_t n, const int8_t *input, int8_t *output, int is_tanh);
+
+/* The int16 LUT logistic and tanh's input rescale (TFLM's int16 Logistic /
+ * Tanh): x = (in * mult + round) >> left_shift in wrapping int32, where a
+ * multiplier of 0 means 3 << left_shift and no shift. */
+typedef struct ta__lut_in {
+    int32_t mult, left_shift, round;
+} ta__lut_in;
+
+static inline ta__lut_in ta__lut_in_make(int32_t mult, int32_t left_shift) {
+    if (mult == 0) {
+        mult = (int32_t)(3u << left_shift);
+        left_shift = 0;
+    }
+    const ta__lut_in r = {mult, left_shift, left_shift > 0 ? (int32_t)1 << (left_shift - 1) : 0};
+    return r;
+}
+
+static inline int32_t ta__lut_in_apply(const ta__lut_in *r, int16_t v) {
+    return ta__asr((int32_t)((uint32_t)(uint64_t)((int64_t)v * r->mult) + (uint32_t)r->round), r->left_shift);
+}
+
 /* Broadcast walker: linear output index -> offsets into in1 and in2. */
 typedef struct ta__bcast_iter {
     int32_t rank;

@@ -1,6 +1,7 @@
 /*
  * LOGISTIC, int8 and float32: TFLM reference_integer_ops::Logistic and
- * reference_ops::Logistic; and the int16 table version the LSTM uses.  ta_act_prepare_s8 is shared with TANH.
+ * reference_ops::Logistic; and the int16 table version the LSTM uses.
+ * ta_act_prepare_s8 and the int8 loop (ta__lut_act_s8) are shared with TANH.
  *
  * int8 steps, per element:
  *  1. x - zp; beyond +-input_range_radius the result saturates (-128 / 127).
@@ -26,8 +27,7 @@ void ta_act_prepare_s8(ta_lut_act_params *p, float in_scale, int32_t in_zp) {
     p->input_range_radius = ta__input_radius(4, e, 31);
 }
 
-ta_status ta_kernel_logistic_s8(const ta_lut_act_params *p, size_t n, const int8_t *input,
-                                int8_t *output) {
+ta_status ta__lut_act_s8(const ta_lut_act_params *p, size_t n, const int8_t *input, int8_t *output, int is_tanh) {
     if (!p || (n && (!input || !output))) return TA_E_INVALID_ARG;
     if (p->input_left_shift < -31 || p->input_left_shift > 30) return TA_E_INVALID_ARG;
     for (size_t i = 0; i < n; i++) {
@@ -37,13 +37,19 @@ ta_status ta_kernel_logistic_s8(const ta_lut_act_params *p, size_t n, const int8
         else if (x >= p->input_range_radius) v = 127;
         else {
             const int32_t q4 = ta_q_mul(x, p->input_mult, p->input_left_shift);
-            v = ta_q_div_pot(ta__logistic(q4, 4), 31 - 8) - 128;
+            /* logistic: 1/256 steps, zero point -128; tanh: 1/128 steps, zero point 0 */
+            v = is_tanh ? ta_q_div_pot(ta__tanh(q4, 4), 31 - 7) : ta_q_div_pot(ta__logistic(q4, 4), 31 - 8) - 128;
             if (v < -128) v = -128;
             if (v > 127) v = 127;
         }
         output[i] = (int8_t)v;
     }
     return TA_OK;
+}
+
+ta_status ta_kernel_logistic_s8(const ta_lut_act_params *p, size_t n, const int8_t *input,
+                                int8_t *output) {
+    return ta__lut_act_s8(p, n, input, output, 0);
 }
 
 ta_status ta_kernel_logistic_f32(size_t n, const float *input, float *output) {
@@ -69,13 +75,9 @@ ta_status ta_kernel_logistic_f32(size_t n, const float *input, float *output) {
  *  3. negative x mirrors: 1 - sigmoid(|x|); round and drop 10 bits to Q0.15. */
 void ta_kernel_logistic_s16_lut(int32_t mult, int32_t left_shift, size_t n, const int16_t *input,
                                 int16_t *output) {
-    if (mult == 0) {
-        mult = (int32_t)(3u << left_shift);
-        left_shift = 0;
-    }
-    const int32_t round_ = left_shift > 0 ? (int32_t)1 << (left_shift - 1) : 0;
+    const ta__lut_in rs = ta__lut_in_make(mult, left_shift);
     for (size_t i = 0; i < n; i++) {
-        const int32_t x = ta__asr((int32_t)((uint32_t)(uint64_t)((int64_t)input[i] * mult) + (uint32_t)round_), left_shift);
+        const int32_t x = ta__lut_in_apply(&rs, input[i]);
         const uint32_t ax = x >= 0 ? (uint32_t)x : 0u - (uint32_t)x;
         const uint32_t uh = ax >> 9;
         uint32_t r;

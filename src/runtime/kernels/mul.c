@@ -7,6 +7,7 @@
  * clamp.
  */
 #include "runtime/kernels/fixedpoint.h"
+#include "runtime/kernels/binary_common.h"
 
 ta_status ta_mul_prepare(ta_mul_params *p, ta_dtype type, float s1, int32_t zp1, float s2,
                          int32_t zp2, float s_out, int32_t zp_out, ta_activation act) {
@@ -42,15 +43,6 @@ ta_status ta_kernel_mul_s8(const ta_mul_params *p, const int8_t *in1, const int8
 
 ta_status ta_kernel_mul_f32(const ta_mul_params *p, const float *in1, const float *in2,
                             float *out) {
-    if (!p || !in1 || !in2 || !out) return TA_E_INVALID_ARG;
-    ta__bcast_iter it;
-    int64_t n;
-    ta_status st = ta__bcast_begin(&it, &p->shape, &n);
-    if (st) return st;
-    for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {
-        float v = in1[it.o1] * in2[it.o2];
-        v = v < p->f_act_min ? p->f_act_min : v;
-        out[i] = v > p->f_act_max ? p->f_act_max : v;
-    }
-    return TA_OK;
+    if (!p) return TA_E_INVALID_ARG;
+    return ta__binary_f32(&p->shape, TA__BIN_MUL, p->f_act_min, p->f_act_max, in1, in2, out);
 }

@@ -12,22 +12,7 @@
 
 ta_status ta_kernel_tanh_s8(const ta_lut_act_params *p, size_t n, const int8_t *input,
                             int8_t *output) {
-    if (!p || (n && (!input || !output))) return TA_E_INVALID_ARG;
-    if (p->input_left_shift < -31 || p->input_left_shift > 30) return TA_E_INVALID_ARG;
-    for (size_t i = 0; i < n; i++) {
-        const int32_t x = (int32_t)input[i] - p->input_zp;
-        int32_t v;
-        if (x <= -p->input_range_radius) v = -128;
-        else if (x >= p->input_range_radius) v = 127;
-        else {
-            const int32_t q4 = ta_q_mul(x, p->input_mult, p->input_left_shift);
-            v = ta_q_div_pot(ta__tanh(q4, 4), 31 - 7);
-            if (v < -128) v = -128;
-            if (v > 127) v = 127;
-        }
-        output[i] = (int8_t)v;
-    }
-    return TA_OK;
+    return ta__lut_act_s8(p, n, input, output, 1);
 }
 
 ta_status ta_kernel_tanh_f32(size_t n, const float *input, float *output) {
@@ -41,13 +26,9 @@ ta_status ta_kernel_tanh_f32(size_t n, const float *input, float *output) {
  * the index taken at >> 8 (twice the logistic's resolution) and an 8-bit
  * fraction; the result is re-centred around 0 and shifted down by 8. */
 void ta_kernel_tanh_s16_lut(int32_t mult, int32_t left_shift, size_t n, const int16_t *input, int16_t *output) {
-    if (mult == 0) {
-        mult = (int32_t)(3u << left_shift);
-        left_shift = 0;
-    }
-    const int32_t round_ = left_shift > 0 ? (int32_t)1 << (left_shift - 1) : 0;
+    const ta__lut_in rs = ta__lut_in_make(mult, left_shift);
     for (size_t i = 0; i < n; i++) {
-        const int32_t x = ta__asr((int32_t)((uint32_t)(uint64_t)((int64_t)input[i] * mult) + (uint32_t)round_), left_shift);
+        const int32_t x = ta__lut_in_apply(&rs, input[i]);
         const uint32_t ax = x >= 0 ? (uint32_t)x : 0u - (uint32_t)x;
         const uint32_t uh = ax >> 8;
         int32_t r;

@@ -19,14 +19,6 @@
 
 #include "runtime/kernels/conv_common.h"
 
-/* int64 bias, read whatever its alignment in the model bytes (flatbuffer
- * buffers are only 4-byte aligned in practice). */
-static int64_t ld64(const int64_t *p) {
-    int64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
 static ta_status check(const ta_tconv_params *p, const void *input, const void *filter, const void *output) {
     if (!p || !input || !filter || !output) return TA_E_INVALID_ARG;
     ta_status st = ta__conv_check(&p->input, &p->filter, &p->output, p->stride_h, p->stride_w, 1, 1, p->pad_h, p->pad_w);
@@ -111,7 +103,7 @@ ta_status ta_kernel_transpose_conv_s16(const ta_tconv_params *p, const int16_t *
     const int32_t oc_n = p->output.c;
     for (int64_t i = 0; i < n; i++) {
         const int32_t oc = (int32_t)(i % oc_n), ch = p->q.per_channel ? oc : 0;
-        const int64_t a = bias ? (int64_t)((uint64_t)acc[i] + (uint64_t)ld64(bias + oc)) : acc[i];
+        const int64_t a = bias ? (int64_t)((uint64_t)acc[i] + (uint64_t)ta__ld64(bias + oc)) : acc[i];
         output[i] = (int16_t)clamp_q(&p->q, ta_q_mul64(a, p->q.mult[ch], p->q.shift[ch]));
     }
     return TA_OK;
