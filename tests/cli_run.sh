@@ -40,6 +40,19 @@ grep -q "#define MNV2_BUDGET_CONST_BYTES" "$tmp/mnv2_budget.h" && grep -q "_Alig
   grep -q "mnv2_budget_consts, MNV2_BUDGET_CONST_BYTES, MNV2_BUDGET_REWRITES}" "$tmp/mnv2_budget.h" && ok "header with the const blob" || bad "header const blob"
 p=$(sed -n 's/#define MNV2_BUDGET_PERSISTENT_BYTES \([0-9]*\)u.*/\1/p' "$tmp/mnv2_budget.h")
 [ -n "$p" ] && [ "$p" -lt 4096 ] && ok "persistent part with the blob: $p B" || bad "persistent with the blob: $p"
+# The header's arena is what firmware needs with the table as its plan: no
+# planner scratch in the in-place work block, so it does not depend on the
+# strategy that made the plan (optimal's search once made hello_world's
+# 71,583 B and person_detect's 567,631 B).
+for st in optimal best; do
+  "$cli" plan "$m/tflm/hello_world_float.tflite" --strategy $st --header "$tmp/hw_$st.h" > /dev/null || bad "header $st"
+  "$cli" plan "$m/tflm/person_detect.tflite" --strategy $st --header "$tmp/pd_$st.h" > /dev/null || bad "header $st"
+done
+hw=$(sed -n 's/#define HW_OPTIMAL_ARENA_BYTES \([0-9]*\)u.*/\1/p' "$tmp/hw_optimal.h")
+hwb=$(sed -n 's/#define HW_BEST_ARENA_BYTES \([0-9]*\)u.*/\1/p' "$tmp/hw_best.h")
+pd=$(sed -n 's/#define PD_OPTIMAL_ARENA_BYTES \([0-9]*\)u.*/\1/p' "$tmp/pd_optimal.h")
+[ -n "$hw" ] && [ "$hw" = "$hwb" ] && [ "$hw" -lt 4096 ] && [ "$pd" = 56175 ] &&
+  ok "header arena with the default strategy: hello_world_float $hw B, person_detect $pd B" || bad "header arena: hello_world_float $hw / $hwb B, person_detect $pd B"
 
 # --rewrite: the rewritten graph runs bit-exact with TFLM, in a smaller arena, and a
 # header made with it records the rewrites

@@ -324,7 +324,19 @@ static void test_bound(void) {
     CHECK_EQ_U(b, 0);
 }
 
+/* Status text for every code, and for values outside the enum -- also where
+ * enums are short and unsigned (arm-none-eabi's default, -fshort-enums). */
+static void test_status_text(void) {
+    CHECK(strcmp(ta_status_str(TA_OK), "ok") == 0);
+    CHECK(strcmp(ta_status_str(TA_E_IO), "i/o error") == 0);
+    for (int s = 0; s < (int)TA_STATUS_COUNT; s++) CHECK(strcmp(ta_status_str((ta_status)s), "unknown status") != 0);
+    CHECK(strcmp(ta_status_str(TA_STATUS_COUNT), "unknown status") == 0);
+    CHECK(strcmp(ta_status_str((ta_status)200), "unknown status") == 0);
+    CHECK(strcmp(ta_status_str((ta_status)-1), "unknown status") == 0);
+}
+
 int main(void) {
+    test_status_text();
     test_design_notes_chain();
     test_pingpong_chain_two_slots();
     test_tflm_cases();

@@ -161,15 +161,18 @@ static bool runtime_query(const loaded_model *lm, const ta_runtime_options *opt,
     return cli_runtime_query(rt, work, wb, b, &d) == TA_OK;
 }
 
-/* What tinyarena's runtime would need for this model with strategy s:
- * opens it, prepares every op and plans (no arena is allocated).  With
- * consts != NULL it also initialises the runtime once, exports its op
- * constants blob into *consts (malloc'd, *consts_bytes; the caller frees
- * it) and fills *with the breakdown of a runtime that reads that blob. */
-static bool runtime_breakdown(const loaded_model *lm, const char *strategy, uint32_t rewrites, ta_arena_breakdown *b,
+/* What tinyarena's runtime would need for this model with the plan as a
+ * table (the chosen strategy's offsets, as the budget header gives them to
+ * firmware): opens it, prepares every op and plans (no arena is allocated).
+ * A table needs no planner scratch, so the in-place figures are what
+ * firmware needs; a strategy's own work (optimal's above all) would inflate
+ * them.  With consts != NULL it also initialises the runtime once, exports
+ * its op constants blob into *consts (malloc'd, *consts_bytes; the caller
+ * frees it) and fills *with the breakdown of a runtime that reads that blob. */
+static bool runtime_breakdown(const loaded_model *lm, const ta_plan_table *table, uint32_t rewrites, ta_arena_breakdown *b,
                               void **consts, size_t *consts_bytes, ta_arena_breakdown *with) {
     ta_runtime_options opt = ta_runtime_options_default();
-    if (ta_runtime_use_strategy(&opt, strategy)) return false;
+    ta_runtime_use_table(&opt, table);
     opt.rewrites = rewrites;
     ta_runtime rt;
     void *work;
@@ -323,6 +326,11 @@ static int plan_model(const plan_args *a) {
         rc = cli_error("%s: planning TFLM's graph for the comparison failed", a->model);
     }
     const size_t arena_rw = o[ichosen].res.arena_bytes;
+    /* The chosen plan as a table, the plan source the budget header gives
+     * firmware: the runtime figures below and in --header are for it. */
+    uint32_t *toff = cli_xcalloc(mp.n ? mp.n : 1, sizeof *toff);
+    for (size_t i = 0; !o[ichosen].st && i < mp.n; i++) toff[i] = (uint32_t)o[ichosen].offsets[i];
+    const ta_plan_table table = {toff, mp.n, o[ichosen].res.arena_bytes};
     const size_t saved = base.arena_bytes > arena_rw ? base.arena_bytes - arena_rw : 0;
     const double saved_pct = base.arena_bytes ? 100.0 * (double)saved / (double)base.arena_bytes : 0.0;
     viz_plan vp = viz_plan_of_model(&mp, o, no, ichosen, base_name(a->model), ta_tflite_description(&lm.m));
@@ -379,7 +387,7 @@ static int plan_model(const plan_args *a) {
         size_t consts_bytes = 0;
         if (!runnable) {
             printf("runtime: tinyarena run cannot run this model: the plan covers tensors only\n  (%s)\n", rdiag.msg);
-        } else if (!a->no_scratch && runtime_breakdown(&lm, chosen->name, applied, &rb, &consts, &consts_bytes, &rc_b)) {
+        } else if (!a->no_scratch && runtime_breakdown(&lm, &table, applied, &rb, &consts, &consts_bytes, &rc_b)) {
             printf("runtime arena (%s plan): planned %s + persistent %s + alignment %s\n", chosen->name,
                    fmt_bytes(rb.planned, b1), fmt_bytes(rb.persistent, b2), fmt_bytes(rb.alignment, b3));
             printf("  = %s B; %s B with in-place init\n", fmt_bytes(rb.total, b4), fmt_bytes(rb.total_in_place, b5));
@@ -404,7 +412,7 @@ static int plan_model(const plan_args *a) {
         void *consts = NULL;
         size_t consts_bytes = 0;
         bool have = runnable && !a->no_scratch &&
-                    runtime_breakdown(&lm, chosen->name, applied, &hb, &consts, &consts_bytes, &hc);
+                    runtime_breakdown(&lm, &table, applied, &hb, &consts, &consts_bytes, &hc);
         rc = emit_header(a->header_out, &mp, &o[ichosen], base_name(a->model), ta_budget_hash(lm.bytes, lm.len),
                          lm.len, have ? &hb : NULL, have ? &hc : NULL, consts, consts_bytes, applied);
         free(consts);
@@ -414,6 +422,7 @@ static int plan_model(const plan_args *a) {
         free(o[i].offsets);
     }
     free(o);
+    free(toff);
     model_plan_free(&mp);
     free(scratch);
     free(g2mem);

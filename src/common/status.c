@@ -26,7 +26,7 @@ static const char *const k_status_text[TA_STATUS_COUNT] = {
 };
 
 const char *ta_status_str(ta_status st) {
-    if ((int)st < 0 || st >= TA_STATUS_COUNT || !k_status_text[st]) return "unknown status";
+    if ((unsigned)st >= (unsigned)TA_STATUS_COUNT || !k_status_text[st]) return "unknown status"; /* short enums: unsigned */
     return k_status_text[st];
 }
 

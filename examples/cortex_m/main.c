@@ -1,0 +1,80 @@
+/* tinyarena on a Cortex-M: the model, its input, the budget table and the op
+ * constants are all in flash; the only RAM is one static arena of exactly
+ * the budget header's size, the stack, and the runtime handle.  No malloc,
+ * no planner, no file system.  Prints the arena and timing figures and each
+ * output as hex over semihosting (a UART on a real board), then exits with
+ * 0, or 1 with the runtime's one-line diagnostic. */
+#include <stdint.h>
+#include <string.h>
+
+#include "board.h"
+#include "model_budget.h" /* generated: tinyarena plan MODEL --header model_budget.h */
+#include "model_data.h"   /* generated: the model and input bytes, const, 16-byte aligned */
+#include "tinyarena/runtime.h"
+
+static uint8_t arena[MODEL_BUDGET_ARENA_BYTES];
+static ta_runtime rt;
+static ta_diag d;
+
+static void put_kv(const char *key, uint32_t v) {
+    board_puts(key);
+    board_puts(" ");
+    board_put_u32(v);
+    board_puts("\n");
+}
+
+static int fail(const char *what) {
+    board_puts(what);
+    board_puts(": ");
+    board_puts(d.msg);
+    board_puts("\n");
+    return 1;
+}
+
+int main(void) {
+    board_puts("tinyarena: " MODEL_DATA_NAME " on " BOARD_CPU "\n");
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_budget(&opt, &model_budget); /* plan and op constants from flash, hash checked */
+    const uint64_t t0 = board_ticks();
+    if (ta_runtime_open(&rt, model_data, MODEL_DATA_BYTES, &opt, &d)) return fail("open");
+    if (ta_runtime_init(&rt, NULL, 0, arena, sizeof arena, &d)) return fail("init"); /* work in the arena head */
+    const uint64_t t1 = board_ticks();
+    if (ta_runtime_input_count(&rt) != MODEL_DATA_INPUTS) {
+        board_puts("the case has another number of inputs than the model\n");
+        return 1;
+    }
+    for (uint32_t k = 0; k < MODEL_DATA_INPUTS; k++) {
+        const ta_io *in = ta_runtime_input(&rt, k);
+        if (in->bytes != input_bytes[k]) {
+            board_puts("an input has another size than the model's\n");
+            return 1;
+        }
+        memcpy(in->data, input_data[k], in->bytes);
+    }
+    const uint64_t t2 = board_ticks();
+    if (ta_runtime_invoke(&rt, &d)) return fail("invoke");
+    const uint64_t t3 = board_ticks();
+    put_kv("arena_bytes", (uint32_t)sizeof arena);
+    put_kv("planned_bytes", MODEL_BUDGET_BYTES);
+    put_kv("persistent_bytes", (uint32_t)ta_runtime_breakdown(&rt)->persistent);
+    put_kv("work_bytes", (uint32_t)ta_runtime_breakdown(&rt)->work_bytes);
+    put_kv("const_blob_bytes", MODEL_BUDGET_CONST_BYTES);
+    put_kv("model_bytes", MODEL_DATA_BYTES);
+    put_kv("init_ticks", (uint32_t)(t1 - t0));
+    put_kv("invoke_ticks", (uint32_t)(t3 - t2));
+    put_kv("tick_hz", BOARD_SYSCLK_HZ);
+    put_kv("stack_bytes", board_stack_bytes());
+    put_kv("stack_used_bytes", board_stack_used());
+    for (uint32_t k = 0; k < ta_runtime_output_count(&rt); k++) {
+        const ta_io *o = ta_runtime_output(&rt, k);
+        board_puts("output");
+        board_put_u32(k);
+        board_puts(" ");
+        board_put_u32((uint32_t)o->bytes);
+        board_puts(" ");
+        board_put_hex(o->data, (uint32_t)o->bytes);
+        board_puts("\n");
+    }
+    board_puts("done\n");
+    return 0;
+}

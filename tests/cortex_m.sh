@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# tinyarena on emulated Cortex-M microcontrollers: examples/cortex_m/build.sh
+# cross-compiles the runtime with arm-none-eabi-gcc (-Werror), links a
+# bare-metal firmware (model, input, budget table and op constants in
+# flash, one static arena, no malloc, no planner), runs it in QEMU and the
+# outputs must be byte-identical to TFLM's -- with TFLM's graph and with
+# `--rewrite all`.  CPUs: Cortex-M4F (mps2-an386), M3 (an385), M7 (an500),
+# and armv6-m code with every unaligned access trapped (Cortex-M0 class).
+# person_detect is also linked for a part with 512 KB of flash and 64 KB
+# of RAM (4 KB of stack), and must fit and run there.
+# Needs gcc-arm-none-eabi, libnewlib-arm-none-eabi and qemu-system-arm
+# (scripts/setup.sh installs them): SKIP without them outside CI, FAIL under CI.
+set -u
+data="${TINYARENA_DATA:-../shared}"; src="${TINYARENA_SRC:?}"
+export TINYARENA_CLI="${TINYARENA_CLI:?}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+skip() { if [ "${CI:-}" = true ]; then echo "FAIL: $1 under CI"; exit 1; fi; echo "SKIP: $1"; exit 0; }
+[ -d "$data/models" ] || skip "shared models not found at $data"
+for t in arm-none-eabi-gcc qemu-system-arm; do
+  command -v $t > /dev/null || skip "$t not found (apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)"
+done
+[ -f "$(arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -print-file-name=libc_nano.a)" ] \
+  || skip "newlib for arm-none-eabi not found (apt-get install libnewlib-arm-none-eabi)"
+export TA_MCU_LIBDIR="$tmp/lib" TA_MCU_TIMEOUT=60
+start=$(date +%s)
+fail=0; n=0; runs=0
+while read -r cpu model cases extra; do
+  [ -z "$cpu" ] && continue
+  flat=$(echo "$model" | sed 's|/|__|g')
+  for c in ${cases//,/ }; do
+    dir="$data/models/reference/cases/$flat/$c"
+    for rw in none all; do
+      out="$tmp/run"
+      rm -rf "$out"
+      if ! bash "$src/examples/cortex_m/build.sh" "$data/models/$model.tflite" "$dir" "$out" --cpu "$cpu" --rewrite $rw \
+           ${extra//,/ } > "$tmp/log" 2>&1; then
+        echo "FAIL: $model $c on $cpu (rewrites: $rw):"; sed 's/^/  /' "$tmp/log"; fail=1; continue
+      fi
+      runs=$((runs+1))
+      ok=1
+      for want in "$dir"/tflm_output*.bin; do
+        k=$(basename "$want" | sed 's/tflm_output\([0-9]*\)\.bin/\1/')
+        if cmp -s "$want" "$out/output$k.bin"; then n=$((n+1))
+        else echo "FAIL: $model $c on $cpu: output$k differs from TFLM (rewrites: $rw)"; fail=1; ok=0; fi
+      done
+      [ $ok = 1 ] && echo "ok: $(tail -1 "$tmp/log")"
+    done
+  done
+done <<'LIST'
+m4 tflm/person_detect person,no_person --stack,4K,--flash,512K,--ram,64K
+m0 tflm/person_detect person,no_person
+m4 mlperf_tiny/kws_ref_model_int8 image
+m4 mlperf_tiny/ad01_int8 random
+m4 mlperf_tiny/ic_pretrainedResnet_quant image
+m4 mlperf_tiny/vww_96_int8 image
+m0 mlperf_tiny/kws_ref_model_int8 image
+m4 tflm/hello_world_float random
+m3 tflm/hello_world_float random
+m7 tflm/hello_world_float random
+m0 tflm/hello_world_float random
+m4 tflm/hello_world_int8 random
+m4 tflm/micro_speech_quantized random
+m4 fiti/KWS_2_001_002_attention random
+m4 tflm/keyword_scrambled random
+m4 tflm/mnist_lstm_trained_lstm_int8 random
+m4 tflm/dtln_noise_suppression golden
+m0 tflm/dtln_noise_suppression golden
+m4 tflm/seanet/conv0 random
+m4 tflm/seanet/transpose_conv0 random
+m4 tflm/seanet/add0 random
+LIST
+echo "cortex_m: $n outputs byte-identical to TFLM from $runs firmware runs under QEMU in $(( $(date +%s) - start )) s"
+exit $fail
