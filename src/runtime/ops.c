@@ -774,6 +774,7 @@ static ta_status prep_dwconv(ctx_t *c) {
     if (in->dtype == TA_DTYPE_INT8) return prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     if (in->dtype == TA_DTYPE_FLOAT32) {
         if (w->dtype != TA_DTYPE_FLOAT32 || out->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "filter/output", w->dtype);
+        if (b && b->dtype != TA_DTYPE_FLOAT32) return fail_type(c, "bias", b->dtype);
         c->od.path = P_F32;
         return float_act(c, &p->act_min, &p->act_max);
     }
@@ -795,8 +796,7 @@ static ta_status prep_fc(ctx_t *c) {
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "weights are not constant");
     if (in->dtype == TA_DTYPE_INT8)
         return prep_s8_weights(c, in, w, b, out, "weights", p->out_depth, w->quant.count <= 1, &p->q);
-    /* the float path has never checked the bias type */
-    if (in->dtype == TA_DTYPE_FLOAT32) return prep_f32_weights(c, w, NULL, out, "weights", &p->act_min, &p->act_max);
+    if (in->dtype == TA_DTYPE_FLOAT32) return prep_f32_weights(c, w, b, out, "weights", &p->act_min, &p->act_max);
     return fail_type(c, "input", in->dtype);
 }
 
