@@ -690,6 +690,178 @@ void ta_kernel_logistic_s16_lut(int32_t mult, int32_t left_shift, size_t n, cons
                                 int16_t *output);
 void ta_kernel_tanh_s16_lut(int32_t mult, int32_t left_shift, size_t n, const int16_t *input, int16_t *output);
 
+/* ------------------------------------------------------------------------ */
+/* Integer arithmetic: int32 ADD, MUL, DIV, MINIMUM/MAXIMUM, CAST            */
+/* ------------------------------------------------------------------------ */
+
+/* TFLM CalculateActivationRange<int32_t>: NONE the full int32 range, RELU
+ * [0, max], RELU6 [0, 6], RELU_N1_TO_1 [-1, 1]; TA_E_UNSUPPORTED otherwise. */
+ta_status ta_int32_activation_range(ta_activation act, int32_t *act_min, int32_t *act_max);
+
+/* int32 ADD (add.c), with p->shape's broadcasting: in1 + in2, wrapping.  TFLM
+ * clamps its int32 ADD to the full int32 range whatever the fused activation
+ * says, so only the shape of p is read.  In place allowed. */
+ta_status ta_kernel_add_s32(const ta_addsub_params *p, const int32_t *in1, const int32_t *in2, int32_t *out);
+/* int32 MUL (mul.c): in1 * in2 (wrapping), clamped to [p->act_min,
+ * p->act_max] (ta_int32_activation_range).  In place allowed. */
+ta_status ta_kernel_mul_s32(const ta_mul_params *p, const int32_t *in1, const int32_t *in2, int32_t *out);
+
+/* int32 DIV (div.c): in1 / in2 truncated toward zero (C division, TFLM's
+ * reference Div), clamped to [act_min, act_max].  Where TFLM would trap (a
+ * zero divisor, INT32_MIN / -1) the kernel fails with TA_E_INVALID_ARG
+ * before writing anything. */
+typedef struct ta_div_params {
+    ta_broadcast shape;
+    int32_t act_min, act_max;
+} ta_div_params;
+ta_status ta_kernel_div_s32(const ta_div_params *p, const int32_t *in1, const int32_t *in2, int32_t *out);
+
+/* MINIMUM / MAXIMUM (minimum_maximum.c) with broadcasting: x < y ? x : y and
+ * x > y ? x : y, as TFLM's.  type: INT8, INT16, INT32 or FLOAT32. */
+ta_status ta_kernel_minimum(const ta_broadcast *shape, ta_dtype type, const void *in1, const void *in2, void *out);
+ta_status ta_kernel_maximum(const ta_broadcast *shape, ta_dtype type, const void *in1, const void *in2, void *out);
+
+/* CAST (cast.c): C's conversion of every element (TFLM's static_cast):
+ * between int8, uint8, int16, uint16, int32, uint32, int64, uint64 and bool
+ * the value is taken modulo the output type's range (bool: x != 0); an
+ * integer or bool to float32 rounds to nearest; float32 to float32 copies.
+ * ta_kernel_cast_supported() says which pairs run (float to integer does not:
+ * out of range it is undefined in TFLM's C++). */
+bool ta_kernel_cast_supported(ta_dtype in_type, ta_dtype out_type);
+ta_status ta_kernel_cast(size_t n, ta_dtype in_type, const void *input, ta_dtype out_type, void *output);
+
+/* ------------------------------------------------------------------------ */
+/* TFLM's signal library: the audio front end's custom ops                   */
+/* ------------------------------------------------------------------------ */
+
+/* The library's integer helpers (signal_math.c), exactly as TFLM computes
+ * them: most significant bit (1-based; 32 for 0, as TFLM's GCC build),
+ * square roots by the bit-pair method rounded to nearest (Sqrt64 takes the
+ * 32-bit path when the high word is 0), and the fixed-point natural log of
+ * x > 0 scaled by out_scale / 2^16 (log2 from the leading bit and a 129-point
+ * correction table, times ln 2 as 45426 / 2^16, each step rounded). */
+uint32_t ta_signal_msb32(uint32_t x);
+uint32_t ta_signal_msb64(uint64_t x);
+uint16_t ta_signal_sqrt32(uint32_t x);
+uint32_t ta_signal_sqrt64(uint64_t x);
+/* log2(x) in Q16: the leading bit's position, then the bits below it as a
+ * Q16 fraction plus the table's correction, linearly interpolated (0 for 0). */
+uint32_t ta_signal_log2_q16(uint32_t x);
+uint32_t ta_signal_log32(uint32_t x, uint32_t out_scale);
+
+/* SignalWindow (signal_window.c): out[i] = clamp16((in[i] * w[i % window])
+ * >> shift), the product in int32, the shift arithmetic.  size must be a
+ * multiple of window. */
+typedef struct ta_signal_window_params {
+    int32_t size;   /* input and output elements */
+    int32_t window; /* weights: one frame */
+    int32_t shift;  /* 0..31 */
+} ta_signal_window_params;
+ta_status ta_kernel_signal_window(const ta_signal_window_params *p, const int16_t *input, const int16_t *weights,
+                                  int16_t *output);
+
+/* SignalFftAutoScale (signal_fft_auto_scale.c): m = TFLM's int16 running
+ * max |x| (where -32768 wraps, as TFLM's), s = max(0, 15 - msb(m)) taken as
+ * unsigned, out = in * 2^s (wrapping to int16), *scale_bits = s. */
+ta_status ta_kernel_signal_fft_auto_scale(size_t n, const int16_t *input, int16_t *output, int32_t *scale_bits);
+
+/* SignalRfft, int16 (signal_rfft.c): kissfft's fixed-point real FFT (v1.3.0,
+ * FIXED_POINT 16, as TFLM builds it): an n = fft_length / 2 point complex
+ * FFT of the even/odd samples (radix 4 stages, then a radix 2 one, each
+ * dividing by its radix with kissfft's rounding), then the real-FFT split
+ * with the super twiddles.  Each frame of input_length samples is zero
+ * padded to fft_length; the output has fft_length / 2 + 1 complex values
+ * (int16 real, imaginary) per frame.  The complex FFT runs in the output
+ * frame itself: no scratch. */
+typedef struct ta_signal_rfft_params {
+    int32_t fft_length;      /* even; fft_length / 2 a power of two >= 2 */
+    int32_t input_length;    /* samples per frame, 1..fft_length */
+    int32_t frames;          /* >= 1 */
+    const int16_t *twiddles; /* ta_signal_rfft_twiddles(fft_length) */
+} ta_signal_rfft_params;
+/* int16 entries of the twiddle table: n twiddles then n / 2 super twiddles,
+ * (real, imaginary) each; 0 for an unsupported fft_length. */
+size_t ta_signal_rfft_table_count(int32_t fft_length);
+/* kissfft's tables: floor(0.5 + 32767 cos(phase)) (and sin) with phase
+ * -2 pi i / n, and -pi ((i + 1) / n + 0.5) for the super twiddles, in double
+ * arithmetic, as kiss_fft_alloc and kiss_fftr_alloc compute them. */
+ta_status ta_signal_rfft_twiddles(int32_t fft_length, int16_t *table);
+ta_status ta_kernel_signal_rfft_s16(const ta_signal_rfft_params *p, const int16_t *input, int16_t *output);
+
+/* SignalEnergy (signal_energy.c): out[i] = re^2 + im^2 (uint32) for i in
+ * [start, end) of `count` complex int16 inputs.  TFLM leaves the other
+ * outputs unwritten; here they are 0. */
+typedef struct ta_signal_energy_params {
+    int32_t count;      /* complex inputs = outputs */
+    int32_t start, end; /* 0 <= start <= end <= count */
+} ta_signal_energy_params;
+ta_status ta_kernel_signal_energy(const ta_signal_energy_params *p, const int16_t *input, uint32_t *output);
+
+/* SignalFilterBank (signal_filter_bank.c): triangular mel filters.  For
+ * channel i in 0..num_channels (one more than the outputs), over its band
+ * input[freq_starts[i] + j], j < widths[i], accumulate weights[weight_starts[i]
+ * + j] * x into channel i and unweights[...] * x into channel i + 1 (uint64,
+ * the int16 weights taken modulo 2^64); channel 0 is dropped.  The tables are
+ * checked against the sizes before anything is written. */
+typedef struct ta_signal_filter_bank_params {
+    int32_t num_channels; /* outputs; the three channel tables have one more */
+    int32_t input_size;   /* energy bins */
+    int32_t weights_size; /* entries of weights and of unweights */
+} ta_signal_filter_bank_params;
+typedef struct ta_signal_filter_bank_tables {
+    const int16_t *weights, *unweights;
+    const int16_t *freq_starts, *weight_starts, *widths; /* num_channels + 1 each */
+} ta_signal_filter_bank_tables;
+ta_status ta_signal_filter_bank_check(const ta_signal_filter_bank_params *p, const ta_signal_filter_bank_tables *t);
+ta_status ta_kernel_signal_filter_bank(const ta_signal_filter_bank_params *p, const ta_signal_filter_bank_tables *t,
+                                       const uint32_t *input, uint64_t *output);
+
+/* SignalFilterBankSquareRoot (signal_filter_bank_sqrt.c): out[i] =
+ * ta_signal_sqrt64(in[i]) >> scale_bits (the count taken modulo 32, as the
+ * x86 shift TFLM compiles to). */
+ta_status ta_kernel_signal_filter_bank_sqrt(size_t n, const uint64_t *input, int32_t scale_bits, uint32_t *output);
+
+/* SignalFilterBankSpectralSubtraction (signal_spectral_subtraction.c): per
+ * channel (the alternate coefficients on odd channels), s = in << smoothing_bits,
+ * noise = (s * smoothing + noise * one_minus_smoothing) >> spectral_subtraction_bits
+ * (uint64), the estimate capped at s (and noise with it when clamping),
+ * out = max((s - estimate) >> smoothing_bits, (in * min_signal_remaining) >>
+ * spectral_subtraction_bits).  `state` (num_channels uint32, the noise
+ * estimates, zero at start) carries from call to call; noise_out gets a copy. */
+typedef struct ta_signal_spectral_subtraction_params {
+    int32_t num_channels;
+    uint32_t smoothing, one_minus_smoothing;
+    uint32_t alternate_smoothing, alternate_one_minus_smoothing;
+    uint32_t min_signal_remaining;
+    uint32_t smoothing_bits;            /* 0..31 */
+    uint32_t spectral_subtraction_bits; /* 0..63 */
+    bool clamping;
+} ta_signal_spectral_subtraction_params;
+ta_status ta_kernel_signal_spectral_subtraction(const ta_signal_spectral_subtraction_params *p, const uint32_t *input,
+                                                uint32_t *output, uint32_t *noise_out, uint32_t *state);
+
+/* SignalPCAN (signal_pcan.c): per-channel automatic gain control.  gain =
+ * the LUT's piecewise quadratic at the noise estimate (int16, taken as
+ * uint32), snr = (in * gain) >> snr_shift, out = snr^2 >> 20 below 2 << 12,
+ * else (snr >> 6) - 64. */
+typedef struct ta_signal_pcan_params {
+    int32_t num_channels;
+    int32_t snr_shift; /* 0..63 */
+    int32_t lut_size;  /* >= 125: the table covers every 32-bit noise value */
+} ta_signal_pcan_params;
+ta_status ta_kernel_signal_pcan(const ta_signal_pcan_params *p, const uint32_t *input, const uint32_t *noise,
+                                const int16_t *lut, uint32_t *output);
+
+/* SignalFilterBankLog (signal_filter_bank_log.c): x = in << input_correction_bits;
+ * out = x > 1 ? min(ta_signal_log32(x, output_scale), 32767) : 0. */
+typedef struct ta_signal_filter_bank_log_params {
+    int32_t num_channels;
+    int32_t input_correction_bits; /* 0..31 */
+    int32_t output_scale;          /* taken as uint32, as TFLM's */
+} ta_signal_filter_bank_log_params;
+ta_status ta_kernel_signal_filter_bank_log(const ta_signal_filter_bank_log_params *p, const uint32_t *input,
+                                           int16_t *output);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
 /*
- * ADD with NumPy broadcasting, int8/int16 and float32: TFLM reference
+ * ADD with NumPy broadcasting, int8/int16, float32 and int32: TFLM reference
  * integer_ops::Add / BroadcastAdd6DSlow and reference_ops::Add.
  *
  * Quantised steps (TFLM's scheme, per element):
@@ -113,4 +113,14 @@ ta_status ta_kernel_add_f32(const ta_addsub_params *p, const float *in1, const f
                             float *out) {
     if (!p) return TA_E_INVALID_ARG;
     return ta__binary_f32(&p->shape, TA__BIN_ADD, p->f_act_min, p->f_act_max, in1, in2, out);
+}
+
+ta_status ta_kernel_add_s32(const ta_addsub_params *p, const int32_t *in1, const int32_t *in2, int32_t *out) {
+    if (!p || !in1 || !in2 || !out) return TA_E_INVALID_ARG;
+    ta__bcast_iter it;
+    int64_t n;
+    ta_status st = ta__bcast_begin(&it, &p->shape, &n);
+    if (st) return st;
+    for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) out[i] = ta__wadd(in1[it.o1], in2[it.o2]);
+    return TA_OK;
 }

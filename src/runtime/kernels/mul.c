@@ -1,5 +1,5 @@
 /*
- * MUL with broadcasting, int8 and float32: TFLM reference_integer_ops::Mul /
+ * MUL with broadcasting, int8, float32 and int32: TFLM reference_integer_ops::Mul /
  * BroadcastMul6DSlow and reference_ops::Mul.
  *
  * Quantised steps, per element: (x - zp1) * (y - zp2) in int32, requantise
@@ -45,4 +45,20 @@ ta_status ta_kernel_mul_f32(const ta_mul_params *p, const float *in1, const floa
                             float *out) {
     if (!p) return TA_E_INVALID_ARG;
     return ta__binary_f32(&p->shape, TA__BIN_MUL, p->f_act_min, p->f_act_max, in1, in2, out);
+}
+
+ta_status ta_kernel_mul_s32(const ta_mul_params *p, const int32_t *in1, const int32_t *in2, int32_t *out) {
+    if (!p || !in1 || !in2 || !out) return TA_E_INVALID_ARG;
+    ta__bcast_iter it;
+    int64_t n;
+    ta_status st = ta__bcast_begin(&it, &p->shape, &n);
+    if (st) return st;
+    for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {
+        /* the int32 product, wrapping (TFLM's overflows are undefined) */
+        int32_t v = (int32_t)(uint32_t)((uint64_t)(int64_t)in1[it.o1] * (uint64_t)(int64_t)in2[it.o2]);
+        if (v < p->act_min) v = p->act_min;
+        if (v > p->act_max) v = p->act_max;
+        out[i] = v;
+    }
+    return TA_OK;
 }

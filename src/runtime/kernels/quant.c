@@ -126,6 +126,17 @@ ta_status ta_float_activation_range(ta_activation act, float *act_min, float *ac
     }
 }
 
+ta_status ta_int32_activation_range(ta_activation act, int32_t *act_min, int32_t *act_max) {
+    if (!act_min || !act_max) return TA_E_INVALID_ARG;
+    switch (act) {
+    case TA_ACT_NONE: *act_min = INT32_MIN; *act_max = INT32_MAX; return TA_OK;
+    case TA_ACT_RELU: *act_min = 0; *act_max = INT32_MAX; return TA_OK;
+    case TA_ACT_RELU6: *act_min = 0; *act_max = 6; return TA_OK;
+    case TA_ACT_RELU_N1_TO_1: *act_min = -1; *act_max = 1; return TA_OK;
+    default: return TA_E_UNSUPPORTED;
+    }
+}
+
 ta_status ta_quant_conv_multipliers(float in_scale, const float *w_scales, uint32_t n_scales,
                                     float out_scale, uint32_t channels, int32_t *multipliers,
                                     int8_t *shifts) {
