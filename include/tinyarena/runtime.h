@@ -6,7 +6,8 @@
  * buffer, at the offsets a plan gave them.  Its tail holds the persistent
  * part, growing down from the far end as in TFLM: the tensor pointer table,
  * the kernel scratch pointers, the input/output descriptions, the op
- * constants, the variable tensors (LSTM/SVDF state, see ta_runtime_reset)
+ * constants, the variable tensors and op state (LSTM/SVDF state, spectral subtraction's
+ * noise estimates; see ta_runtime_reset)
  * and, in `shared` scratch mode, the one scratch region every op shares.  Weights and other constants are never copied: they are read from
  * the model bytes.
  *
@@ -180,8 +181,9 @@ typedef struct ta_arena_breakdown {
                               in op_records + op_tables, or outside the arena
                               (op_tables 0) when a const blob supplies it */
     size_t variables;      /* variable tensors (LSTM/SVDF state): their data and
-                              reset records; part of persistent, like the
-                              six categories above */
+                              reset records, and the state ops keep internally
+                              (spectral subtraction's noise estimates); part of
+                              persistent, like the six categories above */
 } ta_arena_breakdown;
 
 /* A model input or output. */
@@ -249,6 +251,10 @@ typedef struct ta_runtime {
     /* variable tensors (persistent state of LSTM/SVDF ops) */
     ta_var_rec *vars;
     uint32_t n_vars;
+    /* state ops keep internally (spectral subtraction's noise estimates):
+     * one pointer per such op, in op order */
+    void **state_ptrs;
+    uint32_t n_state_ops;
 } ta_runtime;
 
 /* Verifies the model (ta_tflite_open) and keeps the options.  No memory. */
@@ -283,8 +289,10 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag);
 /* Sets every variable tensor (the persistent state of LSTM and SVDF ops,
  * kept in the tail) back to its initial value, as TFLM's
  * MicroInterpreter::Reset: int8 state to its zero point, other types to
- * zero.  Init does this once; state otherwise carries from one invoke to
- * the next.  TA_E_STATE before init. */
+ * zero; and the state ops keep internally (spectral subtraction's noise
+ * estimates, also in the tail) to zero, as TFLM's Reset of those ops.  Init
+ * does this once; state otherwise carries from one invoke to the next.
+ * TA_E_STATE before init. */
 ta_status ta_runtime_reset(ta_runtime *rt, ta_diag *diag);
 
 /* Inputs/outputs after init (NULL when k is out of range). */

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "runtime/ops.h"
+#include "tflite/flexbuf.h"
 #include "tinyarena/kernels.h"
 
 /* Which kernel variant a record runs. */
@@ -44,7 +45,47 @@ typedef enum {
     P_COPY,
     P_S16_B32, /* int16 conv with int32 bias (or none) */
     P_S8_S8,   /* svdf with int8 time weights and state */
+    P_S32,     /* int32 ADD, MUL, DIV */
 } path_t;
+
+/* Record kinds of the custom ops that have a kernel: TFLM's signal library
+ * (the audio front end).  They import as TA_OP_CUSTOM named by their custom
+ * code; their records carry these kinds, above every ta_op_kind and fixed,
+ * so that records stay the same when builtin kinds are added. */
+enum {
+    K_SIGNAL = 0x100,
+    K_SIG_WINDOW = K_SIGNAL,
+    K_SIG_FFT_AUTO_SCALE,
+    K_SIG_RFFT,
+    K_SIG_ENERGY,
+    K_SIG_FILTER_BANK,
+    K_SIG_FB_SQRT,
+    K_SIG_SPECTRAL_SUB,
+    K_SIG_PCAN,
+    K_SIG_FB_LOG,
+    K_SIGNAL_END
+};
+
+static const char *const k_signal_names[K_SIGNAL_END - K_SIGNAL] = {
+    "SignalWindow",     "SignalFftAutoScale",         "SignalRfft",
+    "SignalEnergy",     "SignalFilterBank",           "SignalFilterBankSquareRoot",
+    "SignalFilterBankSpectralSubtraction", "SignalPCAN", "SignalFilterBankLog"};
+
+/* The record kind of an op: its ta_op_kind, or a K_SIG_* for the signal
+ * custom ops (0 = TA_OP_OTHER for other custom ops: no kernel). */
+static unsigned record_kind(const ta_op *op) {
+    if (op->kind != TA_OP_CUSTOM) return (unsigned)op->kind;
+    for (unsigned k = 0; op->custom_name && k < K_SIGNAL_END - K_SIGNAL; k++)
+        if (!strcmp(op->custom_name, k_signal_names[k])) return K_SIGNAL + k;
+    return (unsigned)TA_OP_OTHER;
+}
+
+/* A record kind's name for messages. */
+static const char *kind_name(unsigned rk) {
+    return rk >= K_SIGNAL && rk < K_SIGNAL_END ? k_signal_names[rk - K_SIGNAL]
+           : rk < TA_OP_KIND_COUNT            ? ta_op_kind_str((ta_op_kind)rk)
+                                              : "UNKNOWN";
+}
 
 typedef struct opdata {
     uint16_t kind;   /* ta_op_kind */
@@ -96,13 +137,46 @@ typedef struct opdata {
         ta_batch_matmul_params bmm;
         ta_svdf_params svdf;
         ta_lstm_params lstm;
+        ta_div_params div;
+        struct {
+            ta_broadcast shape;
+            ta_dtype type;
+        } mm; /* MINIMUM, MAXIMUM */
+        struct {
+            ta_dtype in_type, out_type;
+            size_t n;
+        } cast;
+        /* the signal library */
+        ta_signal_window_params sig_window;
+        struct {
+            size_t n;
+        } sig_count; /* SignalFftAutoScale, SignalFilterBankSquareRoot */
+        ta_signal_rfft_params sig_rfft;
+        ta_signal_energy_params sig_energy;
+        ta_signal_filter_bank_params sig_fb;
+        ta_signal_spectral_subtraction_params sig_ss;
+        ta_signal_pcan_params sig_pcan;
+        ta_signal_filter_bank_log_params sig_log;
     } u;
 } opdata;
 
-/* Bytes of the union member a kind uses (0 when the kind has no kernel). */
-static size_t member_bytes(ta_op_kind k) {
+/* Bytes of the union member a record kind uses (0 when it has no kernel). */
+static size_t member_bytes(unsigned k) {
     const opdata *o = NULL;
     switch (k) {
+    case TA_OP_DIV: return sizeof o->u.div;
+    case TA_OP_MINIMUM:
+    case TA_OP_MAXIMUM: return sizeof o->u.mm;
+    case TA_OP_CAST: return sizeof o->u.cast;
+    case K_SIG_WINDOW: return sizeof o->u.sig_window;
+    case K_SIG_FFT_AUTO_SCALE:
+    case K_SIG_FB_SQRT: return sizeof o->u.sig_count;
+    case K_SIG_RFFT: return sizeof o->u.sig_rfft;
+    case K_SIG_ENERGY: return sizeof o->u.sig_energy;
+    case K_SIG_FILTER_BANK: return sizeof o->u.sig_fb;
+    case K_SIG_SPECTRAL_SUB: return sizeof o->u.sig_ss;
+    case K_SIG_PCAN: return sizeof o->u.sig_pcan;
+    case K_SIG_FB_LOG: return sizeof o->u.sig_log;
     case TA_OP_CONV_2D: return sizeof o->u.conv;
     case TA_OP_DEPTHWISE_CONV_2D: return sizeof o->u.dw;
     case TA_OP_FULLY_CONNECTED: return sizeof o->u.fc;
@@ -269,6 +343,33 @@ static const field_t k_lstm[] = {F(lstm.time_major, F_BOOL),    F(lstm.batch, F_
                                  F(lstm.ic_mult, F_I32),        F(lstm.ic_shift, F_I32),      F(lstm.h_mult, F_I32),
                                  F(lstm.h_shift, F_I32),        F(lstm.h_zp, F_I32)};
 
+static const field_t k_div[] = {BCAST(div.shape), F(div.act_min, F_I32), F(div.act_max, F_I32)};
+static const field_t k_mm[] = {BCAST(mm.shape), F(mm.type, F_DTYPE)};
+static const field_t k_cast[] = {F(cast.in_type, F_DTYPE), F(cast.out_type, F_DTYPE), F(cast.n, F_SIZE)};
+static const field_t k_sig_window[] = {F(sig_window.size, F_I32), F(sig_window.window, F_I32),
+                                       F(sig_window.shift, F_I32)};
+static const field_t k_sig_count[] = {F(sig_count.n, F_SIZE)};
+static const field_t k_sig_rfft[] = {F(sig_rfft.fft_length, F_I32), F(sig_rfft.input_length, F_I32),
+                                     F(sig_rfft.frames, F_I32), F(sig_rfft.twiddles, F_PTR)};
+static const field_t k_sig_energy[] = {F(sig_energy.count, F_I32), F(sig_energy.start, F_I32),
+                                       F(sig_energy.end, F_I32)};
+static const field_t k_sig_fb[] = {F(sig_fb.num_channels, F_I32), F(sig_fb.input_size, F_I32),
+                                   F(sig_fb.weights_size, F_I32)};
+/* num_channels first: ta__op_state_bytes reads it from the record */
+static const field_t k_sig_ss[] = {F(sig_ss.num_channels, F_I32),
+                                   F(sig_ss.smoothing, F_I32),
+                                   F(sig_ss.one_minus_smoothing, F_I32),
+                                   F(sig_ss.alternate_smoothing, F_I32),
+                                   F(sig_ss.alternate_one_minus_smoothing, F_I32),
+                                   F(sig_ss.min_signal_remaining, F_I32),
+                                   F(sig_ss.smoothing_bits, F_I32),
+                                   F(sig_ss.spectral_subtraction_bits, F_I32),
+                                   F(sig_ss.clamping, F_BOOL)};
+static const field_t k_sig_pcan[] = {F(sig_pcan.num_channels, F_I32), F(sig_pcan.snr_shift, F_I32),
+                                     F(sig_pcan.lut_size, F_I32)};
+static const field_t k_sig_log[] = {F(sig_log.num_channels, F_I32), F(sig_log.input_correction_bits, F_I32),
+                                    F(sig_log.output_scale, F_I32)};
+
 #undef F
 #undef FA
 #undef D4
@@ -288,9 +389,23 @@ static field_set set_of(const field_t *f, size_t n) {
     return fs;
 }
 
-/* The field list of a kind's union member (empty for kinds without a kernel). */
-static field_set fields_of(ta_op_kind k) {
+/* The field list of a record kind's union member (empty for kinds without
+ * a kernel). */
+static field_set fields_of(unsigned k) {
     switch (k) {
+    case TA_OP_DIV: return SET(k_div);
+    case TA_OP_MINIMUM:
+    case TA_OP_MAXIMUM: return SET(k_mm);
+    case TA_OP_CAST: return SET(k_cast);
+    case K_SIG_WINDOW: return SET(k_sig_window);
+    case K_SIG_FFT_AUTO_SCALE:
+    case K_SIG_FB_SQRT: return SET(k_sig_count);
+    case K_SIG_RFFT: return SET(k_sig_rfft);
+    case K_SIG_ENERGY: return SET(k_sig_energy);
+    case K_SIG_FILTER_BANK: return SET(k_sig_fb);
+    case K_SIG_SPECTRAL_SUB: return SET(k_sig_ss);
+    case K_SIG_PCAN: return SET(k_sig_pcan);
+    case K_SIG_FB_LOG: return SET(k_sig_log);
     case TA_OP_CONV_2D: return SET(k_conv);
     case TA_OP_DEPTHWISE_CONV_2D: return SET(k_dw);
     case TA_OP_FULLY_CONNECTED: return SET(k_fc);
@@ -393,7 +508,7 @@ static void decode(const uint8_t *rec, opdata *od) {
     od->n_out = (uint16_t)(w1 >> 16);
     od->scratch_bytes = rd32(rec + 8);
     od->io = (const int32_t *)(const void *)(rec + 4 * HDR_WORDS);
-    const field_set fs = fields_of((ta_op_kind)od->kind);
+    const field_set fs = fields_of(od->kind);
     const uint8_t *in = rec + 4 * (HDR_WORDS + (size_t)od->n_in + od->n_out);
     uint8_t *base = (uint8_t *)od;
     for (size_t i = 0; i < fs.n; i++) {
@@ -449,11 +564,24 @@ static void decode(const uint8_t *rec, opdata *od) {
 #define TA_HAVE_CLEAR_PADDING 1
 #endif
 #endif
-static size_t undescribed_byte(ta_op_kind k, const field_set *fs) {
+static size_t undescribed_byte(unsigned k, const field_set *fs) {
 #ifdef TA_HAVE_CLEAR_PADDING
     opdata od;
     memset(&od, 0xFF, sizeof od);
     switch (k) {
+    case TA_OP_DIV: __builtin_clear_padding(&od.u.div); break;
+    case TA_OP_MINIMUM:
+    case TA_OP_MAXIMUM: __builtin_clear_padding(&od.u.mm); break;
+    case TA_OP_CAST: __builtin_clear_padding(&od.u.cast); break;
+    case K_SIG_WINDOW: __builtin_clear_padding(&od.u.sig_window); break;
+    case K_SIG_FFT_AUTO_SCALE:
+    case K_SIG_FB_SQRT: __builtin_clear_padding(&od.u.sig_count); break;
+    case K_SIG_RFFT: __builtin_clear_padding(&od.u.sig_rfft); break;
+    case K_SIG_ENERGY: __builtin_clear_padding(&od.u.sig_energy); break;
+    case K_SIG_FILTER_BANK: __builtin_clear_padding(&od.u.sig_fb); break;
+    case K_SIG_SPECTRAL_SUB: __builtin_clear_padding(&od.u.sig_ss); break;
+    case K_SIG_PCAN: __builtin_clear_padding(&od.u.sig_pcan); break;
+    case K_SIG_FB_LOG: __builtin_clear_padding(&od.u.sig_log); break;
     case TA_OP_CONV_2D: __builtin_clear_padding(&od.u.conv); break;
     case TA_OP_DEPTHWISE_CONV_2D: __builtin_clear_padding(&od.u.dw); break;
     case TA_OP_FULLY_CONNECTED: __builtin_clear_padding(&od.u.fc); break;
@@ -504,11 +632,11 @@ static size_t undescribed_byte(ta_op_kind k, const field_set *fs) {
  * to hide in the padding before the next one is what undescribed_byte
  * finds.) */
 ta_status ta__op_layout_check(ta_diag *diag) {
-    for (int k = 0; k < TA_OP_KIND_COUNT; k++) {
-        const field_set fs = fields_of((ta_op_kind)k);
+    for (unsigned k = 0; k < K_SIGNAL_END; k = k + 1 == TA_OP_KIND_COUNT ? K_SIGNAL : k + 1) {
+        const field_set fs = fields_of(k);
         if (!fs.n) continue;
-        const char *name = ta_op_kind_str((ta_op_kind)k);
-        const size_t end = offsetof(opdata, u) + member_bytes((ta_op_kind)k);
+        const char *name = kind_name(k);
+        const size_t end = offsetof(opdata, u) + member_bytes(k);
         size_t at = offsetof(opdata, u), max_align = 1;
         for (size_t i = 0; i < fs.n; i++) {
             const field_t *f = &fs.f[i];
@@ -522,7 +650,7 @@ ta_status ta__op_layout_check(ta_diag *diag) {
         }
         if ((at + max_align - 1) / max_align * max_align != end)
             return ta_diag_set(diag, TA_E_MALFORMED, "%s record: bytes %zu..%zu are not described", name, at, end);
-        const size_t u = undescribed_byte((ta_op_kind)k, &fs);
+        const size_t u = undescribed_byte(k, &fs);
         if (u != SIZE_MAX)
             return ta_diag_set(diag, TA_E_MALFORMED, "%s record: byte %zu holds a member that is not described", name, u);
     }
@@ -553,9 +681,12 @@ typedef struct {
     carve_t carve;
     opdata od;         /* built here, copied into the block at the end */
     size_t scratch;
+    size_t state;      /* bytes of state the op keeps between invokes */
 } ctx_t;
 
-static const char *kname(const ctx_t *c) { return ta_op_kind_str(c->op->kind); }
+static const char *kname(const ctx_t *c) {
+    return c->op->kind == TA_OP_CUSTOM && c->op->custom_name ? c->op->custom_name : ta_op_kind_str(c->op->kind);
+}
 
 static ta_status fail(const ctx_t *c, ta_status st, const char *what) {
     return ta_diag_set(c->diag, st, "op %u (%s): %s", c->index, kname(c), what);
@@ -824,6 +955,11 @@ static ta_status prep_addsub(ctx_t *c) {
     if (st || c->od.path == P_F32) return st;
     const ta_tensor *a = in_t(c, 0), *b = in_t(c, 1), *out = out_t(c, 0);
     const bool sub = c->op->kind == TA_OP_SUB;
+    if (a->dtype == TA_DTYPE_INT32 && !sub) {
+        /* TFLM's int32 ADD: a plain sum (no activation, no quantisation) */
+        c->od.path = P_S32;
+        return TA_OK;
+    }
     if (a->dtype != TA_DTYPE_INT8 && a->dtype != TA_DTYPE_INT16) return fail_type(c, "input", a->dtype);
     c->od.path = a->dtype == TA_DTYPE_INT8 ? P_S8 : P_S16;
     st = (sub ? ta_sub_prepare : ta_addsub_prepare)(p, a->dtype, scale_of(a), zp_of(a), scale_of(b), zp_of(b),
@@ -836,6 +972,12 @@ static ta_status prep_mul(ctx_t *c) {
     ta_status st = prep_binary(c, &p->shape, &p->f_act_min, &p->f_act_max);
     if (st || c->od.path == P_F32) return st;
     const ta_tensor *a = in_t(c, 0), *b = in_t(c, 1), *out = out_t(c, 0);
+    if (a->dtype == TA_DTYPE_INT32) {
+        /* TFLM's int32 MUL: the product clamped to the activation's int32 range */
+        c->od.path = P_S32;
+        st = ta_int32_activation_range(c->op->opt.activation, &p->act_min, &p->act_max);
+        return st ? fail(c, st, "unsupported fused activation") : TA_OK;
+    }
     if (a->dtype != TA_DTYPE_INT8) return fail_type(c, "input", a->dtype);
     c->od.path = P_S8;
     st = ta_mul_prepare(p, a->dtype, scale_of(a), zp_of(a), scale_of(b), zp_of(b), scale_of(out), zp_of(out),
@@ -1346,6 +1488,294 @@ static ta_status prep_lstm(ctx_t *c) {
     return TA_OK;
 }
 
+/* ---- integer arithmetic: int32 DIV, MINIMUM/MAXIMUM, CAST ---------------- */
+
+static ta_status prep_div(ctx_t *c) {
+    ta_status st = need_io(c, 2, 2, 1);
+    if (st) return st;
+    const ta_tensor *a = in_t(c, 0), *b = in_t(c, 1);
+    if (a->dtype != TA_DTYPE_INT32) return fail_type(c, "input", a->dtype);
+    /* TFLM: int32 DIV only without quantisation */
+    if (a->quant.count || b->quant.count) return fail(c, TA_E_UNSUPPORTED, "quantised int32 inputs");
+    float lo, hi;
+    if ((st = prep_binary(c, &c->od.u.div.shape, &lo, &hi))) return st;
+    c->od.path = P_S32;
+    st = ta_int32_activation_range(c->op->opt.activation, &c->od.u.div.act_min, &c->od.u.div.act_max);
+    return st ? fail(c, st, "unsupported fused activation") : TA_OK;
+}
+
+static ta_status prep_minmax(ctx_t *c) {
+    float lo, hi;
+    ta_status st = prep_binary(c, &c->od.u.mm.shape, &lo, &hi);
+    if (st) return st;
+    const ta_dtype t = in_t(c, 0)->dtype;
+    if (t != TA_DTYPE_INT8 && t != TA_DTYPE_INT16 && t != TA_DTYPE_INT32 && t != TA_DTYPE_FLOAT32)
+        return fail_type(c, "input", t);
+    c->od.u.mm.type = t;
+    c->od.path = P_COPY;
+    return TA_OK;
+}
+
+static ta_status prep_cast(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 1);
+    if (st) return st;
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    if (elems(in) != elems(out)) return fail(c, TA_E_MALFORMED, "output size differs from input");
+    if (!ta_kernel_cast_supported(in->dtype, out->dtype))
+        return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): cast from %s to %s is not supported", c->index,
+                           kname(c), ta_dtype_str(in->dtype), ta_dtype_str(out->dtype));
+    c->od.u.cast.in_type = in->dtype;
+    c->od.u.cast.out_type = out->dtype;
+    c->od.u.cast.n = (size_t)elems(in);
+    c->od.path = P_COPY;
+    return TA_OK;
+}
+
+/* ---- TFLM's signal library (custom ops) --------------------------------- */
+
+/* The op's custom options: a FlexBuffer map, verified in full. */
+static ta_status custom_options(ctx_t *c, ta_flex_ref *map) {
+    if (!c->op->custom_data || !c->op->custom_data_bytes) return fail(c, TA_E_MALFORMED, "custom options are missing");
+    ta_diag d;
+    d.msg[0] = 0;
+    ta_status st = ta_flex_root(c->op->custom_data, c->op->custom_data_bytes, map, &d);
+    if (st) return ta_diag_set(c->diag, st, "op %u (%s): custom options: %s", c->index, kname(c), d.msg);
+    if (map->type != TA_FLEX_MAP) return fail(c, TA_E_MALFORMED, "custom options are not a FlexBuffer map");
+    return TA_OK;
+}
+
+/* Integer option `key` of the options map, in [lo, hi]. */
+static ta_status opt_int(ctx_t *c, const ta_flex_ref *map, const char *key, int64_t lo, int64_t hi, int64_t *v) {
+    ta_flex_ref r;
+    ta_status st = ta_flex_map_find(map, key, &r);
+    if (st == TA_E_NOT_FOUND)
+        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): custom option '%s' is missing", c->index, kname(c), key);
+    if (st || ta_flex_int(&r, v))
+        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): custom option '%s' is not an integer", c->index, kname(c),
+                           key);
+    if (*v < lo || *v > hi)
+        return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): custom option '%s' = %lld is outside %lld..%lld",
+                           c->index, kname(c), key, (long long)*v, (long long)lo, (long long)hi);
+    return TA_OK;
+}
+
+static ta_status opt_i32(ctx_t *c, const ta_flex_ref *map, const char *key, int64_t lo, int64_t hi, int32_t *out) {
+    int64_t v;
+    ta_status st = opt_int(c, map, key, lo, hi, &v);
+    if (!st) *out = (int32_t)v;
+    return st;
+}
+
+/* TFLM reads these as int32 into uint32 fields: -1 is 0xFFFFFFFF. */
+static ta_status opt_u32(ctx_t *c, const ta_flex_ref *map, const char *key, uint32_t *out) {
+    int64_t v;
+    ta_status st = opt_int(c, map, key, INT32_MIN, UINT32_MAX, &v);
+    if (!st) *out = (uint32_t)(uint64_t)v;
+    return st;
+}
+
+/* Operand k: present, of type t, of rank `rank` (-1: any rank >= 1). */
+static ta_status sig_operand(ctx_t *c, const ta_tensor *t, const char *role, ta_dtype type, int32_t rank) {
+    if (!t) return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): the %s is missing", c->index, kname(c), role);
+    if (t->dtype != type) return fail_type(c, role, t->dtype);
+    if (rank >= 0 ? t->rank != rank : t->rank < 1)
+        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): the %s has rank %d", c->index, kname(c), role, t->rank);
+    return TA_OK;
+}
+
+static ta_status prep_sig_window(ctx_t *c) {
+    ta_status st = need_io(c, 2, 2, 1);
+    const ta_tensor *in = in_t(c, 0), *w = in_t(c, 1), *out = out_t(c, 0);
+    if (st || (st = sig_operand(c, in, "input", TA_DTYPE_INT16, -1)) ||
+        (st = sig_operand(c, w, "weights", TA_DTYPE_INT16, 1)) || (st = sig_operand(c, out, "output", TA_DTYPE_INT16, in->rank)))
+        return st;
+    ta_signal_window_params *p = &c->od.u.sig_window;
+    ta_flex_ref map;
+    if ((st = custom_options(c, &map)) || (st = opt_i32(c, &map, "shift", 0, 31, &p->shift))) return st;
+    if (elems(in) != elems(out) || elems(w) < 1 || elems(in) % elems(w) || elems(in) > INT32_MAX)
+        return fail(c, TA_E_MALFORMED, "input and output must be whole frames of the weights");
+    p->size = (int32_t)elems(in);
+    p->window = (int32_t)elems(w);
+    return TA_OK;
+}
+
+static ta_status prep_sig_fft_auto_scale(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 2);
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0), *sb = out_t(c, 1);
+    if (st || (st = sig_operand(c, in, "input", TA_DTYPE_INT16, 1)) || (st = sig_operand(c, out, "output", TA_DTYPE_INT16, 1)) ||
+        (st = sig_operand(c, sb, "scale bits output", TA_DTYPE_INT32, 0)))
+        return st;
+    if (elems(in) != elems(out)) return fail(c, TA_E_MALFORMED, "output size differs from input");
+    c->od.u.sig_count.n = (size_t)elems(in);
+    return TA_OK;
+}
+
+static ta_status prep_sig_rfft(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 1);
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    if (st || (st = sig_operand(c, in, "input", TA_DTYPE_INT16, -1)) || (st = sig_operand(c, out, "output", TA_DTYPE_INT16, in->rank)))
+        return st;
+    ta_signal_rfft_params *p = &c->od.u.sig_rfft;
+    ta_flex_ref map;
+    int32_t type;
+    if ((st = custom_options(c, &map)) || (st = opt_i32(c, &map, "T", INT32_MIN, INT32_MAX, &type)) ||
+        (st = opt_i32(c, &map, "fft_length", 1, 1 << 24, &p->fft_length)))
+        return st;
+    if (type != 7) /* TFLite's TensorType_INT16 */
+        return fail(c, TA_E_UNSUPPORTED, "only the int16 FFT (T = int16) has a kernel");
+    const size_t table = ta_signal_rfft_table_count(p->fft_length);
+    if (!table) return fail(c, TA_E_UNSUPPORTED, "fft_length must be 4 times a power of two, or twice one (radix 4 and 2)");
+    p->input_length = in->shape[in->rank - 1];
+    if (p->input_length < 1 || p->input_length > p->fft_length || elems(in) % p->input_length)
+        return fail(c, TA_E_MALFORMED, "input frames do not fit fft_length");
+    p->frames = (int32_t)(elems(in) / p->input_length);
+    if (out->shape[out->rank - 1] != p->fft_length + 2 || elems(out) != (int64_t)p->frames * (p->fft_length + 2))
+        return fail(c, TA_E_MALFORMED, "output must hold fft_length / 2 + 1 complex values per frame");
+    int16_t *tw = take(&c->carve, table * sizeof(int16_t));
+    if (tw) {
+        if ((st = ta_signal_rfft_twiddles(p->fft_length, tw))) return fail(c, st, "cannot build the twiddles");
+        p->twiddles = tw;
+    }
+    return TA_OK;
+}
+
+static ta_status prep_sig_energy(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 1);
+    const ta_tensor *in = in_t(c, 0), *out = out_t(c, 0);
+    if (st || (st = sig_operand(c, in, "input", TA_DTYPE_INT16, 1)) || (st = sig_operand(c, out, "output", TA_DTYPE_UINT32, 1)))
+        return st;
+    ta_signal_energy_params *p = &c->od.u.sig_energy;
+    if (elems(in) % 2 || elems(out) != elems(in) / 2) return fail(c, TA_E_MALFORMED, "output must have one value per complex input");
+    p->count = (int32_t)elems(out);
+    ta_flex_ref map;
+    if ((st = custom_options(c, &map)) || (st = opt_i32(c, &map, "start_index", 0, p->count, &p->start)) ||
+        (st = opt_i32(c, &map, "end_index", p->start, p->count, &p->end)))
+        return st;
+    return TA_OK;
+}
+
+static ta_status prep_sig_filter_bank(ctx_t *c) {
+    ta_status st = need_io(c, 6, 6, 1);
+    if (st || (st = sig_operand(c, in_t(c, 0), "input", TA_DTYPE_UINT32, 1)) ||
+        (st = sig_operand(c, out_t(c, 0), "output", TA_DTYPE_UINT64, 1)))
+        return st;
+    static const char *const roles[5] = {"weights", "unweights", "channel frequency starts", "channel weight starts",
+                                         "channel widths"};
+    for (uint32_t k = 1; k <= 5; k++)
+        if ((st = sig_operand(c, in_t(c, k), roles[k - 1], TA_DTYPE_INT16, 1))) return st;
+    ta_signal_filter_bank_params *p = &c->od.u.sig_fb;
+    ta_flex_ref map;
+    if ((st = custom_options(c, &map)) || (st = opt_i32(c, &map, "num_channels", 0, 1 << 20, &p->num_channels))) return st;
+    if (elems(out_t(c, 0)) != p->num_channels) return fail(c, TA_E_MALFORMED, "output size differs from num_channels");
+    for (uint32_t k = 3; k <= 5; k++)
+        if (elems(in_t(c, k)) < (int64_t)p->num_channels + 1)
+            return fail(c, TA_E_MALFORMED, "channel tables need num_channels + 1 entries");
+    p->input_size = (int32_t)elems(in_t(c, 0));
+    const int64_t nw = elems(in_t(c, 1)), nu = elems(in_t(c, 2));
+    p->weights_size = (int32_t)(nw < nu ? nw : nu);
+    /* constant tables (the usual case): check every band now */
+    const ta_signal_filter_bank_tables t = {in_t(c, 1)->data, in_t(c, 2)->data, in_t(c, 3)->data, in_t(c, 4)->data,
+                                            in_t(c, 5)->data};
+    if (t.weights && t.unweights && t.freq_starts && t.weight_starts && t.widths) {
+        for (uint32_t k = 1; k <= 5; k++)
+            if (((uintptr_t)in_t(c, k)->data & 1u) != 0) return fail(c, TA_E_MALFORMED, "a table is misaligned");
+        if (ta_signal_filter_bank_check(p, &t))
+            return fail(c, TA_E_MALFORMED, "a channel's band or weights fall outside the input or weight tables");
+    }
+    return TA_OK;
+}
+
+static ta_status prep_sig_fb_sqrt(ctx_t *c) {
+    ta_status st = need_io(c, 2, 2, 1);
+    if (st || (st = sig_operand(c, in_t(c, 0), "input", TA_DTYPE_UINT64, 1)) ||
+        (st = sig_operand(c, in_t(c, 1), "scale bits", TA_DTYPE_INT32, 0)) ||
+        (st = sig_operand(c, out_t(c, 0), "output", TA_DTYPE_UINT32, 1)))
+        return st;
+    if (elems(in_t(c, 0)) != elems(out_t(c, 0))) return fail(c, TA_E_MALFORMED, "output size differs from input");
+    c->od.u.sig_count.n = (size_t)elems(in_t(c, 0));
+    return TA_OK;
+}
+
+static ta_status prep_sig_spectral_sub(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 2);
+    if (st || (st = sig_operand(c, in_t(c, 0), "input", TA_DTYPE_UINT32, 1)) ||
+        (st = sig_operand(c, out_t(c, 0), "output", TA_DTYPE_UINT32, 1)) ||
+        (st = sig_operand(c, out_t(c, 1), "noise estimate output", TA_DTYPE_UINT32, 1)))
+        return st;
+    ta_signal_spectral_subtraction_params *p = &c->od.u.sig_ss;
+    ta_flex_ref map;
+    int64_t clamping;
+    if ((st = custom_options(c, &map)) || (st = opt_i32(c, &map, "num_channels", 0, 1 << 20, &p->num_channels)) ||
+        (st = opt_u32(c, &map, "smoothing", &p->smoothing)) ||
+        (st = opt_u32(c, &map, "one_minus_smoothing", &p->one_minus_smoothing)) ||
+        (st = opt_u32(c, &map, "alternate_smoothing", &p->alternate_smoothing)) ||
+        (st = opt_u32(c, &map, "alternate_one_minus_smoothing", &p->alternate_one_minus_smoothing)) ||
+        (st = opt_u32(c, &map, "min_signal_remaining", &p->min_signal_remaining)) ||
+        (st = opt_int(c, &map, "clamping", INT64_MIN, INT64_MAX, &clamping)))
+        return st;
+    int32_t sb, ssb;
+    if ((st = opt_i32(c, &map, "smoothing_bits", 0, 31, &sb)) ||
+        (st = opt_i32(c, &map, "spectral_subtraction_bits", 0, 63, &ssb)))
+        return st;
+    p->smoothing_bits = (uint32_t)sb;
+    p->spectral_subtraction_bits = (uint32_t)ssb;
+    p->clamping = clamping != 0;
+    if (elems(in_t(c, 0)) != p->num_channels || elems(out_t(c, 0)) != p->num_channels || elems(out_t(c, 1)) != p->num_channels)
+        return fail(c, TA_E_MALFORMED, "input and outputs must have num_channels elements");
+    c->state = (size_t)p->num_channels * sizeof(uint32_t); /* the noise estimates */
+    return TA_OK;
+}
+
+static ta_status prep_sig_pcan(ctx_t *c) {
+    ta_status st = need_io(c, 3, 3, 1);
+    if (st || (st = sig_operand(c, in_t(c, 0), "input", TA_DTYPE_UINT32, 1)) ||
+        (st = sig_operand(c, in_t(c, 1), "noise estimate", TA_DTYPE_UINT32, 1)) ||
+        (st = sig_operand(c, in_t(c, 2), "gain table", TA_DTYPE_INT16, 1)) ||
+        (st = sig_operand(c, out_t(c, 0), "output", TA_DTYPE_UINT32, 1)))
+        return st;
+    ta_signal_pcan_params *p = &c->od.u.sig_pcan;
+    ta_flex_ref map;
+    if ((st = custom_options(c, &map)) || (st = opt_i32(c, &map, "snr_shift", 0, 63, &p->snr_shift))) return st;
+    const int64_t n = elems(in_t(c, 0));
+    if (n < 1 || elems(in_t(c, 1)) != n || elems(out_t(c, 0)) != n)
+        return fail(c, TA_E_MALFORMED, "input, noise estimate and output sizes differ");
+    if (elems(in_t(c, 2)) < 125) return fail(c, TA_E_MALFORMED, "gain table has fewer than 125 entries");
+    p->num_channels = (int32_t)n;
+    p->lut_size = (int32_t)elems(in_t(c, 2));
+    return TA_OK;
+}
+
+static ta_status prep_sig_fb_log(ctx_t *c) {
+    ta_status st = need_io(c, 1, 1, 1);
+    if (st || (st = sig_operand(c, in_t(c, 0), "input", TA_DTYPE_UINT32, 1)) ||
+        (st = sig_operand(c, out_t(c, 0), "output", TA_DTYPE_INT16, 1)))
+        return st;
+    ta_signal_filter_bank_log_params *p = &c->od.u.sig_log;
+    ta_flex_ref map;
+    if ((st = custom_options(c, &map)) ||
+        (st = opt_i32(c, &map, "input_correction_bits", 0, 31, &p->input_correction_bits)) ||
+        (st = opt_i32(c, &map, "output_scale", INT32_MIN, INT32_MAX, &p->output_scale)))
+        return st;
+    if (elems(in_t(c, 0)) != elems(out_t(c, 0))) return fail(c, TA_E_MALFORMED, "output size differs from input");
+    p->num_channels = (int32_t)elems(in_t(c, 0));
+    return TA_OK;
+}
+
+static ta_status prep_signal(ctx_t *c, unsigned rk) {
+    c->od.path = P_COPY;
+    switch (rk) {
+    case K_SIG_WINDOW: return prep_sig_window(c);
+    case K_SIG_FFT_AUTO_SCALE: return prep_sig_fft_auto_scale(c);
+    case K_SIG_RFFT: return prep_sig_rfft(c);
+    case K_SIG_ENERGY: return prep_sig_energy(c);
+    case K_SIG_FILTER_BANK: return prep_sig_filter_bank(c);
+    case K_SIG_FB_SQRT: return prep_sig_fb_sqrt(c);
+    case K_SIG_SPECTRAL_SUB: return prep_sig_spectral_sub(c);
+    case K_SIG_PCAN: return prep_sig_pcan(c);
+    default: return prep_sig_fb_log(c);
+    }
+}
+
 ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data,
                          size_t data_bytes, ta__op_info *info, ta_diag *diag) {
     if (!g || !info) return TA_E_INVALID_ARG;
@@ -1362,11 +1792,12 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     c.carve.base = (uint8_t *)data;
     c.carve.cap = data_bytes;
     if (data) memset(data, 0, data_bytes); /* padding too: records compare byte for byte */
-    const field_set fs = fields_of(op->kind);
+    const unsigned rk = record_kind(op);
+    const field_set fs = fields_of(rk);
     const uint32_t n_io = op->n_inputs + op->n_outputs;
     uint8_t *rec = take(&c.carve, (HDR_WORDS + n_io + fs.words) * 4u);
     const size_t fixed_bytes = c.carve.used;
-    c.od.kind = (uint16_t)op->kind;
+    c.od.kind = (uint16_t)rk;
     c.od.n_in = (uint16_t)op->n_inputs;
     c.od.n_out = (uint16_t)op->n_outputs;
     ta_status st;
@@ -1400,7 +1831,15 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     case TA_OP_BATCH_MATMUL: st = prep_bmm(&c); break;
     case TA_OP_SVDF: st = prep_svdf(&c); break;
     case TA_OP_LSTM: st = prep_lstm(&c); break;
+    case TA_OP_DIV: st = prep_div(&c); break;
+    case TA_OP_MINIMUM:
+    case TA_OP_MAXIMUM: st = prep_minmax(&c); break;
+    case TA_OP_CAST: st = prep_cast(&c); break;
     default:
+        if (rk >= K_SIGNAL) {
+            st = prep_signal(&c, rk);
+            break;
+        }
         if (op->kind == TA_OP_CUSTOM || op->kind == TA_OP_OTHER)
             return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op", op_index,
                                op->custom_name ? op->custom_name : ta_op_kind_str(op->kind));
@@ -1409,13 +1848,15 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     }
     if (st) return st;
     if (c.scratch > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "scratch above 4 GiB");
+    if (c.state > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "op state above 4 GiB");
     if (c.carve.used > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "op record above 4 GiB");
     info->data_bytes = c.carve.used;
     info->scratch_bytes = c.scratch;
+    info->state_bytes = c.state;
     info->table_bytes = c.carve.used - fixed_bytes;
     if (!data) return TA_OK;
     if (c.carve.used > data_bytes) return ta_diag_set(diag, TA_E_NO_MEMORY, "op %u: op data needs %zu bytes, has %zu", op_index, c.carve.used, data_bytes);
-    wr32(rec, (uint32_t)op->kind | (uint32_t)c.od.path << 16);
+    wr32(rec, (uint32_t)rk | (uint32_t)c.od.path << 16);
     wr32(rec + 4, (uint32_t)op->n_inputs | (uint32_t)op->n_outputs << 16);
     wr32(rec + 8, (uint32_t)c.scratch);
     wr32(rec + 12, (uint32_t)fs.words);
@@ -1428,7 +1869,21 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
 
 uint32_t ta__op_scratch_bytes(const void *rec) { return rec ? rd32((const uint8_t *)rec + 8) : 0; }
 
-ta_op_kind ta__op_kind(const void *rec) { return rec ? (ta_op_kind)(rd32((const uint8_t *)rec) & 0xFFFFu) : TA_OP_OTHER; }
+ta_op_kind ta__op_kind(const void *rec) {
+    if (!rec) return TA_OP_OTHER;
+    const unsigned rk = rd32((const uint8_t *)rec) & 0xFFFFu;
+    return rk >= K_SIGNAL ? TA_OP_CUSTOM : rk < TA_OP_KIND_COUNT ? (ta_op_kind)rk : TA_OP_OTHER;
+}
+
+const char *ta__op_name(const void *rec) { return rec ? kind_name(rd32((const uint8_t *)rec) & 0xFFFFu) : "OTHER"; }
+
+uint32_t ta__op_state_bytes(const void *rec) {
+    if (!rec || (rd32((const uint8_t *)rec) & 0xFFFFu) != K_SIG_SPECTRAL_SUB) return 0;
+    const uint8_t *r = (const uint8_t *)rec;
+    const uint32_t w1 = rd32(r + 4), n_io = (w1 & 0xFFFFu) + (w1 >> 16);
+    const int32_t channels = (int32_t)rd32(r + 4 * (HDR_WORDS + n_io)); /* the first params word */
+    return channels > 0 ? (uint32_t)channels * 4u : 0u;
+}
 
 uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor) {
     if (!rec) return 0;
@@ -1438,7 +1893,36 @@ uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor) {
     return n_out;
 }
 
+/* The signal library's ops. */
+static ta_status invoke_signal(const opdata *od, void *const *ptrs, void *state) {
+    const int32_t *io = od->io;
+    void *in[6] = {NULL, NULL, NULL, NULL, NULL, NULL}, *out[2] = {NULL, NULL};
+    for (uint32_t k = 0; k < od->n_in && k < 6; k++) in[k] = io[k] >= 0 ? ptrs[io[k]] : NULL;
+    for (uint32_t k = 0; k < od->n_out && k < 2; k++) out[k] = io[od->n_in + k] >= 0 ? ptrs[io[od->n_in + k]] : NULL;
+    switch (od->kind) {
+    case K_SIG_WINDOW: return ta_kernel_signal_window(&od->u.sig_window, in[0], in[1], out[0]);
+    case K_SIG_FFT_AUTO_SCALE: return ta_kernel_signal_fft_auto_scale(od->u.sig_count.n, in[0], out[0], out[1]);
+    case K_SIG_RFFT: return ta_kernel_signal_rfft_s16(&od->u.sig_rfft, in[0], out[0]);
+    case K_SIG_ENERGY: return ta_kernel_signal_energy(&od->u.sig_energy, in[0], out[0]);
+    case K_SIG_FILTER_BANK: {
+        const ta_signal_filter_bank_tables t = {in[1], in[2], in[3], in[4], in[5]};
+        return ta_kernel_signal_filter_bank(&od->u.sig_fb, &t, in[0], out[0]);
+    }
+    case K_SIG_FB_SQRT:
+        if (!in[1]) return TA_E_INVALID_ARG;
+        return ta_kernel_signal_filter_bank_sqrt(od->u.sig_count.n, in[0], *(const int32_t *)in[1], out[0]);
+    case K_SIG_SPECTRAL_SUB: return ta_kernel_signal_spectral_subtraction(&od->u.sig_ss, in[0], out[0], out[1], state);
+    case K_SIG_PCAN: return ta_kernel_signal_pcan(&od->u.sig_pcan, in[0], in[1], in[2], out[0]);
+    case K_SIG_FB_LOG: return ta_kernel_signal_filter_bank_log(&od->u.sig_log, in[0], out[0]);
+    default: return TA_E_UNSUPPORTED;
+    }
+}
+
 ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_diag *diag) {
+    return ta__op_invoke_state(rec, ptrs, scratch, NULL, diag);
+}
+
+ta_status ta__op_invoke_state(const void *rec, void *const *ptrs, void *scratch, void *op_state, ta_diag *diag) {
     if (!rec || !ptrs) return TA_E_INVALID_ARG;
     opdata dec;
     decode((const uint8_t *)rec, &dec);
@@ -1450,7 +1934,7 @@ ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_di
     void *in2 = od->n_in > 2 && io[2] >= 0 ? ptrs[io[2]] : NULL;
     void *out = ptrs[io[od->n_in]];
     ta_status st = TA_E_UNSUPPORTED;
-    switch ((ta_op_kind)od->kind) {
+    switch (od->kind) {
     case TA_OP_CONV_2D:
         st = od->path == P_S8        ? ta_kernel_conv2d_s8(&od->u.conv, in0, in1, in2, out)
              : od->path == P_S16     ? ta_kernel_conv2d_s16(&od->u.conv, in0, in1, in2, out)
@@ -1466,7 +1950,8 @@ ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_di
                               : ta_kernel_fully_connected_f32(&od->u.fc, in0, in1, in2, out);
         break;
     case TA_OP_ADD:
-        st = od->path == P_S8 ? ta_kernel_add_s8(&od->u.as, in0, in1, out)
+        st = od->path == P_S8    ? ta_kernel_add_s8(&od->u.as, in0, in1, out)
+             : od->path == P_S32 ? ta_kernel_add_s32(&od->u.as, in0, in1, out)
              : od->path == P_S16 ? ta_kernel_add_s16(&od->u.as, in0, in1, out)
                                  : ta_kernel_add_f32(&od->u.as, in0, in1, out);
         break;
@@ -1476,7 +1961,9 @@ ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_di
                                  : ta_kernel_sub_f32(&od->u.as, in0, in1, out);
         break;
     case TA_OP_MUL:
-        st = od->path == P_S8 ? ta_kernel_mul_s8(&od->u.mul, in0, in1, out) : ta_kernel_mul_f32(&od->u.mul, in0, in1, out);
+        st = od->path == P_S8    ? ta_kernel_mul_s8(&od->u.mul, in0, in1, out)
+             : od->path == P_S32 ? ta_kernel_mul_s32(&od->u.mul, in0, in1, out)
+                                 : ta_kernel_mul_f32(&od->u.mul, in0, in1, out);
         break;
     case TA_OP_AVERAGE_POOL_2D:
         st = od->path == P_S8 ? ta_kernel_avg_pool_s8(&od->u.pool, in0, out) : ta_kernel_avg_pool_f32(&od->u.pool, in0, out);
@@ -1570,8 +2057,14 @@ ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_di
         st = ta_kernel_concatenation(&od->u.cat, ins, out);
         break;
     }
-    default: break;
+    case TA_OP_DIV: st = ta_kernel_div_s32(&od->u.div, in0, in1, out); break;
+    case TA_OP_MINIMUM: st = ta_kernel_minimum(&od->u.mm.shape, od->u.mm.type, in0, in1, out); break;
+    case TA_OP_MAXIMUM: st = ta_kernel_maximum(&od->u.mm.shape, od->u.mm.type, in0, in1, out); break;
+    case TA_OP_CAST: st = ta_kernel_cast(od->u.cast.n, od->u.cast.in_type, in0, od->u.cast.out_type, out); break;
+    default:
+        if (od->kind >= K_SIGNAL) st = invoke_signal(od, ptrs, op_state);
+        break;
     }
-    if (st) return ta_diag_set(diag, st, "%s kernel failed: %s", ta_op_kind_str((ta_op_kind)od->kind), ta_status_str(st));
+    if (st) return ta_diag_set(diag, st, "%s kernel failed: %s", kind_name(od->kind), ta_status_str(st));
     return TA_OK;
 }

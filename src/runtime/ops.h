@@ -31,6 +31,9 @@
 typedef struct ta__op_info {
     size_t data_bytes;    /* op record bytes (persistent) */
     size_t scratch_bytes; /* kernel scratch needed during invoke (0: none) */
+    size_t state_bytes;   /* state the op keeps from one invoke to the next (0:
+                             none): the runtime keeps it in the persistent part,
+                             zeroed by init and ta_runtime_reset */
     size_t table_bytes;   /* of data_bytes: out-of-line constant tables (per-channel
                              multipliers and shifts, concat sizes) */
 } ta__op_info;
@@ -47,10 +50,18 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
  * k of the subgraph (constant tensors: their model data); scratch is at
  * least ta__op_scratch_bytes(rec), 8-byte aligned (NULL when that is 0). */
 ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_diag *diag);
+/* The same for ops with state (ta__op_state_bytes): state points at that
+ * many bytes, 8-byte aligned, which the op reads and updates (ta__op_invoke
+ * passes NULL, which such an op refuses). */
+ta_status ta__op_invoke_state(const void *rec, void *const *ptrs, void *scratch, void *state, ta_diag *diag);
 
-/* The op kind a record runs (for messages) and the scratch it needs. */
+/* The op kind a record runs (TA_OP_CUSTOM for the signal library's custom
+ * ops), its name for messages ("CONV_2D", "SignalRfft"), the scratch it
+ * needs during invoke and the state it keeps between invokes. */
 ta_op_kind ta__op_kind(const void *rec);
+const char *ta__op_name(const void *rec);
 uint32_t ta__op_scratch_bytes(const void *rec);
+uint32_t ta__op_state_bytes(const void *rec);
 /* The record's output count; *tensor (when k is below it) gets output k's
  * tensor index (-1: absent).  Poison mode re-checksums what an op wrote. */
 uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor);

@@ -50,9 +50,17 @@ static uint32_t rd32(const uint8_t *p) {
 }
 static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
-/* Every variable tensor back to its reset value. */
+static const uint8_t *op_record(const ta_runtime *rt, uint32_t op);
+
+/* Every variable tensor back to its reset value, every op's state to zero
+ * (TFLM's initial value for the one op that keeps state, spectral
+ * subtraction's noise estimates). */
 static void reset_vars(ta_runtime *rt) {
     for (uint32_t i = 0; i < rt->n_vars; i++) memset(rt->vars[i].data, rt->vars[i].fill, rt->vars[i].bytes);
+    for (uint32_t o = 0, k = 0; o < rt->n_ops && k < rt->n_state_ops; o++) {
+        const uint32_t sb = ta__op_state_bytes(op_record(rt, o));
+        if (sb) memset(rt->state_ptrs[k++], 0, sb);
+    }
 }
 
 /* Offset of the first record: header and op offset table, 8-aligned. */
@@ -210,6 +218,7 @@ typedef struct {
     size_t n_sops;            /* ops that need scratch (either mode) */
     size_t image;             /* const image bytes */
     size_t n_vars, var_bytes; /* variable tensors (LSTM/SVDF state) and their data, 16-aligned each */
+    size_t n_state_ops, state_bytes; /* ops that keep state, and that state, 16-aligned each */
 } built_t;
 
 static size_t work_guess(const ta_runtime *rt) {
@@ -278,7 +287,9 @@ static ta_status check_consts(ta_runtime *rt, const built_t *w, carve_t *c, ta_d
         if (rd32(k + CONSTS_HDR + 4 * (size_t)o) != at || memcmp(k + at, rec, len) != 0)
             return ta_diag_set(diag, TA_E_BAD_REQUEST,
                                "const blob: op %u (%s) record differs from what this model derives (corrupted, or made by another tinyarena version)",
-                               o, ta_op_kind_str(ta_graph_op(&w->g, 0, o)->kind));
+                               o, ta_graph_op(&w->g, 0, o)->kind == TA_OP_CUSTOM && ta_graph_op(&w->g, 0, o)->custom_name
+                                      ? ta_graph_op(&w->g, 0, o)->custom_name
+                                      : ta_op_kind_str(ta_graph_op(&w->g, 0, o)->kind));
         at += len;
     }
     return TA_OK;
@@ -329,6 +340,10 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
         w->records = ta__add_sat(w->records, ta__align_up(w->info[o].data_bytes, REC_ALIGN));
         w->tables = ta__add_sat(w->tables, w->info[o].table_bytes);
         w->sreq_of_op[o] = -1;
+        if (w->info[o].state_bytes) {
+            w->n_state_ops++;
+            w->state_bytes = ta__add_sat(w->state_bytes, ta__align_up(w->info[o].state_bytes, ALIGN));
+        }
         size_t sb = w->info[o].scratch_bytes;
         if (!sb) continue;
         w->n_sops++;
@@ -398,7 +413,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
 
 /* Persistent layout, in carve order from the tail start. */
 typedef struct {
-    size_t ptrs, sptrs, io, image, shared, poison, vars;
+    size_t ptrs, sptrs, io, image, shared, poison, vars, state;
     size_t total;
 } tail_t;
 
@@ -416,6 +431,8 @@ static void tail_layout(const ta_runtime *rt, const built_t *w, tail_t *t) {
                                  : 0);
     /* variable tensors: their reset records, then their data (16-aligned each) */
     BLOCK(vars, w->n_vars ? ta__add_sat(ta__align_up(w->n_vars * sizeof(ta_var_rec), ALIGN), w->var_bytes) : 0);
+    /* op state: a pointer per op that keeps state, then the state (16-aligned each) */
+    BLOCK(state, w->n_state_ops ? ta__add_sat(ta__align_up(w->n_state_ops * sizeof(void *), ALIGN), w->state_bytes) : 0);
 #undef BLOCK
     t->total = off;
 }
@@ -439,7 +456,7 @@ static void fill_breakdown(ta_runtime *rt, const built_t *w, const tail_t *t) {
     b->const_bytes = w->image;
     b->shared_scratch = t->poison - t->shared;
     b->poison_table = t->vars - t->poison;
-    b->variables = t->total - t->vars;
+    b->variables = t->total - t->vars; /* variable tensors and op state */
 }
 
 ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const ta_runtime_options *opt,
@@ -580,6 +597,18 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
                     p = rt->head + w.offsets[i];
         rt->scratch_ptrs[k++] = p;
     }
+    /* op state: one pointer per op that keeps state, in op order; zeroed */
+    rt->n_state_ops = (uint32_t)w.n_state_ops;
+    rt->state_ptrs = w.n_state_ops ? (void **)(tp + t.state) : NULL;
+    {
+        uint8_t *sd = tp + t.state + ta__align_up(w.n_state_ops * sizeof(void *), ALIGN);
+        for (uint32_t o = 0, k = 0; o < sg->n_ops && w.n_state_ops; o++) {
+            if (!w.info[o].state_bytes) continue;
+            rt->state_ptrs[k++] = sd;
+            memset(sd, 0, w.info[o].state_bytes);
+            sd += ta__align_up(w.info[o].state_bytes, ALIGN);
+        }
+    }
     /* inputs and outputs */
     rt->inputs = (ta_io *)(tp + t.io);
     rt->outputs = rt->inputs + sg->n_inputs;
@@ -702,7 +731,7 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
             rt->poison.tensor = pb->tensor;
             rt->poison.op = (int32_t)op;
             return ta_diag_set(diag, TA_E_OVERLAP, "poison: tensor %d (live steps %d..%d) was clobbered by op %u (%s)",
-                               pb->tensor, pb->first, pb->last, op, ta_op_kind_str(ta__op_kind(op_record(rt, op))));
+                               pb->tensor, pb->first, pb->last, op, ta__op_name(op_record(rt, op)));
         }
     }
     return TA_OK;
@@ -717,12 +746,13 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
             if (rt->pbuf[i].tensor >= 0 && rt->pbuf[i].first == 0)
                 rt->pbuf[i].sum = fnv1a(rt->pbuf[i].data, rt->pbuf[i].bytes);
     }
-    for (uint32_t o = 0, slot = 0; o < rt->n_ops; o++) {
+    for (uint32_t o = 0, slot = 0, sslot = 0; o < rt->n_ops; o++) {
         const int32_t step = (int32_t)o + 1;
         if (poison) poison_fill(rt, step);
         const uint8_t *rec = op_record(rt, o);
         void *scratch = ta__op_scratch_bytes(rec) && slot < rt->n_scratch_ops ? rt->scratch_ptrs[slot++] : NULL;
-        ta_status st = ta__op_invoke(rec, rt->ptrs, scratch, diag);
+        void *state = ta__op_state_bytes(rec) && sslot < rt->n_state_ops ? rt->state_ptrs[sslot++] : NULL;
+        ta_status st = ta__op_invoke_state(rec, rt->ptrs, scratch, state, diag);
         if (st) {
             ta_diag tmp;
             memset(&tmp, 0, sizeof tmp);
