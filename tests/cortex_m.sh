@@ -60,6 +60,8 @@ m7 tflm/hello_world_float random
 m0 tflm/hello_world_float random
 m4 tflm/hello_world_int8 random
 m4 tflm/micro_speech_quantized random
+m4 tflm/audio_preprocessor_int8 random
+m0 tflm/audio_preprocessor_int8 random
 m4 fiti/KWS_2_001_002_attention random
 m4 tflm/keyword_scrambled random
 m4 tflm/mnist_lstm_trained_lstm_int8 random

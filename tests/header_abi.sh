@@ -42,6 +42,7 @@ openmv/yolov8n_192 image
 tflm/hello_world_int8 random
 tflm/hello_world_float random
 tflm/micro_speech_quantized random
+tflm/audio_preprocessor_int8 random
 tflm/simple_add_model random
 fiti/KWS_2_001_002_attention random
 tflm/keyword_scrambled random

@@ -21,6 +21,7 @@ openmv/blazeface_front_128 image
 tflm/hello_world_int8 random
 tflm/hello_world_float random
 tflm/micro_speech_quantized random
+tflm/audio_preprocessor_int8 random
 tflm/simple_add_model random
 fiti/KWS_2_001_002_attention random
 tflm/keyword_scrambled random

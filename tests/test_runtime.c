@@ -47,6 +47,7 @@ static const struct {
     {"tflm/hello_world_int8", {"random"}},
     {"tflm/hello_world_float", {"random"}},
     {"tflm/micro_speech_quantized", {"random"}},
+    {"tflm/audio_preprocessor_int8", {"random"}}, /* TFLM's signal custom ops, op state */
     {"tflm/simple_add_model", {"random"}},
     {"openmv/yolov8n_192", {"image"}},
     /* attention, recurrent state, 16x8 single ops */
@@ -605,6 +606,63 @@ static void test_variable_state(void) {
     free(bytes);
 }
 
+/* Op state (spectral subtraction's noise estimates in the audio
+ * preprocessor): in the tail, zero after init, carried from one invoke to
+ * the next, zero again after ta_runtime_reset; counted in `variables`. */
+static void test_op_state(void) {
+    size_t len;
+    unsigned char *bytes = load_model("tflm/audio_preprocessor_int8", &len);
+    if (!bytes) return;
+    ta_diag d;
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_strategy(&opt, "greedy");
+    run_t r;
+    ta_arena_breakdown b;
+    CHECK(setup(&r, bytes, len, &opt, &b, &d) == TA_OK);
+    /* one op keeps state: 40 uint32 estimates after its 16-byte pointer block */
+    CHECK(r.rt.n_vars == 0 && r.rt.n_state_ops == 1);
+    CHECK(b.variables == 16 + 40 * 4);
+    CHECK(b.tensor_table + b.op_records + b.op_tables + b.io_table + b.shared_scratch + b.poison_table + b.variables ==
+          b.persistent);
+    const uint32_t *est = r.rt.state_ptrs[0];
+    CHECK((const uint8_t *)est >= r.rt.tail && (const uint8_t *)(est + 40) <= r.rt.tail + b.persistent);
+    int zero = 1;
+    for (int k = 0; k < 40; k++) zero &= est[k] == 0;
+    CHECK(zero);
+    char dir[2048];
+    snprintf(dir, sizeof dir, "%s/models/reference/cases/tflm__audio_preprocessor_int8/random", g_data);
+    CHECK(run_case(&r, dir, &d)); /* resets, invokes, matches TFLM */
+    uint32_t after1[40];
+    memcpy(after1, est, sizeof after1);
+    int moved = 0;
+    for (int k = 0; k < 40; k++) moved |= est[k] != 0;
+    CHECK(moved);
+    const ta_io *out = ta_runtime_output(&r.rt, 0);
+    unsigned char first[40];
+    memcpy(first, out->data, sizeof first);
+    /* the same frame again without reset starts from the carried estimates
+     * (the input is reloaded: later tensors reuse its bytes) */
+    char path[2100];
+    snprintf(path, sizeof path, "%s/input0.raw", dir);
+    size_t in_len = 0;
+    unsigned char *input = ta_test_read_file(path, &in_len);
+    CHECK(input && in_len == ta_runtime_input(&r.rt, 0)->bytes);
+    if (!input) return;
+    memcpy(ta_runtime_input(&r.rt, 0)->data, input, in_len);
+    CHECK(ta_runtime_invoke(&r.rt, &d) == TA_OK);
+    CHECK(memcmp(after1, est, sizeof after1) != 0);
+    CHECK(ta_runtime_reset(&r.rt, &d) == TA_OK);
+    zero = 1;
+    for (int k = 0; k < 40; k++) zero &= est[k] == 0;
+    CHECK(zero);
+    memcpy(ta_runtime_input(&r.rt, 0)->data, input, in_len);
+    free(input);
+    CHECK(ta_runtime_invoke(&r.rt, &d) == TA_OK);
+    CHECK(memcmp(first, out->data, sizeof first) == 0 && memcmp(after1, est, sizeof after1) == 0);
+    teardown(&r);
+    free(bytes);
+}
+
 static void test_errors(void) {
     ta_diag d;
     ta_runtime rt;
@@ -646,6 +704,7 @@ int main(int argc, char **argv) {
     test_poison_catches_overlap();
     test_scratch_requests();
     test_variable_state();
+    test_op_state();
     test_errors();
     return ta_test_finish("test_runtime");
 }
