@@ -15,6 +15,7 @@
 
 static const char *const k_models[] = {
     "tflm/hello_world_int8", "tflm/hello_world_float", "tflm/micro_speech_quantized",
+    "tflm/audio_preprocessor_int8", /* TFLM's signal custom ops, op state */
     "tflm/simple_add_model", "mlperf_tiny/ad01_int8", "mlperf_tiny/kws_ref_model_int8",
     "mlperf_tiny/ic_pretrainedResnet_quant", "mlperf_tiny/vww_96_int8", "tflm/person_detect",
     "openmv/blazeface_front_128", "openmv/yolov8n_192", "tflm/xtensa_mobilenet_v2_quantized_1x3x224x224",

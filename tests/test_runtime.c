@@ -663,6 +663,72 @@ static void test_op_state(void) {
     free(bytes);
 }
 
+/* A custom op's options are verified before use: every single-byte change
+ * of the audio preprocessor's spectral subtraction options, made inside the
+ * model, is either read (OK) or refused at query with a one-line diag; an
+ * option out of range is refused naming it. */
+static ta_status query_bytes(const unsigned char *model, size_t len, ta_diag *d) {
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_strategy(&opt, "greedy");
+    ta_runtime rt;
+    ta_status st = ta_runtime_open(&rt, model, len, &opt, d);
+    if (st) return st;
+    size_t wb = ta_runtime_work_bytes(&rt);
+    void *work = malloc(wb);
+    ta_arena_breakdown b;
+    st = ta_runtime_query(&rt, work, wb, &b, d);
+    if (st == TA_E_NO_MEMORY) {
+        free(work);
+        wb = b.work_bytes;
+        work = malloc(wb);
+        st = ta_runtime_query(&rt, work, wb, &b, d);
+    }
+    free(work);
+    return st;
+}
+
+static void test_custom_options(void) {
+    size_t len;
+    unsigned char *bytes = load_model("tflm/audio_preprocessor_int8", &len);
+    if (!bytes) return;
+    unsigned char *m = aligned_alloc(16, (len + 15) & ~(size_t)15);
+    static const char key[] = "alternate_one_minus_smoothing";
+    size_t at = 0;
+    while (at + sizeof key <= len && memcmp(bytes + at, key, sizeof key)) at++;
+    CHECK(at + 210 <= len); /* the options' 210 bytes start with their first key */
+    ta_diag d;
+    size_t refused = 0, ok = 0;
+    static const unsigned char k_xor[] = {0x01, 0x20, 0x80, 0xff};
+    for (size_t i = at; i < at + 210 && i < len; i++) {
+        for (size_t x = 0; x < sizeof k_xor; x++) {
+            memcpy(m, bytes, len);
+            m[i] ^= k_xor[x];
+            d.msg[0] = 0;
+            ta_status st = query_bytes(m, len, &d);
+            CHECK(st == TA_OK || st == TA_E_MALFORMED || st == TA_E_UNSUPPORTED);
+            if (st) CHECK(strstr(d.msg, "SignalFilterBankSpectralSubtraction") != NULL && !strchr(d.msg, '\n'));
+            refused += st != TA_OK;
+            ok += st == TA_OK;
+        }
+    }
+    printf("  spectral subtraction options, 840 byte changes: %zu refused, %zu read\n", refused, ok);
+    CHECK(refused > 0);
+    /* SignalWindow's shift (12, the byte after "shift\0" and its keys) set to 40 */
+    static const char shift[] = "shift\0\1\7"; /* the key, its keys vector (not "snr_shift") */
+    at = 0;
+    while (at + sizeof shift <= len && memcmp(bytes + at, shift, sizeof shift - 1)) at++;
+    CHECK(at + 12 < len && bytes[at + 11] == 12);
+    memcpy(m, bytes, len);
+    m[at + 11] = 40;
+    CHECK(query_bytes(m, len, &d) == TA_E_UNSUPPORTED && strstr(d.msg, "op 0 (SignalWindow): custom option 'shift' = 40") != NULL);
+    printf("  %s\n", d.msg);
+    memcpy(m, bytes, len);
+    m[at] = 'S'; /* the key renamed: missing */
+    CHECK(query_bytes(m, len, &d) == TA_E_MALFORMED && strstr(d.msg, "'shift' is missing") != NULL);
+    free(m);
+    free(bytes);
+}
+
 static void test_errors(void) {
     ta_diag d;
     ta_runtime rt;
@@ -705,6 +771,7 @@ int main(int argc, char **argv) {
     test_scratch_requests();
     test_variable_state();
     test_op_state();
+    test_custom_options();
     test_errors();
     return ta_test_finish("test_runtime");
 }
