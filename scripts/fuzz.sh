@@ -1,5 +1,5 @@
 #!/bin/sh
-# Fuzz the TFLite reader with libFuzzer + ASan + UBSan.
+# Fuzz the TFLite reader and the FlexBuffer reader with libFuzzer + ASan + UBSan.
 #
 #   scripts/fuzz.sh [SECONDS]        (default 60)
 #
@@ -32,6 +32,12 @@ clang -std=c11 -g -O1 -fno-omit-frame-pointer \
     -Wall -Wextra -Werror -Wno-unused-parameter \
     -I"$root/include" -I"$root/src" \
     "$root/fuzz/fuzz_tflite.c" $srcs -lm -o "$out/fuzz_tflite"
+# shellcheck disable=SC2086
+clang -std=c11 -g -O1 -fno-omit-frame-pointer \
+    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+    -Wall -Wextra -Werror -Wno-unused-parameter \
+    -I"$root/include" -I"$root/src" \
+    "$root/fuzz/fuzz_flexbuf.c" $srcs -lm -o "$out/fuzz_flexbuf"
 
 if [ -d "$data/models" ]; then
     find "$data/models" -name '*.tflite' | while read -r f; do
@@ -42,5 +48,12 @@ else
 fi
 
 cd "$out"
-exec ./fuzz_tflite -max_len=65536 -max_total_time="$budget" -timeout=10 -rss_limit_mb=2048 \
+# Two thirds of the budget for the model reader, one third for the FlexBuffer
+# reader (custom op options); either finding fails.
+flex=$((budget / 3)); [ "$flex" -lt 1 ] && flex=1
+model=$((budget - flex)); [ "$model" -lt 1 ] && model=1
+mkdir -p "$out/corpus_flexbuf"
+./fuzz_tflite -max_len=65536 -max_total_time="$model" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$out/" "$out/corpus" "$out/seeds"
+exec ./fuzz_flexbuf -max_len=4096 -max_total_time="$flex" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$out/flexbuf-" "$out/corpus_flexbuf"
