@@ -201,9 +201,14 @@ static void test_model(const char *model, const char *const *cases) {
     ta_budget budget = {0};
     void *blob = NULL;    /* greedy's exported op constants */
     size_t blob_bytes = 0, persistent_in_arena = 0;
+    void *init_tab = NULL; /* the init table of the budget+consts runtime */
+    size_t init_bytes = 0;
+    ta_arena_breakdown b_consts; /* the budget+consts runtime's breakdown */
+    memset(&b_consts, 0, sizeof b_consts);
     /* modes: each strategy (PLANNED scratch), then greedy SHARED, greedy+poison, table,
-     * budget (with the blob), greedy from the blob, shared scratch + poison from the blob */
-    for (size_t m = 0; m < n_strat + 6; m++) {
+     * budget (with the blob), greedy from the blob, shared scratch + poison from the blob,
+     * budget with the blob and its init table (no work block) */
+    for (size_t m = 0; m < n_strat + 7; m++) {
         ta_runtime_options opt = ta_runtime_options_default();
         opt.rewrites = g_rewrites;
         const char *label;
@@ -233,6 +238,13 @@ static void test_model(const char *model, const char *const *cases) {
             if (!blob) continue;
             ta_runtime_use_strategy(&opt, "greedy");
             ta_runtime_use_consts(&opt, blob, blob_bytes);
+        } else if (m == n_strat + 6) {
+            label = "budget+init";
+            if (!init_tab) continue;
+            budget.init = init_tab;
+            budget.init_bytes = (uint32_t)init_bytes;
+            ta_runtime_use_budget(&opt, &budget);
+            CHECK(opt.init == init_tab && opt.init_bytes == init_bytes);
         } else {
             label = "shared/poison+consts";
             if (!blob) continue;
@@ -283,6 +295,43 @@ static void test_model(const char *model, const char *const *cases) {
             CHECK(ta_runtime_export_consts(&r.rt, blob, blob_bytes - 1, &got, &d) == TA_E_NO_MEMORY);
             CHECK(ta_runtime_export_consts(&r.rt, blob, blob_bytes, &got, &d) == TA_OK && got == blob_bytes);
         }
+        if (!strcmp(label, "budget+consts")) {
+            /* its init table, for budget+init */
+            b_consts = b;
+            CHECK(ta_runtime_export_init(&r.rt, NULL, 0, NULL, 0, &init_bytes, &d) == TA_OK && init_bytes > 0);
+            init_tab = aligned_alloc(16, (init_bytes + 15) & ~(size_t)15);
+            size_t got = 0;
+            CHECK(ta_runtime_export_init(&r.rt, r.work, b.work_bytes, init_tab, init_bytes - 1, &got, &d) == TA_E_NO_MEMORY);
+            CHECK(ta_runtime_export_init(&r.rt, r.work, 64, init_tab, init_bytes, &got, &d) == TA_E_NO_MEMORY);
+            CHECK(ta_runtime_export_init(&r.rt, r.work, b.work_bytes, init_tab, init_bytes, &got, &d) == TA_OK &&
+                  got == init_bytes);
+        }
+        if (!strcmp(label, "budget+init")) {
+            /* nothing built: no work block, the same tail, the arena is planned + persistent + alignment */
+            printf("  %-48s [%s] arena %zu B (work-block init: %zu B), init table %zu B\n", model, label, b.total,
+                   b_consts.total_in_place, init_bytes);
+            CHECK(b.work_bytes == 0 && b.total_in_place == b.total);
+            CHECK(b.planned == b_consts.planned && b.persistent == b_consts.persistent && b.total == b_consts.total);
+            CHECK(b.lower_bound == b_consts.lower_bound && b.n_buffers == b_consts.n_buffers && b.scratch == b_consts.scratch);
+            CHECK(b.total <= b_consts.total_in_place);
+            /* the runtime it made exports the same init table */
+            void *again = aligned_alloc(16, (init_bytes + 15) & ~(size_t)15);
+            size_t got = 0;
+            CHECK(ta_runtime_export_init(&r.rt, r.work, b_consts.work_bytes, again, init_bytes, &got, &d) == TA_OK);
+            CHECK(got == init_bytes && memcmp(again, init_tab, init_bytes) == 0);
+            free(again);
+            /* in place, at an odd address, an arena one byte short fails and writes nothing */
+            unsigned char *small = malloc(b.total + 2);
+            memset(small, 0x77, b.total + 2);
+            ta_runtime rt2;
+            CHECK(ta_runtime_open(&rt2, bytes, len, &opt, &d) == TA_OK);
+            CHECK(ta_runtime_init(&rt2, NULL, 0, small + 1, b.total - 1 - b.alignment, &d) == TA_E_NO_MEMORY);
+            CHECK(strstr(d.msg, "arena needs") != NULL);
+            int untouched = 1;
+            for (size_t i = 0; i < b.total + 2; i++) untouched &= small[i] == 0x77;
+            CHECK(untouched);
+            free(small);
+        }
         if (strstr(label, "consts")) {
             /* the blob replaces the op constants in the arena: strictly less persistent RAM */
             printf("  %-48s [%s] persistent %6zu (in the arena: %6zu), const blob %zu B\n", model, label, b.persistent,
@@ -322,7 +371,7 @@ static void test_model(const char *model, const char *const *cases) {
                                                (uint32_t)((pb->bytes + 15) & ~(size_t)15), pb->first, pb->last};
             }
             budget = (ta_budget){model, ta_budget_hash(bytes, len), "greedy", (uint32_t)b.planned, 16,
-                                 (uint32_t)table.n, entries, blob, (uint32_t)blob_bytes, g_rewrites};
+                                 (uint32_t)table.n, entries, blob, (uint32_t)blob_bytes, g_rewrites, NULL, 0};
             /* a budget for other bytes is refused */
             ta_runtime_options ob = ta_runtime_options_default();
             ta_runtime_use_budget(&ob, &budget);
@@ -342,6 +391,7 @@ static void test_model(const char *model, const char *const *cases) {
     free(table_offsets);
     free(entries);
     free(blob);
+    free(init_tab);
     free(bytes);
 }
 

@@ -5,6 +5,7 @@
 #include "buffers_csv.h"
 #include "cli.h"
 #include "emit_header.h"
+#include "firmware.h"
 #include "emit_html.h"
 #include "emit_svg.h"
 #include "model_load.h"
@@ -151,57 +152,6 @@ static int plan_buffers(const plan_args *a) {
     return rc;
 }
 
-/* Opens the model and queries the runtime with opt; on success *work holds
- * the query's work block (the caller frees it) of *wb bytes. */
-static bool runtime_query(const loaded_model *lm, const ta_runtime_options *opt, ta_runtime *rt, void **work,
-                          size_t *wb, ta_arena_breakdown *b) {
-    ta_diag d;
-    *work = NULL;
-    if (ta_runtime_open(rt, lm->bytes, lm->len, opt, &d)) return false;
-    return cli_runtime_query(rt, work, wb, b, &d) == TA_OK;
-}
-
-/* What tinyarena's runtime would need for this model with the plan as a
- * table (the chosen strategy's offsets, as the budget header gives them to
- * firmware): opens it, prepares every op and plans (no arena is allocated).
- * A table needs no planner scratch, so the in-place figures are what
- * firmware needs; a strategy's own work (optimal's above all) would inflate
- * them.  With consts != NULL it also initialises the runtime once, exports
- * its op constants blob into *consts (malloc'd, *consts_bytes; the caller
- * frees it) and fills *with the breakdown of a runtime that reads that blob. */
-static bool runtime_breakdown(const loaded_model *lm, const ta_plan_table *table, uint32_t rewrites, ta_arena_breakdown *b,
-                              void **consts, size_t *consts_bytes, ta_arena_breakdown *with) {
-    ta_runtime_options opt = ta_runtime_options_default();
-    ta_runtime_use_table(&opt, table);
-    opt.rewrites = rewrites;
-    ta_runtime rt;
-    void *work;
-    size_t wb;
-    if (!runtime_query(lm, &opt, &rt, &work, &wb, b)) return false;
-    if (!consts) {
-        free(work);
-        return true;
-    }
-    ta_diag d;
-    void *arena = cli_xmalloc(b->total);
-    bool ok = ta_runtime_init(&rt, work, wb, arena, b->total, &d) == TA_OK &&
-              ta_runtime_export_consts(&rt, NULL, 0, consts_bytes, &d) == TA_OK;
-    free(work);
-    *consts = ok ? cli_xmalloc(*consts_bytes ? *consts_bytes : 1) : NULL;
-    if (ok) ok = ta_runtime_export_consts(&rt, *consts, *consts_bytes, consts_bytes, &d) == TA_OK;
-    free(arena);
-    if (ok) {
-        ta_runtime_use_consts(&opt, *consts, *consts_bytes);
-        ok = runtime_query(lm, &opt, &rt, &work, &wb, with);
-        free(work);
-    }
-    if (!ok) {
-        free(*consts);
-        *consts = NULL;
-    }
-    return ok;
-}
-
 /* The runtime's kernel scratch requests for g (none with no_scratch); false
  * when the runtime cannot run g (rd says why). */
 static bool scratch_of(const ta_graph *g, bool no_scratch, ta_scratch_request **scratch, size_t *n, ta_diag *rd) {
@@ -340,7 +290,7 @@ static int plan_model(const plan_args *a) {
         rc = cli_error("%s: strategy %s: %s: %s", a->model, chosen->name, ta_status_str(o[ichosen].st),
                        o[ichosen].diag.msg);
     } else if (a->json) {
-        char extra[2048];
+        char extra[4096];
         int at = snprintf(extra, sizeof extra, "\"model\": \"%s\", \"ops\": %u, \"tensors\": %u, \"planned_tensors\": %zu, "
                  "\"constant_bytes\": %zu, \"fixed_conflicts\": %zu, ",
                  base_name(a->model), lm.g.n_ops, lm.g.n_tensors, mp.n - mp.lt.n_scratch, mp.const_bytes,
@@ -352,6 +302,21 @@ static int plan_model(const plan_args *a) {
                      "\"tflm_rules_lower_bound_bytes\": %zu, \"saved_bytes\": %zu, ",
                      rwn, rwa, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, g->n_ops,
                      base.arena_bytes, base.lower_bound_bytes, saved);
+        /* what the runtime needs on firmware, from the budget header (--header) */
+        fw_budget fw = {0};
+        ta_diag fd;
+        at = (int)strlen(extra);
+        if (runnable && !a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, &fw, &fd) && at > 0 &&
+            (size_t)at < sizeof extra)
+            snprintf(extra + at, sizeof extra - (size_t)at,
+                     "\"runtime\": {\"planned_bytes\": %zu, \"persistent_bytes\": %zu, "
+                     "\"persistent_bytes_consts_in_arena\": %zu, \"const_blob_bytes\": %zu, \"init_table_bytes\": %zu, "
+                     "\"init_work_bytes\": %zu, \"init_work_bytes_consts_in_arena\": %zu, \"alignment_bytes\": %zu, "
+                     "\"firmware_arena_bytes\": %zu, \"firmware_arena_bytes_consts_in_arena\": %zu}, ",
+                     fw.fw.planned, fw.fw.persistent, fw.in_arena.persistent, fw.consts_bytes, fw.init_bytes,
+                     fw.fw.work_bytes, fw.in_arena.work_bytes, fw.fw.alignment, fw.fw.total_in_place,
+                     fw.in_arena.total_in_place);
+        fw_free(&fw);
         plan_report_json(stdout, &o[ichosen], mp.reqs, mp.n, mp.ids, extra);
     } else {
         char b1[32];
@@ -381,21 +346,22 @@ static int plan_model(const plan_args *a) {
         }
         plan_report_table(stdout, o, no);
         model_plan_peak(stdout, &mp, &o[ichosen].res);
-        ta_arena_breakdown rb, rc_b;
         char b2[32], b3[32], b4[32], b5[32];
-        void *consts = NULL;
-        size_t consts_bytes = 0;
+        fw_budget fw = {0};
+        ta_diag fd;
         if (!runnable) {
             printf("runtime: tinyarena run cannot run this model: the plan covers tensors only\n  (%s)\n", rdiag.msg);
-        } else if (!a->no_scratch && runtime_breakdown(&lm, &table, applied, &rb, &consts, &consts_bytes, &rc_b)) {
+        } else if (!a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, &fw, &fd)) {
+            const ta_arena_breakdown *rb = &fw.in_arena, *rc_b = &fw.fw;
             printf("runtime arena (%s plan): planned %s + persistent %s + alignment %s\n", chosen->name,
-                   fmt_bytes(rb.planned, b1), fmt_bytes(rb.persistent, b2), fmt_bytes(rb.alignment, b3));
-            printf("  = %s B; %s B with in-place init\n", fmt_bytes(rb.total, b4), fmt_bytes(rb.total_in_place, b5));
-            printf("  op constants in flash (--header): persistent %s B, arena %s B,\n", fmt_bytes(rc_b.persistent, b1),
-                   fmt_bytes(rc_b.total_in_place, b2));
-            printf("  const blob %s B\n", fmt_bytes(consts_bytes, b3));
+                   fmt_bytes(rb->planned, b1), fmt_bytes(rb->persistent, b2), fmt_bytes(rb->alignment, b3));
+            printf("  = %s B; %s B with in-place init\n", fmt_bytes(rb->total, b4), fmt_bytes(rb->total_in_place, b5));
+            printf("  op constants in flash (--header): persistent %s B, arena %s B,\n", fmt_bytes(rc_b->persistent, b1),
+                   fmt_bytes(rc_b->total_in_place, b2));
+            printf("  const blob %s B, init table %s B (init needs no work block)\n", fmt_bytes(fw.consts_bytes, b3),
+                   fmt_bytes(fw.init_bytes, b4));
         }
-        free(consts);
+        fw_free(&fw);
         if (a->timeline) timeline_print(stdout, &vp, a->color);
         if (a->verbose) {
             printf("\nbuffers (%s plan):\n", chosen->name);
@@ -408,14 +374,12 @@ static int plan_model(const plan_args *a) {
     if (!rc && a->html_out) rc = emit_html_file(a->html_out, &vp);
     if (!rc && a->buffers_out && !buffers_csv_write(a->buffers_out, mp.reqs, mp.n, NULL, NULL)) rc = CLI_FAIL;
     if (!rc && a->header_out) {
-        ta_arena_breakdown hb, hc;
-        void *consts = NULL;
-        size_t consts_bytes = 0;
-        bool have = runnable && !a->no_scratch &&
-                    runtime_breakdown(&lm, &table, applied, &hb, &consts, &consts_bytes, &hc);
+        fw_budget fw = {0};
+        ta_diag fd;
+        bool have = runnable && !a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, &fw, &fd);
         rc = emit_header(a->header_out, &mp, &o[ichosen], base_name(a->model), ta_budget_hash(lm.bytes, lm.len),
-                         lm.len, have ? &hb : NULL, have ? &hc : NULL, consts, consts_bytes, applied);
-        free(consts);
+                         lm.len, have ? &fw : NULL, applied);
+        fw_free(&fw);
     }
     for (size_t i = 0; i < no; i++) {
         /* the exit code follows the chosen plan; other rows only report */

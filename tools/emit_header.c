@@ -35,13 +35,12 @@ static void comment_safe(FILE *f, const char *s) {
     }
 }
 
-/* The op constants blob as a 16-byte aligned byte array (C11 or C++11). */
-static void emit_consts(FILE *f, const char *lo, const char *up, const unsigned char *b, size_t n) {
-    fprintf(f, "/* The op constants (ta_runtime_export_consts): every op's kernel params and\n"
-               " * per-channel requantisation tables, read in place (flash) by the runtime. */\n");
-    fprintf(f, "#ifdef __cplusplus\nalignas(16) static const uint8_t %s_consts[%s_CONST_BYTES] = {\n#else\n"
-               "static const _Alignas(16) uint8_t %s_consts[%s_CONST_BYTES] = {\n#endif\n",
-            lo, up, lo, up);
+/* A blob as a 16-byte aligned byte array (C11 or C++11): <lo>_<name>[<UP>_<size>]. */
+static void emit_blob(FILE *f, const char *lo, const char *up, const char *name, const char *size,
+                      const unsigned char *b, size_t n) {
+    fprintf(f, "#ifdef __cplusplus\nalignas(16) static const uint8_t %s_%s[%s_%s] = {\n#else\n"
+               "static const _Alignas(16) uint8_t %s_%s[%s_%s] = {\n#endif\n",
+            lo, name, up, size, lo, name, up, size);
     for (size_t i = 0; i < n; i++) {
         fprintf(f, "%s0x%02x,", i % 16 ? "" : "    ", b[i]);
         if (i % 16 == 15 || i + 1 == n) fputc('\n', f);
@@ -50,10 +49,12 @@ static void emit_consts(FILE *f, const char *lo, const char *up, const unsigned 
 }
 
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
-                uint64_t model_hash, uint64_t model_bytes, const ta_arena_breakdown *rb,
-                const ta_arena_breakdown *rc, const void *consts, size_t consts_bytes, uint32_t rewrites) {
+                uint64_t model_hash, uint64_t model_bytes, const fw_budget *fw, uint32_t rewrites) {
+    const ta_arena_breakdown *rb = fw ? &fw->in_arena : NULL, *rc = fw ? &fw->fw : NULL;
+    const void *consts = fw ? fw->consts : NULL;
+    const size_t consts_bytes = fw ? fw->consts_bytes : 0;
     if (!rc || !consts || !consts_bytes) rc = NULL;
-    if (rc && consts_bytes > UINT32_MAX) return cli_error("%s: const blob of %zu bytes does not fit a 32-bit size", path, consts_bytes);
+    if (rc && (consts_bytes > UINT32_MAX || fw->init_bytes > UINT32_MAX)) return cli_error("%s: const blob of %zu bytes does not fit a 32-bit size", path, consts_bytes);
     char lo[128], up[128];
     ident_from_path(path, lo, sizeof lo);
     size_t i;
@@ -83,12 +84,14 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
         fprintf(f, " * rewrites: %s -- the plan is of the rewritten graph (tinyarena/rewrite.h);\n"
                    " * the runtime rewrites the model the same way (ta_budget.rewrites)\n", rw);
     if (rb && rc) {
-        fprintf(f, " * tinyarena's runtime: planned %zu + persistent %zu + alignment %zu B; with in-place\n"
-                   " * init (ta_runtime_init(work = NULL)) the whole arena is %s_ARENA_BYTES.  The op\n"
-                   " * constants are %s_consts (%s_CONST_BYTES of flash), read in place; built in\n"
-                   " * the arena instead (opt.consts = NULL) they would take persistent %zu B\n"
+        fprintf(f, " * tinyarena's runtime: planned %zu + persistent %zu + alignment %zu B = %s_ARENA_BYTES,\n"
+                   " * the whole arena: the op constants are %s_consts (%s_CONST_BYTES of flash) and\n"
+                   " * everything else init needs is %s_init (%s_INIT_BYTES of flash), both read in\n"
+                   " * place, so init builds nothing and needs no work block.  Built in the arena\n"
+                   " * instead (opt.consts = NULL), the op constants take persistent %zu B and init\n"
+                   " * imports the model in a %zu B work block in the head\n"
                    " * (%s_ARENA_BYTES_CONSTS_IN_ARENA).\n",
-                rc->planned, rc->persistent, rc->alignment, up, lo, up, rb->persistent, up);
+                rc->planned, rc->persistent, rc->alignment, up, lo, up, lo, up, rb->persistent, rb->work_bytes, up);
     } else if (rb) {
         fprintf(f, " * tinyarena's runtime: planned %zu + persistent %zu + alignment %zu B; with in-place\n"
                    " * init (ta_runtime_init(work = NULL)) the whole arena is %s_ARENA_BYTES.\n",
@@ -114,6 +117,7 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
                 rc->persistent);
         fprintf(f, "#define %s_ARENA_BYTES %zuu /* the whole arena, in-place init */\n", up, rc->total_in_place);
         fprintf(f, "#define %s_CONST_BYTES %zuu /* flash: the op constants, %s_consts */\n", up, consts_bytes, lo);
+        fprintf(f, "#define %s_INIT_BYTES %zuu /* flash: the init table, %s_init */\n", up, fw->init_bytes, lo);
         fprintf(f, "#define %s_ARENA_BYTES_CONSTS_IN_ARENA %zuu /* the whole arena without %s_consts */\n", up,
                 rb->total_in_place, lo);
     } else if (rb) {
@@ -121,7 +125,14 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
         fprintf(f, "#define %s_ARENA_BYTES %zuu /* the whole arena, in-place init */\n", up, rb->total_in_place);
     }
     fputc('\n', f);
-    if (rc) emit_consts(f, lo, up, (const unsigned char *)consts, consts_bytes);
+    if (rc) {
+        fprintf(f, "/* The op constants (ta_runtime_export_consts): every op's kernel params and\n"
+                   " * per-channel requantisation tables, read in place (flash) by the runtime. */\n");
+        emit_blob(f, lo, up, "consts", "CONST_BYTES", (const unsigned char *)consts, consts_bytes);
+        fprintf(f, "/* The init table (ta_runtime_export_init): every tensor's place, every op's\n"
+                   " * record checksum and scratch offset, the inputs and outputs. */\n");
+        emit_blob(f, lo, up, "init", "INIT_BYTES", (const unsigned char *)fw->init, fw->init_bytes);
+    }
     fprintf(f, "static const ta_budget_entry %s_entries[%s_COUNT] = {\n", lo, up);
     fprintf(f, "    /* kind, subgraph, index, offset, size, first, last */\n");
     for (size_t k = 0; k < mp->n; k++) {
@@ -146,8 +157,8 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     }
     fprintf(f, "\", %s_MODEL_HASH, \"%s\", %s_BYTES, %s_ALIGN, %s_COUNT, %s_entries,\n    ", up, o->s->name, up,
             up, up, lo);
-    if (rc) fprintf(f, "%s_consts, %s_CONST_BYTES, %s_REWRITES};\n\n#endif\n", lo, up, up);
-    else fprintf(f, "NULL, 0, %s_REWRITES};\n\n#endif\n", up);
+    if (rc) fprintf(f, "%s_consts, %s_CONST_BYTES, %s_REWRITES, %s_init, %s_INIT_BYTES};\n\n#endif\n", lo, up, up, lo, up);
+    else fprintf(f, "NULL, 0, %s_REWRITES, NULL, 0};\n\n#endif\n", up);
     bool ok = !ferror(f);
     if (fclose(f) != 0) ok = false;
     if (!ok) return cli_error("%s: write failed", path);

@@ -2,22 +2,21 @@
 #define TA_EMIT_HEADER_H
 #include <stdint.h>
 
+#include "firmware.h"
 #include "model_plan.h"
 #include "tinyarena/runtime.h"
 
 /* Writes the budget-table header for a planned model.  The macro/variable
  * prefix is derived from the header's file name (model_arena.h ->
- * MODEL_ARENA_BYTES, model_arena_entries, model_arena).  rb (may be NULL:
- * the model is not runnable by tinyarena's runtime) is the runtime's
- * breakdown building its op constants in the arena; rc (with rb) the one
- * reading them from consts (consts_bytes, ta_runtime_export_consts), which
- * the header carries as <p>_consts: they add the whole-arena figures
- * firmware needs (<P>_ARENA_BYTES, <P>_PERSISTENT_BYTES, <P>_CONST_BYTES).
+ * MODEL_ARENA_BYTES, model_arena_entries, model_arena).  fw (may be NULL:
+ * the model is not runnable by tinyarena's runtime) is what firmware gets
+ * (firmware.h): the op constants blob (<p>_consts), the init table
+ * (<p>_init) and the arena figures -- <P>_ARENA_BYTES from both blobs (init
+ * needs no work block), <P>_ARENA_BYTES_CONSTS_IN_ARENA without them.
  * `rewrites` (TA_REWRITE_*, rewrite.h) is what mp was planned with: the
  * header records it (<P>_REWRITES, ta_budget.rewrites) so that the runtime
  * rewrites the model the same way.
  * Returns CLI_OK or prints an error. */
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
-                uint64_t model_hash, uint64_t model_bytes, const ta_arena_breakdown *rb,
-                const ta_arena_breakdown *rc, const void *consts, size_t consts_bytes, uint32_t rewrites);
+                uint64_t model_hash, uint64_t model_bytes, const fw_budget *fw, uint32_t rewrites);
 #endif

@@ -55,6 +55,16 @@ typedef struct ta_budget {
     /* Appended: headers made before it leave it zero (TFLM's graph). */
     uint32_t rewrites;              /* TA_REWRITE_* the table was planned with
                                        (rewrite.h); the runtime applies the same */
+    /* Appended: headers made before it leave it zero (init then imports the
+     * model and prepares every op in a work block inside the arena's head,
+     * which the older, larger <P>_ARENA_BYTES covers). */
+    const void *init;               /* the init table (ta_runtime_export_init),
+                                       4-byte aligned, in flash: every tensor's
+                                       place, every op's scratch and record
+                                       checksum, the inputs and outputs -- with
+                                       `consts`, init builds nothing on the device
+                                       and needs no work block; NULL: none */
+    uint32_t init_bytes;            /* its size */
 } ta_budget;
 
 /* 64-bit FNV-1a of the bytes: cheap, dependency-free, and enough to catch a

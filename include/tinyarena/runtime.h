@@ -24,7 +24,12 @@
  *
  * Init needs a transient work block (the imported graph, lifetimes, buffer
  * requests, planner scratch); it is only used during ta_runtime_query() and
- * ta_runtime_init() and may be freed afterwards.  After init the runtime
+ * ta_runtime_init() and may be freed afterwards.  With an init table and a
+ * const blob (a budget header carries both) it needs none: query and init
+ * read the two blobs and the model bytes, check them (model hash, blob and
+ * table headers and checksums, every op record's checksum, every offset
+ * within its region) and write only the persistent tail, so the arena is
+ * planned + persistent + alignment, nothing more.  After init the runtime
  * never allocates: invoke touches only the arena and the model.
  *
  *     ta_runtime rt;
@@ -107,6 +112,13 @@ typedef struct ta_runtime_options {
                                   convs.  0 (default): TFLM's graph and rules.  Op
                                   indices in messages are the rewritten graph's.
                                   Set by ta_runtime_use_budget from the table. */
+    const void *init;          /* init table (ta_runtime_export_init), 4-byte aligned,
+                                  or NULL.  With `consts` (and no poison), query and
+                                  init take everything from the two blobs and the
+                                  model bytes: no import, no prepare, no lifetimes,
+                                  no planner, no work block.  Set by
+                                  ta_runtime_use_budget from the table. */
+    size_t init_bytes;
 } ta_runtime_options;
 
 /* Defaults: scratch PLANNED, no poison, no rewrites, planner NULL (pick one below). */
@@ -142,6 +154,12 @@ void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget);
  * from what this runtime derives), TA_E_MISALIGNED.  NULL: no blob. */
 void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t bytes);
 
+/* Uses an init table made by ta_runtime_export_init() for the same model
+ * bytes, plan, rewrites and scratch mode (a budget header carries one;
+ * use_budget sets it).  Together with a const blob, init then needs no work
+ * block at all (see ta_runtime_init).  NULL: none. */
+void ta_runtime_use_init(ta_runtime_options *opt, const void *init, size_t bytes);
+
 /* The kernel scratch requests of subgraph 0 of g -- what each op's prepare
  * asks for -- so that a planner outside the runtime (plan --header) can
  * plan them as [op, op] buffers exactly as the runtime will (with
@@ -160,10 +178,13 @@ typedef struct ta_arena_breakdown {
     size_t persistent; /* tail: tables and op records (and the shared scratch region) */
     size_t alignment;  /* bytes lost aligning the head start and the tail (worst case for any base) */
     size_t total;      /* what ta_runtime_init needs, for any arena address */
-    size_t work_bytes; /* transient work block needed by query/init */
+    size_t work_bytes; /* transient work block needed by query/init (0 from
+                              an init table and a const blob: none) */
     size_t total_in_place; /* arena for ta_runtime_init(work = NULL): the
                               work block then lives in the head, which is
-                              free until the first invoke */
+                              free until the first invoke; so this is
+                              max(planned, work) + persistent + alignment
+                              (= total from an init table and a const blob) */
     size_t n_buffers;  /* planned buffers (tensors + planned scratch) */
     size_t lower_bound;/* most planned bytes live at once (no plan can be smaller) */
     /* The persistent part by category (each with its alignment padding; the
@@ -307,6 +328,24 @@ uint32_t ta_runtime_output_count(const ta_runtime *rt);
  * out needs cap >= *bytes (TA_E_NO_MEMORY) -- an 8-byte aligned block if
  * it is to be used in place.  After init only (TA_E_STATE). */
 ta_status ta_runtime_export_consts(const ta_runtime *rt, void *out, size_t cap, size_t *bytes, ta_diag *diag);
+
+/* Copies the init table out, for ta_runtime_use_init (or a header: `tinyarena
+ * plan --header` emits it as <P>_init).  It is the plan and every decision
+ * init takes from the model, precomputed: per tensor its place (an offset in
+ * the planned head -- a rewrite's shared buffer gives its members the same
+ * offset --, an offset into the model bytes for a constant, or a variable
+ * in the tail; a tensor a rewrite elided has none), per op (in the order the
+ * runtime runs them) the FNV-1a checksum of its const blob record and its
+ * scratch offset, and the inputs and outputs; 32-bit words in the host's
+ * byte order, position- and ABI-independent, with the model hash, the
+ * rewrites, the scratch mode and a checksum of the whole table.  Two-phase
+ * as export_consts: *bytes gets the size, out == NULL only asks (no work
+ * needed); filling it imports the model again in `work` (at least
+ * ta_arena_breakdown.work_bytes of a query without an init table;
+ * TA_E_NO_MEMORY otherwise).  After init only (TA_E_STATE); not in poison
+ * mode (TA_E_UNSUPPORTED). */
+ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, void *out, size_t cap, size_t *bytes,
+                                 ta_diag *diag);
 
 /* The breakdown (valid after query or init). */
 const ta_arena_breakdown *ta_runtime_breakdown(const ta_runtime *rt);

@@ -50,6 +50,13 @@ static uint32_t rd32(const uint8_t *p) {
 }
 static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
+/* 32-bit FNV-1a, continuing from h (2166136261u to start). */
+static uint32_t fnv32(uint32_t h, const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+#define FNV32_START 2166136261u
+
 static const uint8_t *op_record(const ta_runtime *rt, uint32_t op);
 
 /* Every variable tensor back to its reset value, every op's state to zero
@@ -131,6 +138,14 @@ void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
     opt->consts = budget ? budget->consts : NULL;
     opt->consts_bytes = budget && budget->consts ? budget->consts_bytes : 0;
     opt->rewrites = budget ? budget->rewrites : 0;
+    opt->init = budget && budget->consts ? budget->init : NULL;
+    opt->init_bytes = opt->init ? budget->init_bytes : 0;
+}
+
+void ta_runtime_use_init(ta_runtime_options *opt, const void *init, size_t bytes) {
+    if (!opt) return;
+    opt->init = init;
+    opt->init_bytes = init ? bytes : 0;
 }
 
 void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t bytes) {
@@ -219,6 +234,7 @@ typedef struct {
     size_t image;             /* const image bytes */
     size_t n_vars, var_bytes; /* variable tensors (LSTM/SVDF state) and their data, 16-aligned each */
     size_t n_state_ops, state_bytes; /* ops that keep state, and that state, 16-aligned each */
+    size_t n_tensors, n_io;   /* of subgraph 0: tensors, inputs + outputs */
 } built_t;
 
 static size_t work_guess(const ta_runtime *rt) {
@@ -248,10 +264,12 @@ static ta_status short_work(ta_runtime *rt, const carve_t *c, size_t extra, ta_d
 /* A caller's const blob: its header must describe this model, and every op
  * record must be byte for byte what prepare derives now (one record at a
  * time, in a work slice of the largest record's size). */
-static ta_status check_consts(ta_runtime *rt, const built_t *w, carve_t *c, ta_diag *diag) {
+/* The blob's header (and the padding after its op offset table): this
+ * model's bytes, this format, n_ops records for n_tensors tensors in `want`
+ * bytes. */
+static ta_status blob_header(const ta_runtime *rt, uint32_t n_ops, uint32_t n_tensors, size_t want, ta_diag *diag) {
     const uint8_t *k = (const uint8_t *)rt->opt.consts;
     const size_t n = rt->opt.consts_bytes;
-    const ta_subgraph *sg = &w->g.subgraphs[0];
     if ((uintptr_t)k % REC_ALIGN)
         return ta_diag_set(diag, TA_E_MISALIGNED, "const blob is not 8-byte aligned (address %% 8 = %u)",
                            (unsigned)((uintptr_t)k % REC_ALIGN));
@@ -266,18 +284,28 @@ static ta_status check_consts(ta_runtime *rt, const built_t *w, carve_t *c, ta_d
     const uint64_t hash = rt->opt.model_hash ? rt->opt.model_hash : ta_budget_hash(rt->model.bytes, rt->model.len);
     if (rd32(k + 20) != (uint32_t)hash || rd32(k + 24) != (uint32_t)(hash >> 32))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob was made for other model bytes (hash mismatch)");
-    if (rd32(k + 8) != n || n != w->image || rd32(k + 12) != sg->n_ops || rd32(k + 16) != sg->n_tensors)
+    if (rd32(k + 8) != n || n != want || rd32(k + 12) != n_ops || rd32(k + 16) != n_tensors)
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob has %zu bytes for %u ops (header: %u bytes), this model needs %zu for %u",
-                           n, rd32(k + 12), rd32(k + 8), w->image, sg->n_ops);
+                           n, rd32(k + 12), rd32(k + 8), want, n_ops);
+    const size_t at = consts_records_at(n_ops);
+    if (n < at) return ta_diag_set(diag, TA_E_MALFORMED, "const blob of %zu bytes is shorter than its op table", n);
+    for (size_t i = CONSTS_HDR + 4 * (size_t)n_ops; i < at; i++)
+        if (k[i]) return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: padding byte %zu is not zero (corrupted)", i);
+    if (rd32(k + 28)) return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: reserved header word is not zero (corrupted)");
+    return TA_OK;
+}
+
+static ta_status check_consts(ta_runtime *rt, const built_t *w, carve_t *c, ta_diag *diag) {
+    const uint8_t *k = (const uint8_t *)rt->opt.consts;
+    const ta_subgraph *sg = &w->g.subgraphs[0];
+    ta_status hst = blob_header(rt, sg->n_ops, sg->n_tensors, w->image, diag);
+    if (hst) return hst;
     size_t max_rec = 0;
     for (uint32_t o = 0; o < sg->n_ops; o++)
         if (w->info[o].data_bytes > max_rec) max_rec = w->info[o].data_bytes;
     uint8_t *rec = carve(c, 1, ta__align_up(max_rec, REC_ALIGN));
     if (max_rec && !rec) return short_work(rt, c, 0, diag);
     size_t at = consts_records_at(sg->n_ops);
-    for (size_t i = CONSTS_HDR + 4 * (size_t)sg->n_ops; i < at; i++)
-        if (k[i]) return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: padding byte %zu is not zero (corrupted)", i);
-    if (rd32(k + 28)) return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: reserved header word is not zero (corrupted)");
     for (uint32_t o = 0; o < sg->n_ops; o++) {
         const size_t len = ta__align_up(w->info[o].data_bytes, REC_ALIGN);
         ta__op_info info;
@@ -330,6 +358,8 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
         w->g = g2;
     }
     const ta_subgraph *sg = &w->g.subgraphs[0];
+    w->n_tensors = sg->n_tensors;
+    w->n_io = (size_t)sg->n_inputs + sg->n_outputs;
     /* 2. prepare every op (size pass) */
     w->info = carve(&c, sg->n_ops, sizeof *w->info);
     w->sreq = carve(&c, sg->n_ops, sizeof *w->sreq);
@@ -418,12 +448,11 @@ typedef struct {
 } tail_t;
 
 static void tail_layout(const ta_runtime *rt, const built_t *w, tail_t *t) {
-    const ta_subgraph *sg = &w->g.subgraphs[0];
-    size_t n_t = sg->n_tensors, off = 0;
+    size_t n_t = w->n_tensors, off = 0;
 #define BLOCK(field, bytes) (t->field = off, off = ta__align_up(ta__add_sat(off, (bytes)), ALIGN))
     BLOCK(ptrs, n_t * sizeof(void *));
     BLOCK(sptrs, w->n_sops * sizeof(void *));
-    BLOCK(io, (size_t)(sg->n_inputs + sg->n_outputs) * sizeof(ta_io));
+    BLOCK(io, w->n_io * sizeof(ta_io));
     BLOCK(image, rt->opt.consts ? 0 : w->image);
     BLOCK(shared, rt->opt.scratch == TA_SCRATCH_SHARED ? w->max_scratch : 0);
     BLOCK(poison, rt->opt.poison ? w->n_req * (sizeof(ta_poison_buf) + sizeof(uint32_t)) +
@@ -459,6 +488,257 @@ static void fill_breakdown(ta_runtime *rt, const built_t *w, const tail_t *t) {
     b->variables = t->total - t->vars; /* variable tensors and op state */
 }
 
+
+/* ---- init from an init table and a const blob ---------------------------- */
+
+/* The init table (ta_runtime_export_init), 32-bit words in the host's byte
+ * order:
+ *   header (16 words): magic "TAI1", format version, table bytes, tensors,
+ *     ops, inputs, outputs (subgraph 0), planned bytes, rewrites, scratch
+ *     mode, model hash low and high word, checksum (FNV-1a of the table with
+ *     this word zero), 3 reserved zero words;
+ *   per tensor (3 words): place | fill << 8 (a variable's reset byte), then
+ *     HEAD: offset in the head, bytes;  MODEL: offset in the model bytes,
+ *     bytes;  VAR: bytes, 0;  NONE: 0, 0;
+ *   per op in run order (2 words): FNV-1a of its const blob record, its
+ *     scratch's offset in the head (NO_SCRATCH: none, or the shared region);
+ *   per input then output (14 words): tensor, dtype, rank, shape[8], scale
+ *     (float bits), zero point, bytes.
+ * Everything init would derive from the imported graph is here, computed by
+ * the host from the same model bytes; the device checks it instead of
+ * recomputing it: this is what lets init run with no work block. */
+#define INIT_MAGIC 0x31494154u /* "TAI1" read as a little-endian word */
+#define INIT_MAGIC_SWAPPED 0x54414931u
+#define INIT_VERSION 1u
+#define INIT_HDR 64u
+#define INIT_TENSOR 12u
+#define INIT_OP 8u
+#define INIT_IO 56u
+#define INIT_SUM_AT 48u
+#define NO_SCRATCH 0xFFFFFFFFu
+enum { AT_NONE = 0, AT_HEAD = 1, AT_MODEL = 2, AT_VAR = 3 };
+
+static bool fast_path(const ta_runtime *rt) { return rt->opt.init && rt->opt.consts && !rt->opt.poison; }
+
+static uint64_t init_table_bytes(uint64_t n_t, uint64_t n_ops, uint64_t n_io) {
+    return INIT_HDR + INIT_TENSOR * n_t + INIT_OP * n_ops + INIT_IO * n_io;
+}
+
+/* The table's checksum: FNV-1a over it with the checksum word read as 0. */
+static uint32_t init_sum(const uint8_t *t, size_t n) {
+    static const uint8_t zero[4] = {0, 0, 0, 0};
+    uint32_t h = fnv32(FNV32_START, t, INIT_SUM_AT);
+    h = fnv32(h, zero, 4);
+    return fnv32(h, t + INIT_SUM_AT + 4, n - INIT_SUM_AT - 4);
+}
+
+/* Checks the init table and the const blob -- against the model's hash,
+ * each other, the options, and every offset against its region -- and
+ * fills w's counts for tail_layout, streaming once through both (no memory
+ * but the stack).  The record checksums take the place of re-deriving each
+ * record (which needs the imported graph): a blob that differs from the
+ * one the table was made with is refused naming the op, as a blob that
+ * differs from what prepare derives is on the work-block path. */
+static ta_status fast_build(ta_runtime *rt, built_t *w, bool bound, ta_diag *diag) {
+    memset(w, 0, sizeof *w);
+    const uint8_t *t = (const uint8_t *)rt->opt.init, *k = (const uint8_t *)rt->opt.consts;
+    const size_t tn = rt->opt.init_bytes, kn = rt->opt.consts_bytes;
+    if ((uintptr_t)t % 4)
+        return ta_diag_set(diag, TA_E_MISALIGNED, "init table is not 4-byte aligned (address %% 4 = %u)", (unsigned)((uintptr_t)t % 4));
+    if (tn < INIT_HDR) return ta_diag_set(diag, TA_E_MALFORMED, "init table of %zu bytes is shorter than its header", tn);
+    if (rd32(t) != INIT_MAGIC)
+        return ta_diag_set(diag, TA_E_MALFORMED, rd32(t) == INIT_MAGIC_SWAPPED ? "init table was made on a host of the other byte order"
+                                                                              : "init table does not start with the tinyarena magic");
+    if (rd32(t + 4) != INIT_VERSION)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads %u (regenerate it)",
+                           rd32(t + 4), INIT_VERSION);
+    const uint32_t n_t = rd32(t + 12), n_ops = rd32(t + 16), n_in = rd32(t + 20), n_out = rd32(t + 24);
+    if (rd32(t + 8) != tn || (uint64_t)tn != init_table_bytes(n_t, n_ops, (uint64_t)n_in + n_out))
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has %zu bytes, its header says %u for %u tensors and %u ops (corrupted)",
+                           tn, rd32(t + 8), n_t, n_ops);
+    if (init_sum(t, tn) != rd32(t + INIT_SUM_AT))
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: checksum mismatch (corrupted)");
+    if (rd32(t + 52) || rd32(t + 56) || rd32(t + 60))
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: reserved header word is not zero (corrupted)");
+    const uint64_t hash = rt->opt.model_hash ? rt->opt.model_hash : ta_budget_hash(rt->model.bytes, rt->model.len);
+    if (rd32(t + 40) != (uint32_t)hash || rd32(t + 44) != (uint32_t)(hash >> 32))
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table was made for other model bytes (hash mismatch)");
+    if (rt->opt.subgraph != 0) return ta_diag_set(diag, TA_E_UNSUPPORTED, "only subgraph 0 can run");
+    const uint32_t rw = rt->opt.rewrites;
+    if (rw & ~TA_REWRITE_ALL) return ta_diag_set(diag, TA_E_INVALID_ARG, "unknown rewrite flags 0x%x", rw);
+    if (rd32(t + 32) != rw) {
+        char a[64], b[64];
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was planned with rewrites %s, the runtime applies %s",
+                           ta_rewrite_names(rd32(t + 32), a, sizeof a), ta_rewrite_names(rw, b, sizeof b));
+    }
+    if (rd32(t + 36) != (uint32_t)rt->opt.scratch)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table was made for %s scratch, the runtime uses %s",
+                           rd32(t + 36) ? "shared" : "planned", rt->opt.scratch == TA_SCRATCH_SHARED ? "shared" : "planned");
+    const size_t planned = rd32(t + 28);
+    if (rt->opt.planner == budget_plan && rt->opt.planner_ctx) {
+        const ta_budget *bt = (const ta_budget *)rt->opt.planner_ctx;
+        if (bt->arena_bytes != planned)
+            return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table plans %zu bytes, the budget table %u (tables of two headers)",
+                               planned, bt->arena_bytes);
+        w->n_req = bt->count;
+        if (bound && (!bt->count || bt->entries)) {
+            /* the most bytes live at one step: at the first step of some entry */
+            for (uint32_t i = 0; i < bt->count; i++) {
+                size_t live = 0;
+                for (uint32_t j = 0; j < bt->count; j++)
+                    if (bt->entries[j].first <= bt->entries[i].first && bt->entries[i].first <= bt->entries[j].last)
+                        live += bt->entries[j].size;
+                if (live > w->lower_bound) w->lower_bound = live;
+            }
+        }
+    }
+    ta_status st = blob_header(rt, n_ops, n_t, kn, diag);
+    if (st) return st;
+    /* every op: its record is the one the table was made with; its scratch
+     * and state */
+    const uint8_t *ops = t + INIT_HDR + (size_t)INIT_TENSOR * n_t;
+    size_t at = consts_records_at(n_ops);
+    for (uint32_t o = 0; o < n_ops; o++) {
+        const size_t off = rd32(k + CONSTS_HDR + 4 * (size_t)o);
+        const size_t end = o + 1 < n_ops ? rd32(k + CONSTS_HDR + 4 * (size_t)o + 4) : kn;
+        if (off != at || end <= off || end > kn || (end - off) % REC_ALIGN)
+            return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: op %u record lies outside the blob (corrupted)", o);
+        const uint8_t *rec = k + off;
+        if (fnv32(FNV32_START, rec, end - off) != rd32(ops + INIT_OP * (size_t)o))
+            return ta_diag_set(diag, TA_E_BAD_REQUEST,
+                               "const blob: op %u (%s) record differs from what this model derives (corrupted, or made by another tinyarena version)",
+                               o, ta__op_name(rec));
+        const size_t sb = ta__op_scratch_bytes(rec), stb = ta__op_state_bytes(rec);
+        const uint32_t so = rd32(ops + INIT_OP * (size_t)o + 4);
+        if (sb) {
+            w->n_sops++;
+            w->sum_scratch += ta__align_up(sb, ALIGN);
+            if (sb > w->max_scratch) w->max_scratch = sb;
+        }
+        const bool want = sb && rt->opt.scratch == TA_SCRATCH_PLANNED;
+        if (want ? (so == NO_SCRATCH || so % ALIGN || so > planned || sb > planned - so) : so != NO_SCRATCH)
+            return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: op %u's scratch lies outside the planned part (corrupted)", o);
+        if (stb) {
+            w->n_state_ops++;
+            w->state_bytes += ta__align_up(stb, ALIGN);
+        }
+        at = end;
+    }
+    /* every tensor: its place lies inside its region */
+    for (uint32_t i = 0; i < n_t; i++) {
+        const uint8_t *e = t + INIT_HDR + (size_t)INIT_TENSOR * i;
+        const uint32_t kind = rd32(e), a = rd32(e + 4), b = rd32(e + 8);
+        bool ok;
+        switch (kind & 0xFFu) {
+        case AT_NONE: ok = kind == AT_NONE && !a && !b; break;
+        case AT_HEAD: ok = kind == AT_HEAD && a % ALIGN == 0 && a <= planned && b <= planned - a; break;
+        case AT_MODEL: ok = kind == AT_MODEL && a <= rt->model.len && b <= rt->model.len - a; break;
+        case AT_VAR:
+            ok = kind >> 16 == 0 && !b;
+            w->n_vars++;
+            w->var_bytes = ta__add_sat(w->var_bytes, ta__align_up(a, ALIGN));
+            break;
+        default: ok = false;
+        }
+        if (!ok) return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: tensor %u lies outside its region (corrupted)", i);
+    }
+    const uint8_t *io = ops + (size_t)INIT_OP * n_ops;
+    for (uint32_t j = 0; j < n_in + n_out; j++) {
+        /* the caller copies inputs in and outputs out by ta_io.bytes: they
+         * must lie inside the tensor's place */
+        const uint8_t *q = io + INIT_IO * (size_t)j;
+        const uint32_t ti = rd32(q);
+        const uint8_t *e = t + INIT_HDR + (size_t)INIT_TENSOR * (ti < n_t ? ti : 0);
+        const uint32_t room = (rd32(e) & 0xFFu) == AT_VAR ? rd32(e + 4) : rd32(e + 8);
+        if (ti >= n_t || rd32(q + 8) > TA_MAX_RANK || rd32(q + 52) > room)
+            return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: %s %u names no tensor (corrupted)", j < n_in ? "input" : "output",
+                               j < n_in ? j : j - n_in);
+    }
+    w->n_tensors = n_t;
+    w->n_io = (size_t)n_in + n_out;
+    w->planned = planned;
+    w->image = kn;
+    rt->b.work_bytes = 0;
+    return TA_OK;
+}
+
+/* Lays out the tail from the tables (fast_build checked them). */
+static void fast_init(ta_runtime *rt, const built_t *w, const tail_t *t, uint8_t *head, uint8_t *tp) {
+    const uint8_t *T = (const uint8_t *)rt->opt.init;
+    const uint32_t n_t = (uint32_t)w->n_tensors, n_ops = rd32(T + 16), n_in = rd32(T + 20);
+    const uint8_t *ops = T + INIT_HDR + (size_t)INIT_TENSOR * n_t, *io = ops + (size_t)INIT_OP * n_ops;
+    rt->head = head;
+    rt->tail = tp;
+    rt->n_tensors = n_t;
+    rt->n_ops = n_ops;
+    rt->consts = (const uint8_t *)rt->opt.consts;
+    rt->ptrs = (void **)(tp + t->ptrs);
+    rt->scratch_ptrs = (void **)(tp + t->sptrs);
+    rt->vars = w->n_vars ? (ta_var_rec *)(tp + t->vars) : NULL;
+    rt->n_vars = 0;
+    uint8_t *vd = tp + t->vars + ta__align_up(w->n_vars * sizeof(ta_var_rec), ALIGN);
+    for (uint32_t i = 0; i < n_t; i++) {
+        const uint8_t *e = T + INIT_HDR + (size_t)INIT_TENSOR * i;
+        const uint32_t kind = rd32(e), a = rd32(e + 4);
+        void *p = NULL;
+        switch (kind & 0xFFu) {
+        case AT_HEAD: p = head + a; break;
+        case AT_MODEL: p = (void *)(uintptr_t)(rt->model.bytes + a); break; /* read only: kernels take inputs as const */
+        case AT_VAR: {
+            ta_var_rec *v = &rt->vars[rt->n_vars++];
+            v->data = vd;
+            v->bytes = a;
+            v->tensor = i;
+            v->fill = (uint8_t)(kind >> 8);
+            p = vd;
+            vd += ta__align_up(a, ALIGN);
+            break;
+        }
+        default: break;
+        }
+        rt->ptrs[i] = p;
+    }
+    rt->n_scratch_ops = (uint32_t)w->n_sops;
+    rt->n_state_ops = (uint32_t)w->n_state_ops;
+    rt->state_ptrs = w->n_state_ops ? (void **)(tp + t->state) : NULL;
+    uint8_t *sd = tp + t->state + ta__align_up(w->n_state_ops * sizeof(void *), ALIGN);
+    for (uint32_t o = 0, ks = 0, kst = 0; o < n_ops; o++) {
+        const uint8_t *rec = op_record(rt, o);
+        const uint32_t sb = ta__op_scratch_bytes(rec), stb = ta__op_state_bytes(rec);
+        if (sb) {
+            const uint32_t so = rd32(ops + INIT_OP * (size_t)o + 4);
+            rt->scratch_ptrs[ks++] = so == NO_SCRATCH ? (void *)(tp + t->shared) : (void *)(head + so);
+        }
+        if (stb) {
+            rt->state_ptrs[kst++] = sd;
+            sd += ta__align_up(stb, ALIGN);
+        }
+    }
+    reset_vars(rt);
+    rt->inputs = (ta_io *)(tp + t->io);
+    rt->n_inputs = n_in;
+    rt->n_outputs = rd32(T + 24);
+    rt->outputs = rt->inputs + n_in;
+    for (uint32_t j = 0; j < w->n_io; j++) {
+        const uint8_t *q = io + INIT_IO * (size_t)j;
+        ta_io *x = &rt->inputs[j];
+        memset(x, 0, sizeof *x);
+        x->tensor = (int32_t)rd32(q);
+        x->data = rt->ptrs[x->tensor];
+        x->dtype = (ta_dtype)rd32(q + 4);
+        x->rank = (int32_t)rd32(q + 8);
+        for (int32_t d = 0; d < x->rank; d++) x->shape[d] = (int32_t)rd32(q + 12 + 4 * (size_t)d);
+        const uint32_t sc = rd32(q + 44);
+        memcpy(&x->scale, &sc, 4);
+        x->zero_point = (int32_t)rd32(q + 48);
+        x->bytes = rd32(q + 52);
+    }
+    rt->pbuf = NULL;
+    rt->porder = NULL;
+    rt->pgroup = NULL;
+    rt->n_pbuf = 0;
+}
+
 ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const ta_runtime_options *opt,
                           ta_diag *diag) {
     if (!rt || !model || !opt) return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime open: NULL argument");
@@ -475,7 +755,7 @@ ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const t
 ta_status ta_runtime_query(ta_runtime *rt, void *work, size_t work_bytes, ta_arena_breakdown *b, ta_diag *diag) {
     if (!rt || !rt->state) return ta_diag_set(diag, TA_E_STATE, "runtime query before open");
     built_t w;
-    ta_status st = build(rt, work, work_bytes, &w, diag);
+    ta_status st = fast_path(rt) ? fast_build(rt, &w, true, diag) : build(rt, work, work_bytes, &w, diag);
     if (b) *b = rt->b;
     if (st) return st;
     tail_t t;
@@ -490,14 +770,16 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
                           ta_diag *diag) {
     if (!rt || !rt->state) return ta_diag_set(diag, TA_E_STATE, "runtime init before open");
     if (!arena) return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime init: NULL arena");
-    /* No work block: build in the arena's head, which is free until invoke. */
-    const bool in_place = work == NULL;
+    const bool fast = fast_path(rt);
+    /* No work block: build in the arena's head, which is free until invoke
+     * (from an init table and a const blob nothing is built at all). */
+    const bool in_place = work == NULL && !fast;
     if (in_place) {
         work = arena;
         work_bytes = arena_bytes;
     }
     built_t w;
-    ta_status st = build(rt, work, work_bytes, &w, diag);
+    ta_status st = fast ? fast_build(rt, &w, false, diag) : build(rt, work, work_bytes, &w, diag);
     if (st == TA_E_NO_MEMORY && in_place)
         return ta_diag_set(diag, st, "arena needs more than %zu bytes to initialise in place (work alone needs %zu)",
                            arena_bytes, rt->b.work_bytes);
@@ -520,6 +802,11 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     }
     uintptr_t tail = (a1 - persistent) & ~(uintptr_t)(ALIGN - 1);
     uint8_t *tp = (uint8_t *)tail;
+    if (fast) {
+        fast_init(rt, &w, &t, (uint8_t *)head, tp);
+        rt->state = 3;
+        return TA_OK;
+    }
     const ta_subgraph *sg = &w.g.subgraphs[0];
     rt->head = (uint8_t *)head;
     rt->tail = tp;
@@ -785,3 +1072,88 @@ ta_status ta_runtime_export_consts(const ta_runtime *rt, void *out, size_t cap, 
 
 const ta_arena_breakdown *ta_runtime_breakdown(const ta_runtime *rt) { return rt && rt->state >= 2 ? &rt->b : NULL; }
 const ta_poison_report *ta_runtime_poison_report(const ta_runtime *rt) { return rt ? &rt->poison : NULL; }
+
+/* ---- init table export ---------------------------------------------------- */
+
+ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, void *out, size_t cap, size_t *bytes,
+                                 ta_diag *diag) {
+    if (!rt || !bytes) return ta_diag_set(diag, TA_E_INVALID_ARG, "export init: NULL argument");
+    if (rt->state != 3) return ta_diag_set(diag, TA_E_STATE, "export init before init");
+    if (rt->opt.poison) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not in poison mode");
+    const uint64_t need = init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
+    if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");
+    *bytes = (size_t)need;
+    if (!out) return TA_OK;
+    if (cap < need) return ta_diag_set(diag, TA_E_NO_MEMORY, "init table needs %zu bytes, has %zu", (size_t)need, cap);
+    if ((uintptr_t)out % 4) return ta_diag_set(diag, TA_E_MISALIGNED, "export init: output is not 4-byte aligned");
+    /* the graph again: which tensors are constants and variables, their bytes,
+     * and every record's length */
+    const ta_runtime_options keep = rt->opt;
+    rt->opt.init = NULL; /* the work-block path, whatever initialised it */
+    built_t w;
+    const ta_arena_breakdown kb = rt->b;
+    ta_status st = build(rt, work, work_bytes, &w, diag);
+    rt->opt = keep;
+    const size_t wneed = rt->b.work_bytes;
+    rt->b = kb;
+    if (st == TA_E_NO_MEMORY) rt->b.work_bytes = wneed;
+    if (st) return st;
+    const ta_subgraph *sg = &w.g.subgraphs[0];
+    if (sg->n_tensors != rt->n_tensors || sg->n_ops != rt->n_ops)
+        return ta_diag_set(diag, TA_E_STATE, "export init: the runtime was initialised from another model");
+    uint8_t *o = (uint8_t *)out;
+    memset(o, 0, (size_t)need);
+    const uint64_t hash = rt->opt.model_hash ? rt->opt.model_hash : ta_budget_hash(rt->model.bytes, rt->model.len);
+    const uint32_t hdr[12] = {INIT_MAGIC, INIT_VERSION, (uint32_t)need, rt->n_tensors, rt->n_ops, rt->n_inputs,
+                              rt->n_outputs, (uint32_t)w.planned, rt->opt.rewrites, (uint32_t)rt->opt.scratch,
+                              (uint32_t)hash, (uint32_t)(hash >> 32)};
+    for (int i = 0; i < 12; i++) wr32(o + 4 * i, hdr[i]);
+    for (uint32_t k = 0; k < rt->n_tensors; k++) {
+        const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
+        uint8_t *e = o + INIT_HDR + (size_t)INIT_TENSOR * k;
+        const uint8_t *p = (const uint8_t *)rt->ptrs[k];
+        if (!p) continue; /* AT_NONE: elided, or no op touches it */
+        if (tt->flags & TA_TENSOR_CONST) {
+            wr32(e, AT_MODEL);
+            wr32(e + 4, (uint32_t)(p - rt->model.bytes));
+            wr32(e + 8, (uint32_t)tt->data_bytes);
+        } else if (tt->flags & TA_TENSOR_VARIABLE) {
+            uint32_t fill = 0;
+            for (uint32_t v = 0; v < rt->n_vars; v++)
+                if (rt->vars[v].tensor == k) fill = rt->vars[v].fill;
+            wr32(e, AT_VAR | fill << 8);
+            wr32(e + 4, (uint32_t)tt->bytes);
+        } else {
+            wr32(e, AT_HEAD);
+            wr32(e + 4, (uint32_t)(p - rt->head));
+            wr32(e + 8, (uint32_t)tt->bytes);
+        }
+    }
+    uint8_t *ops = o + INIT_HDR + (size_t)INIT_TENSOR * rt->n_tensors;
+    for (uint32_t k = 0, slot = 0; k < rt->n_ops; k++) {
+        const uint8_t *rec = op_record(rt, k);
+        wr32(ops + INIT_OP * (size_t)k, fnv32(FNV32_START, rec, ta__align_up(w.info[k].data_bytes, REC_ALIGN)));
+        uint32_t so = NO_SCRATCH;
+        if (w.info[k].scratch_bytes && slot < rt->n_scratch_ops) {
+            const uint8_t *sp = (const uint8_t *)rt->scratch_ptrs[slot++];
+            if (rt->opt.scratch == TA_SCRATCH_PLANNED) so = (uint32_t)(sp - rt->head);
+        }
+        wr32(ops + INIT_OP * (size_t)k + 4, so);
+    }
+    uint8_t *io = ops + (size_t)INIT_OP * rt->n_ops;
+    for (uint32_t j = 0; j < rt->n_inputs + rt->n_outputs; j++) {
+        const ta_io *x = &rt->inputs[j];
+        uint8_t *q = io + INIT_IO * (size_t)j;
+        uint32_t sc;
+        memcpy(&sc, &x->scale, 4);
+        wr32(q, (uint32_t)x->tensor);
+        wr32(q + 4, (uint32_t)x->dtype);
+        wr32(q + 8, (uint32_t)x->rank);
+        for (int32_t d = 0; d < x->rank && d < TA_MAX_RANK; d++) wr32(q + 12 + 4 * (size_t)d, (uint32_t)x->shape[d]);
+        wr32(q + 44, sc);
+        wr32(q + 48, (uint32_t)x->zero_point);
+        wr32(q + 52, (uint32_t)x->bytes);
+    }
+    wr32(o + INIT_SUM_AT, init_sum(o, (size_t)need));
+    return TA_OK;
+}
