@@ -3,17 +3,26 @@
  *   tinyarena run MODEL.tflite [--input IN.raw ...] [--outputs DIR]
  *                 [--strategy S] [--scratch planned|shared] [--poison]
  *                 [--rewrite LIST] [--runs N] [--json]
+ *                 [--arena N [--consts flash|arena]]
  *
  * Steps: read the model, open the runtime, query the arena breakdown
  * (growing the transient work block as asked), allocate the arena, init,
  * free the work block, copy the inputs in, invoke N times (timing each;
  * every run from the same inputs and the initial variable-tensor state),
  * then print the top-5 of every output, the breakdown and the median time.
+ *
+ * With --arena N it runs as firmware does with the budget header: the plan
+ * `plan --header` makes (same strategy, default optimal), the op constants
+ * blob and the init table as the header carries them, in-place init, all in
+ * an arena of exactly N bytes at an address aligned to the header's 16 and
+ * no more, with canary bytes on both sides checked after init and after the
+ * runs.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "firmware.h"
 #include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
 
@@ -24,6 +33,9 @@ typedef struct {
     const char *inputs[MAX_INPUTS];
     int n_inputs;
     bool json, poison, shared;
+    bool fw;            /* --arena N: run as firmware does */
+    uint64_t arena;     /* its N */
+    bool consts_arena;  /* --consts arena: op constants built in the arena */
     uint32_t rewrites; /* --rewrite LIST */
     uint64_t runs;
 } run_args;
@@ -43,6 +55,14 @@ static void run_usage(FILE *f) {
             "                      (or all, none); outputs stay byte-identical\n"
             "  --runs N            timed invokes (default 5; the median is printed)\n"
             "  --json              print the same data as JSON\n"
+            "  --arena N           run as firmware does with `plan --header`'s budget: its\n"
+            "                      plan (--strategy, default optimal), the op constants and\n"
+            "                      the init table outside the arena, in-place init, in an\n"
+            "                      arena of exactly N bytes aligned to 16 and no more, with\n"
+            "                      canaries around it; too small: 'arena needs X bytes, has N'\n"
+            "  --consts MODE       with --arena: flash (default: the const blob outside the\n"
+            "                      arena, as the header's <P>_ARENA_BYTES) or arena (built in\n"
+            "                      the arena, <P>_ARENA_BYTES_CONSTS_IN_ARENA)\n"
             "the budget-table header for firmware comes from `tinyarena plan MODEL --header F.h`\n");
 }
 
@@ -100,7 +120,90 @@ static void shape_str(const ta_io *o, char *buf, size_t len) {
     if (!o->rank) snprintf(buf, len, "scalar");
 }
 
+struct fw_run_s;
+static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, const struct fw_run_s *fwr);
+
+/* --arena: the header's budget, made on the host as `plan --header` makes it. */
+typedef struct fw_run_s {
+    loaded_model lm;
+    fw_plan plan;
+    fw_budget fw;
+    ta_budget budget;
+    unsigned char *block; /* the arena and its canaries */
+    unsigned char *arena;
+    size_t n;
+    size_t need;          /* what query says this mode needs */
+} fw_run;
+
+#define FW_CANARY 32u
+#define FW_CANARY_BYTE 0xC5
+
+static bool fw_canaries_ok(const fw_run *f) {
+    for (size_t i = 0; i < FW_CANARY; i++)
+        if (f->arena[-(ptrdiff_t)FW_CANARY + (ptrdiff_t)i] != FW_CANARY_BYTE || f->arena[f->n + i] != FW_CANARY_BYTE) return false;
+    return true;
+}
+
+static void fw_run_free(fw_run *f) {
+    free(f->block);
+    fw_free(&f->fw);
+    fw_plan_free(&f->plan);
+    model_unload(&f->lm);
+}
+
+/* Opens and initialises rt as firmware does; prints and returns CLI_FAIL
+ * on error (an arena too small: "arena needs X bytes, has N"). */
+static int fw_setup(const run_args *a, const char *strategy, fw_run *f, ta_runtime *rt) {
+    memset(f, 0, sizeof *f);
+    const ta_strategy *s = ta_strategy_find(strategy);
+    if (!s) return cli_error("unknown strategy '%s' (see tinyarena plan --help)", strategy);
+    if (model_load(a->model, &f->lm) || fw_plan_make(a->model, &f->lm, s, a->rewrites, &f->plan)) return CLI_FAIL;
+    ta_diag d;
+    if (!fw_make(f->lm.bytes, f->lm.len, &f->plan.table, f->plan.applied, &f->fw, &d))
+        return cli_error("%s: %s", a->model, d.msg);
+    const char *base = strrchr(a->model, '/');
+    f->budget = (ta_budget){base ? base + 1 : a->model, ta_budget_hash(f->lm.bytes, f->lm.len), s->name,
+                            (uint32_t)f->plan.res.arena_bytes, 16, (uint32_t)f->plan.mp.n, f->plan.entries,
+                            f->fw.consts, (uint32_t)f->fw.consts_bytes, f->plan.applied, f->fw.init,
+                            (uint32_t)f->fw.init_bytes};
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_budget(&opt, &f->budget);
+    if (a->consts_arena) {
+        ta_runtime_use_consts(&opt, NULL, 0);
+        ta_runtime_use_init(&opt, NULL, 0);
+    }
+    f->need = a->consts_arena ? f->fw.in_arena.total_in_place : f->fw.fw.total_in_place;
+    if (ta_runtime_open(rt, f->lm.bytes, f->lm.len, &opt, &d)) return cli_error("%s: %s", a->model, d.msg);
+    /* exactly N bytes at an address that is 16 mod 32: the header's alignment
+     * (what `static _Alignas(16)` firmware would give), and no more */
+    f->n = (size_t)a->arena;
+    f->block = cli_xmalloc(f->n + 2 * FW_CANARY + 64);
+    uintptr_t at = ((uintptr_t)f->block + FW_CANARY + 31) & ~(uintptr_t)31;
+    f->arena = (unsigned char *)(at + 16);
+    memset(f->arena - FW_CANARY, FW_CANARY_BYTE, FW_CANARY);
+    memset(f->arena + f->n, FW_CANARY_BYTE, FW_CANARY);
+    ta_arena_breakdown qb;
+    if (!a->consts_arena) ta_runtime_query(rt, NULL, 0, &qb, &d); /* no work: the lower bound for the report */
+    ta_status st = ta_runtime_init(rt, NULL, 0, f->arena, f->n, &d);
+    if (!fw_canaries_ok(f)) return cli_error("%s: init wrote outside the %zu-byte arena", a->model, f->n);
+    if (st == TA_E_NO_MEMORY) return cli_error("%s: arena needs %zu bytes, has %zu", a->model, f->need, f->n);
+    if (st) return cli_error("%s: %s", a->model, d.msg);
+    return CLI_OK;
+}
+
 static int do_run(const run_args *a) {
+    if (a->fw) {
+        /* firmware's path: everything below runs on the runtime fw_setup made */
+        const char *strategy = a->strategy ? a->strategy : "optimal";
+        fw_run *f = cli_xcalloc(1, sizeof *f);
+        ta_runtime *rt = cli_xcalloc(1, sizeof *rt);
+        int rc = fw_setup(a, strategy, f, rt);
+        if (rc == CLI_OK) rc = run_ready(a, strategy, rt, f);
+        fw_run_free(f);
+        free(f);
+        free(rt);
+        return rc;
+    }
     size_t len;
     unsigned char *model = cli_read_file(a->model, &len);
     if (!model) return cli_error("%s: cannot read", a->model);
@@ -133,19 +236,26 @@ static int do_run(const run_args *a) {
     void *arena = cli_xmalloc(b.total);
     st = ta_runtime_init(&rt, work, wb, arena, b.total, &d);
     free(work); /* transient: the runtime keeps nothing in it */
-    if (st) {
-        free(arena);
-        free(model);
-        return cli_error("%s: %s", a->model, d.msg);
-    }
-    uint32_t n_in = ta_runtime_input_count(&rt), n_out = ta_runtime_output_count(&rt);
+    int rc = st ? cli_error("%s: %s", a->model, d.msg) : run_ready(a, strategy, &rt, NULL);
+    free(arena);
+    free(model);
+    return rc;
+}
+
+/* Inputs in, N timed invokes, outputs out, the report: on an initialised
+ * runtime (f: the firmware run of --arena, or NULL). */
+static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, const struct fw_run_s *fwr) {
+    ta_diag d;
+    ta_status st;
+    const ta_arena_breakdown b = *ta_runtime_breakdown(rt);
+    char rwn[64];
+    ta_rewrite_names(a->rewrites, rwn, sizeof rwn);
+    uint32_t n_in = ta_runtime_input_count(rt), n_out = ta_runtime_output_count(rt);
     if ((uint32_t)a->n_inputs > n_in) {
-        free(arena);
-        free(model);
         return cli_error("%d --input files given, the model has %u inputs", a->n_inputs, n_in);
     }
     for (uint32_t k = 0; k < n_in; k++) {
-        const ta_io *in = ta_runtime_input(&rt, k);
+        const ta_io *in = ta_runtime_input(rt, k);
         memset(in->data, 0, in->bytes);
         if ((int)k >= a->n_inputs) continue;
         size_t il;
@@ -155,8 +265,6 @@ static int do_run(const run_args *a) {
                                      in->bytes, ta_dtype_str(in->dtype), il)
                          : cli_error("%s: cannot read", a->inputs[k]);
             free(raw);
-            free(arena);
-            free(model);
             return rc;
         }
         memcpy(in->data, raw, il);
@@ -165,7 +273,7 @@ static int do_run(const run_args *a) {
     /* inputs are kept aside so every timed run starts from the same bytes */
     unsigned char **saved = cli_xcalloc(n_in ? n_in : 1, sizeof *saved);
     for (uint32_t k = 0; k < n_in; k++) {
-        const ta_io *in = ta_runtime_input(&rt, k);
+        const ta_io *in = ta_runtime_input(rt, k);
         saved[k] = cli_xmalloc(in->bytes ? in->bytes : 1);
         memcpy(saved[k], in->data, in->bytes);
     }
@@ -173,10 +281,10 @@ static int do_run(const run_args *a) {
     uint64_t *times = cli_xcalloc(runs, sizeof *times);
     int rc = CLI_OK;
     for (uint64_t r = 0; r < runs; r++) {
-        for (uint32_t k = 0; k < n_in; k++) memcpy(ta_runtime_input(&rt, k)->data, saved[k], ta_runtime_input(&rt, k)->bytes);
-        ta_runtime_reset(&rt, &d); /* stateful ops (LSTM, SVDF) start every run from their initial state */
+        for (uint32_t k = 0; k < n_in; k++) memcpy(ta_runtime_input(rt, k)->data, saved[k], ta_runtime_input(rt, k)->bytes);
+        ta_runtime_reset(rt, &d); /* stateful ops (LSTM, SVDF) start every run from their initial state */
         uint64_t t0 = cli_now_us();
-        st = ta_runtime_invoke(&rt, &d);
+        st = ta_runtime_invoke(rt, &d);
         times[r] = cli_now_us() - t0;
         if (st) {
             rc = cli_error("%s: %s", a->model, d.msg);
@@ -184,11 +292,12 @@ static int do_run(const run_args *a) {
             break;
         }
     }
+    if (rc == CLI_OK && fwr && !fw_canaries_ok(fwr)) rc = cli_error("%s: the runs wrote outside the %zu-byte arena", a->model, fwr->n);
     qsort(times, runs, sizeof *times, cmp_u64);
     double median_ms = runs ? (runs % 2 ? (double)times[runs / 2] : ((double)times[runs / 2 - 1] + (double)times[runs / 2]) / 2.0) / 1000.0 : 0.0;
     if (rc == CLI_OK && a->outputs_dir) {
         for (uint32_t k = 0; k < n_out; k++) {
-            const ta_io *o = ta_runtime_output(&rt, k);
+            const ta_io *o = ta_runtime_output(rt, k);
             char path[4096];
             snprintf(path, sizeof path, "%s/output%u.bin", a->outputs_dir, k);
             FILE *f = fopen(path, "wb");
@@ -205,7 +314,7 @@ static int do_run(const run_args *a) {
         printf(", \"scratch_mode\": \"%s\", \"poison\": %s, \"rewrites\": \"%s\",\n \"outputs\": [", mode,
                a->poison ? "true" : "false", rwn);
         for (uint32_t k = 0; k < n_out; k++) {
-            const ta_io *o = ta_runtime_output(&rt, k);
+            const ta_io *o = ta_runtime_output(rt, k);
             char shp[128];
             shape_str(o, shp, sizeof shp);
             size_t idx[5];
@@ -221,12 +330,16 @@ static int do_run(const run_args *a) {
         printf("],\n \"arena\": {\"planned\": %zu, \"scratch\": %zu, \"scratch_mode\": \"%s\", \"persistent\": %zu, "
                "\"variables\": %zu, \"alignment\": %zu, \"total\": %zu, \"lower_bound\": %zu, \"buffers\": %zu},\n",
                b.planned, b.scratch, mode, b.persistent, b.variables, b.alignment, b.total, b.lower_bound, b.n_buffers);
+        if (fwr)
+            printf(" \"firmware\": {\"arena_bytes\": %zu, \"arena_needs_bytes\": %zu, \"consts\": \"%s\", \"init_work_bytes\": %zu, "
+                   "\"const_blob_bytes\": %zu, \"init_table_bytes\": %zu, \"canaries_intact\": true},\n",
+                   fwr->n, fwr->need, a->consts_arena ? "arena" : "flash", b.work_bytes, fwr->fw.consts_bytes, fwr->fw.init_bytes);
         printf(" \"invoke_ms_median\": %.3f, \"runs\": %llu}\n", median_ms, (unsigned long long)runs);
     } else if (rc == CLI_OK) {
         printf("model %s: %u input%s, %u output%s, strategy %s%s%s\n", a->model, n_in, n_in == 1 ? "" : "s", n_out,
                n_out == 1 ? "" : "s", strategy, a->rewrites ? ", rewrites " : "", a->rewrites ? rwn : "");
         for (uint32_t k = 0; k < n_out; k++) {
-            const ta_io *o = ta_runtime_output(&rt, k);
+            const ta_io *o = ta_runtime_output(rt, k);
             char shp[128];
             shape_str(o, shp, sizeof shp);
             size_t idx[5];
@@ -242,20 +355,22 @@ static int do_run(const run_args *a) {
         if (b.variables) snprintf(state, sizeof state, " (of which variable state %zu B)", b.variables);
         printf("arena: planned %zu B (lower bound %zu), scratch %zu B (%s), persistent %zu B%s, alignment %zu B, total %zu B\n",
                b.planned, b.lower_bound, b.scratch, mode, b.persistent, state, b.alignment, b.total);
+        if (fwr)
+            printf("firmware arena: %zu B (needs %zu), op constants %s, init work block %zu B; nothing written outside\n",
+                   fwr->n, fwr->need, a->consts_arena ? "in the arena" : "in a const blob outside it", b.work_bytes);
         printf("invoke: median %.3f ms over %llu run%s%s\n", median_ms, (unsigned long long)runs, runs == 1 ? "" : "s",
                a->poison ? " (poison mode: checks passed)" : "");
     }
     for (uint32_t k = 0; k < n_in; k++) free(saved[k]);
     free(saved);
     free(times);
-    free(arena);
-    free(model);
     return rc;
 }
 
 int cmd_run(int argc, char **argv) {
     run_args a;
     memset(&a, 0, sizeof a);
+    bool consts_given = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has_val = i + 1 < argc;
@@ -264,7 +379,8 @@ int cmd_run(int argc, char **argv) {
             return CLI_OK;
         }
         if ((!strcmp(arg, "--input") || !strcmp(arg, "--outputs") || !strcmp(arg, "--strategy") ||
-             !strcmp(arg, "--scratch") || !strcmp(arg, "--runs") || !strcmp(arg, "--rewrite")) &&
+             !strcmp(arg, "--scratch") || !strcmp(arg, "--runs") || !strcmp(arg, "--rewrite") ||
+             !strcmp(arg, "--arena") || !strcmp(arg, "--consts")) &&
             !has_val) {
             cli_error("%s needs a value (see tinyarena run --help)", arg);
             return CLI_USAGE;
@@ -298,6 +414,21 @@ int cmd_run(int argc, char **argv) {
                 cli_error("--rewrite %s: %s", argv[i], d.msg);
                 return CLI_USAGE;
             }
+        } else if (!strcmp(arg, "--arena")) {
+            if (!cli_parse_u64(argv[++i], &a.arena) || a.arena > ((uint64_t)1 << 32)) {
+                cli_error("--arena %s: need a byte count up to 4 GiB", argv[i]);
+                return CLI_USAGE;
+            }
+            a.fw = true;
+        } else if (!strcmp(arg, "--consts")) {
+            const char *m = argv[++i];
+            if (!strcmp(m, "arena")) a.consts_arena = true;
+            else if (!strcmp(m, "flash")) a.consts_arena = false;
+            else {
+                cli_error("--consts %s: use flash or arena", m);
+                return CLI_USAGE;
+            }
+            consts_given = true;
         } else if (!strcmp(arg, "--json")) {
             a.json = true;
         } else if (!strcmp(arg, "--poison")) {
@@ -314,6 +445,14 @@ int cmd_run(int argc, char **argv) {
     }
     if (!a.model) {
         run_usage(stderr);
+        return CLI_USAGE;
+    }
+    if (consts_given && !a.fw) {
+        cli_error("--consts applies with --arena");
+        return CLI_USAGE;
+    }
+    if (a.fw && (a.shared || a.poison)) {
+        cli_error("--arena runs as firmware does: planned scratch, no poison (drop --scratch shared / --poison)");
         return CLI_USAGE;
     }
     return do_run(&a);

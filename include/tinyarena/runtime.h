@@ -186,7 +186,9 @@ typedef struct ta_arena_breakdown {
                               max(planned, work) + persistent + alignment
                               (= total from an init table and a const blob) */
     size_t n_buffers;  /* planned buffers (tensors + planned scratch) */
-    size_t lower_bound;/* most planned bytes live at once (no plan can be smaller) */
+    size_t lower_bound;/* most planned bytes live at once (no plan can be smaller);
+                          from an init table, query computes it and init keeps
+                          query's (0 when init runs without a query) */
     /* The persistent part by category (each with its alignment padding; the
      * six below and `variables` sum to persistent). */
     size_t tensor_table;   /* one data pointer per tensor of the subgraph */

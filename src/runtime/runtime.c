@@ -771,6 +771,9 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     if (!rt || !rt->state) return ta_diag_set(diag, TA_E_STATE, "runtime init before open");
     if (!arena) return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime init: NULL arena");
     const bool fast = fast_path(rt);
+    /* from an init table the lower bound (a report, not needed to run) is
+     * query's: init does not spend the instructions again */
+    const size_t queried_bound = rt->state >= 2 ? rt->b.lower_bound : 0;
     /* No work block: build in the arena's head, which is free until invoke
      * (from an init table and a const blob nothing is built at all). */
     const bool in_place = work == NULL && !fast;
@@ -803,6 +806,7 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     uintptr_t tail = (a1 - persistent) & ~(uintptr_t)(ALIGN - 1);
     uint8_t *tp = (uint8_t *)tail;
     if (fast) {
+        rt->b.lower_bound = queried_bound;
         fast_init(rt, &w, &t, (uint8_t *)head, tp);
         rt->state = 3;
         return TA_OK;
