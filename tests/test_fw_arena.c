@@ -1,0 +1,285 @@
+/* The firmware arena is the true minimum (issue 10).
+ *
+ * For every model of the shared manifest that the runtime runs, with TFLM's
+ * graph and with every rewrite: the budget `plan --header` makes (its plan,
+ * op constants blob and init table, firmware.c -- the header's own code),
+ * then the runtime exactly as firmware runs it (ta_runtime_use_budget,
+ * in-place init, no work block) in arenas of chosen sizes and addresses,
+ * each between canary bytes:
+ *  - <P>_ARENA_BYTES = planned + persistent + 15 (the alignment slack): init
+ *    needs nothing more, and ta_runtime_query says the same;
+ *  - at an address 1 mod 16 (a plain `static uint8_t arena[]`), <P>_ARENA_BYTES
+ *    works and one byte less fails: it is the least arena for any address;
+ *  - at an address 16 mod 32, a binary search over [0, <P>_ARENA_BYTES] finds
+ *    the least working arena, planned + persistent exactly;
+ *  - 32 bytes less fails with the one-line "arena needs X bytes, has N";
+ *  - nothing is ever written outside the arena, and the outputs of the
+ *    model's first reference case are byte-identical to TFLM's;
+ *  - the op constants built in the arena instead (<P>_ARENA_BYTES_CONSTS_IN_ARENA)
+ *    run in that arena too.
+ * It prints <P>_ARENA_BYTES against TFLM's smallest working arena
+ * (models/reference/tflm_min_arena.tsv) and checks it is not larger. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "firmware.h"
+#include "model_load.h"
+#include "testutil.h"
+#include "tinyarena/rewrite.h"
+#include "tinyarena/runtime.h"
+
+#define CANARY 64u
+#define CANARY_BYTE 0x5A
+
+static const char *g_data;
+
+/* TFLM's smallest working arena for `file` (manifest name), 0 when unknown. */
+static size_t tflm_min(const char *tsv, const char *file) {
+    char key[512];
+    snprintf(key, sizeof key, "\n%s\t", file);
+    const char *line = tsv ? strstr(tsv, key) : NULL;
+    if (!line) return 0;
+    const char *p = strchr(line + 1, '\t');
+    p = p ? strchr(p + 1, '\t') : NULL; /* column 3: min_arena_bytes */
+    return p ? (size_t)strtoull(p + 1, NULL, 10) : 0;
+}
+
+typedef struct {
+    const unsigned char *model;
+    size_t len;
+    const ta_budget *budget;
+    bool consts_in_arena;
+} fw_case;
+
+/* One firmware init in an arena of n bytes at an address that is `mis` mod
+ * 32, canaries around it; the status, with the runtime ready in *rt on
+ * success (its arena in *block, the caller frees it). */
+static ta_status try_arena(const fw_case *c, size_t n, unsigned mis, ta_runtime *rt, unsigned char **block, ta_diag *d) {
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_budget(&opt, c->budget);
+    if (c->consts_in_arena) {
+        ta_runtime_use_consts(&opt, NULL, 0);
+        ta_runtime_use_init(&opt, NULL, 0);
+    }
+    ta_status st = ta_runtime_open(rt, c->model, c->len, &opt, d);
+    CHECK(st == TA_OK);
+    if (st) return st;
+    *block = malloc(n + 2 * CANARY + 64);
+    unsigned char *a = (unsigned char *)((((uintptr_t)*block + CANARY + 31) & ~(uintptr_t)31) + mis);
+    memset(*block, CANARY_BYTE, n + 2 * CANARY + 64);
+    st = ta_runtime_init(rt, NULL, 0, a, n, d);
+    int ok = 1;
+    for (size_t i = 0; i < CANARY; i++) ok &= a[-(ptrdiff_t)CANARY + (ptrdiff_t)i] == CANARY_BYTE && a[n + i] == CANARY_BYTE;
+    CHECK(ok);
+    if (st) {
+        /* a refusal writes nothing at all */
+        int untouched = 1;
+        for (size_t i = 0; i < n; i++) untouched &= a[i] == CANARY_BYTE;
+        CHECK(untouched);
+    }
+    return st;
+}
+
+static bool works(const fw_case *c, size_t n, unsigned mis) {
+    ta_runtime rt;
+    unsigned char *block = NULL;
+    ta_diag d;
+    ta_status st = try_arena(c, n, mis, &rt, &block, &d);
+    free(block);
+    if (st && st != TA_E_NO_MEMORY) fprintf(stderr, "  init: %s\n", d.msg);
+    return st == TA_OK;
+}
+
+/* Runs the first reference case of `flat` on rt; 1 when byte-identical to TFLM, -1 when there is none. */
+static int bit_exact(ta_runtime *rt, const char *flat) {
+    char dir[1024], path[2048];
+    snprintf(dir, sizeof dir, "%s/models/reference/cases/%s", g_data, flat);
+    DIR *dd = opendir(dir);
+    if (!dd) return -1;
+    char kase[256] = "";
+    for (struct dirent *e; (e = readdir(dd));)
+        if (e->d_name[0] != '.' && (!kase[0] || strcmp(e->d_name, kase) < 0)) snprintf(kase, sizeof kase, "%s", e->d_name);
+    closedir(dd);
+    if (!kase[0]) return -1;
+    for (uint32_t k = 0; k < ta_runtime_input_count(rt); k++) {
+        const ta_io *in = ta_runtime_input(rt, k);
+        snprintf(path, sizeof path, "%s/%s/input%u.raw", dir, kase, k);
+        size_t n = 0;
+        unsigned char *raw = ta_test_read_file(path, &n);
+        if (!raw || n != in->bytes) {
+            free(raw);
+            return 0;
+        }
+        memcpy(in->data, raw, n);
+        free(raw);
+    }
+    ta_diag d;
+    if (ta_runtime_invoke(rt, &d)) {
+        fprintf(stderr, "  invoke: %s\n", d.msg);
+        return 0;
+    }
+    int same = 1;
+    for (uint32_t k = 0; k < ta_runtime_output_count(rt); k++) {
+        const ta_io *o = ta_runtime_output(rt, k);
+        snprintf(path, sizeof path, "%s/%s/tflm_output%u.bin", dir, kase, k);
+        size_t n = 0;
+        unsigned char *ref = ta_test_read_file(path, &n);
+        same &= ref && n == o->bytes && memcmp(ref, o->data, n) == 0;
+        free(ref);
+    }
+    return same;
+}
+
+typedef struct {
+    double log_sum;
+    int n, above;
+} ratio_acc;
+
+static void one(const char *file, const char *tsv, uint32_t rewrites, bool search, ratio_acc *acc) {
+    char path[1024], flat[256];
+    snprintf(path, sizeof path, "%s/models/%s", g_data, file);
+    size_t j = 0;
+    for (const char *p = file; *p && *p != '.' && j + 3 < sizeof flat; p++) {
+        if (*p == '/') flat[j++] = '_', flat[j++] = '_';
+        else flat[j++] = *p;
+    }
+    flat[j] = 0;
+    loaded_model lm;
+    ta_diag d;
+    size_t ns = 0;
+    if (model_load(path, &lm) || ta_runtime_scratch_requests(&lm.g, NULL, 0, &ns, &d)) {
+        printf("  %-52s %-4s not runnable: %s\n", file, rewrites ? "all" : "none", lm.bytes ? d.msg : "cannot load");
+        model_unload(&lm);
+        return; /* not a model the runtime runs */
+    }
+    fw_plan p;
+    fw_budget fw;
+    memset(&fw, 0, sizeof fw);
+    const ta_strategy *s = ta_strategy_find("optimal");
+    if (fw_plan_make(file, &lm, s, rewrites, &p) || !fw_make(lm.bytes, lm.len, &p.table, p.applied, &fw, &d)) {
+        /* e.g. several subgraphs: the runtime refuses at query */
+        printf("  %-52s %-4s not runnable: %s\n", file, rewrites ? "all" : "none", d.msg);
+        fw_free(&fw);
+        fw_plan_free(&p);
+        model_unload(&lm);
+        return;
+    }
+    const ta_budget budget = {file, ta_budget_hash(lm.bytes, lm.len), s->name, (uint32_t)p.res.arena_bytes, 16,
+                              (uint32_t)p.mp.n, p.entries, fw.consts, (uint32_t)fw.consts_bytes, p.applied,
+                              fw.init, (uint32_t)fw.init_bytes};
+    const size_t X = fw.fw.total_in_place, P = fw.fw.planned, Q = fw.fw.persistent;
+    /* the header's figure: the planned and persistent parts and the slack, no work block */
+    CHECK_EQ_U(fw.fw.work_bytes, 0);
+    CHECK_EQ_U(X, P + Q + 15);
+    CHECK_EQ_U(fw.fw.total, X);
+    fw_case c = {lm.bytes, lm.len, &budget, false};
+    /* query agrees, without a work block */
+    {
+        ta_runtime rt;
+        ta_runtime_options opt = ta_runtime_options_default();
+        ta_runtime_use_budget(&opt, &budget);
+        ta_arena_breakdown b;
+        CHECK(ta_runtime_open(&rt, lm.bytes, lm.len, &opt, &d) == TA_OK);
+        CHECK(ta_runtime_query(&rt, NULL, 0, &b, &d) == TA_OK);
+        CHECK_EQ_U(b.total_in_place, X);
+        CHECK_EQ_U(b.work_bytes, 0);
+    }
+    /* any address: X is the least */
+    CHECK(works(&c, X, 1));
+    CHECK(!works(&c, X - 1, 1));
+    /* 16 mod 32: planned + persistent exactly */
+    size_t least = P + Q;
+    if (search) {
+        size_t lo = 0, hi = X; /* works(hi), and the answer is in (lo, hi] */
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (works(&c, mid, 16)) hi = mid;
+            else lo = mid;
+        }
+        least = hi;
+        CHECK_EQ_U(least, P + Q);
+    } else {
+        CHECK(works(&c, P + Q, 16));
+        CHECK(!works(&c, P + Q - 1, 16));
+    }
+    /* 32 bytes less: the one-line refusal */
+    {
+        ta_runtime rt;
+        unsigned char *block = NULL;
+        CHECK(try_arena(&c, X - 32, 16, &rt, &block, &d) == TA_E_NO_MEMORY);
+        char want[96];
+        snprintf(want, sizeof want, "arena needs %zu bytes, has %zu", X, X - 32);
+        CHECK(strstr(d.msg, want) == d.msg && strchr(d.msg, '\n') == NULL);
+        free(block);
+    }
+    /* X, bit-exact, nothing written outside */
+    int exact = -1;
+    {
+        ta_runtime rt;
+        unsigned char *block = NULL;
+        CHECK(try_arena(&c, X, 1, &rt, &block, &d) == TA_OK);
+        exact = bit_exact(&rt, flat);
+        CHECK(exact != 0);
+        unsigned char *a = (unsigned char *)((((uintptr_t)block + CANARY + 31) & ~(uintptr_t)31) + 1);
+        int ok = 1;
+        for (size_t i = 0; i < CANARY; i++) ok &= a[-(ptrdiff_t)CANARY + (ptrdiff_t)i] == CANARY_BYTE && a[X + i] == CANARY_BYTE;
+        CHECK(ok);
+        free(block);
+    }
+    /* the op constants in the arena: that figure works too */
+    c.consts_in_arena = true;
+    CHECK(works(&c, fw.in_arena.total_in_place, 1));
+    const size_t tflm = tflm_min(tsv, file);
+    printf("  %-52s %-4s planned %9zu + persistent %7zu + 15 = %9zu B (least at 16 mod 32: %zu%s)  consts in arena %9zu  TFLM %9zu  ratio %s%.3f%s\n",
+           file, rewrites ? "all" : "none", P, Q, X, least, search ? ", searched" : "", fw.in_arena.total_in_place, tflm,
+           "", tflm ? (double)X / (double)tflm : 0.0, exact == 1 ? "  bit-exact" : "  (no case)");
+    if (tflm) {
+        acc->log_sum += log((double)X / (double)tflm);
+        acc->n++;
+        if (X > tflm) acc->above++;
+        CHECK(X <= tflm);
+    }
+    fw_free(&fw);
+    fw_plan_free(&p);
+    model_unload(&lm);
+}
+
+int main(int argc, char **argv) {
+    g_data = ta_test_data_dir("test_fw_arena");
+    if (!g_data) return ta_test_finish("test_fw_arena");
+    model_manifest mf;
+    if (!model_manifest_read(g_data, &mf)) {
+        CHECK(!"manifest");
+        model_manifest_free(&mf);
+        return ta_test_finish("test_fw_arena");
+    }
+    char tpath[1024];
+    snprintf(tpath, sizeof tpath, "%s/models/reference/tflm_min_arena.tsv", g_data);
+    char *tsv = (char *)ta_test_read_file(tpath, NULL);
+    CHECK(tsv != NULL);
+    /* a true binary search on a few models (each probe is one init); the
+     * others check the least size and one byte less */
+    static const char *const k_search[] = {"tflm/hello_world_int8.tflite", "mlperf_tiny/ad01_int8.tflite",
+                                           "tflm/keyword_scrambled.tflite", "fiti/KWS_2_001_002_attention.tflite"};
+    for (int r = 0; r < 2; r++) {
+        ratio_acc acc = {0, 0, 0};
+        printf("%s:\n", r ? "--rewrite all" : "TFLM's graph");
+        for (size_t i = 0; i < mf.n; i++) {
+            if (argc > 1 && !strstr(mf.files[i], argv[1])) continue;
+            bool search = false;
+            for (size_t k = 0; k < sizeof k_search / sizeof k_search[0]; k++) search |= !strcmp(mf.files[i], k_search[k]);
+            one(mf.files[i], tsv, r ? TA_REWRITE_ALL : 0, search, &acc);
+        }
+        /* every model TFLM runs, except the Ethos-U one, runs here too */
+        CHECK(acc.n >= 25 || argc > 1);
+        if (acc.n)
+            printf("  geometric mean of _ARENA_BYTES / TFLM's smallest arena over %d models: %.3f (%d above TFLM)\n", acc.n,
+                   exp(acc.log_sum / acc.n), acc.above);
+    }
+    free(tsv);
+    model_manifest_free(&mf);
+    return ta_test_finish("test_fw_arena");
+}
