@@ -37,8 +37,8 @@ ok "json fields"
 grep -q "#define MNV2_BUDGET_ARENA_BYTES" "$tmp/mnv2_budget.h" && grep -q "TA_BUDGET_SCRATCH" "$tmp/mnv2_budget.h" && ok "header with scratch and arena size" || bad "header content"
 # ... and the op constants blob (flash), which the persistent part no longer holds
 grep -q "#define MNV2_BUDGET_CONST_BYTES" "$tmp/mnv2_budget.h" && grep -q "_Alignas(16) uint8_t mnv2_budget_consts\[MNV2_BUDGET_CONST_BYTES\]" "$tmp/mnv2_budget.h" &&
-  grep -q "mnv2_budget_consts, MNV2_BUDGET_CONST_BYTES, MNV2_BUDGET_REWRITES}" "$tmp/mnv2_budget.h" && ok "header with the const blob" || bad "header const blob"
-p=$(sed -n 's/#define MNV2_BUDGET_PERSISTENT_BYTES \([0-9]*\)u.*/\1/p' "$tmp/mnv2_budget.h")
+  grep -q "mnv2_budget_consts, MNV2_BUDGET_CONST_BYTES, MNV2_BUDGET_REWRITES, mnv2_budget_init, MNV2_BUDGET_INIT_BYTES}" "$tmp/mnv2_budget.h" && ok "header with the const blob" || bad "header const blob"
+p=$(sed -n 's/#define MNV2_BUDGET_PERSISTENT_BYTES \([0-9]*\)u.*/\1/p;T;q' "$tmp/mnv2_budget.h")
 [ -n "$p" ] && [ "$p" -lt 4096 ] && ok "persistent part with the blob: $p B" || bad "persistent with the blob: $p"
 # The header's arena is what firmware needs with the table as its plan: no
 # planner scratch in the in-place work block, so it does not depend on the
@@ -48,11 +48,33 @@ for st in optimal best; do
   "$cli" plan "$m/tflm/hello_world_float.tflite" --strategy $st --header "$tmp/hw_$st.h" > /dev/null || bad "header $st"
   "$cli" plan "$m/tflm/person_detect.tflite" --strategy $st --header "$tmp/pd_$st.h" > /dev/null || bad "header $st"
 done
-hw=$(sed -n 's/#define HW_OPTIMAL_ARENA_BYTES \([0-9]*\)u.*/\1/p' "$tmp/hw_optimal.h")
-hwb=$(sed -n 's/#define HW_BEST_ARENA_BYTES \([0-9]*\)u.*/\1/p' "$tmp/hw_best.h")
-pd=$(sed -n 's/#define PD_OPTIMAL_ARENA_BYTES \([0-9]*\)u.*/\1/p' "$tmp/pd_optimal.h")
+hw=$(sed -n 's/#define HW_OPTIMAL_ARENA_BYTES \([0-9]*\)u.*/\1/p;T;q' "$tmp/hw_optimal.h")
+hwb=$(sed -n 's/#define HW_BEST_ARENA_BYTES \([0-9]*\)u.*/\1/p;T;q' "$tmp/hw_best.h")
+pd=$(sed -n 's/#define PD_OPTIMAL_ARENA_BYTES \([0-9]*\)u.*/\1/p;T;q' "$tmp/pd_optimal.h")
 [ -n "$hw" ] && [ "$hw" = "$hwb" ] && [ "$hw" -lt 4096 ] && [ "$pd" = 56175 ] &&
   ok "header arena with the default strategy: hello_world_float $hw B, person_detect $pd B" || bad "header arena: hello_world_float $hw / $hwb B, person_detect $pd B"
+
+# run --arena N runs as firmware does with the header: _ARENA_BYTES (= plan --json's
+# runtime.firmware_arena_bytes) works bit-exactly, 32 bytes less fails with one line
+for spec in "tflm/hello_world_int8 random none" "tflm/person_detect person all" "tflm/keyword_scrambled random all"; do
+  set -- $spec; flat=$(echo "$1" | sed 's|/|__|g'); name=$(basename "$1")
+  "$cli" plan "$m/$1.tflite" --rewrite $3 --header "$tmp/fw_budget.h" > /dev/null || bad "$name: header"
+  x=$(sed -n 's/#define FW_BUDGET_ARENA_BYTES \([0-9]*\)u.*/\1/p;T;q' "$tmp/fw_budget.h")
+  j=$("$cli" plan "$m/$1.tflite" --rewrite $3 --json | grep -o '"firmware_arena_bytes": [0-9]*' | grep -o '[0-9]*$')
+  [ -n "$x" ] && [ "$x" = "$j" ] && ok "$name ($3): _ARENA_BYTES $x B = plan --json runtime.firmware_arena_bytes" || bad "$name: header $x, json $j"
+  rm -f "$tmp/output0.bin"
+  out=$("$cli" run "$m/$1.tflite" --rewrite $3 --arena "$x" --input "$c/$flat/$2/input0.raw" --outputs "$tmp" --runs 1 --json) &&
+    cmp -s "$tmp/output0.bin" "$c/$flat/$2/tflm_output0.bin" && echo "$out" | grep -qF "\"arena_needs_bytes\": $x," &&
+    echo "$out" | grep -qF '"init_work_bytes": 0,' && ok "$name ($3): run --arena $x bit-exact, no init work block" || bad "$name: run --arena $x: $out"
+  out=$("$cli" run "$m/$1.tflite" --rewrite $3 --arena $((x - 32)) --runs 1 2>&1); rc=$?
+  [ $rc -eq 1 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -q "arena needs $x bytes, has $((x - 32))$" &&
+    ok "$name ($3): run --arena $((x - 32)): $out" || bad "$name: run --arena $((x - 32)): exit $rc: $out"
+done
+ca=$("$cli" plan "$m/tflm/hello_world_int8.tflite" --json | grep -o '"firmware_arena_bytes_consts_in_arena": [0-9]*' | grep -o '[0-9]*$')
+"$cli" run "$m/tflm/hello_world_int8.tflite" --arena "$ca" --consts arena --runs 1 > /dev/null &&
+  ! "$cli" run "$m/tflm/hello_world_int8.tflite" --arena $((ca - 32)) --consts arena --runs 1 2> /dev/null > /dev/null &&
+  ok "--consts arena: $ca B works, 32 B less fails" || bad "--consts arena $ca"
+out=$("$cli" run "$m/tflm/hello_world_int8.tflite" --consts arena 2>&1); [ $? -eq 2 ] && ok "--consts needs --arena" || bad "--consts alone: $out"
 
 # --rewrite: the rewritten graph runs bit-exact with TFLM, in a smaller arena, and a
 # header made with it records the rewrites
@@ -63,7 +85,7 @@ cmp -s "$tmp/output0.bin" "$dog/tflm_output0.bin" && grep -q "strategy greedy, r
 json=$("$cli" run "$m/tflm/simple_add_model.tflite" --rewrite inplace --json --runs 1) && echo "$json" | grep -qF '"rewrites": "inplace"' &&
   echo "$json" | grep -qF '"planned": 32768' && ok "--rewrite in run JSON" || bad "--rewrite json: $json"
 "$cli" plan "$mn" --rewrite all --header "$tmp/rw_budget.h" > /dev/null && grep -qF "#define RW_BUDGET_REWRITES 0x7u /* alias,inplace,fusepad " "$tmp/rw_budget.h" &&
-  grep -q "rw_budget_consts, RW_BUDGET_CONST_BYTES, RW_BUDGET_REWRITES}" "$tmp/rw_budget.h" && ok "header records the rewrites" || bad "header rewrites"
+  grep -q "rw_budget_consts, RW_BUDGET_CONST_BYTES, RW_BUDGET_REWRITES, rw_budget_init, RW_BUDGET_INIT_BYTES}" "$tmp/rw_budget.h" && ok "header records the rewrites" || bad "header rewrites"
 out=$("$cli" run "$mn" --rewrite bogus 2>&1); [ $? -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -q "unknown rewrite 'bogus'" && ok "bad rewrite: $out" || bad "bad rewrite: $out"
 
 # errors: one line each, non-zero exit

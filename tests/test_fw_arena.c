@@ -175,6 +175,9 @@ static void one(const char *file, const char *tsv, uint32_t rewrites, bool searc
     CHECK_EQ_U(fw.fw.work_bytes, 0);
     CHECK_EQ_U(X, P + Q + 15);
     CHECK_EQ_U(fw.fw.total, X);
+    /* the header's per-ABI figure is this host's layout on this host */
+    CHECK_EQ_U(ta_runtime_persistent_bytes_abi(&fw.fw, sizeof(void *), sizeof(ta_io), sizeof(ta_var_rec)), Q);
+    if (sizeof(void *) == 8) CHECK_EQ_U(ta_runtime_persistent_bytes_abi(&fw.fw, 8, 72, 24), Q);
     fw_case c = {lm.bytes, lm.len, &budget, false};
     /* query agrees, without a work block */
     {

@@ -113,9 +113,19 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     fprintf(f, "#define %s_MODEL_BYTES %lluu\n", up, (unsigned long long)model_bytes);
     fprintf(f, "#define %s_REWRITES 0x%xu /* %s (TA_REWRITE_*, tinyarena/rewrite.h) */\n", up, rewrites, rw);
     if (rb && rc) {
-        fprintf(f, "#define %s_PERSISTENT_BYTES %zuu /* runtime tail: tensor table, io; op constants in flash */\n", up,
-                rc->persistent);
-        fprintf(f, "#define %s_ARENA_BYTES %zuu /* the whole arena, in-place init */\n", up, rc->total_in_place);
+        /* The tail holds pointers and ta_io records: sized for the ABI that
+         * compiles the header, so that the arena is the least on a 32-bit MCU
+         * too (the runtime lays it out with the same rule; test_fw_arena,
+         * header_abi and the Cortex-M firmware check both figures are tight). */
+        const size_t p64 = ta_runtime_persistent_bytes_abi(rc, 8, 72, 24), p32 = ta_runtime_persistent_bytes_abi(rc, 4, 60, 16);
+        fprintf(f, "#if UINTPTR_MAX > 0xFFFFFFFFu /* 64-bit pointers */\n");
+        fprintf(f, "#define %s_PERSISTENT_BYTES %zuu /* runtime tail: tensor table, io; op constants in flash */\n", up, p64);
+        fprintf(f, "#define %s_ARENA_BYTES %zuu /* the whole arena, in-place init: planned + persistent + 15 */\n", up,
+                rc->planned + p64 + rc->alignment);
+        fprintf(f, "#else /* 32-bit pointers (Cortex-M) */\n");
+        fprintf(f, "#define %s_PERSISTENT_BYTES %zuu\n", up, p32);
+        fprintf(f, "#define %s_ARENA_BYTES %zuu\n", up, rc->planned + p32 + rc->alignment);
+        fprintf(f, "#endif\n");
         fprintf(f, "#define %s_CONST_BYTES %zuu /* flash: the op constants, %s_consts */\n", up, consts_bytes, lo);
         fprintf(f, "#define %s_INIT_BYTES %zuu /* flash: the init table, %s_init */\n", up, fw->init_bytes, lo);
         fprintf(f, "#define %s_ARENA_BYTES_CONSTS_IN_ARENA %zuu /* the whole arena without %s_consts */\n", up,

@@ -1,5 +1,5 @@
-/* tinyarena on a Cortex-M: the model, its input, the budget table and the op
- * constants are all in flash; the only RAM is one static arena of exactly
+/* tinyarena on a Cortex-M: the model, its input, the budget table, the op
+ * constants and the init table are all in flash; the only RAM is one static arena of exactly
  * the budget header's size, the stack, and the runtime handle.  No malloc,
  * no planner, no file system.  Prints the arena and timing figures and each
  * output as hex over semihosting (a UART on a real board), then exits with
@@ -34,10 +34,25 @@ static int fail(const char *what) {
 int main(void) {
     board_puts("tinyarena: " MODEL_DATA_NAME " on " BOARD_CPU "\n");
     ta_runtime_options opt = ta_runtime_options_default();
-    ta_runtime_use_budget(&opt, &model_budget); /* plan and op constants from flash, hash checked */
+    ta_runtime_use_budget(&opt, &model_budget); /* plan, op constants and init table from flash, hash checked */
+    /* MODEL_BUDGET_ARENA_BYTES is the least: 32 bytes less is refused with
+     * one line, and nothing is written (the arena is still all zero) */
+    if (ta_runtime_open(&rt, model_data, MODEL_DATA_BYTES, &opt, &d)) return fail("open");
+    if (ta_runtime_init(&rt, NULL, 0, arena, sizeof arena - 32, &d) != TA_E_NO_MEMORY ||
+        strncmp(d.msg, "arena needs ", 12) != 0) {
+        board_puts("an arena 32 bytes short was not refused\n");
+        return 1;
+    }
+    for (uint32_t i = 0; i < sizeof arena; i++)
+        if (arena[i]) {
+            board_puts("a refused init wrote into the arena\n");
+            return 1;
+        }
     const uint64_t t0 = board_ticks();
     if (ta_runtime_open(&rt, model_data, MODEL_DATA_BYTES, &opt, &d)) return fail("open");
-    if (ta_runtime_init(&rt, NULL, 0, arena, sizeof arena, &d)) return fail("init"); /* work in the arena head */
+    /* in place: from the init table and the const blob nothing is built, so
+     * no work block is needed (an older header's init works in the head) */
+    if (ta_runtime_init(&rt, NULL, 0, arena, sizeof arena, &d)) return fail("init");
     const uint64_t t1 = board_ticks();
     if (ta_runtime_input_count(&rt) != MODEL_DATA_INPUTS) {
         board_puts("the case has another number of inputs than the model\n");

@@ -207,7 +207,20 @@ typedef struct ta_arena_breakdown {
                               reset records, and the state ops keep internally
                               (spectral subtraction's noise estimates); part of
                               persistent, like the six categories above */
+    /* What the persistent part is laid out from, so that it can be sized for
+     * another ABI (ta_runtime_persistent_bytes_abi): tensors, ops with kernel
+     * scratch, inputs + outputs, variable tensors and their data (16-aligned
+     * each), ops with state and that state (16-aligned each). */
+    size_t n_tensors, n_scratch_ops, n_io, n_vars, var_data_bytes, n_state_ops, state_data_bytes;
+    size_t image_tail_bytes; /* the op constants image in the tail, 16-aligned (0 with a blob) */
 } ta_arena_breakdown;
+
+/* The persistent part b describes, laid out by a runtime built for another
+ * ABI: pointers of ptr_bytes, sizeof(ta_io) == io_bytes, sizeof(ta_var_rec)
+ * == var_rec_bytes (a 32-bit MCU: 4, 60, 16).  With this host's sizes it is
+ * b->persistent.  SIZE_MAX in poison mode (its tables are not counted). */
+size_t ta_runtime_persistent_bytes_abi(const ta_arena_breakdown *b, size_t ptr_bytes, size_t io_bytes,
+                                       size_t var_rec_bytes);
 
 /* A model input or output. */
 typedef struct ta_io {

@@ -486,6 +486,29 @@ static void fill_breakdown(ta_runtime *rt, const built_t *w, const tail_t *t) {
     b->shared_scratch = t->poison - t->shared;
     b->poison_table = t->vars - t->poison;
     b->variables = t->total - t->vars; /* variable tensors and op state */
+    b->n_tensors = w->n_tensors;
+    b->n_scratch_ops = w->n_sops;
+    b->n_io = w->n_io;
+    b->n_vars = w->n_vars;
+    b->var_data_bytes = w->var_bytes;
+    b->n_state_ops = w->n_state_ops;
+    b->state_data_bytes = w->state_bytes;
+    b->image_tail_bytes = image;
+}
+
+/* tail_layout's blocks again, with another ABI's sizes: every block starts
+ * 16-aligned, so the total is the sum of each block rounded up to 16. */
+size_t ta_runtime_persistent_bytes_abi(const ta_arena_breakdown *b, size_t ptr_bytes, size_t io_bytes,
+                                       size_t var_rec_bytes) {
+    if (!b || b->poison_table) return SIZE_MAX;
+    size_t sum = ta__align_up(b->n_tensors * ptr_bytes, ALIGN);
+    sum += ta__align_up(b->n_scratch_ops * ptr_bytes, ALIGN);
+    sum += ta__align_up(b->n_io * io_bytes, ALIGN);
+    sum += b->image_tail_bytes;
+    sum += b->shared_scratch;
+    if (b->n_vars) sum += ta__align_up(ta__align_up(b->n_vars * var_rec_bytes, ALIGN) + b->var_data_bytes, ALIGN);
+    if (b->n_state_ops) sum += ta__align_up(ta__align_up(b->n_state_ops * ptr_bytes, ALIGN) + b->state_data_bytes, ALIGN);
+    return sum;
 }
 
 
