@@ -76,4 +76,6 @@ typedef enum { TA__SWEEP_ALL, TA__SWEEP_FIXED, TA__SWEEP_FREE } ta__sweep_mode;
 size_t ta__sweep_scratch(size_t n);
 ta_status ta__sweep_overlap(const ta_request *reqs, size_t n, const size_t *offsets,
                             ta__sweep_mode mode, void *scratch, size_t scratch_bytes, ta_diag *d);
+/* ta_budget_hash in 32-bit halves (budget.c: what armv6-m runs); the same value. */
+uint64_t ta__budget_hash_halves(const void *bytes, size_t len);
 #endif
