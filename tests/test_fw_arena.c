@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "core/core.h"
 #include "firmware.h"
 #include "model_load.h"
@@ -233,6 +234,33 @@ static void one(const char *file, const char *tsv, uint32_t rewrites, bool searc
         int ok = 1;
         for (size_t i = 0; i < CANARY; i++) ok &= a[-(ptrdiff_t)CANARY + (ptrdiff_t)i] == CANARY_BYTE && a[X + i] == CANARY_BYTE;
         CHECK(ok);
+        free(block);
+    }
+    /* the planner on the device (no table): its work block (graph, lifetimes,
+     * requests, the strategy's scratch) lives in the head during init, and
+     * query says how much the in-place arena needs for it */
+    static const char *const k_planners[] = {"greedy", "optimal"};
+    for (int k = 0; k < 2; k++) {
+        ta_runtime_options opt = ta_runtime_options_default();
+        CHECK(ta_runtime_use_strategy(&opt, k_planners[k]) == TA_OK);
+        opt.rewrites = p.applied;
+        ta_runtime rt;
+        void *work = NULL;
+        size_t wb = 0;
+        ta_arena_breakdown b;
+        CHECK(ta_runtime_open(&rt, lm.bytes, lm.len, &opt, &d) == TA_OK);
+        CHECK(cli_runtime_query(&rt, &work, &wb, &b, &d) == TA_OK);
+        free(work);
+        const size_t head = b.planned > b.work_bytes ? b.planned : ((b.work_bytes + 15) & ~(size_t)15);
+        CHECK(b.work_bytes > 0);
+        CHECK_EQ_U(b.total_in_place, head + b.persistent + 15);
+        unsigned char *block = malloc(b.total_in_place + 64);
+        CHECK(ta_runtime_open(&rt, lm.bytes, lm.len, &opt, &d) == TA_OK);
+        unsigned char *a = (unsigned char *)((((uintptr_t)block + 31) & ~(uintptr_t)31) + 1);
+        ta_status st = ta_runtime_init(&rt, NULL, 0, a, b.total_in_place, &d);
+        CHECK(st == TA_OK);
+        if (st) fprintf(stderr, "  %s in place: %s\n", k_planners[k], d.msg);
+        else CHECK(bit_exact(&rt, flat) != 0);
         free(block);
     }
     /* the op constants in the arena: that figure works too */

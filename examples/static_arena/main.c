@@ -1,6 +1,6 @@
 /* Firmware-style inference: one static arena of exactly the generated
- * budget, a precomputed plan (no planner code), the op constants read from
- * the header's const array (flash), no malloc.  The only file
+ * budget, a precomputed plan (no planner code), the op constants and the
+ * init table read from the header's const arrays (flash), no malloc.  The only file
  * I/O is reading the model bytes (firmware would have them in flash). */
 #include <stdio.h>
 #include <string.h>
@@ -25,11 +25,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     ta_runtime_options opt = ta_runtime_options_default();
-    ta_runtime_use_budget(&opt, &model_budget); /* offsets and op constants from the header, hash checked */
+    ta_runtime_use_budget(&opt, &model_budget); /* plan, op constants and init table from the header, hash checked */
     ta_runtime rt;
     ta_diag d;
     if (ta_runtime_open(&rt, model, len, &opt, &d) ||
-        ta_runtime_init(&rt, NULL, 0, arena, sizeof arena, &d)) { /* work in the arena head */
+        ta_runtime_init(&rt, NULL, 0, arena, sizeof arena, &d)) { /* in place: nothing is built, no work block */
         fprintf(stderr, "init: %s\n", d.msg);
         return 1;
     }

@@ -13,6 +13,14 @@
  * building them in the arena (<P>_PERSISTENT_BYTES and <P>_ARENA_BYTES
  * count on it).
  *
+ * And it carries the init table (`<P>_init`, <P>_INIT_BYTES of flash): the
+ * plan and every decision init would otherwise take by importing the model
+ * (each tensor's place, rewrites' shared buffers and elided tensors, each
+ * op's record checksum and scratch, the inputs and outputs).  With both,
+ * init builds nothing: <P>_ARENA_BYTES is planned + persistent + 15 bytes of
+ * alignment slack, the least arena at any address, given for the pointer
+ * size of the compiler that includes the header (64-bit hosts, 32-bit MCUs).
+ *
  * This header only defines the types the generated header uses, and the
  * model hash that ties a table to the exact model bytes it was made for.
  */

@@ -298,7 +298,8 @@ ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len,
                           const ta_runtime_options *opt, ta_diag *diag);
 
 /* A first guess at the work block (graph + lifetimes + requests); query
- * corrects it upward if the planner needs more. */
+ * corrects it upward if the planner needs more.  0 with an init table and a
+ * const blob (nothing is built). */
 size_t ta_runtime_work_bytes(const ta_runtime *rt);
 
 /* Imports, prepares every op (each validates its op and states its scratch

@@ -21,6 +21,12 @@
  * at the group's), constants into the model bytes, variables into the tail
  * (set to their reset value).
  *
+ * With an init table (ta_runtime_export_init: everything the steps above
+ * decide, per tensor, op and input/output) and a const blob, query and init
+ * skip steps 1-5: they check both blobs against the model hash, each other
+ * and their regions (fast_build) and lay out the tail from them (fast_init),
+ * with no work block -- the firmware path.
+ *
  * The const image (what ta_runtime_export_consts copies out), 32-bit words
  * in the host's byte order, every part 8-byte aligned:
  *   magic "TAC1", format version, image bytes, ops, tensors (subgraph 0),
@@ -251,7 +257,10 @@ static size_t work_guess(const ta_runtime *rt) {
     return b;
 }
 
-size_t ta_runtime_work_bytes(const ta_runtime *rt) { return rt && rt->state ? work_guess(rt) : 0; }
+static bool fast_path(const ta_runtime *rt);
+
+/* From an init table and a const blob nothing is built: no work block. */
+size_t ta_runtime_work_bytes(const ta_runtime *rt) { return rt && rt->state && !fast_path(rt) ? work_guess(rt) : 0; }
 
 /* Sets *need to the work bytes known so far and returns NO_MEMORY. */
 static ta_status short_work(ta_runtime *rt, const carve_t *c, size_t extra, ta_diag *diag) {
