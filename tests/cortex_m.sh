@@ -75,7 +75,7 @@ LIST
 echo "cortex_m: $n outputs byte-identical to TFLM from $runs firmware runs under QEMU in $(( $(date +%s) - start )) s;" \
      "the host's op constants blob re-derived record by record on the target in $rederived of them"
 # init from the init table compares checksums; the re-derivation is what
-# proves the blob portable: every run but the 64 KB-RAM person_detect ones
-# (arena too small and a 4 KB stack for the work block) must do it
-[ $rederived -ge $((runs - 4)) ] || { echo "FAIL: the blob was re-derived on the target in only $rederived of $runs runs"; fail=1; }
+# proves the blob portable: every run but KWS_2 attention's two (its work
+# block fits neither its 8.9 KB arena nor the 12 KB stack block) must do it
+[ $rederived -ge $((runs - 2)) ] || { echo "FAIL: the blob was re-derived on the target in only $rederived of $runs runs"; fail=1; }
 exit $fail

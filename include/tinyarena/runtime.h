@@ -310,7 +310,9 @@ ta_status ta_runtime_query(ta_runtime *rt, void *work, size_t work_bytes, ta_are
                            ta_diag *diag);
 
 /* Does the query's work again (work must be as large as the query said;
- * work == NULL builds in the arena's own head, needing b.total_in_place),
+ * work == NULL builds in the arena's own head, needing b.total_in_place;
+ * from an init table and a const blob there is nothing to build and work
+ * is ignored: the arena needs b.total, nothing else is touched),
  * then lays out the arena: op records and tables in the tail, tensors at
  * their planned offsets in the head.  TA_E_NO_MEMORY ("arena needs X bytes,
  * has Y") when arena_bytes < b.total; nothing is written outside
