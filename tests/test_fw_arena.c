@@ -281,6 +281,94 @@ static void one(const char *file, const char *tsv, uint32_t rewrites, bool searc
     model_unload(&lm);
 }
 
+/* Init from the tables checks them before it trusts them: each corruption
+ * or mismatch is refused with a one-line diag, and nothing is written. */
+static void refusals(void) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/tflm/person_detect.tflite", g_data);
+    loaded_model lm, other;
+    snprintf(path + 512, 512, "%s/models/mlperf_tiny/vww_96_int8.tflite", g_data);
+    if (model_load(path, &lm) || model_load(path + 512, &other)) {
+        CHECK(!"models");
+        model_unload(&lm);
+        model_unload(&other);
+        return;
+    }
+    fw_plan p;
+    fw_budget fw;
+    ta_diag d;
+    memset(&fw, 0, sizeof fw);
+    CHECK(fw_plan_make("person_detect", &lm, ta_strategy_find("optimal"), 0, &p) == 0);
+    CHECK(fw_make(lm.bytes, lm.len, &p.table, p.applied, &fw, &d));
+    const size_t ni = fw.init_bytes, nk = fw.consts_bytes;
+    unsigned char *init = aligned_alloc(16, ni + 32), *blob = aligned_alloc(16, nk + 32);
+    static const struct {
+        const char *what;
+        int on;       /* 0: the init table, 1: the blob, 2: other options */
+        size_t at;    /* byte to flip (SIZE_MAX: none) */
+        int shift;    /* placed this many bytes off its alignment */
+        long dbytes;  /* size given minus the real size */
+        ta_status want;
+        const char *msg;
+    } k_bad[] = {
+        {"init magic", 0, 0, 0, 0, TA_E_MALFORMED, "magic"},
+        {"init version", 0, 4, 0, 0, TA_E_BAD_REQUEST, "format version"},
+        {"init size", 0, SIZE_MAX, 0, -4, TA_E_BAD_REQUEST, "bytes"},
+        {"init short", 0, SIZE_MAX, 0, -(1L << 40), TA_E_MALFORMED, "shorter than its header"},
+        {"init misaligned", 0, SIZE_MAX, 2, 0, TA_E_MISALIGNED, "aligned"},
+        {"init tensor", 0, 100, 0, 0, TA_E_BAD_REQUEST, "checksum"},
+        {"init last byte", 0, SIZE_MAX - 1, 0, 0, TA_E_BAD_REQUEST, "checksum"},
+        {"blob record", 1, SIZE_MAX - 2, 0, 0, TA_E_BAD_REQUEST, "record differs"},
+        {"blob hash", 1, 21, 0, 0, TA_E_BAD_REQUEST, "other model bytes"},
+        {"other model", 2, SIZE_MAX, 0, 0, TA_E_BAD_REQUEST, "init table was made for other model bytes"},
+        {"other rewrites", 3, SIZE_MAX, 0, 0, TA_E_BAD_REQUEST, "rewrites"},
+        {"other scratch", 4, SIZE_MAX, 0, 0, TA_E_BAD_REQUEST, "scratch"},
+    };
+    for (size_t i = 0; i < sizeof k_bad / sizeof k_bad[0]; i++) {
+        const int on = k_bad[i].on;
+        unsigned char *ti = init + (on == 0 ? k_bad[i].shift : 0);
+        memcpy(ti, fw.init, ni);
+        memcpy(blob, fw.consts, nk);
+        size_t at = k_bad[i].at;
+        if (at == SIZE_MAX - 1) at = ni - 1;
+        if (at == SIZE_MAX - 2) at = nk / 2;
+        if (on == 0 && at < ni) ti[at] ^= 0x01;
+        if (on == 1 && at < nk) blob[at] ^= 0x40;
+        size_t nb = ni;
+        if (on == 0 && k_bad[i].dbytes) nb = k_bad[i].dbytes < -(long)ni ? 16 : (size_t)((long)ni + k_bad[i].dbytes);
+        /* the tables with a strategy's options: no hash given, so each table's own is what is checked */
+        ta_runtime_options opt = ta_runtime_options_default();
+        ta_runtime_use_table(&opt, &p.table);
+        ta_runtime_use_consts(&opt, blob, nk);
+        ta_runtime_use_init(&opt, ti, nb);
+        if (on == 3) opt.rewrites = TA_REWRITE_ALL;
+        if (on == 4) opt.scratch = TA_SCRATCH_SHARED;
+        const loaded_model *m = on == 2 ? &other : &lm;
+        ta_runtime rt;
+        CHECK(ta_runtime_open(&rt, m->bytes, m->len, &opt, &d) == TA_OK);
+        ta_arena_breakdown b;
+        ta_status st = ta_runtime_query(&rt, NULL, 0, &b, &d);
+        printf("  init table, %-16s -> %s: %s\n", k_bad[i].what, ta_status_str(st), d.msg);
+        CHECK(st == k_bad[i].want);
+        CHECK(strstr(d.msg, k_bad[i].msg) != NULL && strchr(d.msg, '\n') == NULL);
+        /* init refuses the same, writing nothing */
+        const size_t n = fw.fw.total;
+        unsigned char *arena = malloc(n);
+        memset(arena, 0x33, n);
+        CHECK(ta_runtime_init(&rt, NULL, 0, arena, n, &d) == k_bad[i].want);
+        int untouched = 1;
+        for (size_t k = 0; k < n; k++) untouched &= arena[k] == 0x33;
+        CHECK(untouched);
+        free(arena);
+    }
+    free(init);
+    free(blob);
+    fw_free(&fw);
+    fw_plan_free(&p);
+    model_unload(&lm);
+    model_unload(&other);
+}
+
 int main(int argc, char **argv) {
     g_data = ta_test_data_dir("test_fw_arena");
     if (!g_data) return ta_test_finish("test_fw_arena");
@@ -313,6 +401,7 @@ int main(int argc, char **argv) {
             printf("  geometric mean of _ARENA_BYTES / TFLM's smallest arena over %d models: %.3f (%d above TFLM)\n", acc.n,
                    exp(acc.log_sum / acc.n), acc.above);
     }
+    if (argc < 2) refusals();
     free(tsv);
     model_manifest_free(&mf);
     return ta_test_finish("test_fw_arena");
