@@ -301,7 +301,7 @@ static void refusals(void) {
     CHECK(fw_plan_make("person_detect", &lm, ta_strategy_find("optimal"), 0, &p) == 0);
     CHECK(fw_make(lm.bytes, lm.len, &p.table, p.applied, &fw, &d));
     const size_t ni = fw.init_bytes, nk = fw.consts_bytes;
-    unsigned char *init = aligned_alloc(16, ni + 32), *blob = aligned_alloc(16, nk + 32);
+    unsigned char *init = aligned_alloc(16, (ni + 47) & ~(size_t)15), *blob = aligned_alloc(16, (nk + 47) & ~(size_t)15);
     static const struct {
         const char *what;
         int on;       /* 0: the init table, 1: the blob, 2: other options */
