@@ -270,9 +270,6 @@ static ta_status short_work(ta_runtime *rt, const carve_t *c, size_t extra, ta_d
     return ta_diag_set(diag, TA_E_NO_MEMORY, "work block needs at least %zu bytes, has %zu", rt->b.work_bytes, c->cap);
 }
 
-/* A caller's const blob: its header must describe this model, and every op
- * record must be byte for byte what prepare derives now (one record at a
- * time, in a work slice of the largest record's size). */
 /* The blob's header (and the padding after its op offset table): this
  * model's bytes, this format, n_ops records for n_tensors tensors in `want`
  * bytes. */
@@ -304,6 +301,9 @@ static ta_status blob_header(const ta_runtime *rt, uint32_t n_ops, uint32_t n_te
     return TA_OK;
 }
 
+/* A caller's const blob: its header must describe this model, and every op
+ * record must be byte for byte what prepare derives now (one record at a
+ * time, in a work slice of the largest record's size). */
 static ta_status check_consts(ta_runtime *rt, const built_t *w, carve_t *c, ta_diag *diag) {
     const uint8_t *k = (const uint8_t *)rt->opt.consts;
     const ta_subgraph *sg = &w->g.subgraphs[0];
