@@ -84,14 +84,16 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
         fprintf(f, " * rewrites: %s -- the plan is of the rewritten graph (tinyarena/rewrite.h);\n"
                    " * the runtime rewrites the model the same way (ta_budget.rewrites)\n", rw);
     if (rb && rc) {
-        fprintf(f, " * tinyarena's runtime: planned %zu + persistent %zu + alignment %zu B = %s_ARENA_BYTES,\n"
-                   " * the whole arena: the op constants are %s_consts (%s_CONST_BYTES of flash) and\n"
-                   " * everything else init needs is %s_init (%s_INIT_BYTES of flash), both read in\n"
-                   " * place, so init builds nothing and needs no work block.  Built in the arena\n"
-                   " * instead (opt.consts = NULL), the op constants take persistent %zu B and init\n"
-                   " * imports the model in a %zu B work block in the head\n"
-                   " * (%s_ARENA_BYTES_CONSTS_IN_ARENA).\n",
-                rc->planned, rc->persistent, rc->alignment, up, lo, up, lo, up, rb->persistent, rb->work_bytes, up);
+        fprintf(f, " * tinyarena's runtime: planned %zu + persistent %zu (%zu with 32-bit pointers) +\n"
+                   " * alignment %zu B = %s_ARENA_BYTES, the whole arena: the op constants are\n"
+                   " * %s_consts (%s_CONST_BYTES of flash) and everything else init needs is\n"
+                   " * %s_init (%s_INIT_BYTES of flash), both read in place, so init builds\n"
+                   " * nothing and needs no work block.  Built in the arena instead\n"
+                   " * (opt.consts = NULL), the op constants take persistent %zu B and init\n"
+                   " * imports the model in a %zu B work block in the head (this host's figures;\n"
+                   " * a 32-bit target's structs are smaller): %s_ARENA_BYTES_CONSTS_IN_ARENA.\n",
+                rc->planned, ta_runtime_persistent_bytes_abi(rc, 8, 72, 24), ta_runtime_persistent_bytes_abi(rc, 4, 60, 16),
+                rc->alignment, up, lo, up, lo, up, rb->persistent, rb->work_bytes, up);
     } else if (rb) {
         fprintf(f, " * tinyarena's runtime: planned %zu + persistent %zu + alignment %zu B; with in-place\n"
                    " * init (ta_runtime_init(work = NULL)) the whole arena is %s_ARENA_BYTES.\n",
