@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "testutil.h"
 #include "tinyarena/plan.h"
 
@@ -335,8 +336,77 @@ static void test_status_text(void) {
     CHECK(strcmp(ta_status_str((ta_status)-1), "unknown status") == 0);
 }
 
+/* The placer's two gap scans (sorted hits, and the offset-treap walk it
+ * uses for dense queries) must give the same offset for every buffer, for
+ * both fits, on sparse and dense lists with zero sizes, mixed alignments and
+ * fixed buffers. */
+static void test_placer_walk_matches_sort(void) {
+    enum { N = 300 };
+    static ta_request r[N];
+    static size_t off_a[N], off_b[N];
+    static uint32_t order[N];
+    uint64_t rng = 0x5eed;
+    int runs = 0, mismatches = 0;
+    for (int it = 0; it < 300; it++) {
+        size_t n = 1 + (size_t)(ta__rng_next(&rng) % N);
+        int32_t span = 1 + (int32_t)(ta__rng_next(&rng) % (it % 3 == 0 ? 4 : it % 3 == 1 ? 40 : 400));
+        for (size_t i = 0; i < n; i++) {
+            int32_t f = (int32_t)(ta__rng_next(&rng) % (uint64_t)span);
+            int32_t l = f + (int32_t)(ta__rng_next(&rng) % (uint64_t)span);
+            size_t size = ta__rng_next(&rng) % 7 == 0 ? 0 : 1 + ta__rng_next(&rng) % 5000;
+            r[i] = ta_request_make(size, f, l);
+            static const size_t al[4] = {1, 4, 16, 64};
+            r[i].align = al[ta__rng_next(&rng) % 4];
+        }
+        /* a few fixed buffers far apart so they cannot collide */
+        for (size_t i = 0; i < n && it % 4 == 0; i += 37) r[i].fixed = (size_t)1 << (20 + i / 37);
+        for (int fit = 0; fit < 2; fit++) {
+            ta__placer pa, pb;
+            ta__bump ba, bb;
+            ta__bump_init(&ba, NULL, 0);
+            ta__placer_carve(&pa, &ba, n);
+            size_t need = ta__bump_need(&ba);
+            if (need == SIZE_MAX) need = 1;
+            void *ma = malloc(need), *mb = malloc(need);
+            ta__bump_init_aligned(&ba, ma, need);
+            ta__bump_init_aligned(&bb, mb, need);
+            ta__placer_carve(&pa, &ba, n);
+            ta__placer_carve(&pb, &bb, n);
+            CHECK(!ba.fail && !bb.fail);
+            ta__placer_init(&pa, r, n, off_a);
+            ta__placer_init(&pb, r, n, off_b);
+            pa.walk = 1;
+            pb.walk = 2;
+            ta__iota(order, n);
+            for (size_t i = n; i > 1; i--) { /* shuffle, fixed ones first */
+                size_t j = (size_t)(ta__rng_next(&rng) % i);
+                uint32_t t = order[i - 1];
+                order[i - 1] = order[j];
+                order[j] = t;
+            }
+            size_t nf = 0;
+            for (size_t i = 0; i < n; i++)
+                if (r[order[i]].fixed != TA_NO_OFFSET) {
+                    uint32_t t = order[nf];
+                    order[nf++] = order[i];
+                    order[i] = t;
+                }
+            size_t aa = ta__placer_run(&pa, order, n, (ta__fit)fit);
+            size_t ab = ta__placer_run(&pb, order, n, (ta__fit)fit);
+            CHECK_EQ_U(aa, ab);
+            for (size_t i = 0; i < n; i++) mismatches += off_a[i] != off_b[i];
+            free(ma);
+            free(mb);
+            runs++;
+        }
+    }
+    CHECK_EQ_U(mismatches, 0);
+    printf("placer: treap walk == sorted scan on %d runs\n", runs);
+}
+
 int main(void) {
     test_status_text();
+    test_placer_walk_matches_sort();
     test_design_notes_chain();
     test_pingpong_chain_two_slots();
     test_tflm_cases();
