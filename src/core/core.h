@@ -49,10 +49,12 @@ uint64_t ta__deadline_elapsed(ta__deadline *dl);
  * lists, thousands of graph outputs) would make that O(n^2 log n).  So the
  * placer can also keep every placed buffer in a treap ordered by offset,
  * each node carrying its subtree's time range, end and largest raw hole
- * (built on the first dense query).  When the time-overlapping placed
- * buffers are more than an eighth of all placed (the interval-tree
- * collection stops counting there), the gap scan walks that treap in offset
- * order instead of sorting the hits: a subtree none of whose
+ * (built on the first dense query).  When more than 64 placed buffers
+ * overlap the new one in time (the interval-tree collection stops counting
+ * there) and they are at least an eighth of all placed (two Fenwick trees
+ * over the ranks of first and last count them in O(log n)), the gap scan
+ * walks that treap in offset order instead of sorting the hits: a subtree
+ * none of whose
  * members overlaps in time is skipped, and one whose members all overlap
  * and whose holes are all too small is passed over whole.  Both paths see
  * the same holes in the same order, so they return the same offset.
@@ -80,6 +82,11 @@ typedef struct ta__placer {
     ta__tnode *node;   /* per id */
     uint32_t root;     /* UINT32_MAX: empty */
     bool treap_on;     /* the treap holds every placed buffer (built lazily) */
+    uint32_t *by_last; /* ids sorted by last (lazily) */
+    uint32_t *lpos;    /* lpos[id]: index of id in by_last */
+    bool lpos_ready;
+    uint32_t *fen_f, *fen_l; /* Fenwick trees: placed counts by rank of first / of last */
+    bool fen_on;       /* they count every placed buffer (built lazily) */
     size_t n_placed;
     int walk;          /* 0: choose per query; 1: always sort hits; 2: always walk (tests) */
     ta__deadline *dl;  /* optional: ta__placer_run stops when it expires */

@@ -47,6 +47,10 @@ uint64_t ta__deadline_elapsed(ta__deadline *dl) {
 
 void ta__placer_carve(ta__placer *p, ta__bump *b, size_t n) {
     p->node = ta__bump_take(b, n, sizeof(ta__tnode));
+    p->by_last = ta__bump_take(b, n, sizeof(uint32_t));
+    p->lpos = ta__bump_take(b, n, sizeof(uint32_t));
+    p->fen_f = ta__bump_take(b, n + 1, sizeof(uint32_t));
+    p->fen_l = ta__bump_take(b, n + 1, sizeof(uint32_t));
     p->pad = ta__bump_take(b, n, sizeof(size_t));
     p->tree = ta__bump_take(b, n, sizeof(uint32_t));
     p->pos = ta__bump_take(b, n, sizeof(uint32_t));
@@ -75,6 +79,7 @@ void ta__placer_init(ta__placer *p, const ta_request *reqs, size_t n, size_t *of
         p->node[i].prio = (uint32_t)(h >> 32);
     }
     p->walk = 0;
+    p->lpos_ready = false;
     p->dl = NULL;
     p->aborted = false;
     ta__placer_reset(p);
@@ -85,7 +90,64 @@ void ta__placer_reset(ta__placer *p) {
     if (p->n) memset(p->placed, 0, p->n);
     p->root = NIL;
     p->treap_on = false;
+    p->fen_on = false;
     p->n_placed = 0;
+}
+
+/* ---- counts: Fenwick trees over ranks (built on the first query with
+ * more than 64 hits, so sparse problems never pay for them) ---------------- */
+
+static void fen_add(uint32_t *f, size_t n, size_t i) {
+    for (i++; i <= n; i += i & (~i + 1)) f[i]++;
+}
+
+/* placed among ranks [0, i) */
+static size_t fen_sum(const uint32_t *f, size_t i) {
+    size_t s = 0;
+    for (; i > 0; i -= i & (~i + 1)) s += f[i];
+    return s;
+}
+
+static void fen_place(ta__placer *p, uint32_t id) {
+    fen_add(p->fen_f, p->n, p->pos[id]);
+    fen_add(p->fen_l, p->n, p->lpos[id]);
+}
+
+static void fen_build(ta__placer *p) {
+    if (!p->lpos_ready) {
+        ta__iota(p->by_last, p->n);
+        ta__sort_ids(p->by_last, p->n, ta__cmp_last, p->reqs, p->tmp);
+        for (size_t i = 0; i < p->n; i++) p->lpos[p->by_last[i]] = (uint32_t)i;
+        p->lpos_ready = true;
+    }
+    memset(p->fen_f, 0, (p->n + 1) * sizeof(uint32_t));
+    memset(p->fen_l, 0, (p->n + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < p->n; i++)
+        if (p->placed[i]) fen_place(p, (uint32_t)i);
+    p->fen_on = true;
+}
+
+/* Placed buffers sharing a step with id (not placed itself): all placed,
+ * less those that end before id starts and those that start after it ends.
+ * O(log n). */
+static size_t count_overlapping(const ta__placer *p, uint32_t id) {
+    const ta_request *r = p->reqs;
+    int32_t a = r[id].first, b = r[id].last;
+    size_t lo = 0, hi = p->n; /* by_last: first index with last >= a */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r[p->by_last[mid]].last < a) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t ends_before = fen_sum(p->fen_l, lo);
+    lo = 0, hi = p->n; /* tree (by first): first index with first > b */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r[p->tree[mid]].first <= b) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t starts_after = p->n_placed - fen_sum(p->fen_f, lo);
+    return p->n_placed - ends_before - starts_after;
 }
 
 /* ---- the offset treap ------------------------------------------------------ */
@@ -173,6 +235,7 @@ void ta__placer_place(ta__placer *p, uint32_t id, size_t offset) {
     p->placed[id] = 1;
     p->n_placed++;
     if (p->treap_on) p->root = treap_insert(p, p->root, id);
+    if (p->fen_on) fen_place(p, id);
     /* Walk from the root of the implicit BST down to id's node, raising the
      * subtree maxima on the way. */
     int32_t last = p->reqs[id].last;
@@ -290,13 +353,19 @@ static void walk(walk_t *w, uint32_t x) {
 size_t ta__placer_find(ta__placer *p, uint32_t id, ta__fit fit) {
     size_t size = p->pad[id], a = ta__align_of(&p->reqs[id]);
     if (size == 0) return 0; /* occupies nothing; TFLM puts it at 0 too */
-    /* Dense when more than an eighth of the placed buffers (and more than
-     * 32) overlap: the collection stops there, so deciding costs at most
-     * what the walk saves. */
+    /* Dense when more than 64 placed buffers, and at least an eighth of
+     * all placed, overlap: the collection stops at 64, the Fenwick count
+     * decides the rest in O(log n). */
     size_t k = SIZE_MAX;
-    if (p->walk != 2) k = overlapping_upto(p, id, p->walk == 1 ? SIZE_MAX : TA_MAX((size_t)32, p->n_placed / 8));
+    bool dense = p->walk == 2;
+    if (p->walk != 2) k = overlapping_upto(p, id, p->walk == 1 ? SIZE_MAX : 64);
+    if (k == SIZE_MAX && p->walk == 0) {
+        if (!p->fen_on) fen_build(p);
+        dense = 8 * count_overlapping(p, id) >= p->n_placed;
+        if (!dense) k = overlapping_upto(p, id, SIZE_MAX);
+    }
     {
-        if (k == SIZE_MAX) {
+        if (dense) {
             if (!p->treap_on) {
                 /* built on the first dense query only: sparse problems (long
                  * chains) never pay for the inserts */
