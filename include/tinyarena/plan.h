@@ -80,6 +80,14 @@ typedef struct ta_plan_options {
     void *clock_ctx;       /* passed to clock */
     uint64_t work_limit;   /* optional cap on a search's effort units; 0 = none */
     uint32_t seed;         /* randomised heuristics derive all choices from it */
+    /* Optional: offsets (n entries, read only) of a valid plan of the same
+     * requests that the search strategies start from, so a caller that has
+     * it already does not pay for it twice (the CLI's table passes greedy's
+     * plan to best and best's to optimal).  best takes it in place of its
+     * first run (TFLM's order, first fit: pass greedy's plan to get best's
+     * usual result); optimal takes it as its incumbent instead of running
+     * best.  NULL: none.  An invalid plan is caught by the final check. */
+    const size_t *start;
 } ta_plan_options;
 
 /* How strong the result is. */

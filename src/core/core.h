@@ -115,6 +115,11 @@ size_t ta__placer_run(ta__placer *p, const uint32_t *order, size_t n_order, ta__
 int ta__cmp_first(uint32_t a, uint32_t b, const void *ctx);
 int ta__cmp_last(uint32_t a, uint32_t b, const void *ctx);
 
+/* Stable sort of ids by first step (by_last false) or last step: the same
+ * order as ta__sort_ids with ta__cmp_first / ta__cmp_last, in O(n) passes
+ * for long lists.  tmp holds n ids. */
+void ta__sort_by_step(uint32_t *ids, size_t n, const ta_request *reqs, bool by_last, uint32_t *tmp);
+
 /* Fills ids 0..n-1. */
 void ta__iota(uint32_t *ids, size_t n);
 
