@@ -76,6 +76,8 @@ typedef struct ta__placer {
     uint32_t *tmp;    /* sort scratch */
     uint32_t *stack;  /* query stack (2 entries per level) */
     uint8_t *placed;
+    int32_t *tfirst, *tlast; /* per tree index: the buffer's steps (queries read them in tree order) */
+    uint8_t *tplaced;        /* per tree index: placed */
     size_t *off;      /* offsets of placed buffers (caller's array) */
     uint64_t work;
     /* the offset treap and the counts that choose between the two scans */

@@ -76,6 +76,9 @@ uint64_t ta__deadline_elapsed(ta__deadline *dl) {
 
 void ta__placer_carve(ta__placer *p, ta__bump *b, size_t n) {
     p->node = ta__bump_take(b, n, sizeof(ta__tnode));
+    p->tfirst = ta__bump_take(b, n, sizeof(int32_t));
+    p->tlast = ta__bump_take(b, n, sizeof(int32_t));
+    p->tplaced = ta__bump_take(b, n, 1);
     p->by_last = ta__bump_take(b, n, sizeof(uint32_t));
     p->lpos = ta__bump_take(b, n, sizeof(uint32_t));
     p->fen_f = ta__bump_take(b, n + 1, sizeof(uint32_t));
@@ -98,7 +101,11 @@ void ta__placer_init(ta__placer *p, const ta_request *reqs, size_t n, size_t *of
     for (size_t i = 0; i < n; i++) p->pad[i] = ta_request_padded(&reqs[i]);
     ta__iota(p->tree, n);
     ta__sort_by_step(p->tree, n, reqs, false, p->tmp);
-    for (size_t i = 0; i < n; i++) p->pos[p->tree[i]] = (uint32_t)i;
+    for (size_t i = 0; i < n; i++) {
+        p->pos[p->tree[i]] = (uint32_t)i;
+        p->tfirst[i] = reqs[p->tree[i]].first;
+        p->tlast[i] = reqs[p->tree[i]].last;
+    }
     /* Treap priorities: a fixed hash of the id, so plans never depend on
      * anything but the input. */
     for (size_t i = 0; i < n; i++) {
@@ -117,6 +124,7 @@ void ta__placer_init(ta__placer *p, const ta_request *reqs, size_t n, size_t *of
 void ta__placer_reset(ta__placer *p) {
     for (size_t i = 0; i < p->n; i++) p->maxlast[i] = INT32_MIN;
     if (p->n) memset(p->placed, 0, p->n);
+    if (p->n) memset(p->tplaced, 0, p->n);
     p->root = NIL;
     p->treap_on = false;
     p->fen_on = false;
@@ -262,6 +270,7 @@ static uint32_t treap_insert(ta__placer *p, uint32_t t, uint32_t id) {
 void ta__placer_place(ta__placer *p, uint32_t id, size_t offset) {
     p->off[id] = offset;
     p->placed[id] = 1;
+    p->tplaced[p->pos[id]] = 1;
     p->n_placed++;
     if (p->treap_on) p->root = treap_insert(p, p->root, id);
     if (p->fen_on) fen_place(p, id);
@@ -304,8 +313,8 @@ static size_t overlapping_upto(ta__placer *p, uint32_t id, size_t limit) {
             p->work++;
             if (p->maxlast[mid] < a) break;
             uint32_t j = p->tree[mid];
-            bool right = r[j].first <= bnd;
-            if (p->placed[j] && j != id && right && r[j].last >= a) {
+            bool right = p->tfirst[mid] <= bnd;
+            if (p->tplaced[mid] && j != id && right && p->tlast[mid] >= a) {
                 if (k == limit) return SIZE_MAX;
                 p->hits[k++] = j;
             }
