@@ -139,7 +139,7 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
         else if (col[5] >= 0 && *f[col[5]] && !cli_parse_i64(f[col[5]], &offset)) bad = 5;
         if (bad) {
             const char *what = inclusive && bad <= 2 ? names[bad + 5] : names[bad];
-            ok = !cli_error("%s:%zu: %s '%s' is not a plain decimal integer (digits, optionally a leading '-')",
+            ok = !cli_error("%s:%zu: %s '%s' is not an integer (plain decimal: digits, optionally a leading '-')",
                             path, lineno, what, f[col[bad]]);
             break;
         }
