@@ -85,6 +85,13 @@ elif [ "${CI:-}" = true ]; then
 else
   echo "SKIP: shared planning data not found at $data"
 fi
+# A -1 (unknown) dimension is planned as 1 and said so (gen_model writes the model)
+gen="${TINYARENA_GEN:-}"
+if [ -n "$gen" ] && "$gen" dynamic 3 "$tmp/dyn.tflite"; then
+  out=$("$cli" plan "$tmp/dyn.tflite" --strategy greedy)
+  echo "$out" | grep -q "note: 4 tensors with an unknown (-1) dimension, planned as 1 (e.g. 't0')" &&
+    echo "$out" | grep -q "^greedy  *128 " && ok "-1 dimension planned as 1" || bad "-1 dimension: $out"
+fi
 # The demo needs no files.
 out=$("$cli" demo) && echo "$out" | grep -q "MobileNetV2 1.0 224x224x3 float32" && echo "$out" | grep -q "design notes" && ok "demo" || bad "demo"
 

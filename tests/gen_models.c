@@ -125,12 +125,15 @@ static size_t w_offvec(fbw *w, uint32_t n, size_t *count_at) {
 enum { OP_ADD = 0, OP_LOGISTIC = 14, OP_CALL = 31 };
 enum { OPT_CALL = 16 };
 
-/* A tensor table: float32 [1, 16], buffer `buf`, named; returns its position. */
+/* Batch dimension of every tensor (the "dynamic" kind writes -1). */
+static int32_t g_batch = 1;
+
+/* A tensor table: float32 [batch, 16], buffer `buf`, named; returns its position. */
 static size_t w_tensor(fbw *w, uint32_t buf, const char *name) {
     fld f[4] = {{F_OFF, 0}, {F_U8, 0 /* float32 */}, {F_U32, buf}, {F_OFF, 0}};
     size_t pos[4];
     size_t t = w_table(w, 4, f, pos);
-    static const int32_t shape[2] = {1, 16};
+    const int32_t shape[2] = {g_batch, 16};
     w_patch(w, pos[0], w_ivec(w, shape, 2));
     w_patch(w, pos[3], w_string(w, name));
     return t;
@@ -307,12 +310,21 @@ static uint32_t buf_shared(uint32_t i, const void *vctx) {
     return i >= 1 && i <= c->n ? 1u : 0u;
 }
 
-const char *const gen_model_kinds[] = {"chain", "outputs", "calls", "alias", "shared", NULL};
+const char *const gen_model_kinds[] = {"chain", "outputs", "calls", "alias", "shared", "dynamic", NULL};
 
 unsigned char *gen_model(const char *kind, uint32_t n, size_t *len) {
     if (!kind || n == 0 || n > 0x1000000u) return NULL;
     static const int32_t zero = 0, one = 1;
     kctx c = {n, 0, 1};
+    g_batch = 1;
+    if (!strcmp(kind, "dynamic")) {
+        g_batch = -1;
+        int32_t outv = (int32_t)n;
+        sg_desc s = {n + 1, 0, NULL, &zero, &outv, 1, 1, n, op_chain, &c};
+        unsigned char *b = w_model(&s, 1, false, len);
+        g_batch = 1;
+        return b;
+    }
     if (!strcmp(kind, "chain")) {
         int32_t outv = (int32_t)n;
         sg_desc s = {n + 1, 0, NULL, &zero, &outv, 1, 1, n, op_chain, &c};

@@ -12,6 +12,7 @@
  *               k + 1, subgraph N one LOGISTIC (control flow nested N deep)
  *   alias N     one LOGISTIC whose subgraph lists N + 1 tensors, every entry an
  *               offset to the same Tensor table (N x 4 bytes of offsets)
+ *   dynamic N   chain N with every shape [-1, 16] (an unknown batch)
  *   shared N    N constant tensors that all use buffer 1 (one 64 B table
  *               entry), each added to the running sum of a chain of N ADDs
  *

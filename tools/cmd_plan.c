@@ -388,6 +388,21 @@ static int plan_model(const plan_args *a) {
         const char *desc = ta_tflite_description(&lm.m);
         printf("%s: %s B%s%s%s\n", a->model, fmt_bytes(lm.len, b1), *desc ? " (" : "", desc, *desc ? ")" : "");
         model_plan_summary(stdout, &mp);
+        {
+            /* Decided leniency: a negative (unknown, -1) dimension counts as 1,
+             * as the importer sizes it; say so rather than plan silently. */
+            size_t unknown = 0;
+            const char *first = NULL;
+            for (uint32_t i = 0; i < lm.g.n_tensors; i++)
+                for (int32_t k = 0; k < lm.g.tensors[i].rank; k++)
+                    if (lm.g.tensors[i].shape[k] < 0) {
+                        if (!unknown++) first = lm.g.tensors[i].name;
+                        break;
+                    }
+            if (unknown)
+                printf("note: %zu tensor%s with an unknown (-1) dimension, planned as 1 (e.g. '%s')\n", unknown,
+                       unknown == 1 ? "" : "s", first ? first : "?");
+        }
         if (compare) {
             char b2[32], b3[32], b4[32], b5[32];
             printf("rewrites %s: %u aliased, %u in place, %u pad%s fused, %u op%s reordered (applied: %s)\n", rwn,
