@@ -404,8 +404,46 @@ static void test_placer_walk_matches_sort(void) {
     printf("placer: treap walk == sorted scan on %d runs\n", runs);
 }
 
+/* The hard caps: more than 2^24 buffers, a buffer or an arena above 2^40
+ * bytes get TA_E_OVERFLOW and one line, before any work. */
+static void test_caps(void) {
+    ta_request one = req(16, 0, 1);
+    ta_diag d;
+    size_t need = 0;
+    const ta_strategy *g = ta_strategy_find("greedy");
+    CHECK(ta_plan_scratch_bytes(g, &one, (size_t)TA_PLAN_MAX_BUFFERS + 1, NULL, &need) == TA_E_OVERFLOW);
+    CHECK(ta_plan_requests_check(&one, (size_t)TA_PLAN_MAX_BUFFERS + 1, 0, NULL, 0, NULL, &d) == TA_E_OVERFLOW);
+    CHECK(strstr(d.msg, "16777217 buffers: more than 16777216") != NULL);
+    if (sizeof(size_t) < 8) return;
+    const size_t cap = (size_t)TA_PLAN_MAX_ARENA;
+    ta_request r[2] = {req(cap + 1, 0, 1), req(16, 0, 1)};
+    size_t off[2];
+    const char *names[] = {"naive", "greedy", "best", "optimal"};
+    for (int k = 0; k < 4; k++) {
+        const ta_strategy *s = ta_strategy_find(names[k]);
+        CHECK(ta_plan_scratch_bytes(s, r, 2, NULL, &need) == TA_OK);
+        void *scr = malloc(need);
+        ta_plan_result res;
+        CHECK(ta_plan_run(s, r, 2, NULL, scr, need, off, &res, &d) == TA_E_OVERFLOW);
+        CHECK(strstr(d.msg, "buffer 0: 1099511627777 bytes (aligned to 1) is above the 2^40-byte cap") != NULL);
+        /* each buffer fits, but together, live at once, they do not */
+        ta_request two[2] = {req(cap / 2 + 16, 0, 1), req(cap / 2 + 16, 1, 2)};
+        CHECK(ta_plan_run(s, two, 2, NULL, scr, need, off, &res, &d) == TA_E_OVERFLOW);
+        CHECK(strstr(d.msg, "the arena of 1099511627808 bytes is above the 2^40-byte cap") != NULL);
+        /* exactly at the cap is fine */
+        ta_request at[1] = {req(cap, 0, 1)};
+        CHECK(ta_plan_run(s, at, 1, NULL, scr, need, off, &res, &d) == TA_OK && res.arena_bytes == cap);
+        free(scr);
+    }
+    /* a fixed buffer ending past the cap */
+    ta_request fx = req(32, 0, 1);
+    fx.fixed = cap - 16;
+    CHECK(ta_plan_requests_check(&fx, 1, 0, NULL, 0, NULL, &d) == TA_E_OVERFLOW);
+}
+
 int main(void) {
     test_status_text();
+    test_caps();
     test_placer_walk_matches_sort();
     test_design_notes_chain();
     test_pingpong_chain_two_slots();
