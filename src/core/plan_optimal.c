@@ -28,7 +28,8 @@
  *     the incumbent) or TIMEOUT (it did not), with proven_bytes = lo.
  *
  * Limits: opt->time_limit_s (default 10 s) against opt->clock covers the
- * whole call, best's incumbent included (best gets half of it);
+ * whole call, best's incumbent included (best gets half of it, or all of
+ * it when the problem is too large to search);
  * opt->work_limit caps search nodes (best gets the same options and reads
  * work_limit as its own placement budget); with neither a clock
  * nor a work limit, time_limit_s x OPT_NODES_PER_S nodes.  res->work is
@@ -900,7 +901,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     const ta_plan_options *bo = opt;
     if (opt && opt->clock) {
         bopt = *opt;
-        bopt.time_limit_s = limit_s / 2;
+        bopt.time_limit_s = c.search ? limit_s / 2 : limit_s; /* no search to come: all of it */
         bo = &bopt;
     }
     if (opt && opt->start) {
