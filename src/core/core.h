@@ -41,8 +41,6 @@ typedef struct ta__deadline {
 void ta__deadline_start(ta__deadline *dl, const ta_plan_options *opt, double limit_s);
 /* True once the deadline has passed. */
 bool ta__deadline_hit(ta__deadline *dl);
-/* Microseconds since the start (0 without a clock). */
-uint64_t ta__deadline_elapsed(ta__deadline *dl);
 
 /*
  * Dense queries (most placed buffers overlap the new one in time: all-live

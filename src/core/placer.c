@@ -68,12 +68,6 @@ bool ta__deadline_hit(ta__deadline *dl) {
     return dl->hit;
 }
 
-uint64_t ta__deadline_elapsed(ta__deadline *dl) {
-    if (!dl || !dl->clock) return 0;
-    uint64_t now = dl->clock(dl->ctx);
-    return now > dl->start_us ? now - dl->start_us : 0;
-}
-
 void ta__placer_carve(ta__placer *p, ta__bump *b, size_t n) {
     p->node = ta__bump_take(b, n, sizeof(ta__tnode));
     p->tfirst = ta__bump_take(b, n, sizeof(int32_t));
