@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "buffers_csv.h"
+#include "gen_packing.h"
 #include "testutil.h"
 #include "tinyarena/plan.h"
 
@@ -545,6 +546,43 @@ static void test_start_plan(void) {
     free(o2);
 }
 
+/* Perfect packings (gen_packing.c): the optimum is the rectangle's height,
+ * which is also the lower bound.  The generator's own plan must pass the
+ * validator at that arena, and optimal must prove that arena on small ones
+ * (deterministic: a node budget, no clock). */
+static void test_perfect_packings(void) {
+    enum { MAXN = 40 };
+    ta_request r[MAXN];
+    size_t sol[MAXN], off[MAXN];
+    int proven = 0;
+    for (size_t n = 5; n <= MAXN; n += 5) {
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            CHECK(gen_packing(r, sol, n, 32, 4096, 16, seed * 977 + n));
+            size_t need = ta_plan_check_scratch_bytes(n);
+            void *scr = malloc(need);
+            ta_diag d;
+            CHECK(ta_plan_check(r, n, sol, 4096, 0, scr, need, &d) == TA_OK);
+            size_t lb = 0;
+            void *bs = malloc(ta_plan_bound_scratch_bytes(n));
+            CHECK(ta_plan_bound(r, n, bs, ta_plan_bound_scratch_bytes(n), &lb, NULL) == TA_OK);
+            CHECK_EQ_U(lb, 4096);
+            free(bs);
+            free(scr);
+            ta_plan_options opt;
+            memset(&opt, 0, sizeof opt);
+            opt.work_limit = 2000000;
+            outcome o = run("optimal", r, n, &opt, off);
+            CHECK(o.st == TA_OK);
+            CHECK(o.res.proof == TA_PROOF_OPTIMAL);
+            CHECK_EQ_U(o.res.arena_bytes, 4096);
+            proven += o.res.proof == TA_PROOF_OPTIMAL && o.res.arena_bytes == 4096;
+        }
+    }
+    /* a rectangle too small for the pieces is refused */
+    CHECK(!gen_packing(r, NULL, 40, 2, 32, 16, 1));
+    printf("perfect packings: %d of 32 (5..40 buffers) proven at the optimum\n", proven);
+}
+
 static void test_too_large_to_search(void) {
     /* 1500 buffers all live together: over a million overlapping pairs, so
      * no search (and small scratch); best stacks them at the bound, which
@@ -699,6 +737,7 @@ int main(void) {
     test_too_large_to_search();
     test_deadline_passed();
     test_start_plan();
+    test_perfect_packings();
     test_shared_model_lists();
     test_shared_minimalloc();
     test_random_vs_exhaustive();
