@@ -475,6 +475,34 @@ void ta__order_tflm(const ta_request *reqs, const size_t *pad, size_t n, uint32_
     /* TFLM fills its sort array from the tail for online buffers, so they
      * enter its (stable) sort in reverse input order.  Fixed ones go first in
      * input order and are not sorted. */
+    if (n >= 512) {
+        /* Long lists: the same order by a stable LSD radix sort of the free
+         * buffers on their padded size, descending (the merge sort's n log n
+         * callback comparisons were a fifth of greedy on a million buffers). */
+        size_t nf = 0, top = 0;
+        for (size_t i = 0; i < n; i++)
+            if (ta__is_fixed(&reqs[i])) order[nf++] = (uint32_t)i;
+        size_t k = nf;
+        for (size_t i = n; i-- > 0;)
+            if (!ta__is_fixed(&reqs[i])) {
+                order[k++] = (uint32_t)i;
+                if (pad[i] > top) top = pad[i];
+            }
+        uint32_t *src = order + nf, *dst = tmp;
+        const size_t m = n - nf;
+        for (unsigned shift = 0; shift < 8 * sizeof(size_t) && (top >> shift); shift += 8) {
+            size_t cnt[257];
+            memset(cnt, 0, sizeof cnt);
+            for (size_t i = 0; i < m; i++) cnt[(((top - pad[src[i]]) >> shift) & 255u) + 1]++;
+            for (size_t b = 0; b < 256; b++) cnt[b + 1] += cnt[b];
+            for (size_t i = 0; i < m; i++) dst[cnt[((top - pad[src[i]]) >> shift) & 255u]++] = src[i];
+            uint32_t *t = src;
+            src = dst;
+            dst = t;
+        }
+        if (src != order + nf) memcpy(order + nf, src, m * sizeof *order);
+        return;
+    }
     for (size_t i = 0; i < n; i++) order[i] = (uint32_t)(n - 1 - i);
     tflm_ctx c = {reqs, pad};
     /* fixed ones must end in input order: reverse input among them handled by cmp */
