@@ -1,7 +1,7 @@
 # CLI contract tests (shell scripts run against the built binary).
 add_test(NAME cli_plan COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_plan.sh)
 set_tests_properties(cli_plan PROPERTIES
-  ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TINYARENA_CLI=$<TARGET_FILE:tinyarena_cli>"
+  ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TINYARENA_CLI=$<TARGET_FILE:tinyarena_cli>;TINYARENA_GEN=$<TARGET_FILE:gen_model>"
   TIMEOUT 600)
 
 # The emitted budget-table header compiles and matches the library's plan.

@@ -29,7 +29,7 @@ out=$("$cli" plan --buffers x.csv --strategy nope 2>&1); [ $? -ne 0 ] || bad "un
 printf 'id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n' > "$tmp/m12.csv"
 json=$("$cli" plan --buffers "$tmp/m12.csv" --strategy greedy --json) || bad "json run"
 for field in '"strategy": "greedy"' '"arena_bytes": 12' '"lower_bound_bytes": 12' '"time_us": ' \
-             '{"id": "b1", "size": 4, "first": 0, "last": 2, "offset": 8}' '"optimal": true' '"gap_bytes": 0'; do
+             '{"id": "b1", "size": 4, "padded_size": 4, "first": 0, "last": 2, "offset": 8}' '"optimal": true' '"gap_bytes": 0'; do
   echo "$json" | grep -qF "$field" && ok "json has $field" || bad "json lacks $field: $json"
 done
 if command -v python3 >/dev/null; then
@@ -40,6 +40,29 @@ if [ "$(cat "$tmp/out.csv")" = "$(printf 'id,lower,upper,size,offset\nb1,0,3,4,8
 # --align pads sizes honestly
 json=$("$cli" plan --buffers "$tmp/m12.csv" --strategy naive --align 16 --json)
 echo "$json" | grep -qF '"arena_bytes": 80' && ok "--align 16 pads" || bad "--align: $json"
+# size is what the buffer asks for, padded_size what it occupies (the unit of arena_bytes)
+echo "$json" | grep -qF '{"id": "b1", "size": 4, "padded_size": 16, "first": 0, "last": 2, "offset": ' && ok "size and padded_size" || bad "padded_size: $json"
+if command -v python3 >/dev/null; then
+  echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert sum(b["padded_size"] for b in d["buffers"])==d["arena_bytes"]==d["naive_bytes"]' && ok "naive arena = sum of padded_size" || bad "padded_size sum"
+fi
+# lenient input, decided: blanks around a field are trimmed; a '+' sign is refused
+printf 'id,lower,upper,size
+ a , 0 , 2 , 12 
+' > "$tmp/blanks.csv"
+"$cli" plan --buffers "$tmp/blanks.csv" --strategy naive --json | grep -qF '{"id": "a", "size": 12, ' && ok "blanks trimmed" || bad "blanks"
+expect_error plus_sign 'id,lower,upper,size
+a,0,2,+5
+' "plus_sign.csv:2: size '+5' is not an integer"
+expect_error too_big 'id,lower,upper,size
+a,0,2,1099511627777
+' "too_big.csv:2: buffer 'a': size 1099511627777 is above the 2^40-byte cap"
+# not regular files: one line, exit 1, no hang
+for f in /dev/zero "$tmp"; do
+  out=$(timeout 10 "$cli" plan --buffers "$f" 2>&1); rc=$?
+  [ $rc -eq 1 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -q "not a regular file" && ok "$f: $out" || bad "$f: rc=$rc $out"
+done
+mkfifo "$tmp/fifo" && { out=$(timeout 10 "$cli" plan "$tmp/fifo" 2>&1); rc=$?
+  [ $rc -eq 1 ] && echo "$out" | grep -q "not a regular file" && ok "fifo: $out" || bad "fifo: rc=$rc $out"; }
 
 # Shared data: TFLM's figures for greedy.
 if [ -d "$data/planning" ]; then
@@ -62,6 +85,13 @@ elif [ "${CI:-}" = true ]; then
 else
   echo "SKIP: shared planning data not found at $data"
 fi
+# A -1 (unknown) dimension is planned as 1 and said so (gen_model writes the model)
+gen="${TINYARENA_GEN:-}"
+if [ -n "$gen" ] && "$gen" dynamic 3 "$tmp/dyn.tflite"; then
+  out=$("$cli" plan "$tmp/dyn.tflite" --strategy greedy)
+  echo "$out" | grep -q "note: 4 tensors with an unknown (-1) dimension, planned as 1 (e.g. 't0')" &&
+    echo "$out" | grep -q "^greedy  *128 " && ok "-1 dimension planned as 1" || bad "-1 dimension: $out"
+fi
 # The demo needs no files.
 out=$("$cli" demo) && echo "$out" | grep -q "MobileNetV2 1.0 224x224x3 float32" && echo "$out" | grep -q "design notes" && ok "demo" || bad "demo"
 
@@ -70,7 +100,7 @@ if [ -d "$data/models" ]; then
   m="$data/models/tflm/person_detect.tflite"
   out=$("$cli" plan "$m") && echo "$out" | grep -q "31 ops, 89 tensors: 32 planned" && echo "$out" | grep -q "largest live set: 55,296 B" && ok "model table" || bad "model table: $out"
   json=$("$cli" plan "$m" --strategy greedy --json)
-  echo "$json" | grep -qF '"arena_bytes": 55296' && echo "$json" | grep -qF '"id": "MobilenetV1/Logits/AvgPool_1a/AvgPool", "size": 256, "first": 28, "last": 29, "offset": ' && ok "model json" || bad "model json"
+  echo "$json" | grep -qF '"arena_bytes": 55296' && echo "$json" | grep -qF '"id": "MobilenetV1/Logits/AvgPool_1a/AvgPool", "size": 256, "padded_size": 256, "first": 28, "last": 29, "offset": ' && ok "model json" || bad "model json"
   "$cli" plan "$m" --verbose | grep -q "MobilenetV1/Logits/Conv2d_1c_1x1/BiasAdd" && ok "--verbose" || bad "--verbose"
   "$cli" plan "$m" --buffers-out "$tmp/pd.csv" --offsets "$tmp/pd_off.csv" > /dev/null
   a=$("$cli" plan --buffers "$tmp/pd.csv" --strategy greedy --json | grep -o '"arena_bytes": [0-9]*')

@@ -1,11 +1,14 @@
+#define _POSIX_C_SOURCE 200809L
 /* The exact planner: hand-checked cases, agreement with an independent
  * exhaustive search on thousands of small random problems (mixed alignments,
  * fixed offsets), limits and status reporting, and the shared data. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "buffers_csv.h"
+#include "gen_packing.h"
 #include "testutil.h"
 #include "tinyarena/plan.h"
 
@@ -437,6 +440,158 @@ static void test_limits_status_determinism(void) {
     free(boff);
 }
 
+/* A clock that counts its readings; every reading is a second later. */
+static uint64_t count_us, count_reads;
+static uint64_t counting_clock(void *ctx) {
+    (void)ctx;
+    count_reads++;
+    return count_us += 1000000;
+}
+
+static uint64_t real_clock(void *ctx) {
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static uint64_t cpu_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Model-like random lists: short lifetimes, a few long ones, mixed sizes. */
+static size_t big_problem(ta_request *r, size_t n, uint64_t seed) {
+    uint64_t saved = rng;
+    rng = seed;
+    for (size_t i = 0; i < n; i++) {
+        int a = (int)rnd((uint32_t)n / 4), l = rnd(8) == 0 ? (int)rnd(200) : (int)rnd(6);
+        r[i] = req(16 * (1 + rnd(rnd(2) ? 16 : 1024)), a, a + l);
+    }
+    rng = saved;
+    return n;
+}
+
+/* A deadline that has passed: best and optimal return at once (a handful of
+ * clock readings) with a valid plan, greedy's -- the first run always
+ * completes, so neither is ever worse than greedy. */
+static void test_deadline_passed(void) {
+    size_t n = 3000;
+    ta_request *r = malloc(n * sizeof *r);
+    size_t *g = malloc(n * sizeof *g), *off = malloc(n * sizeof *off);
+    big_problem(r, n, 0xDEAD);
+    outcome og = run("greedy", r, n, NULL, g);
+    CHECK(og.st == TA_OK);
+    const char *names[2] = {"best", "optimal"};
+    for (int k = 0; k < 2; k++) {
+        ta_plan_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.clock = counting_clock;
+        opt.time_limit_s = 1e-6;
+        count_reads = 0;
+        outcome o = run(names[k], r, n, &opt, off);
+        CHECK(o.st == TA_OK);
+        CHECK(count_reads <= 8);
+        CHECK_EQ_U(o.res.arena_bytes, og.res.arena_bytes);
+        CHECK(memcmp(off, g, n * sizeof *off) == 0);
+        if (k == 1) CHECK(o.res.proof == TA_PROOF_TIMEOUT || o.res.proof == TA_PROOF_OPTIMAL);
+        printf("deadline passed: %s returns greedy's plan after %llu clock readings\n", names[k],
+               (unsigned long long)count_reads);
+    }
+    /* A real clock and a short limit on a list the search cannot finish:
+     * optimal returns within the limit plus a small constant (generous here
+     * for sanitizer builds), never worse than best.  Measured in CPU time:
+     * the deadline is on the wall clock, so a starved process (a loaded
+     * machine) stops early in CPU terms, while work that ignores the
+     * deadline still shows. */
+    ta_plan_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.clock = real_clock;
+    opt.time_limit_s = 0.3;
+    uint64_t t0 = cpu_us();
+    outcome o = run("optimal", r, n, &opt, off);
+    uint64_t us = cpu_us() - t0;
+    CHECK(o.st == TA_OK);
+    CHECK(o.res.arena_bytes <= og.res.arena_bytes);
+    CHECK(us < 300000 + 1500000);
+    printf("optimal, --time-limit 0.3 on %zu buffers: %llu us of CPU, %s\n", n, (unsigned long long)us,
+           ta_proof_str(o.res.proof));
+    free(r);
+    free(g);
+    free(off);
+}
+
+/* ta_plan_options.start: best from greedy's plan, optimal from best's, give
+ * exactly the plans they find on their own (the CLI's table relies on it). */
+static void test_start_plan(void) {
+    size_t n = 400;
+    ta_request *r = malloc(n * sizeof *r);
+    size_t *g = malloc(n * sizeof *g), *b1 = malloc(n * sizeof *b1), *b2 = malloc(n * sizeof *b2);
+    size_t *o1 = malloc(n * sizeof *o1), *o2 = malloc(n * sizeof *o2);
+    for (int it = 0; it < 5; it++) {
+        big_problem(r, n, 0x5747 + (uint64_t)it);
+        ta_plan_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.work_limit = 20000;
+        run("greedy", r, n, &opt, g);
+        outcome x = run("best", r, n, &opt, b1);
+        opt.start = g;
+        outcome y = run("best", r, n, &opt, b2);
+        CHECK(x.st == TA_OK && y.st == TA_OK);
+        CHECK(memcmp(b1, b2, n * sizeof *b1) == 0);
+        opt.start = NULL;
+        x = run("optimal", r, n, &opt, o1);
+        opt.start = b1;
+        y = run("optimal", r, n, &opt, o2);
+        CHECK(x.st == TA_OK && y.st == TA_OK && x.res.proof == y.res.proof);
+        CHECK(memcmp(o1, o2, n * sizeof *o1) == 0);
+    }
+    free(r);
+    free(g);
+    free(b1);
+    free(b2);
+    free(o1);
+    free(o2);
+}
+
+/* Perfect packings (gen_packing.c): the optimum is the rectangle's height,
+ * which is also the lower bound.  The generator's own plan must pass the
+ * validator at that arena, and optimal must prove that arena on small ones
+ * (deterministic: a node budget, no clock). */
+static void test_perfect_packings(void) {
+    enum { MAXN = 40 };
+    ta_request r[MAXN];
+    size_t sol[MAXN], off[MAXN];
+    int proven = 0;
+    for (size_t n = 5; n <= MAXN; n += 5) {
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            CHECK(gen_packing(r, sol, n, 32, 4096, 16, seed * 977 + n));
+            size_t need = ta_plan_check_scratch_bytes(n);
+            void *scr = malloc(need);
+            ta_diag d;
+            CHECK(ta_plan_check(r, n, sol, 4096, 0, scr, need, &d) == TA_OK);
+            size_t lb = 0;
+            void *bs = malloc(ta_plan_bound_scratch_bytes(n));
+            CHECK(ta_plan_bound(r, n, bs, ta_plan_bound_scratch_bytes(n), &lb, NULL) == TA_OK);
+            CHECK_EQ_U(lb, 4096);
+            free(bs);
+            free(scr);
+            ta_plan_options opt;
+            memset(&opt, 0, sizeof opt);
+            opt.work_limit = 2000000;
+            outcome o = run("optimal", r, n, &opt, off);
+            CHECK(o.st == TA_OK);
+            CHECK(o.res.proof == TA_PROOF_OPTIMAL);
+            CHECK_EQ_U(o.res.arena_bytes, 4096);
+            proven += o.res.proof == TA_PROOF_OPTIMAL && o.res.arena_bytes == 4096;
+        }
+    }
+    /* a rectangle too small for the pieces is refused */
+    CHECK(!gen_packing(r, NULL, 40, 2, 32, 16, 1));
+    printf("perfect packings: %d of 32 (5..40 buffers) proven at the optimum\n", proven);
+}
+
 static void test_too_large_to_search(void) {
     /* 1500 buffers all live together: over a million overlapping pairs, so
      * no search (and small scratch); best stacks them at the bound, which
@@ -589,6 +744,9 @@ int main(void) {
     test_edge_cases();
     test_limits_status_determinism();
     test_too_large_to_search();
+    test_deadline_passed();
+    test_start_plan();
+    test_perfect_packings();
     test_shared_model_lists();
     test_shared_minimalloc();
     test_random_vs_exhaustive();

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "testutil.h"
 #include "tinyarena/plan.h"
 
@@ -335,8 +336,141 @@ static void test_status_text(void) {
     CHECK(strcmp(ta_status_str((ta_status)-1), "unknown status") == 0);
 }
 
+/* The placer's two gap scans (sorted hits, and the offset-treap walk it
+ * uses for dense queries) must give the same offset for every buffer, for
+ * both fits, on sparse and dense lists with zero sizes, mixed alignments and
+ * fixed buffers. */
+static void test_placer_walk_matches_sort(void) {
+    enum { N = 300 };
+    static ta_request r[N];
+    static size_t off_a[N], off_b[N];
+    static uint32_t order[N];
+    uint64_t rng = 0x5eed;
+    int runs = 0, mismatches = 0;
+    for (int it = 0; it < 300; it++) {
+        size_t n = 1 + (size_t)(ta__rng_next(&rng) % N);
+        int32_t span = 1 + (int32_t)(ta__rng_next(&rng) % (it % 3 == 0 ? 4 : it % 3 == 1 ? 40 : 400));
+        for (size_t i = 0; i < n; i++) {
+            int32_t f = (int32_t)(ta__rng_next(&rng) % (uint64_t)span);
+            int32_t l = f + (int32_t)(ta__rng_next(&rng) % (uint64_t)span);
+            size_t size = ta__rng_next(&rng) % 7 == 0 ? 0 : 1 + ta__rng_next(&rng) % 5000;
+            r[i] = ta_request_make(size, f, l);
+            static const size_t al[4] = {1, 4, 16, 64};
+            r[i].align = al[ta__rng_next(&rng) % 4];
+        }
+        /* a few fixed buffers far apart so they cannot collide */
+        for (size_t i = 0; i < n && it % 4 == 0; i += 37) r[i].fixed = (size_t)1 << (20 + i / 37);
+        for (int fit = 0; fit < 2; fit++) {
+            ta__placer pa, pb;
+            ta__bump ba, bb;
+            ta__bump_init(&ba, NULL, 0);
+            ta__placer_carve(&pa, &ba, n);
+            size_t need = ta__bump_need(&ba);
+            if (need == SIZE_MAX) need = 1;
+            void *ma = malloc(need), *mb = malloc(need);
+            ta__bump_init_aligned(&ba, ma, need);
+            ta__bump_init_aligned(&bb, mb, need);
+            ta__placer_carve(&pa, &ba, n);
+            ta__placer_carve(&pb, &bb, n);
+            CHECK(!ba.fail && !bb.fail);
+            ta__placer_init(&pa, r, n, off_a);
+            ta__placer_init(&pb, r, n, off_b);
+            pa.walk = 1;
+            pb.walk = 2;
+            ta__iota(order, n);
+            for (size_t i = n; i > 1; i--) { /* shuffle, fixed ones first */
+                size_t j = (size_t)(ta__rng_next(&rng) % i);
+                uint32_t t = order[i - 1];
+                order[i - 1] = order[j];
+                order[j] = t;
+            }
+            size_t nf = 0;
+            for (size_t i = 0; i < n; i++)
+                if (r[order[i]].fixed != TA_NO_OFFSET) {
+                    uint32_t t = order[nf];
+                    order[nf++] = order[i];
+                    order[i] = t;
+                }
+            size_t aa = ta__placer_run(&pa, order, n, (ta__fit)fit);
+            size_t ab = ta__placer_run(&pb, order, n, (ta__fit)fit);
+            CHECK_EQ_U(aa, ab);
+            for (size_t i = 0; i < n; i++) mismatches += off_a[i] != off_b[i];
+            free(ma);
+            free(mb);
+            runs++;
+        }
+    }
+    CHECK_EQ_U(mismatches, 0);
+    printf("placer: treap walk == sorted scan on %d runs\n", runs);
+}
+
+/* The hard caps: more than 2^24 buffers, a buffer or an arena above 2^40
+ * bytes get TA_E_OVERFLOW and one line, before any work. */
+static void test_caps(void) {
+    ta_request one = req(16, 0, 1);
+    ta_diag d;
+    size_t need = 0;
+    const ta_strategy *g = ta_strategy_find("greedy");
+    CHECK(ta_plan_scratch_bytes(g, &one, (size_t)TA_PLAN_MAX_BUFFERS + 1, NULL, &need) == TA_E_OVERFLOW);
+    CHECK(ta_plan_requests_check(&one, (size_t)TA_PLAN_MAX_BUFFERS + 1, 0, NULL, 0, NULL, &d) == TA_E_OVERFLOW);
+    CHECK(strstr(d.msg, "16777217 buffers: more than 16777216") != NULL);
+    if (sizeof(size_t) < 8) return;
+    const size_t cap = (size_t)TA_PLAN_MAX_ARENA;
+    ta_request r[2] = {req(cap + 1, 0, 1), req(16, 0, 1)};
+    size_t off[2];
+    const char *names[] = {"naive", "greedy", "best", "optimal"};
+    for (int k = 0; k < 4; k++) {
+        const ta_strategy *s = ta_strategy_find(names[k]);
+        CHECK(ta_plan_scratch_bytes(s, r, 2, NULL, &need) == TA_OK);
+        void *scr = malloc(need);
+        ta_plan_result res;
+        CHECK(ta_plan_run(s, r, 2, NULL, scr, need, off, &res, &d) == TA_E_OVERFLOW);
+        CHECK(strstr(d.msg, "buffer 0: 1099511627777 bytes (aligned to 1) is above the 2^40-byte cap") != NULL);
+        /* each buffer fits, but together, live at once, they do not */
+        ta_request two[2] = {req(cap / 2 + 16, 0, 1), req(cap / 2 + 16, 1, 2)};
+        CHECK(ta_plan_run(s, two, 2, NULL, scr, need, off, &res, &d) == TA_E_OVERFLOW);
+        CHECK(strstr(d.msg, "the arena of 1099511627808 bytes is above the 2^40-byte cap") != NULL);
+        /* exactly at the cap is fine */
+        ta_request at[1] = {req(cap, 0, 1)};
+        CHECK(ta_plan_run(s, at, 1, NULL, scr, need, off, &res, &d) == TA_OK && res.arena_bytes == cap);
+        free(scr);
+    }
+    /* a fixed buffer ending past the cap */
+    ta_request fx = req(32, 0, 1);
+    fx.fixed = cap - 16;
+    CHECK(ta_plan_requests_check(&fx, 1, 0, NULL, 0, NULL, &d) == TA_E_OVERFLOW);
+}
+
+/* Long lists take the radix path of TFLM's order: greedy must still match
+ * the literal TFLM algorithm offset for offset (many equal sizes, a few
+ * fixed buffers, sizes across several bytes of the key). */
+static void test_greedy_long_lists(void) {
+    enum { N = 1500 };
+    static ta_request r[N];
+    static size_t off[N], ref[N];
+    uint64_t s = 0x10a9;
+    for (int it = 0; it < 6; it++) {
+        size_t n = 512 + (size_t)(ta__rng_next(&s) % (N - 512));
+        for (size_t i = 0; i < n; i++) {
+            int32_t f = (int32_t)(ta__rng_next(&s) % 300);
+            size_t size = it % 2 ? 16 * (1 + ta__rng_next(&s) % 8) : 1 + ta__rng_next(&s) % (it < 3 ? 70000 : 5000000);
+            r[i] = req(size, f, f + (int32_t)(ta__rng_next(&s) % 20));
+            if (it == 5 && i % 200 == 7) r[i].fixed = ((size_t)1 << 30) + ((size_t)i << 22);
+        }
+        outcome o = plan_with("greedy", r, n, off);
+        CHECK(o.st == TA_OK);
+        tflm_reference(r, n, ref);
+        size_t diff = 0;
+        for (size_t i = 0; i < n; i++) diff += ref[i] != off[i];
+        CHECK_EQ_U(diff, 0);
+    }
+}
+
 int main(void) {
     test_status_text();
+    test_greedy_long_lists();
+    test_caps();
+    test_placer_walk_matches_sort();
     test_design_notes_chain();
     test_pingpong_chain_two_slots();
     test_tflm_cases();

@@ -40,9 +40,10 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
     memset(out, 0, sizeof *out);
     out->col_offset = -1;
     size_t len = 0;
-    unsigned char *text = cli_read_file(path, &len);
+    const char *why;
+    unsigned char *text = cli_read_file_max(path, CLI_MAX_FILE_BYTES, &len, &why);
     if (!text) {
-        cli_error("%s: cannot read file", path);
+        cli_error("%s: cannot read: %s", path, why);
         return false;
     }
     if (strlen((char *)text) != len) {
@@ -138,7 +139,8 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
         else if (col[5] >= 0 && *f[col[5]] && !cli_parse_i64(f[col[5]], &offset)) bad = 5;
         if (bad) {
             const char *what = inclusive && bad <= 2 ? names[bad + 5] : names[bad];
-            ok = !cli_error("%s:%zu: %s '%s' is not an integer", path, lineno, what, f[col[bad]]);
+            ok = !cli_error("%s:%zu: %s '%s' is not an integer (plain decimal: digits, optionally a leading '-')",
+                            path, lineno, what, f[col[bad]]);
             break;
         }
         if (!*f[col[0]]) {
@@ -173,6 +175,21 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
         if (align < 1 || (align & (align - 1))) {
             ok = !cli_error("%s:%zu: buffer '%s': alignment %lld is not a power of two", path, lineno, f[col[0]],
                             (long long)align);
+            break;
+        }
+        if (size > (int64_t)TA_PLAN_MAX_ARENA) {
+            ok = !cli_error("%s:%zu: buffer '%s': size %lld is above the 2^40-byte cap", path, lineno, f[col[0]],
+                            (long long)size);
+            break;
+        }
+        if (offset > (int64_t)TA_PLAN_MAX_ARENA || align > (int64_t)TA_PLAN_MAX_ARENA) {
+            ok = !cli_error("%s:%zu: buffer '%s': %s %lld is above the 2^40-byte cap", path, lineno, f[col[0]],
+                            offset > (int64_t)TA_PLAN_MAX_ARENA ? "offset" : "alignment",
+                            (long long)(offset > (int64_t)TA_PLAN_MAX_ARENA ? offset : align));
+            break;
+        }
+        if (out->n == TA_PLAN_MAX_BUFFERS) {
+            ok = !cli_error("%s:%zu: more than %u buffers (the cap)", path, lineno, TA_PLAN_MAX_BUFFERS);
             break;
         }
         if (offset < -1) {

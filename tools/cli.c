@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -48,16 +49,46 @@ void *cli_xcalloc(size_t n, size_t size) {
     return p;
 }
 
-unsigned char *cli_read_file(const char *path, size_t *len) {
+unsigned char *cli_read_file_max(const char *path, size_t max, size_t *len, const char **why) {
+    static char reason[96];
+    const char *dummy;
+    if (!why) why = &dummy;
+    *why = "cannot open";
+    /* stat first: opening a FIFO would block until a writer comes */
+    struct stat pre;
+    if (stat(path, &pre) == 0 && !S_ISREG(pre.st_mode)) {
+        *why = S_ISDIR(pre.st_mode) ? "a directory, not a regular file" : "not a regular file";
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
+    if (!f) {
+        *why = strerror(errno);
+        return NULL;
+    }
+    /* Only regular files: a FIFO, a device such as /dev/zero or a directory
+     * would block, never end, or fail late. */
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        *why = S_ISDIR(sb.st_mode) ? "a directory, not a regular file" : "not a regular file";
+        fclose(f);
+        return NULL;
+    }
+    if (sb.st_size < 0 || (uint64_t)sb.st_size > max) {
+        snprintf(reason, sizeof reason, "%lld bytes, above the %zu-byte limit", (long long)sb.st_size, max);
+        *why = reason;
+        fclose(f);
+        return NULL;
+    }
+    /* The size is a hint (the file may change while we read): read in
+     * doubling chunks, never past max. */
+    size_t cap = (size_t)sb.st_size + 1 < (1u << 16) ? (1u << 16) : (size_t)sb.st_size + 1, n = 0;
     unsigned char *buf = NULL;
     for (;;) {
         unsigned char *nb = NULL;
         if (posix_memalign((void **)&nb, 16, cap + 1) != 0) {
             free(buf);
             fclose(f);
+            *why = "out of memory";
             return NULL;
         }
         if (buf) {
@@ -67,17 +98,29 @@ unsigned char *cli_read_file(const char *path, size_t *len) {
         buf = nb;
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap) break;
-        cap *= 2;
+        if (n > max) {
+            snprintf(reason, sizeof reason, "grew above the %zu-byte limit while being read", max);
+            *why = reason;
+            free(buf);
+            fclose(f);
+            return NULL;
+        }
+        cap = cap > max / 2 ? max + 1 : cap * 2;
     }
     bool err = ferror(f);
     fclose(f);
     if (err) {
         free(buf);
+        *why = "read error";
         return NULL;
     }
     buf[n] = 0;
     *len = n;
     return buf;
+}
+
+unsigned char *cli_read_file(const char *path, size_t *len) {
+    return cli_read_file_max(path, CLI_MAX_FILE_BYTES, len, NULL);
 }
 
 void cli_json_str(FILE *f, const char *s) {
@@ -108,7 +151,16 @@ bool cli_parse_u64(const char *s, uint64_t *out) {
 }
 
 bool cli_parse_i64(const char *s, int64_t *out) {
+    /* plain decimal only: an optional '-' and digits (strtoll alone would
+     * also take leading blanks and a '+') */
     if (!s || !*s) return false;
+    for (const char *q = *s == '-' ? s + 1 : s; ; q++) {
+        if (!*q) {
+            if (q == s || (q == s + 1 && *s == '-')) return false;
+            break;
+        }
+        if (*q < '0' || *q > '9') return false;
+    }
     errno = 0;
     char *end;
     long long v = strtoll(s, &end, 10);

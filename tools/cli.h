@@ -20,7 +20,15 @@ uint64_t cli_now_us(void);
 /* ta_clock_fn adapter for planner time limits. */
 uint64_t cli_clock(void *ctx);
 
-/* Reads a whole file into a malloc'ed buffer, 16-byte aligned, NUL-terminated. */
+/* Largest file the CLI reads (models, buffer lists, inputs): 1 GiB. */
+#define CLI_MAX_FILE_BYTES ((size_t)1 << 30)
+
+/* Reads a whole regular file of at most `max` bytes into a malloc'ed
+ * buffer, 16-byte aligned, NUL-terminated.  NULL on failure, with *why (if
+ * why is non-NULL) a short reason: the OS error, "not a regular file" (FIFO,
+ * device such as /dev/zero, directory) or the size limit. */
+unsigned char *cli_read_file_max(const char *path, size_t max, size_t *len, const char **why);
+/* cli_read_file_max with CLI_MAX_FILE_BYTES and no reason. */
 unsigned char *cli_read_file(const char *path, size_t *len);
 
 /* Writes a JSON string literal (with quotes, escaped). */

@@ -56,13 +56,39 @@ static void plan_usage(FILE *f) {
             "  --rewrite LIST    plan the rewritten graph: alias,inplace,fusepad,order (or all,\n"
             "                    none); prints what applied and the bytes saved against TFLM's rules\n"
             "common:\n"
-            "  --time-limit SEC  search strategies' time limit (default 10)\n"
+            "  --time-limit SEC  time limit of the planning: best and optimal stop at it, sharing it\n"
+            "                    when a table or --rewrite runs them more than once (default 10)\n"
             "  --seed N          seed for randomised heuristics (default 0)\n"
             "strategies:");
     size_t count;
     const ta_strategy *const *all = ta_strategy_list(&count);
     for (size_t i = 0; i < count; i++) fprintf(f, "\n  %-10s %s", all[i]->name, all[i]->summary);
     fputc('\n', f);
+}
+
+static bool is_search(const ta_strategy *s) { return s && (!strcmp(s->name, "best") || !strcmp(s->name, "optimal")); }
+
+/* --time-limit bounds the whole planning of a command: the runs of search
+ * strategies (best, optimal) share it equally -- a table runs both, and
+ * --rewrite plans the chosen strategy twice.  One run gets all of it; with
+ * no --time-limit a lone run keeps its strategy's default (optimal 10 s,
+ * best its work budget) and shared runs split 10 s. */
+static double search_limit(const plan_args *a, int runs) {
+    double lim = a->time_limit > 0 ? a->time_limit : 10.0;
+    if (runs > 1) return lim / runs;
+    return a->time_limit > 0 ? a->time_limit : 0;
+}
+
+/* Runs strategy s after the rows o[0..no) of a table: best starts from
+ * greedy's plan and optimal from best's (ta_plan_options.start), so the
+ * table pays for each plan once; the rows are what separate runs give. */
+static plan_outcome run_in_table(const ta_strategy *s, const ta_request *reqs, size_t n, const ta_plan_options *opt,
+                                 const plan_outcome *o, size_t no) {
+    ta_plan_options o2 = *opt;
+    const char *from = !strcmp(s->name, "best") ? "greedy" : !strcmp(s->name, "optimal") ? "best" : NULL;
+    for (size_t i = 0; from && i < no; i++)
+        if (!strcmp(o[i].s->name, from) && !o[i].st) o2.start = o[i].offsets;
+    return plan_report_run(s, reqs, n, &o2);
 }
 
 static int plan_buffers(const plan_args *a) {
@@ -85,6 +111,7 @@ static int plan_buffers(const plan_args *a) {
     } else if (a->json || a->offsets_out) {
         one = ta_strategy_find("best");
     }
+    opt.time_limit_s = search_limit(a, one ? is_search(one) : 2);
     /* Input problems (bad alignment, colliding fixed offsets) are reported
      * against the file, naming lines. */
     {
@@ -126,7 +153,7 @@ static int plan_buffers(const plan_args *a) {
         free(o.offsets);
     } else {
         plan_outcome *o = cli_xcalloc(count, sizeof *o);
-        for (size_t i = 0; i < count; i++) o[i] = plan_report_run(all[i], bl.reqs, bl.n, &opt);
+        for (size_t i = 0; i < count; i++) o[i] = run_in_table(all[i], bl.reqs, bl.n, &opt, o, i);
         char b1[32], b2[32];
         size_t lb = 0, naive = 0;
         for (size_t i = 0; i < count; i++)
@@ -253,6 +280,8 @@ static int plan_model(const plan_args *a) {
         model_unload(&lm);
         return cli_error("unknown strategy '%s' (see tinyarena plan --help)", a->strategy);
     }
+    opt.time_limit_s = search_limit(a, (a->strategy || a->json ? is_search(chosen) : 2) +
+                                           (a->rewrite && is_search(chosen) ? 1 : 0));
     size_t count;
     const ta_strategy *const *all = ta_strategy_list(&count);
     plan_outcome *o = cli_xcalloc(count + 1, sizeof *o);
@@ -262,7 +291,8 @@ static int plan_model(const plan_args *a) {
         if (a->json && all[i] != chosen) want = false;
         if (!want) continue;
         if (all[i] == chosen) ichosen = no;
-        o[no++] = plan_report_run(all[i], mp.reqs, mp.n, &opt);
+        o[no] = run_in_table(all[i], mp.reqs, mp.n, &opt, o, no);
+        no++;
     }
     int rc = CLI_OK;
     /* --rewrite: the same strategy on TFLM's graph and rules */
@@ -323,6 +353,21 @@ static int plan_model(const plan_args *a) {
         const char *desc = ta_tflite_description(&lm.m);
         printf("%s: %s B%s%s%s\n", a->model, fmt_bytes(lm.len, b1), *desc ? " (" : "", desc, *desc ? ")" : "");
         model_plan_summary(stdout, &mp);
+        {
+            /* Decided leniency: a negative (unknown, -1) dimension counts as 1,
+             * as the importer sizes it; say so rather than plan silently. */
+            size_t unknown = 0;
+            const char *first = NULL;
+            for (uint32_t i = 0; i < lm.g.n_tensors; i++)
+                for (int32_t k = 0; k < lm.g.tensors[i].rank; k++)
+                    if (lm.g.tensors[i].shape[k] < 0) {
+                        if (!unknown++) first = lm.g.tensors[i].name;
+                        break;
+                    }
+            if (unknown)
+                printf("note: %zu tensor%s with an unknown (-1) dimension, planned as 1 (e.g. '%s')\n", unknown,
+                       unknown == 1 ? "" : "s", first ? first : "?");
+        }
         if (compare) {
             char b2[32], b3[32], b4[32], b5[32];
             printf("rewrites %s: %u aliased, %u in place, %u pad%s fused, %u op%s reordered (applied: %s)\n", rwn,

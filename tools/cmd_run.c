@@ -205,8 +205,9 @@ static int do_run(const run_args *a) {
         return rc;
     }
     size_t len;
-    unsigned char *model = cli_read_file(a->model, &len);
-    if (!model) return cli_error("%s: cannot read", a->model);
+    const char *why;
+    unsigned char *model = cli_read_file_max(a->model, CLI_MAX_FILE_BYTES, &len, &why);
+    if (!model) return cli_error("%s: cannot read: %s", a->model, why);
     ta_runtime_options opt = ta_runtime_options_default();
     const char *strategy = a->strategy ? a->strategy : "greedy";
     if (ta_runtime_use_strategy(&opt, strategy)) {
@@ -259,11 +260,11 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
         memset(in->data, 0, in->bytes);
         if ((int)k >= a->n_inputs) continue;
         size_t il;
-        unsigned char *raw = cli_read_file(a->inputs[k], &il);
+        unsigned char *raw = cli_read_file_max(a->inputs[k], CLI_MAX_FILE_BYTES, &il, &why);
         if (!raw || il != in->bytes) {
             int rc = raw ? cli_error("%s: input %u needs exactly %zu bytes (%s), file has %zu", a->inputs[k], k,
                                      in->bytes, ta_dtype_str(in->dtype), il)
-                         : cli_error("%s: cannot read", a->inputs[k]);
+                         : cli_error("%s: cannot read: %s", a->inputs[k], why);
             free(raw);
             return rc;
         }

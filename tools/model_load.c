@@ -18,8 +18,9 @@ void model_unload(loaded_model *lm) {
 /* Reads, verifies and imports a .tflite file.  One line on error. */
 int model_load(const char *path, loaded_model *lm) {
     memset(lm, 0, sizeof *lm);
-    lm->bytes = cli_read_file(path, &lm->len);
-    if (!lm->bytes) return cli_error("%s: cannot read file", path);
+    const char *why;
+    lm->bytes = cli_read_file_max(path, CLI_MAX_FILE_BYTES, &lm->len, &why);
+    if (!lm->bytes) return cli_error("%s: cannot read: %s", path, why);
     ta_diag d;
     ta_status st = ta_tflite_open(&lm->m, lm->bytes, lm->len, &d);
     if (st) return cli_error("%s: %s: %s", path, ta_status_str(st), d.msg);

@@ -116,9 +116,16 @@ void model_plan_step_label(const model_plan *mp, int32_t step, char *buf, size_t
     else snprintf(buf, len, "subgraph entry");
 }
 
-typedef struct {
-    const ta_request *r;
-} sz_ctx;
+/* qsort over indices into g_peak_reqs: largest first, then by index, so
+ * the order is the stable one (an insertion sort was quadratic in the live
+ * set: thousands of graph outputs). */
+static const ta_request *g_peak_reqs;
+static int cmp_live(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    size_t sa = g_peak_reqs[a].size, sb = g_peak_reqs[b].size;
+    if (sa != sb) return sa > sb ? -1 : 1;
+    return (a > b) - (a < b);
+}
 
 void model_plan_peak(FILE *f, const model_plan *mp, const ta_plan_result *res) {
     char label[96], b1[32], b2[32];
@@ -127,14 +134,8 @@ void model_plan_peak(FILE *f, const model_plan *mp, const ta_plan_result *res) {
     size_t *live = cli_xcalloc(mp->n, sizeof *live), k = 0;
     for (size_t i = 0; i < mp->n; i++)
         if (mp->reqs[i].first <= step && step <= mp->reqs[i].last && mp->reqs[i].size) live[k++] = i;
-    for (size_t i = 1; i < k; i++) { /* largest first, stable */
-        size_t v = live[i], j = i;
-        while (j > 0 && mp->reqs[live[j - 1]].size < mp->reqs[v].size) {
-            live[j] = live[j - 1];
-            j--;
-        }
-        live[j] = v;
-    }
+    g_peak_reqs = mp->reqs;
+    qsort(live, k, sizeof *live, cmp_live);
     fprintf(f, "largest live set: %s B at step %d (%s), %zu buffers:\n", fmt_bytes(res->lower_bound_bytes, b1), step,
             label, k);
     for (size_t i = 0; i < k && i < 12; i++) {

@@ -94,8 +94,11 @@ void plan_report_json(FILE *f, const plan_outcome *o, const ta_request *reqs, si
         fprintf(f, "%s\n  {\"id\": ", i ? "," : "");
         if (ids) cli_json_str(f, ids[i]);
         else fprintf(f, "\"%zu\"", i);
-        fprintf(f, ", \"size\": %zu, \"first\": %d, \"last\": %d, \"offset\": %zu", reqs[i].size, reqs[i].first,
-                reqs[i].last, o->offsets[i]);
+        /* size: the bytes asked for (the tensor's or the CSV's), unpadded;
+         * padded_size: what the buffer occupies in the arena, rounded up to
+         * its alignment -- the unit of arena_bytes and lower_bound_bytes */
+        fprintf(f, ", \"size\": %zu, \"padded_size\": %zu, \"first\": %d, \"last\": %d, \"offset\": %zu",
+                reqs[i].size, ta_request_padded(&reqs[i]), reqs[i].first, reqs[i].last, o->offsets[i]);
         if (reqs[i].align > 1) fprintf(f, ", \"align\": %zu", reqs[i].align);
         if (reqs[i].fixed != TA_NO_OFFSET) fprintf(f, ", \"fixed\": true");
         fputc('}', f);

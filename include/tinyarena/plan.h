@@ -45,8 +45,13 @@ extern "C" {
 /* Value of ta_request.fixed for a buffer the planner may place anywhere. */
 #define TA_NO_OFFSET ((size_t)-1)
 
-/* Largest number of buffers one call accepts (ids are stored as uint32_t). */
-#define TA_PLAN_MAX_BUFFERS 0x3fffffffu
+/* Hard caps on absurd inputs (TA_E_OVERFLOW with a one-line diag): at most
+ * 2^24 buffers per call, and no buffer (size rounded to its alignment, plus
+ * its fixed offset) nor planned arena above 2^40 bytes.  Real models are
+ * many orders of magnitude below both; the caps keep every sum and product
+ * the planners form far from overflow and their work bounded. */
+#define TA_PLAN_MAX_BUFFERS (1u << 24)
+#define TA_PLAN_MAX_ARENA ((uint64_t)1 << 40)
 
 /* One buffer to place. */
 typedef struct ta_request {
@@ -80,6 +85,14 @@ typedef struct ta_plan_options {
     void *clock_ctx;       /* passed to clock */
     uint64_t work_limit;   /* optional cap on a search's effort units; 0 = none */
     uint32_t seed;         /* randomised heuristics derive all choices from it */
+    /* Optional: offsets (n entries, read only) of a valid plan of the same
+     * requests that the search strategies start from, so a caller that has
+     * it already does not pay for it twice (the CLI's table passes greedy's
+     * plan to best and best's to optimal).  best takes it in place of its
+     * first run (TFLM's order, first fit: pass greedy's plan to get best's
+     * usual result); optimal takes it as its incumbent instead of running
+     * best.  NULL: none.  An invalid plan is caught by the final check. */
+    const size_t *start;
 } ta_plan_options;
 
 /* How strong the result is. */
@@ -163,7 +176,8 @@ ta_status ta_plan_scratch_bytes(const ta_strategy *s, const ta_request *reqs, si
 /*
  * Plans the n requests with strategy s.
  *  1. validates the requests (alignment a power of two, first <= last,
- *     fixed offsets aligned, no size overflow, fixed buffers not colliding
+ *     fixed offsets aligned, no size overflow, at most TA_PLAN_MAX_BUFFERS
+ *     buffers, none above TA_PLAN_MAX_ARENA, fixed buffers not colliding
  *     unless TA_PLAN_ALLOW_FIXED_CONFLICT);
  *  2. computes the lower bound;
  *  3. runs the strategy;
@@ -172,7 +186,8 @@ ta_status ta_plan_scratch_bytes(const ta_strategy *s, const ta_request *reqs, si
  * res: filled on success.  diag: optional, explains failures.
  * Returns TA_OK; TA_E_INVALID_ARG; TA_E_BAD_REQUEST; TA_E_FIXED_CONFLICT;
  * TA_E_NO_MEMORY when scratch_bytes is below ta_plan_scratch_bytes;
- * TA_E_OVERFLOW when the arena would not fit in size_t; or the check's code
+ * TA_E_OVERFLOW for more than TA_PLAN_MAX_BUFFERS buffers, a buffer or a
+ * planned arena above TA_PLAN_MAX_ARENA bytes; or the check's code
  * if a strategy produced an invalid plan (a bug, reported not hidden).
  */
 ta_status ta_plan_run(const ta_strategy *s, const ta_request *reqs, size_t n,

@@ -29,8 +29,8 @@ ta_status ta_plan_bound(const ta_request *reqs, size_t n, void *scratch, size_t 
      * maximum-weight clique. */
     ta__iota(by_first, n);
     ta__iota(by_last, n);
-    ta__sort_ids(by_first, n, ta__cmp_first, reqs, tmp);
-    ta__sort_ids(by_last, n, ta__cmp_last, reqs, tmp);
+    ta__sort_by_step(by_first, n, reqs, false, tmp);
+    ta__sort_by_step(by_last, n, reqs, true, tmp);
     size_t live = 0, best = 0, j = 0;
     int32_t peak = n ? reqs[by_first[0]].first : 0;
     for (size_t i = 0; i < n;) {

@@ -26,6 +26,43 @@ static inline bool ta__time_overlap(const ta_request *a, const ta_request *b) {
  */
 typedef enum { TA_FIT_FIRST = 0, TA_FIT_BEST = 1 } ta__fit;
 
+/* A deadline against the caller's clock (ta_plan_options.clock).  Strategies
+ * poll it between units of work; `hit` latches so a late clock read cannot
+ * un-expire it.  With no clock or no limit it never expires. */
+typedef struct ta__deadline {
+    ta_clock_fn clock;
+    void *ctx;
+    uint64_t start_us, at_us;
+    bool on, hit;
+} ta__deadline;
+
+/* Starts a deadline of limit_s seconds from now (limit_s <= 0 or no clock:
+ * never expires). */
+void ta__deadline_start(ta__deadline *dl, const ta_plan_options *opt, double limit_s);
+/* True once the deadline has passed. */
+bool ta__deadline_hit(ta__deadline *dl);
+
+/*
+ * Dense queries (most placed buffers overlap the new one in time: all-live
+ * lists, thousands of graph outputs) would make that O(n^2 log n).  So the
+ * placer can also keep every placed buffer in a treap ordered by offset,
+ * each node carrying its subtree's time range, end and largest raw hole
+ * (built on the first dense query).  When more than 64 placed buffers
+ * overlap the new one in time (the interval-tree collection stops counting
+ * there) and they are at least an eighth of all placed (two Fenwick trees
+ * over the ranks of first and last count them in O(log n)), the gap scan
+ * walks that treap in offset order instead of sorting the hits: a subtree
+ * none of whose
+ * members overlaps in time is skipped, and one whose members all overlap
+ * and whose holes are all too small is passed over whole.  Both paths see
+ * the same holes in the same order, so they return the same offset.
+ */
+typedef struct ta__tnode {
+    uint32_t left, right, prio;
+    int32_t min_first, max_first, min_last, max_last; /* over the subtree */
+    size_t min_off, max_end, max_hole;                /* over the subtree */
+} ta__tnode;
+
 typedef struct ta__placer {
     const ta_request *reqs;
     size_t n;
@@ -37,8 +74,23 @@ typedef struct ta__placer {
     uint32_t *tmp;    /* sort scratch */
     uint32_t *stack;  /* query stack (2 entries per level) */
     uint8_t *placed;
+    int32_t *tfirst, *tlast; /* per tree index: the buffer's steps (queries read them in tree order) */
+    uint8_t *tplaced;        /* per tree index: placed */
     size_t *off;      /* offsets of placed buffers (caller's array) */
     uint64_t work;
+    /* the offset treap and the counts that choose between the two scans */
+    ta__tnode *node;   /* per id */
+    uint32_t root;     /* UINT32_MAX: empty */
+    bool treap_on;     /* the treap holds every placed buffer (built lazily) */
+    uint32_t *by_last; /* ids sorted by last (lazily) */
+    uint32_t *lpos;    /* lpos[id]: index of id in by_last */
+    bool lpos_ready;
+    uint32_t *fen_f, *fen_l; /* Fenwick trees: placed counts by rank of first / of last */
+    bool fen_on;       /* they count every placed buffer (built lazily) */
+    size_t n_placed;
+    int walk;          /* 0: choose per query; 1: always sort hits; 2: always walk (tests) */
+    ta__deadline *dl;  /* optional: ta__placer_run stops when it expires */
+    bool aborted;      /* the last ta__placer_run stopped at the deadline */
 } ta__placer;
 
 /* Carves a placer's arrays from b (b->base NULL: sizing only). */
@@ -54,13 +106,19 @@ size_t ta__placer_overlapping(ta__placer *p, uint32_t id, bool sort);
 /* Offset the fit rule gives id against the placed buffers overlapping it (id not placed). */
 size_t ta__placer_find(ta__placer *p, uint32_t id, ta__fit fit);
 /* Places every id of order[0..n_order) in turn (fixed ones at their offset);
- * returns the arena (max end). */
+ * returns the arena (max end).  When p->dl expires first it stops and sets
+ * p->aborted (the offsets are then partial). */
 size_t ta__placer_run(ta__placer *p, const uint32_t *order, size_t n_order, ta__fit fit);
 
 /* ta__sort_ids comparators over a ta_request array (ctx): by first step,
  * by last step. */
 int ta__cmp_first(uint32_t a, uint32_t b, const void *ctx);
 int ta__cmp_last(uint32_t a, uint32_t b, const void *ctx);
+
+/* Stable sort of ids by first step (by_last false) or last step: the same
+ * order as ta__sort_ids with ta__cmp_first / ta__cmp_last, in O(n) passes
+ * for long lists.  tmp holds n ids. */
+void ta__sort_by_step(uint32_t *ids, size_t n, const ta_request *reqs, bool by_last, uint32_t *tmp);
 
 /* Fills ids 0..n-1. */
 void ta__iota(uint32_t *ids, size_t n);

@@ -33,11 +33,15 @@ const ta_strategy *ta_strategy_find(const char *name) {
     return NULL;
 }
 
+/* A byte count above TA_PLAN_MAX_ARENA (never, where size_t has 32 bits:
+ * the test goes through a uint64_t parameter so that is no warning). */
+static bool above_cap(uint64_t bytes) { return bytes > TA_PLAN_MAX_ARENA; }
+
 ta_status ta_plan_requests_check(const ta_request *reqs, size_t n, uint32_t flags, void *scratch,
                                  size_t scratch_bytes, size_t *fixed_conflicts, ta_diag *d) {
     if (n && !reqs) return TA_E_INVALID_ARG;
     if (n > TA_PLAN_MAX_BUFFERS)
-        return ta_diag_set(d, TA_E_OVERFLOW, "%zu buffers: more than %u", n, TA_PLAN_MAX_BUFFERS);
+        return ta_diag_set(d, TA_E_OVERFLOW, "%zu buffers: more than %u (2^24), the cap", n, TA_PLAN_MAX_BUFFERS);
     if (fixed_conflicts) *fixed_conflicts = 0;
     size_t n_fixed = 0;
     for (size_t i = 0; i < n; i++) {
@@ -52,6 +56,12 @@ ta_status ta_plan_requests_check(const ta_request *reqs, size_t n, uint32_t flag
         if (pad == SIZE_MAX && r->size != SIZE_MAX)
             return ta_diag_set(d, TA_E_OVERFLOW, "buffer %zu: size %zu overflows when aligned to %zu", i,
                                r->size, a);
+        if (above_cap(pad))
+            return ta_diag_set(d, TA_E_OVERFLOW, "buffer %zu: %zu bytes (aligned to %zu) is above the 2^40-byte cap", i,
+                               pad, a);
+        if (ta__is_fixed(r) && (uint64_t)r->fixed > TA_PLAN_MAX_ARENA - pad)
+            return ta_diag_set(d, TA_E_OVERFLOW, "buffer %zu: fixed offset %zu + %zu bytes is above the 2^40-byte cap", i,
+                               r->fixed, pad);
         if (ta__is_fixed(r)) {
             n_fixed++;
             if (r->fixed % a)
@@ -143,6 +153,9 @@ ta_status ta_plan_run(const ta_strategy *s, const ta_request *reqs, size_t n,
     res->arena_bytes = ta_plan_arena_bytes(reqs, n, offsets);
     if (res->arena_bytes == SIZE_MAX)
         return ta_diag_set(d, TA_E_OVERFLOW, "strategy %s: arena overflows size_t", s->name);
+    if (above_cap(res->arena_bytes))
+        return ta_diag_set(d, TA_E_OVERFLOW, "strategy %s: the arena of %zu bytes is above the 2^40-byte cap", s->name,
+                           res->arena_bytes);
     /* (with colliding fixed buffers the bound counts shared bytes twice and
      * proves nothing; the strategy's own claim stands) */
     if (res->proven_bytes < lb && !res->fixed_conflicts) res->proven_bytes = lb;

@@ -85,6 +85,47 @@ static void make_order(best_mem *m, const ta_request *reqs, size_t n, int which,
     ta__sort_ids(m->order, n, cmp_keys, &c, m->p.tmp);
 }
 
+/* deg[i]: buffers sharing a step with i; wt[i]: their padded bytes.  All
+ * others, less those that end before i starts and those that start after
+ * it ends: two binary searches over sorted ends and starts with prefix sums,
+ * O(n log n) (listing every overlapping pair was quadratic on dense lists).
+ * Sums are modulo 2^64, as adding the pairs up was. */
+static void conflict_degrees(best_mem *m, const ta_request *reqs, size_t n) {
+    const uint32_t *by_first = m->p.tree; /* the placer sorted ids by first */
+    uint32_t *by_last = m->cand;
+    uint64_t *pre_last = m->key1, *pre_first = m->key2; /* pad sums of the first k in each order */
+    ta__iota(by_last, n);
+    ta__sort_by_step(by_last, n, reqs, true, m->p.tmp);
+    uint64_t total = 0;
+    for (size_t k = 0; k < n; k++) total += m->p.pad[k];
+    for (size_t k = 0, a = 0, b = 0; k < n; k++) {
+        pre_last[k] = a;
+        pre_first[k] = b;
+        a += m->p.pad[by_last[k]];
+        b += m->p.pad[by_first[k]];
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t lo = 0, hi = n; /* ends before i starts: by_last[0, lo) */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (reqs[by_last[mid]].last < reqs[i].first) lo = mid + 1;
+            else hi = mid;
+        }
+        size_t before = lo;
+        uint64_t wb = before < n ? pre_last[before] : total;
+        lo = 0, hi = n; /* starts after i ends: by_first[lo, n) */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (reqs[by_first[mid]].first <= reqs[i].last) lo = mid + 1;
+            else hi = mid;
+        }
+        size_t after = n - lo;
+        uint64_t wa = total - (lo < n ? pre_first[lo] : total);
+        m->deg[i] = n - 1 - before - after;
+        m->wt[i] = total - m->p.pad[i] - wb - wa;
+    }
+}
+
 static size_t run(best_mem *m, const uint32_t *order, size_t n, ta__fit fit) {
     ta__placer_reset(&m->p);
     return ta__placer_run(&m->p, order, n, fit);
@@ -105,20 +146,31 @@ static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_optio
      * smallest; 3. local search: move a buffer that touches the top of the
      * arena to a random earlier position, re-place everything, keep the move
      * when the arena does not grow; 4. the best plan seen wins. */
-    for (size_t i = 0; i < n; i++) ta__placer_place(&m.p, (uint32_t)i, 0);
-    for (size_t i = 0; i < n; i++) {
-        size_t k = ta__placer_overlapping(&m.p, (uint32_t)i, false);
-        uint64_t w = 0;
-        for (size_t x = 0; x < k; x++) w += m.p.pad[m.p.hits[x]];
-        m.deg[i] = k;
-        m.wt[i] = w;
-    }
+    conflict_degrees(&m, reqs, n);
+    /* The time limit (opt->time_limit_s against opt->clock; none by
+     * default) stops the portfolio and the local search, also in the middle
+     * of a placement run, which is then dropped.  The first run, TFLM's order
+     * with first fit, always completes: best is never worse than greedy. */
+    ta__deadline dl;
+    ta__deadline_start(&dl, opt, opt ? opt->time_limit_s : 0);
     size_t best = SIZE_MAX;
     ta__fit best_fit = TA_FIT_FIRST;
-    for (int which = 0; which < ORD_COUNT; which++) {
+    /* a plan at the lower bound cannot be beaten (unless colliding fixed
+     * buffers make the bound count bytes twice) */
+    const size_t floor = res->fixed_conflicts ? 0 : res->lower_bound_bytes;
+    for (int which = 0; which < ORD_COUNT && best > floor; which++) {
+        if (which && ta__deadline_hit(&dl)) break;
         make_order(&m, reqs, n, which, m.deg, m.wt);
-        for (int f = 0; f < 2; f++) {
-            size_t a = run(&m, m.order, n, (ta__fit)f);
+        for (int f = 0; f < 2 && best > floor; f++) {
+            m.p.dl = best == SIZE_MAX ? NULL : &dl;
+            size_t a;
+            if (which == ORD_TFLM && f == TA_FIT_FIRST && opt && opt->start) {
+                memcpy(m.cur_off, opt->start, n * sizeof(size_t)); /* the caller's plan stands in */
+                a = ta_plan_arena_bytes(reqs, n, m.cur_off);
+            } else {
+                a = run(&m, m.order, n, (ta__fit)f);
+            }
+            if (m.p.aborted) break;
             if (a < best) {
                 best = a;
                 best_fit = (ta__fit)f;
@@ -137,12 +189,15 @@ static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_optio
     size_t cur = best, nfixed = 0;
     for (size_t i = 0; i < n; i++) nfixed += ta__is_fixed(&reqs[i]);
     memcpy(m.order, m.best_order, n * sizeof(uint32_t));
-    /* cur_off must hold the current order's plan to find its top buffers */
-    run(&m, m.order, n, best_fit);
+    /* cur_off must hold the current order's plan to find its top buffers
+     * (the best plan's own order: when time is up it is not needed) */
+    m.p.dl = NULL;
+    if (best > res->lower_bound_bytes && !ta__deadline_hit(&dl)) cur = run(&m, m.order, n, best_fit);
+    m.p.dl = &dl;
     /* Give up after a long run of rounds without a strict improvement. */
     uint64_t patience = rounds / 4 > 64 ? rounds / 4 : 64, since = 0;
     for (uint64_t r = 0; r < rounds && since < patience && best > res->lower_bound_bytes &&
-                         n - nfixed > 1;
+                         n - nfixed > 1 && !ta__deadline_hit(&dl);
          r++, since++) {
         /* pick one of the buffers that end at the top of the arena */
         size_t tops = 0, pick_pos = 0;
@@ -161,6 +216,7 @@ static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_optio
         memmove(&m.cand[to + 1], &m.cand[to], (pick_pos - to) * sizeof(uint32_t));
         m.cand[to] = moved;
         size_t a = run(&m, m.cand, n, best_fit);
+        if (m.p.aborted) break; /* out of time mid-run: the best plan stands */
         if (a <= cur) {
             cur = a;
             memcpy(m.order, m.cand, n * sizeof(uint32_t));

@@ -139,8 +139,8 @@ ta_status ta__sweep_overlap(const ta_request *reqs, size_t n, const size_t *offs
         by_first[m] = by_last[m] = (uint32_t)i;
         m++;
     }
-    ta__sort_ids(by_first, m, ta__cmp_first, reqs, tmp);
-    ta__sort_ids(by_last, m, ta__cmp_last, reqs, tmp);
+    ta__sort_by_step(by_first, m, reqs, false, tmp);
+    ta__sort_by_step(by_last, m, reqs, true, tmp);
     uint32_t root = NIL;
     size_t j = 0;
     for (size_t i = 0; i < m; i++) {

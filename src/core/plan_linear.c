@@ -144,8 +144,8 @@ static ta_status lin_plan(const ta_request *reqs, size_t n, const ta_plan_option
         m.by_first[nfree] = m.by_last[nfree] = (uint32_t)i;
         nfree++;
     }
-    ta__sort_ids(m.by_first, nfree, ta__cmp_first, reqs, m.tmp);
-    ta__sort_ids(m.by_last, nfree, ta__cmp_last, reqs, m.tmp);
+    ta__sort_by_step(m.by_first, nfree, reqs, false, m.tmp);
+    ta__sort_by_step(m.by_last, nfree, reqs, true, m.tmp);
     uint64_t work = 0;
     size_t j = 0;
     for (size_t k = 0; k < nfree; k++) {

@@ -28,8 +28,10 @@
  *     the incumbent) or TIMEOUT (it did not), with proven_bytes = lo.
  *
  * Limits: opt->time_limit_s (default 10 s) against opt->clock covers the
- * whole call; opt->work_limit caps search nodes (best gets the same options
- * and reads work_limit as its own placement budget); with neither a clock
+ * whole call, best's incumbent included (best gets half of it, or all of
+ * it when the problem is too large to search);
+ * opt->work_limit caps search nodes (best gets the same options and reads
+ * work_limit as its own placement budget); with neither a clock
  * nor a work limit, time_limit_s x OPT_NODES_PER_S nodes.  res->work is
  * best's work plus the search nodes.
  *
@@ -893,9 +895,22 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     else if (!work_cap) work_cap = (uint64_t)(limit_s * OPT_NODES_PER_S);
     if (!work_cap) work_cap = UINT64_MAX;
 
-    /* 1. the incumbent */
-    st = best->plan(reqs, n, opt, best_scratch, best_need, offsets, res, d);
-    if (st) return st;
+    /* 1. the incumbent.  With a clock, best gets half the limit, so the
+     * search always keeps the other half; its time counts against ours. */
+    ta_plan_options bopt;
+    const ta_plan_options *bo = opt;
+    if (opt && opt->clock) {
+        bopt = *opt;
+        bopt.time_limit_s = c.search ? limit_s / 2 : limit_s; /* no search to come: all of it */
+        bo = &bopt;
+    }
+    if (opt && opt->start) {
+        memcpy(offsets, opt->start, n * sizeof *offsets); /* the caller's incumbent */
+        res->work = 0;
+    } else {
+        st = best->plan(reqs, n, bo, best_scratch, best_need, offsets, res, d);
+        if (st) return st;
+    }
     uint64_t best_work = res->work;
     size_t hi = ta_plan_arena_bytes(reqs, n, offsets), incumbent = hi;
 

@@ -58,7 +58,7 @@ static ta_status pp_plan(const ta_request *reqs, size_t n, const ta_plan_options
             m.order[nfree++] = (uint32_t)i;
         }
     }
-    ta__sort_ids(m.order, nfree, ta__cmp_first, reqs, m.tmp);
+    ta__sort_by_step(m.order, nfree, reqs, false, m.tmp);
     size_t nslots = 0;
     uint64_t work = 0;
     for (size_t k = 0; k < nfree; k++) {

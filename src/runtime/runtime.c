@@ -439,14 +439,28 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, pmem ? pmem : c.base, pneed, &pneed,
                               w->offsets, &w->planned, diag)))
         return st;
-    rt->b.work_bytes = (c.peak > c.used ? c.peak : c.used) + 2 * ALIGN;
-    /* lower bound: most padded bytes live at one step */
-    for (int32_t s = 0; s < w->lt.n_steps; s++) {
-        size_t live = 0;
-        for (size_t i = 0; i < w->n_req; i++)
-            if (w->reqs[i].first <= s && s <= w->reqs[i].last) live += ta_request_padded(&w->reqs[i]);
+    /* lower bound: most padded bytes live at one step.  A difference array
+     * over the steps (in the planner's scratch, dead by now) keeps this
+     * O(steps + buffers): scanning every buffer at every step was quadratic
+     * in the op count (40k ops: seconds). */
+    if (pmem) release(&c, pmem, 0);
+    const size_t n_steps = w->lt.n_steps > 0 ? (size_t)w->lt.n_steps : 0;
+    size_t *delta = carve(&c, n_steps + 1, sizeof *delta);
+    if (!delta) return short_work(rt, &c, 0, diag);
+    memset(delta, 0, (n_steps + 1) * sizeof *delta);
+    for (size_t i = 0; i < w->n_req; i++) {
+        const int32_t f = w->reqs[i].first < 0 ? 0 : w->reqs[i].first, l = w->reqs[i].last;
+        if (l < f || (size_t)f >= n_steps) continue;
+        const size_t end = (size_t)l + 1 < n_steps ? (size_t)l + 1 : n_steps;
+        const size_t pad = ta_request_padded(&w->reqs[i]);
+        delta[f] += pad; /* unsigned wrap-around cancels exactly in the running sum */
+        delta[end] -= pad;
+    }
+    for (size_t s = 0, live = 0; s < n_steps; s++) {
+        live += delta[s];
         if (live > w->lower_bound) w->lower_bound = live;
     }
+    rt->b.work_bytes = (c.peak > c.used ? c.peak : c.used) + 2 * ALIGN;
     return TA_OK;
 }
 
@@ -913,13 +927,13 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     rt->n_scratch_ops = (uint32_t)w.n_sops;
     for (uint32_t o = 0, k = 0; o < sg->n_ops; o++) {
         if (!w.info[o].scratch_bytes) continue;
-        void *p = tp + t.shared;
-        if (rt->opt.scratch != TA_SCRATCH_SHARED)
-            for (size_t i = 0; i < w.n_req; i++)
-                if (w.origin[i].kind == TA_BUFFER_SCRATCH && (int32_t)w.origin[i].index == w.sreq_of_op[o])
-                    p = rt->head + w.offsets[i];
-        rt->scratch_ptrs[k++] = p;
+        rt->scratch_ptrs[k++] = tp + t.shared;
     }
+    /* Planned scratch: build made one request per such op, in op order, so
+     * request index r is slot r (one pass, not a scan per op). */
+    for (size_t i = 0; rt->opt.scratch != TA_SCRATCH_SHARED && i < w.n_req; i++)
+        if (w.origin[i].kind == TA_BUFFER_SCRATCH && w.origin[i].index < w.n_sops)
+            rt->scratch_ptrs[w.origin[i].index] = rt->head + w.offsets[i];
     /* op state: one pointer per op that keeps state, in op order; zeroed */
     rt->n_state_ops = (uint32_t)w.n_state_ops;
     rt->state_ptrs = w.n_state_ops ? (void **)(tp + t.state) : NULL;

@@ -1,0 +1,78 @@
+/* Perfect packings (tests/gen_packing.c): problems whose optimum is known,
+ * the lower bound itself, at every size.  For each size, how many instances
+ * `best` already packs perfectly and how many `optimal` proves within the
+ * limit, with its time.  The yardstick for the exact planner (issue 14):
+ * a better solver moves the "optimal" column up and the times down.
+ *
+ *   bench_packing [SECONDS] [INSTANCES]   (defaults: 1 s each, 20 per size)
+ *
+ * Rectangle: 64 steps x 16,384 bytes, cut at multiples of 16 bytes. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "gen_packing.h"
+#include "tinyarena/plan.h"
+
+static double wall_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool plan(const char *name, const ta_request *r, size_t n, double limit, ta_plan_result *res, double *secs) {
+    const ta_strategy *s = ta_strategy_find(name);
+    ta_plan_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.clock = cli_clock;
+    opt.time_limit_s = limit;
+    size_t need = 0;
+    if (ta_plan_scratch_bytes(s, r, n, &opt, &need)) return false;
+    void *scr = cli_xmalloc(need);
+    size_t *off = cli_xcalloc(n, sizeof *off);
+    ta_diag d;
+    double t0 = wall_s();
+    ta_status st = ta_plan_run(s, r, n, &opt, scr, need, off, res, &d);
+    *secs = wall_s() - t0;
+    free(scr);
+    free(off);
+    return st == TA_OK;
+}
+
+int main(int argc, char **argv) {
+    double limit = argc > 1 ? atof(argv[1]) : 1.0;
+    int count = argc > 2 ? atoi(argv[2]) : 20;
+    if (!(limit > 0)) limit = 1.0;
+    if (count < 1) count = 20;
+    const int32_t steps = 64;
+    const size_t height = 16384, quantum = 16;
+    printf("perfect packings: %d per size, 64 steps x 16,384 B, optimal with a %.1f s limit\n", count, limit);
+    printf("%8s %12s %12s %12s %12s %12s\n", "buffers", "best=H", "optimal=H", "mean s", "max s", "mean gap B");
+    static const size_t sizes[] = {10, 20, 40, 60, 80, 120, 160};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t n = sizes[si];
+        ta_request *r = cli_xcalloc(n, sizeof *r);
+        int best_ok = 0, opt_ok = 0, made = 0;
+        double sum = 0, max = 0, gap = 0;
+        for (int k = 0; k < count; k++) {
+            if (!gen_packing(r, NULL, n, steps, height, quantum, 0x9ac4 + 1000 * (uint64_t)n + (uint64_t)k)) continue;
+            made++;
+            ta_plan_result res;
+            double t;
+            if (plan("best", r, n, limit, &res, &t) && res.arena_bytes == height) best_ok++;
+            if (!plan("optimal", r, n, limit, &res, &t)) continue;
+            if (res.arena_bytes == height && res.proof == TA_PROOF_OPTIMAL) opt_ok++;
+            gap += (double)(res.arena_bytes - height);
+            sum += t;
+            if (t > max) max = t;
+        }
+        if (made)
+            printf("%8zu %9d/%-2d %9d/%-2d %12.3f %12.3f %12.0f\n", n, best_ok, made, opt_ok, made, sum / made, max,
+                   gap / made);
+        free(r);
+    }
+    return 0;
+}
