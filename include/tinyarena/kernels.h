@@ -146,6 +146,31 @@ typedef struct ta_requant {
 } ta_requant;
 
 /* ------------------------------------------------------------------------ */
+/* Kernel implementations (kernel_impl.c)                                     */
+/* ------------------------------------------------------------------------ */
+
+/* int8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED have two
+ * implementations with byte-identical outputs:
+ *  - TA_KERNEL_IMPL_FAST (the default): int32 sums with the input offset
+ *    folded into per-channel weight sums, inline requantisation, blocked
+ *    dot products (2 pixels x 2 output channels); on Cortex-M cores with the
+ *    DSP extension (__ARM_FEATURE_DSP: M4, M7, M33) SXTB16 + SMLAD dual MACs,
+ *    chosen at compile time.  Shapes it does not cover (a dot product over
+ *    more than 65,536 terms, FC weights with a zero point, depthwise with a
+ *    depth multiplier above 1) fall back to the reference loops.
+ *  - TA_KERNEL_IMPL_REFERENCE: TFLM's reference loops (int64 window sums
+ *    wrapped to int32), the oracle the tests compare the fast kernels with.
+ * The choice is process-wide (one static variable, not thread-safe: set it
+ * before invoking); meant for tests and benchmarks. */
+typedef enum ta_kernel_impl {
+    TA_KERNEL_IMPL_FAST = 0,
+    TA_KERNEL_IMPL_REFERENCE = 1,
+} ta_kernel_impl;
+
+/* TA_E_INVALID_ARG for a value outside the enum (the choice is unchanged). */
+ta_status ta_kernel_use_impl(ta_kernel_impl impl);
+
+/* ------------------------------------------------------------------------ */
 /* CONV_2D (conv2d.c)                                                        */
 /* ------------------------------------------------------------------------ */
 

@@ -1,0 +1,126 @@
+/*
+ * CONV_2D int8, the fast kernel (kernels_fast.h): byte-identical to
+ * ta__conv2d_s8_ref, i.e. to TFLM's reference_integer_ops::ConvPerChannel.
+ *
+ * Why it is exact: TFLM sums filter * (input + input_offset) in int32 and
+ * wraps.  Modulo 2^32 that sum equals sum(filter * input) + input_offset *
+ * sum(filter) over the same taps, whatever the order.  The first sum is
+ * exact in int32 here (at most TA__FAST_MAX_DEPTH products of +-2^14); the
+ * second and the bias are added in uint32, i.e. wrapping like TFLM.
+ *
+ * Steps:
+ *  1. Output channels two at a time (within one group): their filters' full
+ *     weight sums and requantisation constants are computed once, then every
+ *     output pixel is produced for that pair (the weights stay put, the input
+ *     streams past).
+ *  2. Pixels two at a time along x when both windows lie inside the image in
+ *     x (the common case): a 2x2 block of dot products, each unpacked value
+ *     used twice.  For a filter row, the taps inside the image are one
+ *     contiguous run of input bytes (dilation 1, one group), so a row is one
+ *     dot product of (taps * channels) terms; 1x1 convolutions are one dot
+ *     product of in.c terms per pixel -- a blocked matrix multiply.
+ *  3. Windows clipped by padding skip the outside taps like TFLM does; their
+ *     weight sum is taken over the taps that remain.
+ *  4. + input_offset * weight sum + bias, requantised inline (requant.h).
+ */
+#include "runtime/kernels/conv_common.h"
+#include "runtime/kernels/dot_s8.h"
+#include "runtime/kernels/kernels_fast.h"
+#include "runtime/kernels/requant.h"
+
+bool ta__conv2d_s8_fast_ok(const ta_conv_params *p) {
+    return (int64_t)p->filter.h * p->filter.w * p->filter.c <= TA__FAST_MAX_DEPTH;
+}
+
+/* Output x positions whose window lies fully inside the image in x:
+ * [*lo, *hi).  Empty (lo == hi) when there is none. */
+static void full_x_range(const ta_conv_params *p, int32_t *lo, int32_t *hi) {
+    *lo = *hi = 0;
+    bool seen = false;
+    for (int32_t ox = 0; ox < p->output.w; ox++) {
+        const ta__taps t = ta__conv_taps(ox, p->stride_w, p->pad_w, p->dilation_w, p->filter.w, p->input.w);
+        if (t.lo == 0 && t.hi == p->filter.w) {
+            if (!seen) *lo = ox;
+            seen = true;
+            *hi = ox + 1;
+        } else if (seen) {
+            break; /* windows move monotonically: once out, out for good */
+        }
+    }
+}
+
+void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                        const int32_t *bias, int8_t *output) {
+    const ta_dims4 in = p->input, f = p->filter, out = p->output;
+    const int32_t groups = in.c / f.c, per_group = f.n / groups;
+    const uint32_t in_off = (uint32_t)p->q.input_offset;
+    const int32_t row_w = f.w * f.c; /* bytes of one filter row */
+    const int32_t depth = f.h * row_w;
+    const int32_t dil_x = p->dilation_w * in.c; /* input bytes between taps along x */
+    /* One contiguous run per filter row, or one run per tap. */
+    const bool merged = groups == 1 && p->dilation_w == 1;
+    const int64_t in_row = (int64_t)in.w * in.c, in_img = (int64_t)in.h * in_row;
+    const int64_t px_step = (int64_t)p->stride_w * in.c;
+    int32_t fx_lo, fx_hi;
+    full_x_range(p, &fx_lo, &fx_hi);
+
+    for (int32_t g = 0; g < groups; g++) {
+        const int32_t oc_end = (g + 1) * per_group;
+        for (int32_t oc0 = g * per_group; oc0 < oc_end; oc0 += 2) {
+            /* An odd last channel runs as a pair with itself; only one is stored. */
+            const int32_t oc1 = oc0 + 1 < oc_end ? oc0 + 1 : oc0;
+            const int8_t *w0 = filter + (int64_t)oc0 * depth, *w1 = filter + (int64_t)oc1 * depth;
+            const int32_t sum0 = ta__sum_s8(w0, depth), sum1 = ta__sum_s8(w1, depth);
+            const ta__rq r0 = ta__rq_make(&p->q, bias, oc0), r1 = ta__rq_make(&p->q, bias, oc1);
+            for (int32_t b = 0; b < out.n; b++) {
+                for (int32_t oy = 0; oy < out.h; oy++) {
+                    const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
+                    const bool full_y = ty.lo == 0 && ty.hi == f.h;
+                    int8_t *orow = output + ta__nhwc(&out, b, oy, 0);
+                    for (int32_t ox = 0; ox < out.w;) {
+                        const bool pair = ox >= fx_lo && ox + 1 < fx_hi;
+                        const ta__taps tx = ta__conv_taps(ox, p->stride_w, p->pad_w, p->dilation_w, f.w, in.w);
+                        const int32_t ntx = tx.hi - tx.lo;
+                        int32_t acc[4] = {0, 0, 0, 0};
+                        int32_t s0 = sum0, s1 = sum1;
+                        const bool full = full_y && tx.lo == 0 && tx.hi == f.w;
+                        if (!full) s0 = s1 = 0;
+                        for (int32_t fy = ty.lo; fy < ty.hi; fy++) {
+                            const int8_t *xr = input + b * in_img + (int64_t)(ty.i0 + p->dilation_h * fy) * in_row +
+                                               (int64_t)(tx.i0 + p->dilation_w * tx.lo) * in.c + (int64_t)g * f.c;
+                            const int8_t *wr0 = w0 + fy * row_w + tx.lo * f.c, *wr1 = w1 + fy * row_w + tx.lo * f.c;
+                            if (!full) {
+                                s0 += ta__sum_s8(wr0, ntx * f.c);
+                                s1 += ta__sum_s8(wr1, ntx * f.c);
+                            }
+                            if (merged) {
+                                if (pair)
+                                    ta__dot_2x2(xr, xr + px_step, wr0, wr1, ntx * f.c, acc);
+                                else
+                                    ta__dot_1x2(xr, wr0, wr1, ntx * f.c, acc);
+                            } else {
+                                for (int32_t k = 0; k < ntx; k++) {
+                                    const int8_t *xk = xr + (int64_t)k * dil_x;
+                                    if (pair)
+                                        ta__dot_2x2(xk, xk + px_step, wr0 + k * f.c, wr1 + k * f.c, f.c, acc);
+                                    else
+                                        ta__dot_1x2(xk, wr0 + k * f.c, wr1 + k * f.c, f.c, acc);
+                                }
+                            }
+                        }
+                        const uint32_t f0 = in_off * (uint32_t)s0, f1 = in_off * (uint32_t)s1;
+                        int8_t *op = orow + (int64_t)ox * out.c;
+                        op[oc0] = ta__rq_s8(&r0, (int32_t)((uint32_t)acc[0] + f0));
+                        if (oc1 != oc0) op[oc1] = ta__rq_s8(&r1, (int32_t)((uint32_t)acc[1] + f1));
+                        if (pair) {
+                            op += out.c;
+                            op[oc0] = ta__rq_s8(&r0, (int32_t)((uint32_t)acc[2] + f0));
+                            if (oc1 != oc0) op[oc1] = ta__rq_s8(&r1, (int32_t)((uint32_t)acc[3] + f1));
+                        }
+                        ox += pair ? 2 : 1;
+                    }
+                }
+            }
+        }
+    }
+}

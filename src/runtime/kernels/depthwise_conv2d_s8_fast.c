@@ -1,0 +1,101 @@
+/*
+ * DEPTHWISE_CONV_2D int8 with depth multiplier 1, the fast kernel
+ * (kernels_fast.h): byte-identical to ta__depthwise_conv2d_s8_ref (TFLM's
+ * reference_integer_ops::DepthwiseConvPerChannel), exact for the reason
+ * conv2d_s8_fast.c gives: sum(f * x) + input_offset * sum(f) modulo 2^32.
+ *
+ * Steps:
+ *  1. Channels in blocks of TA__DW_BLOCK, the block outermost: its
+ *     per-channel weight sums (over all taps) and requantisation constants
+ *     are computed once, then every output pixel of those channels.
+ *  2. Per pixel, the window's taps inside the image (fy outer, fx inner, as
+ *     TFLM skips the others), channels innermost: the block's accumulators
+ *     stay in registers (vectors on hosts) and both operands are contiguous
+ *     bytes.  On cores with the DSP extension four channels come in one word,
+ *     split by SXTB16 into int16 pairs and multiplied with SMLABB/SMLATT.
+ *  3. A window clipped by padding sums its remaining taps' weights instead.
+ *  4. + input_offset * weight sum + bias, requantised inline (requant.h).
+ */
+#include "runtime/kernels/conv_common.h"
+#include "runtime/kernels/dot_s8.h"
+#include "runtime/kernels/kernels_fast.h"
+#include "runtime/kernels/requant.h"
+
+#if defined(TA__DOT_DSP)
+#define TA__DW_BLOCK 4 /* one word of channels, four accumulators in registers */
+#elif defined(__arm__) || defined(__thumb__)
+#define TA__DW_BLOCK 4 /* armv6-m/armv7-m: few registers */
+#else
+#define TA__DW_BLOCK 16 /* hosts: one or two vector registers of int32 */
+#endif
+
+bool ta__depthwise_conv2d_s8_fast_ok(const ta_dwconv_params *p) {
+    return p->depth_multiplier == 1 && (int64_t)p->filter.h * p->filter.w <= TA__FAST_MAX_DEPTH;
+}
+
+/* acc[c] += x[c] * w[c] for the block's n channels (n == TA__DW_BLOCK on the
+ * fast path: a constant trip count the compiler unrolls or vectorises). */
+static inline void dw_tap(const int8_t *x, const int8_t *w, int32_t n, int32_t *acc) {
+#if defined(TA__DOT_DSP) && TA__DW_BLOCK == 4
+    if (n == 4) {
+        const uint32_t xv = ta__ld32(x), wv = ta__ld32(w);
+        const int32_t x02 = __sxtb16(xv), x13 = __sxtb16(ta__ror8(xv));
+        const int32_t w02 = __sxtb16(wv), w13 = __sxtb16(ta__ror8(wv));
+        acc[0] = __smlabb(x02, w02, acc[0]);
+        acc[2] = __smlatt(x02, w02, acc[2]);
+        acc[1] = __smlabb(x13, w13, acc[1]);
+        acc[3] = __smlatt(x13, w13, acc[3]);
+        return;
+    }
+#endif
+    if (n == TA__DW_BLOCK) {
+        for (int32_t c = 0; c < TA__DW_BLOCK; c++) acc[c] += x[c] * w[c];
+    } else {
+        for (int32_t c = 0; c < n; c++) acc[c] += x[c] * w[c];
+    }
+}
+
+void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *bias, int8_t *output) {
+    const ta_dims4 in = p->input, f = p->filter, out = p->output;
+    const int32_t C = out.c;
+    const uint32_t in_off = (uint32_t)p->q.input_offset;
+    const int32_t taps = f.h * f.w;
+    for (int32_t c0 = 0; c0 < C; c0 += TA__DW_BLOCK) {
+        const int32_t n = C - c0 < TA__DW_BLOCK ? C - c0 : TA__DW_BLOCK;
+        int32_t wsum[TA__DW_BLOCK];
+        ta__rq rq[TA__DW_BLOCK];
+        for (int32_t c = 0; c < n; c++) {
+            int32_t s = 0;
+            for (int32_t t = 0; t < taps; t++) s += filter[(int64_t)t * C + c0 + c];
+            wsum[c] = s;
+            rq[c] = ta__rq_make(&p->q, bias, c0 + c);
+        }
+        for (int32_t b = 0; b < out.n; b++) {
+            for (int32_t oy = 0; oy < out.h; oy++) {
+                const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
+                for (int32_t ox = 0; ox < out.w; ox++) {
+                    const ta__taps tx = ta__conv_taps(ox, p->stride_w, p->pad_w, p->dilation_w, f.w, in.w);
+                    const bool full = ty.lo == 0 && ty.hi == f.h && tx.lo == 0 && tx.hi == f.w;
+                    int32_t acc[TA__DW_BLOCK] = {0};
+                    int32_t part[TA__DW_BLOCK] = {0}; /* weight sums of a clipped window */
+                    for (int32_t fy = ty.lo; fy < ty.hi; fy++) {
+                        const int8_t *xr = input + ta__nhwc(&in, b, ty.i0 + p->dilation_h * fy, 0) + c0;
+                        const int8_t *wr = filter + (int64_t)fy * f.w * C + c0;
+                        for (int32_t fx = tx.lo; fx < tx.hi; fx++) {
+                            const int8_t *xp = xr + (int64_t)(tx.i0 + p->dilation_w * fx) * in.c;
+                            const int8_t *wp = wr + (int64_t)fx * C;
+                            dw_tap(xp, wp, n, acc);
+                            if (!full)
+                                for (int32_t c = 0; c < n; c++) part[c] += wp[c];
+                        }
+                    }
+                    const int32_t *s = full ? wsum : part;
+                    int8_t *op = output + ta__nhwc(&out, b, oy, ox) + c0;
+                    for (int32_t c = 0; c < n; c++)
+                        op[c] = ta__rq_s8(&rq[c], (int32_t)((uint32_t)acc[c] + in_off * (uint32_t)s[c]));
+                }
+            }
+        }
+    }
+}

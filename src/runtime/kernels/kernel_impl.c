@@ -1,0 +1,14 @@
+/* The process-wide choice between the fast and the reference int8 kernels
+ * (kernels.h, "Kernel implementations").  A plain static: the kernels read
+ * it once per call, and it only changes when a test or benchmark asks. */
+#include "runtime/kernels/kernels_fast.h"
+
+static ta_kernel_impl g_impl = TA_KERNEL_IMPL_FAST;
+
+ta_status ta_kernel_use_impl(ta_kernel_impl impl) {
+    if (impl != TA_KERNEL_IMPL_FAST && impl != TA_KERNEL_IMPL_REFERENCE) return TA_E_INVALID_ARG;
+    g_impl = impl;
+    return TA_OK;
+}
+
+ta_kernel_impl ta__kernel_impl(void) { return g_impl; }

@@ -1,0 +1,39 @@
+/* Internal: the fast int8 kernels and the reference kernels they must match.
+ *
+ * The public entry points (ta_kernel_conv2d_s8, ta_kernel_depthwise_conv2d_s8,
+ * ta_kernel_fully_connected_s8) check their parameters once, then run the
+ * fast kernel when ta__fast_ok says it applies and the reference kernel
+ * otherwise (or when ta_kernel_use_impl(TA_KERNEL_IMPL_REFERENCE) asked for
+ * it).  The reference kernels are the oracle: tests/test_kernels_fast.c
+ * compares every fast kernel with them byte for byte.
+ *
+ * The fast kernels take already-checked parameters and cannot fail. */
+#ifndef TA_KERNELS_FAST_H
+#define TA_KERNELS_FAST_H
+
+#include "tinyarena/kernels.h"
+
+/* The implementation ta_kernel_use_impl selected (default TA_KERNEL_IMPL_FAST). */
+ta_kernel_impl ta__kernel_impl(void);
+
+/* Reference kernels (TFLM's loops, int64 window sums wrapped to int32). */
+void ta__conv2d_s8_ref(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                       const int32_t *bias, int8_t *output);
+void ta__depthwise_conv2d_s8_ref(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                 const int32_t *bias, int8_t *output);
+void ta__fully_connected_s8_ref(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                const int32_t *bias, int8_t *output);
+
+/* Fast kernels: int32 sums, the input offset folded into per-channel weight
+ * sums, requantisation inline (requant.h).  *_fast_ok: whether the fast
+ * kernel covers these (checked) parameters. */
+bool ta__conv2d_s8_fast_ok(const ta_conv_params *p);
+void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                        const int32_t *bias, int8_t *output);
+bool ta__depthwise_conv2d_s8_fast_ok(const ta_dwconv_params *p);
+void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *bias, int8_t *output);
+bool ta__fully_connected_s8_fast_ok(const ta_fc_params *p);
+void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output);
+#endif
