@@ -61,6 +61,7 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
     const bool merged = groups == 1 && p->dilation_w == 1;
     const int64_t in_row = (int64_t)in.w * in.c, in_img = (int64_t)in.h * in_row;
     const int64_t px_step = (int64_t)p->stride_w * in.c;
+    const int64_t dil_y = (int64_t)p->dilation_h * in_row; /* input bytes between filter rows */
     int32_t fx_lo, fx_hi;
     full_x_range(p, &fx_lo, &fx_hi);
 
@@ -72,12 +73,33 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
             const int8_t *w0 = filter + (int64_t)oc0 * depth, *w1 = filter + (int64_t)oc1 * depth;
             const int32_t sum0 = ta__sum_s8(w0, depth), sum1 = ta__sum_s8(w1, depth);
             const ta__rq r0 = ta__rq_make(&p->q, bias, oc0), r1 = ta__rq_make(&p->q, bias, oc1);
+            const uint32_t full0 = in_off * (uint32_t)sum0, full1 = in_off * (uint32_t)sum1;
             for (int32_t b = 0; b < out.n; b++) {
                 for (int32_t oy = 0; oy < out.h; oy++) {
                     const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
                     const bool full_y = ty.lo == 0 && ty.hi == f.h;
                     int8_t *orow = output + ta__nhwc(&out, b, oy, 0);
                     for (int32_t ox = 0; ox < out.w;) {
+                        if (full_y && merged && ox >= fx_lo && ox + 1 < fx_hi) {
+                            /* The hot loop: pixel pairs whose windows lie inside the
+                             * image, one dot product per filter row. */
+                            const int8_t *x = input + b * in_img + (int64_t)ty.i0 * in_row +
+                                              (int64_t)(ox * p->stride_w - p->pad_w) * in.c;
+                            int8_t *op = orow + (int64_t)ox * out.c;
+                            for (; ox + 1 < fx_hi; ox += 2, x += 2 * px_step, op += 2 * out.c) {
+                                int32_t acc[4] = {0, 0, 0, 0};
+                                for (int32_t fy = 0; fy < f.h; fy++)
+                                    ta__dot_2x2(x + fy * dil_y, x + fy * dil_y + px_step, w0 + fy * row_w,
+                                                w1 + fy * row_w, row_w, acc);
+                                op[oc0] = ta__rq_s8(&r0, (int32_t)((uint32_t)acc[0] + full0));
+                                op[out.c + oc0] = ta__rq_s8(&r0, (int32_t)((uint32_t)acc[2] + full0));
+                                if (oc1 != oc0) {
+                                    op[oc1] = ta__rq_s8(&r1, (int32_t)((uint32_t)acc[1] + full1));
+                                    op[out.c + oc1] = ta__rq_s8(&r1, (int32_t)((uint32_t)acc[3] + full1));
+                                }
+                            }
+                            continue;
+                        }
                         const bool pair = ox >= fx_lo && ox + 1 < fx_hi;
                         const ta__taps tx = ta__conv_taps(ox, p->stride_w, p->pad_w, p->dilation_w, f.w, in.w);
                         const int32_t ntx = tx.hi - tx.lo;

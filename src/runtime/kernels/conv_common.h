@@ -31,6 +31,12 @@ static inline ta__taps ta__conv_taps(int32_t out, int32_t stride, int32_t pad, i
                                      int32_t size) {
     ta__taps t;
     t.i0 = out * stride - pad;
+    if (t.i0 >= 0 && t.i0 + (int64_t)dilation * (k - 1) < size) {
+        /* the whole window inside: no division (this runs once per pixel) */
+        t.lo = 0;
+        t.hi = k;
+        return t;
+    }
     const int64_t lo = t.i0 < 0 ? (-(int64_t)t.i0 + dilation - 1) / dilation : 0;
     const int64_t span = (int64_t)size - t.i0;
     const int64_t hi = span > 0 ? (span + dilation - 1) / dilation : 0;

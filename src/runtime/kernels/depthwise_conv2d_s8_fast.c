@@ -1,5 +1,5 @@
 /*
- * DEPTHWISE_CONV_2D int8 with depth multiplier 1, the fast kernel
+ * DEPTHWISE_CONV_2D int8, the fast kernel
  * (kernels_fast.h): byte-identical to ta__depthwise_conv2d_s8_ref (TFLM's
  * reference_integer_ops::DepthwiseConvPerChannel), exact for the reason
  * conv2d_s8_fast.c gives: sum(f * x) + input_offset * sum(f) modulo 2^32.
@@ -13,6 +13,9 @@
  *     stay in registers (vectors on hosts) and both operands are contiguous
  *     bytes.  On cores with the DSP extension four channels come in one word,
  *     split by SXTB16 into int16 pairs and multiplied with SMLABB/SMLATT.
+ *     A depth multiplier m > 1 (output channel oc reads input channel
+ *     oc / m: TFLite's form of a convolution of a one-channel image) reads
+ *     each block's inputs through a small index table instead.
  *  3. A window clipped by padding sums its remaining taps' weights instead.
  *  4. + input_offset * weight sum + bias, requantised inline (requant.h).
  */
@@ -30,7 +33,7 @@
 #endif
 
 bool ta__depthwise_conv2d_s8_fast_ok(const ta_dwconv_params *p) {
-    return p->depth_multiplier == 1 && (int64_t)p->filter.h * p->filter.w <= TA__FAST_MAX_DEPTH;
+    return (int64_t)p->filter.h * p->filter.w <= TA__FAST_MAX_DEPTH;
 }
 
 /* acc[c] += x[c] * w[c] for the block's n channels (n == TA__DW_BLOCK on the
@@ -39,8 +42,8 @@ static inline void dw_tap(const int8_t *x, const int8_t *w, int32_t n, int32_t *
 #if defined(TA__DOT_DSP) && TA__DW_BLOCK == 4
     if (n == 4) {
         const uint32_t xv = ta__ld32(x), wv = ta__ld32(w);
-        const int32_t x02 = __sxtb16(xv), x13 = __sxtb16(ta__ror8(xv));
-        const int32_t w02 = __sxtb16(wv), w13 = __sxtb16(ta__ror8(wv));
+        const int32_t x02 = __sxtb16(xv), x13 = ta__sxtb16_ror8(xv);
+        const int32_t w02 = __sxtb16(wv), w13 = ta__sxtb16_ror8(wv);
         acc[0] = __smlabb(x02, w02, acc[0]);
         acc[2] = __smlatt(x02, w02, acc[2]);
         acc[1] = __smlabb(x13, w13, acc[1]);
@@ -55,43 +58,113 @@ static inline void dw_tap(const int8_t *x, const int8_t *w, int32_t n, int32_t *
     }
 }
 
+/* The hot path: a whole window inside the image, a full block, depth
+ * multiplier 1.  acc[c] = sum over the taps of x[c] * w[c]; x steps sx bytes
+ * per tap along x and sy per filter row, w steps C per tap.  The
+ * accumulators are locals, so they live in registers. */
+static inline void dw_full(const int8_t *x, int64_t sx, int64_t sy, const int8_t *w, int32_t C, int32_t fh,
+                           int32_t fw, int32_t *acc) {
+#if defined(TA__DOT_DSP) && TA__DW_BLOCK == 4
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int32_t fy = 0; fy < fh; fy++, x += sy) {
+        const int8_t *xp = x;
+        for (int32_t fx = 0; fx < fw; fx++, xp += sx, w += C) {
+            const uint32_t xv = ta__ld32(xp), wv = ta__ld32(w);
+            const int32_t x02 = __sxtb16(xv), x13 = ta__sxtb16_ror8(xv);
+            const int32_t w02 = __sxtb16(wv), w13 = ta__sxtb16_ror8(wv);
+            a0 = __smlabb(x02, w02, a0);
+            a2 = __smlatt(x02, w02, a2);
+            a1 = __smlabb(x13, w13, a1);
+            a3 = __smlatt(x13, w13, a3);
+        }
+    }
+    acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+#else
+    int32_t a[TA__DW_BLOCK] = {0};
+    for (int32_t fy = 0; fy < fh; fy++, x += sy) {
+        const int8_t *xp = x;
+        for (int32_t fx = 0; fx < fw; fx++, xp += sx, w += C)
+            for (int32_t c = 0; c < TA__DW_BLOCK; c++) a[c] += xp[c] * w[c];
+    }
+    memcpy(acc, a, sizeof a);
+#endif
+}
+
 void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output) {
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;
     const uint32_t in_off = (uint32_t)p->q.input_offset;
-    const int32_t taps = f.h * f.w;
+    const int32_t taps = f.h * f.w, dm = p->depth_multiplier;
+    const int64_t sx = (int64_t)p->dilation_w * in.c, sy = (int64_t)p->dilation_h * in.w * in.c;
+    const int64_t x_step = (int64_t)p->stride_w * in.c;
+    /* output x positions whose window lies inside the image in x */
+    int32_t fx_lo = 0, fx_hi = 0;
+    for (int32_t ox = 0; ox < out.w; ox++) {
+        const ta__taps t = ta__conv_taps(ox, p->stride_w, p->pad_w, p->dilation_w, f.w, in.w);
+        if (t.lo == 0 && t.hi == f.w) {
+            if (fx_hi == 0) fx_lo = ox;
+            fx_hi = ox + 1;
+        } else if (fx_hi) {
+            break;
+        }
+    }
     for (int32_t c0 = 0; c0 < C; c0 += TA__DW_BLOCK) {
         const int32_t n = C - c0 < TA__DW_BLOCK ? C - c0 : TA__DW_BLOCK;
         int32_t wsum[TA__DW_BLOCK];
         ta__rq rq[TA__DW_BLOCK];
+        uint32_t fold[TA__DW_BLOCK]; /* input_offset * wsum */
+        /* depth multiplier > 1: input channel of each output channel, from
+         * the block's first input channel x0 (one division per block) */
+        const int32_t x0 = c0 / dm;
+        uint8_t xi[TA__DW_BLOCK];
         for (int32_t c = 0; c < n; c++) {
+            xi[c] = (uint8_t)((c0 + c) / dm - x0);
             int32_t s = 0;
             for (int32_t t = 0; t < taps; t++) s += filter[(int64_t)t * C + c0 + c];
             wsum[c] = s;
             rq[c] = ta__rq_make(&p->q, bias, c0 + c);
+            fold[c] = in_off * (uint32_t)s;
         }
+        const bool hot = dm == 1 && n == TA__DW_BLOCK;
         for (int32_t b = 0; b < out.n; b++) {
             for (int32_t oy = 0; oy < out.h; oy++) {
                 const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
+                const bool full_y = ty.lo == 0 && ty.hi == f.h;
                 for (int32_t ox = 0; ox < out.w; ox++) {
+                    if (full_y && hot && ox >= fx_lo && ox < fx_hi) {
+                        /* the hot loop: windows inside the image along this row */
+                        const int8_t *x = input + ta__nhwc(&in, b, ty.i0, ox * p->stride_w - p->pad_w) + c0;
+                        int8_t *op = output + ta__nhwc(&out, b, oy, ox) + c0;
+                        for (; ox < fx_hi; ox++, x += x_step, op += C) {
+                            int32_t acc[TA__DW_BLOCK];
+                            dw_full(x, sx, sy, filter + c0, C, f.h, f.w, acc);
+                            for (int32_t c = 0; c < TA__DW_BLOCK; c++)
+                                op[c] = ta__rq_s8(&rq[c], (int32_t)((uint32_t)acc[c] + fold[c]));
+                        }
+                        ox--; /* the for loop's increment */
+                        continue;
+                    }
                     const ta__taps tx = ta__conv_taps(ox, p->stride_w, p->pad_w, p->dilation_w, f.w, in.w);
                     const bool full = ty.lo == 0 && ty.hi == f.h && tx.lo == 0 && tx.hi == f.w;
                     int32_t acc[TA__DW_BLOCK] = {0};
+                    int8_t *op = output + ta__nhwc(&out, b, oy, ox) + c0;
                     int32_t part[TA__DW_BLOCK] = {0}; /* weight sums of a clipped window */
                     for (int32_t fy = ty.lo; fy < ty.hi; fy++) {
-                        const int8_t *xr = input + ta__nhwc(&in, b, ty.i0 + p->dilation_h * fy, 0) + c0;
+                        const int8_t *xr = input + ta__nhwc(&in, b, ty.i0 + p->dilation_h * fy, 0) + x0;
                         const int8_t *wr = filter + (int64_t)fy * f.w * C + c0;
                         for (int32_t fx = tx.lo; fx < tx.hi; fx++) {
                             const int8_t *xp = xr + (int64_t)(tx.i0 + p->dilation_w * fx) * in.c;
                             const int8_t *wp = wr + (int64_t)fx * C;
-                            dw_tap(xp, wp, n, acc);
+                            if (dm == 1)
+                                dw_tap(xp, wp, n, acc);
+                            else
+                                for (int32_t c = 0; c < n; c++) acc[c] += xp[xi[c]] * wp[c];
                             if (!full)
                                 for (int32_t c = 0; c < n; c++) part[c] += wp[c];
                         }
                     }
                     const int32_t *s = full ? wsum : part;
-                    int8_t *op = output + ta__nhwc(&out, b, oy, ox) + c0;
                     for (int32_t c = 0; c < n; c++)
                         op[c] = ta__rq_s8(&rq[c], (int32_t)((uint32_t)acc[c] + in_off * (uint32_t)s[c]));
                 }

@@ -35,7 +35,14 @@ static inline uint32_t ta__ld32(const int8_t *p) {
     memcpy(&v, p, sizeof v);
     return v;
 }
-static inline uint32_t ta__ror8(uint32_t v) { return (v >> 8) | (v << 24); }
+/* SXTB16 of the word rotated by 8 (bytes 1 and 3): one instruction with the
+ * rotate folded in; GCC 12's arm_acle.h has no intrinsic for it and does not
+ * fold a separate rotate, so this one is written out, as CMSIS does. */
+static inline int32_t ta__sxtb16_ror8(uint32_t v) {
+    int32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    return r;
+}
 
 static inline void ta__dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,
                                int32_t n, int32_t acc[4]) {
@@ -44,10 +51,10 @@ static inline void ta__dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t 
     for (; i + 4 <= n; i += 4) {
         const uint32_t xa = ta__ld32(x0 + i), xb = ta__ld32(x1 + i);
         const uint32_t wa = ta__ld32(w0 + i), wb = ta__ld32(w1 + i);
-        const int32_t xa02 = __sxtb16(xa), xa13 = __sxtb16(ta__ror8(xa));
-        const int32_t xb02 = __sxtb16(xb), xb13 = __sxtb16(ta__ror8(xb));
-        const int32_t wa02 = __sxtb16(wa), wa13 = __sxtb16(ta__ror8(wa));
-        const int32_t wb02 = __sxtb16(wb), wb13 = __sxtb16(ta__ror8(wb));
+        const int32_t xa02 = __sxtb16(xa), xa13 = ta__sxtb16_ror8(xa);
+        const int32_t xb02 = __sxtb16(xb), xb13 = ta__sxtb16_ror8(xb);
+        const int32_t wa02 = __sxtb16(wa), wa13 = ta__sxtb16_ror8(wa);
+        const int32_t wb02 = __sxtb16(wb), wb13 = ta__sxtb16_ror8(wb);
         a00 = __smlad(xa02, wa02, a00);
         a00 = __smlad(xa13, wa13, a00);
         a01 = __smlad(xa02, wb02, a01);
@@ -72,11 +79,11 @@ static inline void ta__dot_1x2(const int8_t *x0, const int8_t *w0, const int8_t 
     int32_t i = 0;
     for (; i + 4 <= n; i += 4) {
         const uint32_t xa = ta__ld32(x0 + i), wa = ta__ld32(w0 + i), wb = ta__ld32(w1 + i);
-        const int32_t x02 = __sxtb16(xa), x13 = __sxtb16(ta__ror8(xa));
+        const int32_t x02 = __sxtb16(xa), x13 = ta__sxtb16_ror8(xa);
         a0 = __smlad(x02, __sxtb16(wa), a0);
-        a0 = __smlad(x13, __sxtb16(ta__ror8(wa)), a0);
+        a0 = __smlad(x13, ta__sxtb16_ror8(wa), a0);
         a1 = __smlad(x02, __sxtb16(wb), a1);
-        a1 = __smlad(x13, __sxtb16(ta__ror8(wb)), a1);
+        a1 = __smlad(x13, ta__sxtb16_ror8(wb), a1);
     }
     for (; i < n; i++) {
         a0 += x0[i] * w0[i];

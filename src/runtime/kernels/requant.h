@@ -55,9 +55,10 @@ static inline int32_t ta__rq_mul(const ta__rq *r, int32_t x) {
     if (r->slow) return ta_q_mul(x, r->mult, r->left - r->right);
     const int32_t s = (int32_t)((uint32_t)x << r->left);
     const int64_t ab = (int64_t)s * r->mult + (INT64_C(1) << 30);
-    /* floor(ab / 2^31): an arithmetic shift, spelled so negative values are
-     * well defined C (gcc and clang emit one shift). */
-    const int32_t hm = (int32_t)(ab >= 0 ? (ab >> 31) : ~((~ab) >> 31));
+    /* floor(ab / 2^31) fits int32 (|s * mult| < 2^62 once INT32_MIN * INT32_MIN
+     * is excluded), so it is bits 31..62 of ab: a logical shift gives the same
+     * low word as an arithmetic one, without a sign branch. */
+    const int32_t hm = (int32_t)(uint32_t)((uint64_t)ab >> 31);
     const int32_t rem = (int32_t)((uint32_t)hm & r->mask);
     const int32_t thr = r->half + (hm < 0 ? 1 : 0);
     return ta__asr(hm, r->right) + (rem > thr ? 1 : 0);
