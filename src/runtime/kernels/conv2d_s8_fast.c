@@ -29,7 +29,8 @@
 #include "runtime/kernels/requant.h"
 
 bool ta__conv2d_s8_fast_ok(const ta_conv_params *p) {
-    return (int64_t)p->filter.h * p->filter.w * p->filter.c <= TA__FAST_MAX_DEPTH;
+    return (int64_t)p->filter.h * p->filter.w * p->filter.c <= TA__FAST_MAX_DEPTH &&
+           ta__rq_ok(&p->q, p->output.c);
 }
 
 /* Output x positions whose window lies fully inside the image in x:
@@ -53,7 +54,7 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                         const int32_t *bias, int8_t *output) {
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t groups = in.c / f.c, per_group = f.n / groups;
-    const uint32_t in_off = (uint32_t)p->q.input_offset;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
     const int32_t row_w = f.w * f.c; /* bytes of one filter row */
     const int32_t depth = f.h * row_w;
     const int32_t dil_x = p->dilation_w * in.c; /* input bytes between taps along x */
@@ -72,8 +73,9 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
             const int32_t oc1 = oc0 + 1 < oc_end ? oc0 + 1 : oc0;
             const int8_t *w0 = filter + (int64_t)oc0 * depth, *w1 = filter + (int64_t)oc1 * depth;
             const int32_t sum0 = ta__sum_s8(w0, depth), sum1 = ta__sum_s8(w1, depth);
-            const ta__rq r0 = ta__rq_make(&p->q, bias, oc0), r1 = ta__rq_make(&p->q, bias, oc1);
-            const uint32_t full0 = in_off * (uint32_t)sum0, full1 = in_off * (uint32_t)sum1;
+            const ta__rq r0 = ta__rq_make(&p->q, oc0), r1 = ta__rq_make(&p->q, oc1);
+            const uint32_t full0 = ta__fold(bias, oc0, p->q.input_offset, sum0);
+            const uint32_t full1 = ta__fold(bias, oc1, p->q.input_offset, sum1);
             for (int32_t b = 0; b < out.n; b++) {
                 for (int32_t oy = 0; oy < out.h; oy++) {
                     const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
@@ -91,11 +93,11 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                                 for (int32_t fy = 0; fy < f.h; fy++)
                                     ta__dot_2x2(x + fy * dil_y, x + fy * dil_y + px_step, w0 + fy * row_w,
                                                 w1 + fy * row_w, row_w, acc);
-                                op[oc0] = ta__rq_s8(&r0, (int32_t)((uint32_t)acc[0] + full0));
-                                op[out.c + oc0] = ta__rq_s8(&r0, (int32_t)((uint32_t)acc[2] + full0));
+                                op[oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + full0);
+                                op[out.c + oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[2] + full0);
                                 if (oc1 != oc0) {
-                                    op[oc1] = ta__rq_s8(&r1, (int32_t)((uint32_t)acc[1] + full1));
-                                    op[out.c + oc1] = ta__rq_s8(&r1, (int32_t)((uint32_t)acc[3] + full1));
+                                    op[oc1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + full1);
+                                    op[out.c + oc1] = ta__rq_s8(&r1, ro, (uint32_t)acc[3] + full1);
                                 }
                             }
                             continue;
@@ -130,14 +132,15 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                                 }
                             }
                         }
-                        const uint32_t f0 = in_off * (uint32_t)s0, f1 = in_off * (uint32_t)s1;
+                        const uint32_t f0 = ta__fold(bias, oc0, p->q.input_offset, s0);
+                        const uint32_t f1 = ta__fold(bias, oc1, p->q.input_offset, s1);
                         int8_t *op = orow + (int64_t)ox * out.c;
-                        op[oc0] = ta__rq_s8(&r0, (int32_t)((uint32_t)acc[0] + f0));
-                        if (oc1 != oc0) op[oc1] = ta__rq_s8(&r1, (int32_t)((uint32_t)acc[1] + f1));
+                        op[oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + f0);
+                        if (oc1 != oc0) op[oc1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + f1);
                         if (pair) {
                             op += out.c;
-                            op[oc0] = ta__rq_s8(&r0, (int32_t)((uint32_t)acc[2] + f0));
-                            if (oc1 != oc0) op[oc1] = ta__rq_s8(&r1, (int32_t)((uint32_t)acc[3] + f1));
+                            op[oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[2] + f0);
+                            if (oc1 != oc0) op[oc1] = ta__rq_s8(&r1, ro, (uint32_t)acc[3] + f1);
                         }
                         ox += pair ? 2 : 1;
                     }

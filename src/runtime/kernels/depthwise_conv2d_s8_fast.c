@@ -33,7 +33,7 @@
 #endif
 
 bool ta__depthwise_conv2d_s8_fast_ok(const ta_dwconv_params *p) {
-    return (int64_t)p->filter.h * p->filter.w <= TA__FAST_MAX_DEPTH;
+    return (int64_t)p->filter.h * p->filter.w <= TA__FAST_MAX_DEPTH && ta__rq_ok(&p->q, p->output.c);
 }
 
 /* acc[c] += x[c] * w[c] for the block's n channels (n == TA__DW_BLOCK on the
@@ -90,11 +90,39 @@ static inline void dw_full(const int8_t *x, int64_t sx, int64_t sy, const int8_t
 #endif
 }
 
+/* dw_full for a depth multiplier > 1: channel c reads input x[xi[c]]. */
+static inline void dw_full_dm(const int8_t *x, int64_t sx, int64_t sy, const int8_t *w, int32_t C, int32_t fh,
+                              int32_t fw, const uint8_t *xi, int32_t *acc) {
+#if TA__DW_BLOCK == 4
+    /* written out: GCC keeps a 4-element array in memory here */
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const int32_t i0 = xi[0], i1 = xi[1], i2 = xi[2], i3 = xi[3];
+    for (int32_t fy = 0; fy < fh; fy++, x += sy) {
+        const int8_t *xp = x;
+        for (int32_t fx = 0; fx < fw; fx++, xp += sx, w += C) {
+            a0 += xp[i0] * w[0];
+            a1 += xp[i1] * w[1];
+            a2 += xp[i2] * w[2];
+            a3 += xp[i3] * w[3];
+        }
+    }
+    acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+#else
+    int32_t a[TA__DW_BLOCK] = {0};
+    for (int32_t fy = 0; fy < fh; fy++, x += sy) {
+        const int8_t *xp = x;
+        for (int32_t fx = 0; fx < fw; fx++, xp += sx, w += C)
+            for (int32_t c = 0; c < TA__DW_BLOCK; c++) a[c] += xp[xi[c]] * w[c];
+    }
+    memcpy(acc, a, sizeof a);
+#endif
+}
+
 void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output) {
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;
-    const uint32_t in_off = (uint32_t)p->q.input_offset;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
     const int32_t taps = f.h * f.w, dm = p->depth_multiplier;
     const int64_t sx = (int64_t)p->dilation_w * in.c, sy = (int64_t)p->dilation_h * in.w * in.c;
     const int64_t x_step = (int64_t)p->stride_w * in.c;
@@ -113,7 +141,7 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
         const int32_t n = C - c0 < TA__DW_BLOCK ? C - c0 : TA__DW_BLOCK;
         int32_t wsum[TA__DW_BLOCK];
         ta__rq rq[TA__DW_BLOCK];
-        uint32_t fold[TA__DW_BLOCK]; /* input_offset * wsum */
+        uint32_t fold[TA__DW_BLOCK]; /* bias + input_offset * wsum */
         /* depth multiplier > 1: input channel of each output channel, from
          * the block's first input channel x0 (one division per block) */
         const int32_t x0 = c0 / dm;
@@ -123,10 +151,10 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
             int32_t s = 0;
             for (int32_t t = 0; t < taps; t++) s += filter[(int64_t)t * C + c0 + c];
             wsum[c] = s;
-            rq[c] = ta__rq_make(&p->q, bias, c0 + c);
-            fold[c] = in_off * (uint32_t)s;
+            rq[c] = ta__rq_make(&p->q, c0 + c);
+            fold[c] = ta__fold(bias, c0 + c, p->q.input_offset, s);
         }
-        const bool hot = dm == 1 && n == TA__DW_BLOCK;
+        const bool hot = n == TA__DW_BLOCK;
         for (int32_t b = 0; b < out.n; b++) {
             for (int32_t oy = 0; oy < out.h; oy++) {
                 const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
@@ -134,13 +162,16 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                 for (int32_t ox = 0; ox < out.w; ox++) {
                     if (full_y && hot && ox >= fx_lo && ox < fx_hi) {
                         /* the hot loop: windows inside the image along this row */
-                        const int8_t *x = input + ta__nhwc(&in, b, ty.i0, ox * p->stride_w - p->pad_w) + c0;
+                        const int8_t *x = input + ta__nhwc(&in, b, ty.i0, ox * p->stride_w - p->pad_w) + x0;
                         int8_t *op = output + ta__nhwc(&out, b, oy, ox) + c0;
                         for (; ox < fx_hi; ox++, x += x_step, op += C) {
                             int32_t acc[TA__DW_BLOCK];
-                            dw_full(x, sx, sy, filter + c0, C, f.h, f.w, acc);
+                            if (dm == 1)
+                                dw_full(x, sx, sy, filter + c0, C, f.h, f.w, acc);
+                            else
+                                dw_full_dm(x, sx, sy, filter + c0, C, f.h, f.w, xi, acc);
                             for (int32_t c = 0; c < TA__DW_BLOCK; c++)
-                                op[c] = ta__rq_s8(&rq[c], (int32_t)((uint32_t)acc[c] + fold[c]));
+                                op[c] = ta__rq_s8(&rq[c], ro, (uint32_t)acc[c] + fold[c]);
                         }
                         ox--; /* the for loop's increment */
                         continue;
@@ -166,7 +197,7 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                     }
                     const int32_t *s = full ? wsum : part;
                     for (int32_t c = 0; c < n; c++)
-                        op[c] = ta__rq_s8(&rq[c], (int32_t)((uint32_t)acc[c] + in_off * (uint32_t)s[c]));
+                        op[c] = ta__rq_s8(&rq[c], ro, (uint32_t)acc[c] + ta__fold(bias, c0 + c, p->q.input_offset, s[c]));
                 }
             }
         }

@@ -16,18 +16,19 @@
 #include "runtime/kernels/requant.h"
 
 bool ta__fully_connected_s8_fast_ok(const ta_fc_params *p) {
-    return p->q.weights_offset == 0 && p->accum_depth <= TA__FAST_MAX_DEPTH;
+    return p->q.weights_offset == 0 && p->accum_depth <= TA__FAST_MAX_DEPTH && ta__rq_ok(&p->q, p->out_depth);
 }
 
 void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
                                  const int32_t *bias, int8_t *output) {
     const int32_t D = p->accum_depth, O = p->out_depth, B = p->batches;
-    const uint32_t in_off = (uint32_t)p->q.input_offset;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
     for (int32_t o0 = 0; o0 < O; o0 += 2) {
         const int32_t o1 = o0 + 1 < O ? o0 + 1 : o0; /* an odd last row pairs with itself */
         const int8_t *w0 = weights + (int64_t)o0 * D, *w1 = weights + (int64_t)o1 * D;
-        const uint32_t f0 = in_off * (uint32_t)ta__sum_s8(w0, D), f1 = in_off * (uint32_t)ta__sum_s8(w1, D);
-        const ta__rq r0 = ta__rq_make(&p->q, bias, o0), r1 = ta__rq_make(&p->q, bias, o1);
+        const uint32_t f0 = ta__fold(bias, o0, p->q.input_offset, ta__sum_s8(w0, D));
+        const uint32_t f1 = ta__fold(bias, o1, p->q.input_offset, ta__sum_s8(w1, D));
+        const ta__rq r0 = ta__rq_make(&p->q, o0), r1 = ta__rq_make(&p->q, o1);
         for (int32_t b = 0; b < B;) {
             const bool two = b + 1 < B;
             const int8_t *x = input + (int64_t)b * D;
@@ -37,12 +38,12 @@ void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, con
             else
                 ta__dot_1x2(x, w0, w1, D, acc);
             int8_t *op = output + (int64_t)b * O;
-            op[o0] = ta__rq_s8(&r0, (int32_t)((uint32_t)acc[0] + f0));
-            if (o1 != o0) op[o1] = ta__rq_s8(&r1, (int32_t)((uint32_t)acc[1] + f1));
+            op[o0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + f0);
+            if (o1 != o0) op[o1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + f1);
             if (two) {
                 op += O;
-                op[o0] = ta__rq_s8(&r0, (int32_t)((uint32_t)acc[2] + f0));
-                if (o1 != o0) op[o1] = ta__rq_s8(&r1, (int32_t)((uint32_t)acc[3] + f1));
+                op[o0] = ta__rq_s8(&r0, ro, (uint32_t)acc[2] + f0);
+                if (o1 != o0) op[o1] = ta__rq_s8(&r1, ro, (uint32_t)acc[3] + f1);
             }
             b += two ? 2 : 1;
         }

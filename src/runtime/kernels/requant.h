@@ -11,29 +11,44 @@
  *   which is also the ab >= 0 case: one add and one arithmetic shift of the
  *   64-bit product (SMLAL on a Cortex-M4) instead of a division.  The only
  *   saturating input (a = b = INT32_MIN) needs mult == INT32_MIN, which
- *   ta_quant_multiplier never makes; such a channel keeps ta_q_mul.
+ *   ta_quant_multiplier never makes; ta__rq_ok sends such layers to the
+ *   reference loops.
  *   RoundingDivideByPOT stays as gemmlowp writes it (mask, threshold): the
  *   "add half then shift" shortcut would overflow near INT32_MAX. */
 #ifndef TA_KERNELS_REQUANT_H
 #define TA_KERNELS_REQUANT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "runtime/kernels/fixedpoint.h"
 #include "tinyarena/kernels.h"
 
 typedef struct ta__rq {
-    int32_t mult;         /* Q0.31 multiplier */
-    int32_t left, right;  /* left shift before, rounding right shift after */
-    uint32_t mask;        /* 2^right - 1 */
-    int32_t half;         /* mask >> 1 */
-    int32_t slow;         /* mult == INT32_MIN: use ta_q_mul */
-    int32_t bias;         /* the channel's bias (0 without one) */
-    int32_t out_off, act_min, act_max;
+    int32_t mult;        /* Q0.31 multiplier */
+    int32_t left, right; /* left shift before, rounding right shift after */
+    uint32_t mask;       /* 2^right - 1 */
+    int32_t half;        /* mask >> 1 */
 } ta__rq;
 
+/* What every channel of a layer shares: output zero point and clamp. */
+typedef struct ta__rq_out {
+    int32_t out_off, act_min, act_max;
+} ta__rq_out;
+
+/* Whether ta__rq_mul is exact for every channel: no multiplier of INT32_MIN
+ * (ta_quant_multiplier never makes one) and no shift below -31.  The fast
+ * kernels check it once per call and leave other layers to the reference
+ * loops, so the hot loops carry no fallback branch. */
+static inline bool ta__rq_ok(const ta_requant *q, int32_t channels) {
+    const int32_t n = q->per_channel ? channels : 1;
+    for (int32_t c = 0; c < n; c++)
+        if (q->mult[c] == INT32_MIN || q->shift[c] < -31) return false;
+    return true;
+}
+
 /* Constants of output channel oc (channel 0's for per-tensor quantisation). */
-static inline ta__rq ta__rq_make(const ta_requant *q, const int32_t *bias, int32_t oc) {
+static inline ta__rq ta__rq_make(const ta_requant *q, int32_t oc) {
     const int32_t ch = q->per_channel ? oc : 0;
     const int32_t shift = q->shift[ch];
     ta__rq r;
@@ -42,17 +57,22 @@ static inline ta__rq ta__rq_make(const ta_requant *q, const int32_t *bias, int32
     r.right = shift > 0 ? 0 : -shift;
     r.mask = (uint32_t)((UINT64_C(1) << r.right) - 1);
     r.half = (int32_t)(r.mask >> 1);
-    r.slow = r.mult == INT32_MIN || r.right > 31;
-    r.bias = bias ? bias[oc] : 0;
-    r.out_off = q->output_offset;
-    r.act_min = q->act_min;
-    r.act_max = q->act_max;
     return r;
 }
 
-/* ta_q_mul(x, mult, shift) with the hoisted constants. */
+static inline ta__rq_out ta__rq_out_make(const ta_requant *q) {
+    const ta__rq_out o = {q->output_offset, q->act_min, q->act_max};
+    return o;
+}
+
+/* The bias of channel oc plus input_offset * its weight sum, wrapping: what
+ * the fast kernels add to a window's sum(filter * input). */
+static inline uint32_t ta__fold(const int32_t *bias, int32_t oc, int32_t input_offset, int32_t wsum) {
+    return (bias ? (uint32_t)bias[oc] : 0u) + (uint32_t)input_offset * (uint32_t)wsum;
+}
+
+/* ta_q_mul(x, mult, shift) with the hoisted constants (ta__rq_ok holds). */
 static inline int32_t ta__rq_mul(const ta__rq *r, int32_t x) {
-    if (r->slow) return ta_q_mul(x, r->mult, r->left - r->right);
     const int32_t s = (int32_t)((uint32_t)x << r->left);
     const int64_t ab = (int64_t)s * r->mult + (INT64_C(1) << 30);
     /* floor(ab / 2^31) fits int32 (|s * mult| < 2^62 once INT32_MIN * INT32_MIN
@@ -64,13 +84,13 @@ static inline int32_t ta__rq_mul(const ta__rq *r, int32_t x) {
     return ta__asr(hm, r->right) + (rem > thr ? 1 : 0);
 }
 
-/* A window sum acc (wrapping int32, bias not yet added) to the int8 output:
- * + bias (wrapping, as TFLM's int32 does), requantise, + zero point, clamp. */
-static inline int8_t ta__rq_s8(const ta__rq *r, int32_t acc) {
-    int32_t a = ta__rq_mul(r, (int32_t)((uint32_t)acc + (uint32_t)r->bias));
-    a += r->out_off;
-    a = a < r->act_min ? r->act_min : a;
-    a = a > r->act_max ? r->act_max : a;
+/* A window sum acc plus its fold (ta__fold: bias and offset term), wrapping
+ * as TFLM's int32 does, to the int8 output: requantise, + zero point, clamp. */
+static inline int8_t ta__rq_s8(const ta__rq *r, ta__rq_out o, uint32_t acc_plus_fold) {
+    int32_t a = ta__rq_mul(r, (int32_t)acc_plus_fold);
+    a += o.out_off;
+    a = a < o.act_min ? o.act_min : a;
+    a = a > o.act_max ? o.act_max : a;
     return (int8_t)a;
 }
 
