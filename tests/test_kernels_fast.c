@@ -4,8 +4,9 @@
  * channel counts, groups, strides, dilations, padding up to whole windows
  * outside the image, per-channel and per-tensor multipliers, extreme
  * multipliers, shifts, biases and offsets, depth multipliers), each through the public entry
- * point under both ta_kernel_use_impl choices and through the fast kernel
- * directly. */
+ * point under every ta_kernel_use_impl choice and through the fast kernel
+ * directly, for both fast builds (on x86-64: AVX2 when the CPU has it, and
+ * the SSE2 baseline). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,9 @@
 #include "testutil.h"
 
 static uint64_t g_seed = 0x5eed19;
+/* The fast implementation under test: TA_KERNEL_IMPL_FAST (on x86-64 the
+ * AVX2 build when the CPU has it) or TA_KERNEL_IMPL_PORTABLE. */
+static ta_kernel_impl g_impl = TA_KERNEL_IMPL_FAST;
 static int32_t rnd(int32_t lo, int32_t hi) { /* inclusive */
     return (int32_t)(lo + (int64_t)(ta__rng_next(&g_seed) % (uint64_t)((int64_t)hi - lo + 1)));
 }
@@ -176,7 +180,6 @@ static void test_conv(int cases) {
             ta__conv2d_s8_fast(&p, in, w, bias, fast);
         else
             memcpy(fast, ref, no);
-        CHECK(ta_kernel_use_impl(TA_KERNEL_IMPL_FAST) == TA_OK);
         CHECK(ta_kernel_conv2d_s8(&p, in, w, bias, pub) == TA_OK);
         const int d = diff_at(ref, fast, no), d2 = diff_at(ref, pub, no);
         CHECK(d < 0 && d2 < 0);
@@ -187,7 +190,7 @@ static void test_conv(int cases) {
         CHECK(ta_kernel_use_impl(TA_KERNEL_IMPL_REFERENCE) == TA_OK);
         CHECK(ta_kernel_conv2d_s8(&p, in, w, bias, pub) == TA_OK);
         CHECK(diff_at(ref, pub, no) < 0);
-        CHECK(ta_kernel_use_impl(TA_KERNEL_IMPL_FAST) == TA_OK);
+        CHECK(ta_kernel_use_impl(g_impl) == TA_OK);
     }
 }
 
@@ -307,9 +310,14 @@ int main(void) {
     CHECK(ta_kernel_use_impl((ta_kernel_impl)7) == TA_E_INVALID_ARG);
     test_requant();
     test_dot();
-    test_conv(3000);
-    test_depthwise(3000);
-    test_fc(2000);
+    const ta_kernel_impl impls[2] = {TA_KERNEL_IMPL_FAST, TA_KERNEL_IMPL_PORTABLE};
+    for (int k = 0; k < 2; k++) {
+        g_impl = impls[k];
+        CHECK(ta_kernel_use_impl(g_impl) == TA_OK);
+        test_conv(3000);
+        test_depthwise(3000);
+        test_fc(2000);
+    }
     CHECK(ta_kernel_use_impl(TA_KERNEL_IMPL_FAST) == TA_OK);
     return ta_test_finish("test_kernels_fast");
 }

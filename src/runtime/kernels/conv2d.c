@@ -43,7 +43,7 @@ ta_status ta_kernel_conv2d_s8(const ta_conv_params *p, const int8_t *input, cons
     ta_status st = conv_check(p);
     if (st) return st;
     if (!input || !filter || !output || !p->q.mult || !p->q.shift) return TA_E_INVALID_ARG;
-    if (ta__kernel_impl() == TA_KERNEL_IMPL_FAST && ta__conv2d_s8_fast_ok(p))
+    if (ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE && ta__conv2d_s8_fast_ok(p))
         ta__conv2d_s8_fast(p, input, filter, bias, output);
     else
         ta__conv2d_s8_ref(p, input, filter, bias, output);

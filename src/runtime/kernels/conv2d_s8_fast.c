@@ -27,6 +27,15 @@
 #include "runtime/kernels/dot_s8.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
+#ifdef TA__X86_DISPATCH
+#include "runtime/kernels/simd_x86.h"
+/* avx2 is a constant in each build of the body, so one branch remains. */
+#define DOT_2X2(...) (avx2 ? ta__dot_2x2_avx2(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
+#define DOT_1X2(...) (avx2 ? ta__dot_1x2_avx2(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
+#else
+#define DOT_2X2(...) ta__dot_2x2(__VA_ARGS__)
+#define DOT_1X2(...) ta__dot_1x2(__VA_ARGS__)
+#endif
 
 bool ta__conv2d_s8_fast_ok(const ta_conv_params *p) {
     return (int64_t)p->filter.h * p->filter.w * p->filter.c <= TA__FAST_MAX_DEPTH &&
@@ -50,8 +59,9 @@ static void full_x_range(const ta_conv_params *p, int32_t *lo, int32_t *hi) {
     }
 }
 
-void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
-                        const int32_t *bias, int8_t *output) {
+static TA__ALWAYS_INLINE void conv_body(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                        const int32_t *bias, int8_t *output, int avx2) {
+    (void)avx2;
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t groups = in.c / f.c, per_group = f.n / groups;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
@@ -91,7 +101,7 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                             for (; ox + 1 < fx_hi; ox += 2, x += 2 * px_step, op += 2 * out.c) {
                                 int32_t acc[4] = {0, 0, 0, 0};
                                 for (int32_t fy = 0; fy < f.h; fy++)
-                                    ta__dot_2x2(x + fy * dil_y, x + fy * dil_y + px_step, w0 + fy * row_w,
+                                    DOT_2X2(x + fy * dil_y, x + fy * dil_y + px_step, w0 + fy * row_w,
                                                 w1 + fy * row_w, row_w, acc);
                                 op[oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + full0);
                                 op[out.c + oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[2] + full0);
@@ -119,16 +129,16 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                             }
                             if (merged) {
                                 if (pair)
-                                    ta__dot_2x2(xr, xr + px_step, wr0, wr1, ntx * f.c, acc);
+                                    DOT_2X2(xr, xr + px_step, wr0, wr1, ntx * f.c, acc);
                                 else
-                                    ta__dot_1x2(xr, wr0, wr1, ntx * f.c, acc);
+                                    DOT_1X2(xr, wr0, wr1, ntx * f.c, acc);
                             } else {
                                 for (int32_t k = 0; k < ntx; k++) {
                                     const int8_t *xk = xr + (int64_t)k * dil_x;
                                     if (pair)
-                                        ta__dot_2x2(xk, xk + px_step, wr0 + k * f.c, wr1 + k * f.c, f.c, acc);
+                                        DOT_2X2(xk, xk + px_step, wr0 + k * f.c, wr1 + k * f.c, f.c, acc);
                                     else
-                                        ta__dot_1x2(xk, wr0 + k * f.c, wr1 + k * f.c, f.c, acc);
+                                        DOT_1X2(xk, wr0 + k * f.c, wr1 + k * f.c, f.c, acc);
                                 }
                             }
                         }
@@ -148,4 +158,27 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
             }
         }
     }
+}
+
+/* The baseline build and, on x86-64, the AVX2 build of the same body. */
+static void conv_base(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                        const int32_t *bias, int8_t *output) {
+    conv_body(p, input, filter, bias, output, 0);
+}
+#ifdef TA__X86_DISPATCH
+static TA__TARGET_AVX2 void conv_avx2(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                        const int32_t *bias, int8_t *output) {
+    conv_body(p, input, filter, bias, output, 1);
+}
+#endif
+
+void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                        const int32_t *bias, int8_t *output) {
+#ifdef TA__X86_DISPATCH
+    if (ta__x86_avx2()) {
+        conv_avx2(p, input, filter, bias, output);
+        return;
+    }
+#endif
+    conv_base(p, input, filter, bias, output);
 }

@@ -23,6 +23,9 @@
 #include "runtime/kernels/dot_s8.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
+#ifdef TA__X86_DISPATCH
+#include "runtime/kernels/simd_x86.h"
+#endif
 
 #if defined(TA__DOT_DSP)
 #define TA__DW_BLOCK 4 /* one word of channels, four accumulators in registers */
@@ -38,7 +41,7 @@ bool ta__depthwise_conv2d_s8_fast_ok(const ta_dwconv_params *p) {
 
 /* acc[c] += x[c] * w[c] for the block's n channels (n == TA__DW_BLOCK on the
  * fast path: a constant trip count the compiler unrolls or vectorises). */
-static inline void dw_tap(const int8_t *x, const int8_t *w, int32_t n, int32_t *acc) {
+static TA__ALWAYS_INLINE void dw_tap(const int8_t *x, const int8_t *w, int32_t n, int32_t *acc) {
 #if defined(TA__DOT_DSP) && TA__DW_BLOCK == 4
     if (n == 4) {
         const uint32_t xv = ta__ld32(x), wv = ta__ld32(w);
@@ -62,7 +65,7 @@ static inline void dw_tap(const int8_t *x, const int8_t *w, int32_t n, int32_t *
  * multiplier 1.  acc[c] = sum over the taps of x[c] * w[c]; x steps sx bytes
  * per tap along x and sy per filter row, w steps C per tap.  The
  * accumulators are locals, so they live in registers. */
-static inline void dw_full(const int8_t *x, int64_t sx, int64_t sy, const int8_t *w, int32_t C, int32_t fh,
+static TA__ALWAYS_INLINE void dw_full(const int8_t *x, int64_t sx, int64_t sy, const int8_t *w, int32_t C, int32_t fh,
                            int32_t fw, int32_t *acc) {
 #if defined(TA__DOT_DSP) && TA__DW_BLOCK == 4
     int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
@@ -91,7 +94,7 @@ static inline void dw_full(const int8_t *x, int64_t sx, int64_t sy, const int8_t
 }
 
 /* dw_full for a depth multiplier > 1: channel c reads input x[xi[c]]. */
-static inline void dw_full_dm(const int8_t *x, int64_t sx, int64_t sy, const int8_t *w, int32_t C, int32_t fh,
+static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, int64_t sx, int64_t sy, const int8_t *w, int32_t C, int32_t fh,
                               int32_t fw, const uint8_t *xi, int32_t *acc) {
 #if TA__DW_BLOCK == 4
     /* written out: GCC keeps a 4-element array in memory here */
@@ -118,8 +121,9 @@ static inline void dw_full_dm(const int8_t *x, int64_t sx, int64_t sy, const int
 #endif
 }
 
-void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
-                                  const int32_t *bias, int8_t *output) {
+static TA__ALWAYS_INLINE void dw_body(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *bias, int8_t *output, int avx2) {
+    (void)avx2;
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
@@ -164,6 +168,15 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                         /* the hot loop: windows inside the image along this row */
                         const int8_t *x = input + ta__nhwc(&in, b, ty.i0, ox * p->stride_w - p->pad_w) + x0;
                         int8_t *op = output + ta__nhwc(&out, b, oy, ox) + c0;
+#ifdef TA__X86_DISPATCH
+                        if (avx2 && dm == 1) {
+                            /* 16 channels: taps and requantisation in vectors */
+                            ta__dw16_row_avx2(x, x_step, fx_hi - ox, sx, sy, filter + c0, C, f.h, f.w, rq, fold, ro,
+                                              op);
+                            ox = fx_hi - 1; /* the for loop's increment */
+                            continue;
+                        }
+#endif
                         for (; ox < fx_hi; ox++, x += x_step, op += C) {
                             int32_t acc[TA__DW_BLOCK];
                             if (dm == 1)
@@ -202,4 +215,27 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
             }
         }
     }
+}
+
+/* The baseline build and, on x86-64, the AVX2 build of the same body. */
+static void dw_base(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *bias, int8_t *output) {
+    dw_body(p, input, filter, bias, output, 0);
+}
+#ifdef TA__X86_DISPATCH
+static TA__TARGET_AVX2 void dw_avx2(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *bias, int8_t *output) {
+    dw_body(p, input, filter, bias, output, 1);
+}
+#endif
+
+void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *bias, int8_t *output) {
+#ifdef TA__X86_DISPATCH
+    if (ta__x86_avx2()) {
+        dw_avx2(p, input, filter, bias, output);
+        return;
+    }
+#endif
+    dw_base(p, input, filter, bias, output);
 }

@@ -22,7 +22,7 @@ ta_status ta_kernel_fully_connected_s8(const ta_fc_params *p, const int8_t *inpu
     ta_status st = fc_check(p);
     if (st) return st;
     if (!input || !weights || !output || !p->q.mult || !p->q.shift) return TA_E_INVALID_ARG;
-    if (ta__kernel_impl() == TA_KERNEL_IMPL_FAST && ta__fully_connected_s8_fast_ok(p))
+    if (ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE && ta__fully_connected_s8_fast_ok(p))
         ta__fully_connected_s8_fast(p, input, weights, bias, output);
     else
         ta__fully_connected_s8_ref(p, input, weights, bias, output);

@@ -14,13 +14,23 @@
 #include "runtime/kernels/dot_s8.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
+#ifdef TA__X86_DISPATCH
+#include "runtime/kernels/simd_x86.h"
+/* avx2 is a constant in each build of the body, so one branch remains. */
+#define DOT_2X2(...) (avx2 ? ta__dot_2x2_avx2(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
+#define DOT_1X2(...) (avx2 ? ta__dot_1x2_avx2(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
+#else
+#define DOT_2X2(...) ta__dot_2x2(__VA_ARGS__)
+#define DOT_1X2(...) ta__dot_1x2(__VA_ARGS__)
+#endif
 
 bool ta__fully_connected_s8_fast_ok(const ta_fc_params *p) {
     return p->q.weights_offset == 0 && p->accum_depth <= TA__FAST_MAX_DEPTH && ta__rq_ok(&p->q, p->out_depth);
 }
 
-void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
-                                 const int32_t *bias, int8_t *output) {
+static TA__ALWAYS_INLINE void fc_body(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output, int avx2) {
+    (void)avx2;
     const int32_t D = p->accum_depth, O = p->out_depth, B = p->batches;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     for (int32_t o0 = 0; o0 < O; o0 += 2) {
@@ -34,9 +44,9 @@ void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, con
             const int8_t *x = input + (int64_t)b * D;
             int32_t acc[4] = {0, 0, 0, 0};
             if (two)
-                ta__dot_2x2(x, x + D, w0, w1, D, acc);
+                DOT_2X2(x, x + D, w0, w1, D, acc);
             else
-                ta__dot_1x2(x, w0, w1, D, acc);
+                DOT_1X2(x, w0, w1, D, acc);
             int8_t *op = output + (int64_t)b * O;
             op[o0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + f0);
             if (o1 != o0) op[o1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + f1);
@@ -48,4 +58,27 @@ void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, con
             b += two ? 2 : 1;
         }
     }
+}
+
+/* The baseline build and, on x86-64, the AVX2 build of the same body. */
+static void fc_base(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output) {
+    fc_body(p, input, weights, bias, output, 0);
+}
+#ifdef TA__X86_DISPATCH
+static TA__TARGET_AVX2 void fc_avx2(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output) {
+    fc_body(p, input, weights, bias, output, 1);
+}
+#endif
+
+void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output) {
+#ifdef TA__X86_DISPATCH
+    if (ta__x86_avx2()) {
+        fc_avx2(p, input, weights, bias, output);
+        return;
+    }
+#endif
+    fc_base(p, input, weights, bias, output);
 }

@@ -6,9 +6,18 @@
 static ta_kernel_impl g_impl = TA_KERNEL_IMPL_FAST;
 
 ta_status ta_kernel_use_impl(ta_kernel_impl impl) {
-    if (impl != TA_KERNEL_IMPL_FAST && impl != TA_KERNEL_IMPL_REFERENCE) return TA_E_INVALID_ARG;
+    if (impl != TA_KERNEL_IMPL_FAST && impl != TA_KERNEL_IMPL_REFERENCE && impl != TA_KERNEL_IMPL_PORTABLE)
+        return TA_E_INVALID_ARG;
     g_impl = impl;
     return TA_OK;
 }
 
 ta_kernel_impl ta__kernel_impl(void) { return g_impl; }
+
+#ifdef TA__X86_DISPATCH
+bool ta__x86_avx2(void) {
+    /* __builtin_cpu_supports reads what the CPU reported at start-up: cheap
+     * enough to ask once per kernel call. */
+    return g_impl == TA_KERNEL_IMPL_FAST && __builtin_cpu_supports("avx2");
+}
+#endif

@@ -16,6 +16,18 @@
 /* The implementation ta_kernel_use_impl selected (default TA_KERNEL_IMPL_FAST). */
 ta_kernel_impl ta__kernel_impl(void);
 
+/* x86-64 with GCC or Clang: each fast kernel is compiled twice, for the
+ * baseline (SSE2) and for AVX2 (the same C, vectorised 32 bytes wide), and
+ * picks one at run time: AVX2 when the CPU has it (__builtin_cpu_supports)
+ * and TA_KERNEL_IMPL_FAST is selected; TA_KERNEL_IMPL_PORTABLE keeps the
+ * baseline build. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define TA__X86_DISPATCH 1
+#define TA__TARGET_AVX2 __attribute__((target("avx2")))
+bool ta__x86_avx2(void);
+#endif
+#define TA__ALWAYS_INLINE inline __attribute__((always_inline))
+
 /* Reference kernels (TFLM's loops, int64 window sums wrapped to int32). */
 void ta__conv2d_s8_ref(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                        const int32_t *bias, int8_t *output);

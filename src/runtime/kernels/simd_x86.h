@@ -1,0 +1,180 @@
+/* Internal: AVX2 pieces of the fast int8 kernels on x86-64 (kernels_fast.h,
+ * TA__X86_DISPATCH).  Every function carries target("avx2"): it is only ever
+ * inlined into the kernels' AVX2 builds, which run only when the CPU reports
+ * AVX2.  Same contract as dot_s8.h and requant.h, lane for lane:
+ *  - the dot products sign-extend int8 to int16 (VPMOVSXBW) and multiply and
+ *    add pairs into int32 (VPMADDWD), exact for the depths the callers allow;
+ *  - ta__rq8_s8 is ta__rq_s8 on 8 lanes: the 64-bit products of VPMULDQ (even
+ *    lanes, then the odd ones shifted down), + 2^30, bits 31..62, then
+ *    gemmlowp's rounding shift with per-lane shift counts (VPSRAVD). */
+#ifndef TA_KERNELS_SIMD_X86_H
+#define TA_KERNELS_SIMD_X86_H
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "runtime/kernels/kernels_fast.h"
+#include "runtime/kernels/requant.h"
+
+/* The sums of the four vectors' lanes, in order, added to acc[0..3]. */
+static inline TA__TARGET_AVX2 void ta__hsum4_avx2(__m256i a, __m256i b, __m256i c, __m256i d, int32_t acc[4]) {
+    const __m256i ab = _mm256_hadd_epi32(a, b), cd = _mm256_hadd_epi32(c, d);
+    const __m256i abcd = _mm256_hadd_epi32(ab, cd); /* per 128-bit half: a b c d */
+    const __m128i s = _mm_add_epi32(_mm256_castsi256_si128(abcd), _mm256_extracti128_si256(abcd, 1));
+    const __m128i old = _mm_loadu_si128((const __m128i *)(const void *)acc);
+    _mm_storeu_si128((__m128i *)(void *)acc, _mm_add_epi32(old, s));
+}
+
+static inline TA__TARGET_AVX2 __m256i ta__ld16_s16_avx2(const int8_t *p) {
+    return _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
+
+static inline TA__TARGET_AVX2 void ta__dot_2x2_avx2(const int8_t *x0, const int8_t *x1, const int8_t *w0,
+                                                    const int8_t *w1, int32_t n, int32_t acc[4]) {
+    __m256i s00 = _mm256_setzero_si256(), s01 = s00, s10 = s00, s11 = s00;
+    int32_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m256i xa = ta__ld16_s16_avx2(x0 + i), xb = ta__ld16_s16_avx2(x1 + i);
+        const __m256i wa = ta__ld16_s16_avx2(w0 + i), wb = ta__ld16_s16_avx2(w1 + i);
+        s00 = _mm256_add_epi32(s00, _mm256_madd_epi16(xa, wa));
+        s01 = _mm256_add_epi32(s01, _mm256_madd_epi16(xa, wb));
+        s10 = _mm256_add_epi32(s10, _mm256_madd_epi16(xb, wa));
+        s11 = _mm256_add_epi32(s11, _mm256_madd_epi16(xb, wb));
+    }
+    if (i + 8 <= n) { /* an 8-byte step in the low halves (depths of 24, 40, 144...) */
+        const __m256i xa = _mm256_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(x0 + i)));
+        const __m256i xb = _mm256_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(x1 + i)));
+        const __m256i wa = _mm256_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(w0 + i)));
+        const __m256i wb = _mm256_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(w1 + i)));
+        s00 = _mm256_add_epi32(s00, _mm256_madd_epi16(xa, wa)); /* upper lanes are 0 * 0 */
+        s01 = _mm256_add_epi32(s01, _mm256_madd_epi16(xa, wb));
+        s10 = _mm256_add_epi32(s10, _mm256_madd_epi16(xb, wa));
+        s11 = _mm256_add_epi32(s11, _mm256_madd_epi16(xb, wb));
+        i += 8;
+    }
+    ta__hsum4_avx2(s00, s01, s10, s11, acc);
+    for (; i < n; i++) {
+        acc[0] += x0[i] * w0[i];
+        acc[1] += x0[i] * w1[i];
+        acc[2] += x1[i] * w0[i];
+        acc[3] += x1[i] * w1[i];
+    }
+}
+
+static inline TA__TARGET_AVX2 void ta__dot_1x2_avx2(const int8_t *x0, const int8_t *w0, const int8_t *w1,
+                                                    int32_t n, int32_t acc[2]) {
+    __m256i s0 = _mm256_setzero_si256(), s1 = s0;
+    int32_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m256i xa = ta__ld16_s16_avx2(x0 + i);
+        s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(xa, ta__ld16_s16_avx2(w0 + i)));
+        s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(xa, ta__ld16_s16_avx2(w1 + i)));
+    }
+    if (i + 8 <= n) {
+        const __m256i xa = _mm256_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(x0 + i)));
+        const __m256i wa = _mm256_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(w0 + i)));
+        const __m256i wb = _mm256_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(w1 + i)));
+        s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(xa, wa));
+        s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(xa, wb));
+        i += 8;
+    }
+    int32_t t[4] = {0, 0, 0, 0};
+    ta__hsum4_avx2(s0, s1, _mm256_setzero_si256(), _mm256_setzero_si256(), t);
+    acc[0] += t[0];
+    acc[1] += t[1];
+    for (; i < n; i++) {
+        acc[0] += x0[i] * w0[i];
+        acc[1] += x0[i] * w1[i];
+    }
+}
+
+/* Depthwise, 16 channels of one whole window: x steps sx bytes per tap along
+ * x and sy per filter row, w steps C per tap.  Products of int8 fit int16
+ * (|x * w| <= 2^14), so VPMULLW, then widened into two int32 vectors. */
+static inline TA__TARGET_AVX2 void ta__dw16_avx2(const int8_t *x, int64_t sx, int64_t sy, const int8_t *w,
+                                                 int32_t C, int32_t fh, int32_t fw, __m256i *lo, __m256i *hi) {
+    __m256i a = _mm256_setzero_si256(), b = a;
+    for (int32_t fy = 0; fy < fh; fy++, x += sy) {
+        const int8_t *xp = x;
+        for (int32_t fx = 0; fx < fw; fx++, xp += sx, w += C) {
+            const __m256i p = _mm256_mullo_epi16(ta__ld16_s16_avx2(xp), ta__ld16_s16_avx2(w));
+            a = _mm256_add_epi32(a, _mm256_cvtepi16_epi32(_mm256_castsi256_si128(p)));
+            b = _mm256_add_epi32(b, _mm256_cvtepi16_epi32(_mm256_extracti128_si256(p, 1)));
+        }
+    }
+    *lo = a;
+    *hi = b;
+}
+
+/* Requantisation constants of 8 consecutive channels, one per lane. */
+typedef struct ta__rq8 {
+    __m256i mult, left, right, mask, half;
+} ta__rq8;
+
+static inline TA__TARGET_AVX2 ta__rq8 ta__rq8_make(const ta__rq *r) {
+    int32_t m[8], l[8], s[8], k[8], h[8];
+    for (int c = 0; c < 8; c++) {
+        m[c] = r[c].mult, l[c] = r[c].left, s[c] = r[c].right;
+        k[c] = (int32_t)r[c].mask, h[c] = r[c].half;
+    }
+    ta__rq8 v;
+    v.mult = _mm256_loadu_si256((const __m256i *)(const void *)m);
+    v.left = _mm256_loadu_si256((const __m256i *)(const void *)l);
+    v.right = _mm256_loadu_si256((const __m256i *)(const void *)s);
+    v.mask = _mm256_loadu_si256((const __m256i *)(const void *)k);
+    v.half = _mm256_loadu_si256((const __m256i *)(const void *)h);
+    return v;
+}
+
+/* ta__rq_mul on 8 lanes, before the zero point and the clamp. */
+static inline TA__TARGET_AVX2 __m256i ta__rq8_mul(const ta__rq8 *r, __m256i x) {
+    const __m256i s = _mm256_sllv_epi32(x, r->left);
+    const __m256i round = _mm256_set1_epi64x(INT64_C(1) << 30);
+    /* even lanes: products in 64 bits, + 2^30, bits 31..62 into the low word */
+    const __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(s, r->mult), round);
+    const __m256i po = _mm256_add_epi64(
+        _mm256_mul_epi32(_mm256_srli_epi64(s, 32), _mm256_srli_epi64(r->mult, 32)), round);
+    const __m256i he = _mm256_srli_epi64(pe, 31);
+    const __m256i ho = _mm256_slli_epi64(_mm256_srli_epi64(po, 31), 32);
+    const __m256i hm = _mm256_blend_epi32(he, ho, 0xAA);
+    /* gemmlowp RoundingDivideByPOT */
+    const __m256i rem = _mm256_and_si256(hm, r->mask);
+    const __m256i thr = _mm256_add_epi32(r->half, _mm256_srli_epi32(hm, 31));
+    const __m256i q = _mm256_srav_epi32(hm, r->right);
+    return _mm256_sub_epi32(q, _mm256_cmpgt_epi32(rem, thr)); /* cmpgt gives -1 */
+}
+
+/* 16 channels: acc (+ fold, wrapping) requantised, + zero point, clamped,
+ * stored as 16 int8. */
+static inline TA__TARGET_AVX2 void ta__rq16_s8_store(const ta__rq8 *r0, const ta__rq8 *r1, ta__rq_out o,
+                                                     __m256i acc0, __m256i acc1, int8_t *dst) {
+    const __m256i off = _mm256_set1_epi32(o.out_off);
+    const __m256i lo = _mm256_set1_epi32(o.act_min), hi = _mm256_set1_epi32(o.act_max);
+    __m256i a = _mm256_add_epi32(ta__rq8_mul(r0, acc0), off);
+    __m256i b = _mm256_add_epi32(ta__rq8_mul(r1, acc1), off);
+    a = _mm256_min_epi32(_mm256_max_epi32(a, lo), hi);
+    b = _mm256_min_epi32(_mm256_max_epi32(b, lo), hi);
+    /* a, b are in [-128, 127] now: the saturating packs only reorder */
+    const __m256i w = _mm256_packs_epi32(a, b);  /* a0-3 b0-3 | a4-7 b4-7 */
+    const __m256i v = _mm256_permute4x64_epi64(w, 0xD8); /* a0-3 a4-7 | b0-3 b4-7 */
+    const __m128i bytes = _mm_packs_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    _mm_storeu_si128((__m128i *)(void *)dst, bytes);
+}
+
+
+/* Depthwise, one row of n whole windows (x steps x_step per output pixel,
+ * op steps C): 16 channels with constants rq[0..15] and folds fold[0..15]. */
+static inline TA__TARGET_AVX2 void ta__dw16_row_avx2(const int8_t *x, int64_t x_step, int32_t n, int64_t sx, int64_t sy,
+                                              const int8_t *w, int32_t C, int32_t fh, int32_t fw, const ta__rq *rq,
+                                              const uint32_t *fold, ta__rq_out ro, int8_t *op) {
+    const ta__rq8 v0 = ta__rq8_make(rq), v1 = ta__rq8_make(rq + 8);
+    const __m256i f0 = _mm256_loadu_si256((const __m256i *)(const void *)fold);
+    const __m256i f1 = _mm256_loadu_si256((const __m256i *)(const void *)(fold + 8));
+    for (int32_t i = 0; i < n; i++, x += x_step, op += C) {
+        __m256i lo, hi;
+        ta__dw16_avx2(x, sx, sy, w, C, fh, fw, &lo, &hi);
+        ta__rq16_s8_store(&v0, &v1, ro, _mm256_add_epi32(lo, f0), _mm256_add_epi32(hi, f1), op);
+    }
+}
+
+#endif
