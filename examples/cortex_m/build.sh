@@ -25,7 +25,8 @@
 # instruction per ns of virtual time) with a timeout.
 #
 # Environment: TINYARENA_CLI, TA_MCU_LIBDIR (where the cross-compiled
-# library is cached, default OUTDIR/lib), TA_MCU_TIMEOUT (seconds, default 120).
+# library is cached, default OUTDIR/lib), TA_MCU_TIMEOUT (seconds, default 120),
+# TA_MCU_KERNELS (fast, the default, or reference: TFLM's loops, for comparison).
 # Exit codes: 0 ok, 1 failure, 2 usage, 3 a tool is missing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,6 +73,13 @@ cflags="$arch -mthumb -std=c11 -Os -g -ffunction-sections -fdata-sections
 # The fast kernels (src/runtime/kernels/*_fast.c) are built for speed: -O2
 # inlines the dot-product micro-kernels and the requantisation and keeps
 # their pointers in registers; everything else stays -Os.
+# TA_MCU_KERNELS=reference starts the firmware on the reference int8 kernels
+# (the "before" of the instruction counts).
+case ${TA_MCU_KERNELS:-fast} in
+  fast) ;;
+  reference) cflags="$cflags -DTA_KERNEL_IMPL_DEFAULT=TA_KERNEL_IMPL_REFERENCE" ;;
+  *) echo "$0: TA_MCU_KERNELS must be fast or reference" >&2; exit 2 ;;
+esac
 kflags=$(echo $cflags | sed 's/ -Os / -O2 /')
 
 # 1. The library's runtime part, cached per CPU: rebuilt when a source or a

@@ -59,8 +59,16 @@ static void full_x_range(const ta_conv_params *p, int32_t *lo, int32_t *hi) {
     }
 }
 
+#ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void conv_body(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output, int avx2) {
+#else
+/* One build: the body is the kernel itself (a wrapper around it costs GCC
+ * registers in the hot loops on Cortex-M). */
+#define avx2 0
+void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                        const int32_t *bias, int8_t *output) {
+#endif
     (void)avx2;
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t groups = in.c / f.c, per_group = f.n / groups;
@@ -160,25 +168,25 @@ static TA__ALWAYS_INLINE void conv_body(const ta_conv_params *p, const int8_t *i
     }
 }
 
-/* The baseline build and, on x86-64, the AVX2 build of the same body. */
+#ifdef TA__X86_DISPATCH
+/* x86-64: the baseline build and the AVX2 build of the same body, chosen at
+ * run time. */
 static void conv_base(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output) {
     conv_body(p, input, filter, bias, output, 0);
 }
-#ifdef TA__X86_DISPATCH
 static TA__TARGET_AVX2 void conv_avx2(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output) {
     conv_body(p, input, filter, bias, output, 1);
 }
-#endif
 
 void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output) {
-#ifdef TA__X86_DISPATCH
-    if (ta__x86_avx2()) {
+    if (ta__x86_avx2())
         conv_avx2(p, input, filter, bias, output);
-        return;
-    }
-#endif
-    conv_base(p, input, filter, bias, output);
+    else
+        conv_base(p, input, filter, bias, output);
 }
+#else
+#undef avx2
+#endif

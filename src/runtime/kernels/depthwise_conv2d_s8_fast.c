@@ -121,8 +121,16 @@ static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, int64_t sx, int64_t sy
 #endif
 }
 
+#ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void dw_body(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output, int avx2) {
+#else
+/* One build: the body is the kernel itself (a wrapper around it costs GCC
+ * registers in the hot loops on Cortex-M). */
+#define avx2 0
+void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *bias, int8_t *output) {
+#endif
     (void)avx2;
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;
@@ -217,25 +225,25 @@ static TA__ALWAYS_INLINE void dw_body(const ta_dwconv_params *p, const int8_t *i
     }
 }
 
-/* The baseline build and, on x86-64, the AVX2 build of the same body. */
+#ifdef TA__X86_DISPATCH
+/* x86-64: the baseline build and the AVX2 build of the same body, chosen at
+ * run time. */
 static void dw_base(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output) {
     dw_body(p, input, filter, bias, output, 0);
 }
-#ifdef TA__X86_DISPATCH
 static TA__TARGET_AVX2 void dw_avx2(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output) {
     dw_body(p, input, filter, bias, output, 1);
 }
-#endif
 
 void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output) {
-#ifdef TA__X86_DISPATCH
-    if (ta__x86_avx2()) {
+    if (ta__x86_avx2())
         dw_avx2(p, input, filter, bias, output);
-        return;
-    }
-#endif
-    dw_base(p, input, filter, bias, output);
+    else
+        dw_base(p, input, filter, bias, output);
 }
+#else
+#undef avx2
+#endif

@@ -44,7 +44,7 @@ static inline int32_t ta__sxtb16_ror8(uint32_t v) {
     return r;
 }
 
-static inline __attribute__((always_inline)) void ta__dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,
+static inline void ta__dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,
                                int32_t n, int32_t acc[4]) {
     int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
     int32_t i = 0;
@@ -73,7 +73,7 @@ static inline __attribute__((always_inline)) void ta__dot_2x2(const int8_t *x0, 
     acc[0] = a00, acc[1] = a01, acc[2] = a10, acc[3] = a11;
 }
 
-static inline __attribute__((always_inline)) void ta__dot_1x2(const int8_t *x0, const int8_t *w0, const int8_t *w1, int32_t n,
+static inline void ta__dot_1x2(const int8_t *x0, const int8_t *w0, const int8_t *w1, int32_t n,
                                int32_t acc[2]) {
     int32_t a0 = acc[0], a1 = acc[1];
     int32_t i = 0;
@@ -94,7 +94,7 @@ static inline __attribute__((always_inline)) void ta__dot_1x2(const int8_t *x0, 
 
 #else
 
-static inline __attribute__((always_inline)) void ta__dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,
+static inline void ta__dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,
                                int32_t n, int32_t acc[4]) {
     int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
     for (int32_t i = 0; i < n; i++) {
@@ -107,7 +107,7 @@ static inline __attribute__((always_inline)) void ta__dot_2x2(const int8_t *x0, 
     acc[0] = a00, acc[1] = a01, acc[2] = a10, acc[3] = a11;
 }
 
-static inline __attribute__((always_inline)) void ta__dot_1x2(const int8_t *x0, const int8_t *w0, const int8_t *w1, int32_t n,
+static inline void ta__dot_1x2(const int8_t *x0, const int8_t *w0, const int8_t *w1, int32_t n,
                                int32_t acc[2]) {
     int32_t a0 = acc[0], a1 = acc[1];
     for (int32_t i = 0; i < n; i++) {
@@ -120,7 +120,7 @@ static inline __attribute__((always_inline)) void ta__dot_1x2(const int8_t *x0, 
 #endif
 
 /* Sum of n int8 values (a weight row's share of the folded input offset). */
-static inline __attribute__((always_inline)) int32_t ta__sum_s8(const int8_t *p, int32_t n) {
+static inline int32_t ta__sum_s8(const int8_t *p, int32_t n) {
     int32_t s = 0;
     for (int32_t i = 0; i < n; i++) s += p[i];
     return s;

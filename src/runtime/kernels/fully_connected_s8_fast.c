@@ -28,8 +28,16 @@ bool ta__fully_connected_s8_fast_ok(const ta_fc_params *p) {
     return p->q.weights_offset == 0 && p->accum_depth <= TA__FAST_MAX_DEPTH && ta__rq_ok(&p->q, p->out_depth);
 }
 
+#ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void fc_body(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
                                  const int32_t *bias, int8_t *output, int avx2) {
+#else
+/* One build: the body is the kernel itself (a wrapper around it costs GCC
+ * registers in the hot loops on Cortex-M). */
+#define avx2 0
+void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output) {
+#endif
     (void)avx2;
     const int32_t D = p->accum_depth, O = p->out_depth, B = p->batches;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
@@ -60,25 +68,25 @@ static TA__ALWAYS_INLINE void fc_body(const ta_fc_params *p, const int8_t *input
     }
 }
 
-/* The baseline build and, on x86-64, the AVX2 build of the same body. */
+#ifdef TA__X86_DISPATCH
+/* x86-64: the baseline build and the AVX2 build of the same body, chosen at
+ * run time. */
 static void fc_base(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
                                  const int32_t *bias, int8_t *output) {
     fc_body(p, input, weights, bias, output, 0);
 }
-#ifdef TA__X86_DISPATCH
 static TA__TARGET_AVX2 void fc_avx2(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
                                  const int32_t *bias, int8_t *output) {
     fc_body(p, input, weights, bias, output, 1);
 }
-#endif
 
 void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
                                  const int32_t *bias, int8_t *output) {
-#ifdef TA__X86_DISPATCH
-    if (ta__x86_avx2()) {
+    if (ta__x86_avx2())
         fc_avx2(p, input, weights, bias, output);
-        return;
-    }
-#endif
-    fc_base(p, input, weights, bias, output);
+    else
+        fc_base(p, input, weights, bias, output);
 }
+#else
+#undef avx2
+#endif

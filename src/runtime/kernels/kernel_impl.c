@@ -3,7 +3,13 @@
  * it once per call, and it only changes when a test or benchmark asks. */
 #include "runtime/kernels/kernels_fast.h"
 
-static ta_kernel_impl g_impl = TA_KERNEL_IMPL_FAST;
+/* A build can start from another choice (-DTA_KERNEL_IMPL_DEFAULT=...): the
+ * Cortex-M firmware measures the reference loops that way (build.sh,
+ * TA_MCU_KERNELS=reference). */
+#ifndef TA_KERNEL_IMPL_DEFAULT
+#define TA_KERNEL_IMPL_DEFAULT TA_KERNEL_IMPL_FAST
+#endif
+static ta_kernel_impl g_impl = TA_KERNEL_IMPL_DEFAULT;
 
 ta_status ta_kernel_use_impl(ta_kernel_impl impl) {
     if (impl != TA_KERNEL_IMPL_FAST && impl != TA_KERNEL_IMPL_REFERENCE && impl != TA_KERNEL_IMPL_PORTABLE)
