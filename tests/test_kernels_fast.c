@@ -73,6 +73,18 @@ static void test_requant(void) {
         }
     }
     CHECK(bad == 0);
+    /* the armv6-m high multiply (16-bit halves, hand-carried) against the
+     * int64 product, on the host too */
+    int bad32 = 0;
+    for (int i = 0; i < 400000; i++) {
+        const int32_t s = rnd_acc(), m = rnd(0, 3) ? rnd_mult() : -(rnd_mult() & INT32_MAX);
+        if (s == INT32_MIN && m == INT32_MIN) continue;
+        const int64_t ab = (int64_t)s * m + (INT64_C(1) << 30);
+        const int32_t want = (int32_t)(ab >= 0 ? ab / (INT64_C(1) << 31) : -((-ab + (INT64_C(1) << 31) - 1) / (INT64_C(1) << 31)));
+        if (ta__hmul_nudged_32(s, m) != want && bad32++ < 5)
+            fprintf(stderr, "hmul32 %d * %d: %d != %d\n", s, m, ta__hmul_nudged_32(s, m), want);
+    }
+    CHECK(bad32 == 0);
     /* every shift with the rounding ties: x = k * 2^right + 2^(right-1) */
     for (int32_t sh = -31; sh <= 0; sh++) {
         int32_t m = INT32_MAX;

@@ -38,7 +38,7 @@
 #endif
 
 bool ta__conv2d_s8_fast_ok(const ta_conv_params *p) {
-    return (int64_t)p->filter.h * p->filter.w * p->filter.c <= TA__FAST_MAX_DEPTH &&
+    return (ptrdiff_t)p->filter.h * p->filter.w * p->filter.c <= TA__FAST_MAX_DEPTH &&
            ta__rq_ok(&p->q, p->output.c);
 }
 
@@ -78,9 +78,9 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
     const int32_t dil_x = p->dilation_w * in.c; /* input bytes between taps along x */
     /* One contiguous run per filter row, or one run per tap. */
     const bool merged = groups == 1 && p->dilation_w == 1;
-    const int64_t in_row = (int64_t)in.w * in.c, in_img = (int64_t)in.h * in_row;
-    const int64_t px_step = (int64_t)p->stride_w * in.c;
-    const int64_t dil_y = (int64_t)p->dilation_h * in_row; /* input bytes between filter rows */
+    const ptrdiff_t in_row = (ptrdiff_t)in.w * in.c, in_img = (ptrdiff_t)in.h * in_row;
+    const ptrdiff_t px_step = (ptrdiff_t)p->stride_w * in.c;
+    const ptrdiff_t dil_y = (ptrdiff_t)p->dilation_h * in_row; /* input bytes between filter rows */
     int32_t fx_lo, fx_hi;
     full_x_range(p, &fx_lo, &fx_hi);
 
@@ -89,7 +89,7 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
         for (int32_t oc0 = g * per_group; oc0 < oc_end; oc0 += 2) {
             /* An odd last channel runs as a pair with itself; only one is stored. */
             const int32_t oc1 = oc0 + 1 < oc_end ? oc0 + 1 : oc0;
-            const int8_t *w0 = filter + (int64_t)oc0 * depth, *w1 = filter + (int64_t)oc1 * depth;
+            const int8_t *w0 = filter + (ptrdiff_t)oc0 * depth, *w1 = filter + (ptrdiff_t)oc1 * depth;
             const int32_t sum0 = ta__sum_s8(w0, depth), sum1 = ta__sum_s8(w1, depth);
             const ta__rq r0 = ta__rq_make(&p->q, oc0), r1 = ta__rq_make(&p->q, oc1);
             const uint32_t full0 = ta__fold(bias, oc0, p->q.input_offset, sum0);
@@ -98,14 +98,14 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                 for (int32_t oy = 0; oy < out.h; oy++) {
                     const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
                     const bool full_y = ty.lo == 0 && ty.hi == f.h;
-                    int8_t *orow = output + ta__nhwc(&out, b, oy, 0);
+                    int8_t *orow = output + ta__nhwc_p(&out, b, oy, 0);
                     for (int32_t ox = 0; ox < out.w;) {
                         if (full_y && merged && ox >= fx_lo && ox + 1 < fx_hi) {
                             /* The hot loop: pixel pairs whose windows lie inside the
                              * image, one dot product per filter row. */
-                            const int8_t *x = input + b * in_img + (int64_t)ty.i0 * in_row +
-                                              (int64_t)(ox * p->stride_w - p->pad_w) * in.c;
-                            int8_t *op = orow + (int64_t)ox * out.c;
+                            const int8_t *x = input + b * in_img + (ptrdiff_t)ty.i0 * in_row +
+                                              (ptrdiff_t)(ox * p->stride_w - p->pad_w) * in.c;
+                            int8_t *op = orow + (ptrdiff_t)ox * out.c;
                             for (; ox + 1 < fx_hi; ox += 2, x += 2 * px_step, op += 2 * out.c) {
                                 int32_t acc[4] = {0, 0, 0, 0};
                                 for (int32_t fy = 0; fy < f.h; fy++)
@@ -128,8 +128,8 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                         const bool full = full_y && tx.lo == 0 && tx.hi == f.w;
                         if (!full) s0 = s1 = 0;
                         for (int32_t fy = ty.lo; fy < ty.hi; fy++) {
-                            const int8_t *xr = input + b * in_img + (int64_t)(ty.i0 + p->dilation_h * fy) * in_row +
-                                               (int64_t)(tx.i0 + p->dilation_w * tx.lo) * in.c + (int64_t)g * f.c;
+                            const int8_t *xr = input + b * in_img + (ptrdiff_t)(ty.i0 + p->dilation_h * fy) * in_row +
+                                               (ptrdiff_t)(tx.i0 + p->dilation_w * tx.lo) * in.c + (ptrdiff_t)g * f.c;
                             const int8_t *wr0 = w0 + fy * row_w + tx.lo * f.c, *wr1 = w1 + fy * row_w + tx.lo * f.c;
                             if (!full) {
                                 s0 += ta__sum_s8(wr0, ntx * f.c);
@@ -142,7 +142,7 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                                     DOT_1X2(xr, wr0, wr1, ntx * f.c, acc);
                             } else {
                                 for (int32_t k = 0; k < ntx; k++) {
-                                    const int8_t *xk = xr + (int64_t)k * dil_x;
+                                    const int8_t *xk = xr + (ptrdiff_t)k * dil_x;
                                     if (pair)
                                         DOT_2X2(xk, xk + px_step, wr0 + k * f.c, wr1 + k * f.c, f.c, acc);
                                     else
@@ -152,7 +152,7 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                         }
                         const uint32_t f0 = ta__fold(bias, oc0, p->q.input_offset, s0);
                         const uint32_t f1 = ta__fold(bias, oc1, p->q.input_offset, s1);
-                        int8_t *op = orow + (int64_t)ox * out.c;
+                        int8_t *op = orow + (ptrdiff_t)ox * out.c;
                         op[oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + f0);
                         if (oc1 != oc0) op[oc1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + f1);
                         if (pair) {

@@ -36,7 +36,7 @@
 #endif
 
 bool ta__depthwise_conv2d_s8_fast_ok(const ta_dwconv_params *p) {
-    return (int64_t)p->filter.h * p->filter.w <= TA__FAST_MAX_DEPTH && ta__rq_ok(&p->q, p->output.c);
+    return (ptrdiff_t)p->filter.h * p->filter.w <= TA__FAST_MAX_DEPTH && ta__rq_ok(&p->q, p->output.c);
 }
 
 /* acc[c] += x[c] * w[c] for the block's n channels (n == TA__DW_BLOCK on the
@@ -65,7 +65,7 @@ static TA__ALWAYS_INLINE void dw_tap(const int8_t *x, const int8_t *w, int32_t n
  * multiplier 1.  acc[c] = sum over the taps of x[c] * w[c]; x steps sx bytes
  * per tap along x and sy per filter row, w steps C per tap.  The
  * accumulators are locals, so they live in registers. */
-static TA__ALWAYS_INLINE void dw_full(const int8_t *x, int64_t sx, int64_t sy, const int8_t *w, int32_t C, int32_t fh,
+static TA__ALWAYS_INLINE void dw_full(const int8_t *x, ptrdiff_t sx, ptrdiff_t sy, const int8_t *w, int32_t C, int32_t fh,
                            int32_t fw, int32_t *acc) {
 #if defined(TA__DOT_DSP) && TA__DW_BLOCK == 4
     int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
@@ -82,6 +82,19 @@ static TA__ALWAYS_INLINE void dw_full(const int8_t *x, int64_t sx, int64_t sy, c
         }
     }
     acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+#elif TA__DW_BLOCK == 4
+    /* armv6-m: written out, GCC keeps a 4-element array in memory */
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int32_t fy = 0; fy < fh; fy++, x += sy) {
+        const int8_t *xp = x;
+        for (int32_t fx = 0; fx < fw; fx++, xp += sx, w += C) {
+            a0 += xp[0] * w[0];
+            a1 += xp[1] * w[1];
+            a2 += xp[2] * w[2];
+            a3 += xp[3] * w[3];
+        }
+    }
+    acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
 #else
     int32_t a[TA__DW_BLOCK] = {0};
     for (int32_t fy = 0; fy < fh; fy++, x += sy) {
@@ -94,7 +107,7 @@ static TA__ALWAYS_INLINE void dw_full(const int8_t *x, int64_t sx, int64_t sy, c
 }
 
 /* dw_full for a depth multiplier > 1: channel c reads input x[xi[c]]. */
-static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, int64_t sx, int64_t sy, const int8_t *w, int32_t C, int32_t fh,
+static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, ptrdiff_t sx, ptrdiff_t sy, const int8_t *w, int32_t C, int32_t fh,
                               int32_t fw, const uint8_t *xi, int32_t *acc) {
 #if TA__DW_BLOCK == 4
     /* written out: GCC keeps a 4-element array in memory here */
@@ -136,8 +149,8 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
     const int32_t C = out.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     const int32_t taps = f.h * f.w, dm = p->depth_multiplier;
-    const int64_t sx = (int64_t)p->dilation_w * in.c, sy = (int64_t)p->dilation_h * in.w * in.c;
-    const int64_t x_step = (int64_t)p->stride_w * in.c;
+    const ptrdiff_t sx = (ptrdiff_t)p->dilation_w * in.c, sy = (ptrdiff_t)p->dilation_h * in.w * in.c;
+    const ptrdiff_t x_step = (ptrdiff_t)p->stride_w * in.c;
     /* output x positions whose window lies inside the image in x */
     int32_t fx_lo = 0, fx_hi = 0;
     for (int32_t ox = 0; ox < out.w; ox++) {
@@ -161,7 +174,7 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
         for (int32_t c = 0; c < n; c++) {
             xi[c] = (uint8_t)((c0 + c) / dm - x0);
             int32_t s = 0;
-            for (int32_t t = 0; t < taps; t++) s += filter[(int64_t)t * C + c0 + c];
+            for (int32_t t = 0; t < taps; t++) s += filter[(ptrdiff_t)t * C + c0 + c];
             wsum[c] = s;
             rq[c] = ta__rq_make(&p->q, c0 + c);
             fold[c] = ta__fold(bias, c0 + c, p->q.input_offset, s);
@@ -174,8 +187,8 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                 for (int32_t ox = 0; ox < out.w; ox++) {
                     if (full_y && hot && ox >= fx_lo && ox < fx_hi) {
                         /* the hot loop: windows inside the image along this row */
-                        const int8_t *x = input + ta__nhwc(&in, b, ty.i0, ox * p->stride_w - p->pad_w) + x0;
-                        int8_t *op = output + ta__nhwc(&out, b, oy, ox) + c0;
+                        const int8_t *x = input + ta__nhwc_p(&in, b, ty.i0, ox * p->stride_w - p->pad_w) + x0;
+                        int8_t *op = output + ta__nhwc_p(&out, b, oy, ox) + c0;
 #ifdef TA__X86_DISPATCH
                         if (avx2 && dm == 1) {
                             /* 16 channels: taps and requantisation in vectors */
@@ -200,14 +213,14 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                     const ta__taps tx = ta__conv_taps(ox, p->stride_w, p->pad_w, p->dilation_w, f.w, in.w);
                     const bool full = ty.lo == 0 && ty.hi == f.h && tx.lo == 0 && tx.hi == f.w;
                     int32_t acc[TA__DW_BLOCK] = {0};
-                    int8_t *op = output + ta__nhwc(&out, b, oy, ox) + c0;
+                    int8_t *op = output + ta__nhwc_p(&out, b, oy, ox) + c0;
                     int32_t part[TA__DW_BLOCK] = {0}; /* weight sums of a clipped window */
                     for (int32_t fy = ty.lo; fy < ty.hi; fy++) {
-                        const int8_t *xr = input + ta__nhwc(&in, b, ty.i0 + p->dilation_h * fy, 0) + x0;
-                        const int8_t *wr = filter + (int64_t)fy * f.w * C + c0;
+                        const int8_t *xr = input + ta__nhwc_p(&in, b, ty.i0 + p->dilation_h * fy, 0) + x0;
+                        const int8_t *wr = filter + (ptrdiff_t)fy * f.w * C + c0;
                         for (int32_t fx = tx.lo; fx < tx.hi; fx++) {
-                            const int8_t *xp = xr + (int64_t)(tx.i0 + p->dilation_w * fx) * in.c;
-                            const int8_t *wp = wr + (int64_t)fx * C;
+                            const int8_t *xp = xr + (ptrdiff_t)(tx.i0 + p->dilation_w * fx) * in.c;
+                            const int8_t *wp = wr + (ptrdiff_t)fx * C;
                             if (dm == 1)
                                 dw_tap(xp, wp, n, acc);
                             else

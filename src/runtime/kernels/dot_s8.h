@@ -92,6 +92,29 @@ static inline void ta__dot_1x2(const int8_t *x0, const int8_t *w0, const int8_t 
     acc[0] = a0, acc[1] = a1;
 }
 
+#elif defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+
+/* armv6-m: eight low registers.  One input row against two weight rows
+ * fits them (three pointers, one index counting up to 0, two sums, two
+ * temporaries: 10 instructions per 2 MACs; unrolled, GCC spills); a 2x2 block would spill, so
+ * it is two of those.  Byte loads only: nothing is read unaligned. */
+static inline void ta__dot_1x2(const int8_t *x0, const int8_t *w0, const int8_t *w1, int32_t n, int32_t acc[2]) {
+    int32_t a0 = acc[0], a1 = acc[1];
+    x0 += n, w0 += n, w1 += n;
+    for (int32_t i = -n; i != 0; i++) {
+        const int32_t xa = x0[i];
+        a0 += xa * w0[i];
+        a1 += xa * w1[i];
+    }
+    acc[0] = a0, acc[1] = a1;
+}
+
+static inline void ta__dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,
+                               int32_t n, int32_t acc[4]) {
+    ta__dot_1x2(x0, w0, w1, n, acc);
+    ta__dot_1x2(x1, w0, w1, n, acc + 2);
+}
+
 #else
 
 static inline void ta__dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,

@@ -43,19 +43,19 @@ void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, con
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     for (int32_t o0 = 0; o0 < O; o0 += 2) {
         const int32_t o1 = o0 + 1 < O ? o0 + 1 : o0; /* an odd last row pairs with itself */
-        const int8_t *w0 = weights + (int64_t)o0 * D, *w1 = weights + (int64_t)o1 * D;
+        const int8_t *w0 = weights + (ptrdiff_t)o0 * D, *w1 = weights + (ptrdiff_t)o1 * D;
         const uint32_t f0 = ta__fold(bias, o0, p->q.input_offset, ta__sum_s8(w0, D));
         const uint32_t f1 = ta__fold(bias, o1, p->q.input_offset, ta__sum_s8(w1, D));
         const ta__rq r0 = ta__rq_make(&p->q, o0), r1 = ta__rq_make(&p->q, o1);
         for (int32_t b = 0; b < B;) {
             const bool two = b + 1 < B;
-            const int8_t *x = input + (int64_t)b * D;
+            const int8_t *x = input + (ptrdiff_t)b * D;
             int32_t acc[4] = {0, 0, 0, 0};
             if (two)
                 DOT_2X2(x, x + D, w0, w1, D, acc);
             else
                 DOT_1X2(x, w0, w1, D, acc);
-            int8_t *op = output + (int64_t)b * O;
+            int8_t *op = output + (ptrdiff_t)b * O;
             op[o0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + f0);
             if (o1 != o0) op[o1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + f1);
             if (two) {

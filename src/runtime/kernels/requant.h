@@ -71,14 +71,38 @@ static inline uint32_t ta__fold(const int32_t *bias, int32_t oc, int32_t input_o
     return (bias ? (uint32_t)bias[oc] : 0u) + (uint32_t)input_offset * (uint32_t)wsum;
 }
 
+/* floor((s * m + 2^30) / 2^31) from 16-bit halves and 32-bit multiplies
+ * only: for cores without a 32x32->64 multiply (armv6-m, where int64
+ * products call __aeabi_lmul).  s = sh * 2^16 + sl, m = mh * 2^16 + ml
+ * (sh, mh arithmetic shifts, sl, ml the unsigned low halves); every partial
+ * product fits 32 bits, and the 64-bit sum is carried by hand.  Exact
+ * wherever the result fits int32 (not for s = m = INT32_MIN). */
+static inline int32_t ta__hmul_nudged_32(int32_t s, int32_t m) {
+    const uint32_t sl = (uint32_t)s & 0xFFFFu, ml = (uint32_t)m & 0xFFFFu;
+    const int32_t sh = ta__asr(s, 16), mh = ta__asr(m, 16);
+    const uint32_t ll = sl * ml;
+    const int32_t c1 = sh * (int32_t)ml, c2 = (int32_t)sl * mh;
+    uint32_t lo = ll + 0x40000000u, carry = lo < ll;
+    uint32_t t = (uint32_t)c1 << 16;
+    lo += t, carry += lo < t;
+    t = (uint32_t)c2 << 16;
+    lo += t, carry += lo < t;
+    const uint32_t hi = (uint32_t)(sh * mh) + (uint32_t)ta__asr(c1, 16) + (uint32_t)ta__asr(c2, 16) + carry;
+    return (int32_t)((hi << 1) | (lo >> 31));
+}
+
 /* ta_q_mul(x, mult, shift) with the hoisted constants (ta__rq_ok holds). */
 static inline int32_t ta__rq_mul(const ta__rq *r, int32_t x) {
     const int32_t s = (int32_t)((uint32_t)x << r->left);
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+    const int32_t hm = ta__hmul_nudged_32(s, r->mult);
+#else
     const int64_t ab = (int64_t)s * r->mult + (INT64_C(1) << 30);
     /* floor(ab / 2^31) fits int32 (|s * mult| < 2^62 once INT32_MIN * INT32_MIN
      * is excluded), so it is bits 31..62 of ab: a logical shift gives the same
      * low word as an arithmetic one, without a sign branch. */
     const int32_t hm = (int32_t)(uint32_t)((uint64_t)ab >> 31);
+#endif
     const int32_t rem = (int32_t)((uint32_t)hm & r->mask);
     const int32_t thr = r->half + (hm < 0 ? 1 : 0);
     return ta__asr(hm, r->right) + (rem > thr ? 1 : 0);
