@@ -177,4 +177,62 @@ static inline TA__TARGET_AVX2 void ta__dw16_row_avx2(const int8_t *x, int64_t x_
     }
 }
 
+/* Convolution, 8 output channels of one pixel: s[k] += the run x[0..n) times
+ * weight row k (w + k * ws), in 8 lanes of partial sums each. */
+static inline TA__TARGET_AVX2 void ta__dot_1x8_avx2(const int8_t *x, const int8_t *w, ptrdiff_t ws, int32_t n,
+                                                    __m256i s[8]) {
+    int32_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m256i xv = ta__ld16_s16_avx2(x + i);
+        for (int k = 0; k < 8; k++)
+            s[k] = _mm256_add_epi32(s[k], _mm256_madd_epi16(xv, ta__ld16_s16_avx2(w + k * ws + i)));
+    }
+    if (i + 8 <= n) {
+        const __m256i xv = _mm256_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(x + i)));
+        for (int k = 0; k < 8; k++) {
+            const __m256i wv = _mm256_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(w + k * ws + i)));
+            s[k] = _mm256_add_epi32(s[k], _mm256_madd_epi16(xv, wv));
+        }
+        i += 8;
+    }
+    if (i < n) {
+        for (int k = 0; k < 8; k++) {
+            int32_t t = 0;
+            for (int32_t j = i; j < n; j++) t += x[j] * w[k * ws + j];
+            s[k] = _mm256_add_epi32(s[k], _mm256_castsi128_si256(_mm_cvtsi32_si128(t)));
+        }
+    }
+}
+
+/* The 8 lane sums of s[0..7], in order, as one vector. */
+static inline TA__TARGET_AVX2 __m256i ta__hsum8_avx2(const __m256i s[8]) {
+    const __m256i t0 = _mm256_hadd_epi32(s[0], s[1]), t1 = _mm256_hadd_epi32(s[2], s[3]);
+    const __m256i t2 = _mm256_hadd_epi32(s[4], s[5]), t3 = _mm256_hadd_epi32(s[6], s[7]);
+    const __m256i u0 = _mm256_hadd_epi32(t0, t1), u1 = _mm256_hadd_epi32(t2, t3); /* [0..3 | 0..3], [4..7 | 4..7] */
+    return _mm256_add_epi32(_mm256_permute2x128_si256(u0, u1, 0x20), _mm256_permute2x128_si256(u0, u1, 0x31));
+}
+
+/* Convolution, n pixels of one output row whose windows lie inside the
+ * image (x steps px_step per pixel, dil_y per filter row of row_w bytes),
+ * 8 output channels: weight rows w + k * depth, constants rq[0..7], folds
+ * fold[0..7]; outputs at op (8 bytes), op += out_c per pixel. */
+static inline TA__TARGET_AVX2 void ta__conv_row8_avx2(const int8_t *x, ptrdiff_t px_step, int32_t n, ptrdiff_t dil_y,
+                                                      int32_t fh, int32_t row_w, const int8_t *w, ptrdiff_t depth,
+                                                      const ta__rq *rq, const uint32_t *fold, ta__rq_out ro,
+                                                      int8_t *op, ptrdiff_t out_c) {
+    const ta__rq8 v = ta__rq8_make(rq);
+    const __m256i f = _mm256_loadu_si256((const __m256i *)(const void *)fold);
+    const __m256i off = _mm256_set1_epi32(ro.out_off);
+    const __m256i lo = _mm256_set1_epi32(ro.act_min), hi = _mm256_set1_epi32(ro.act_max);
+    for (int32_t p = 0; p < n; p++, x += px_step, op += out_c) {
+        __m256i s[8];
+        for (int k = 0; k < 8; k++) s[k] = _mm256_setzero_si256();
+        for (int32_t fy = 0; fy < fh; fy++) ta__dot_1x8_avx2(x + fy * dil_y, w + fy * row_w, depth, row_w, s);
+        __m256i a = _mm256_add_epi32(ta__rq8_mul(&v, _mm256_add_epi32(ta__hsum8_avx2(s), f)), off);
+        a = _mm256_min_epi32(_mm256_max_epi32(a, lo), hi);
+        const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+        _mm_storel_epi64((__m128i *)(void *)op, _mm_packs_epi16(w16, w16));
+    }
+}
+
 #endif
