@@ -297,6 +297,50 @@ static void test_fc(int cases) {
     CHECK(diff_at(ref, pub, 3) < 0);
 }
 
+/* ---- ADD / SUB ----------------------------------------------------------- */
+
+/* The fast path (no broadcasting, rescales inline) against the reference
+ * loop, int8 and int16, random scales, zero points and activations, and once
+ * in place. */
+static void test_addsub(int cases) {
+    static int8_t a8[600], b8[600], r8[600], f8[600];
+    static int16_t a16[600], b16[600], r16[600], f16[600];
+    static const ta_activation acts[] = {TA_ACT_NONE, TA_ACT_RELU, TA_ACT_RELU6};
+    for (int it = 0; it < cases; it++) {
+        const int wide = rnd(0, 1), sub = rnd(0, 1);
+        const ta_dtype type = wide ? TA_DTYPE_INT16 : TA_DTYPE_INT8;
+        const int32_t n = rnd(1, 600);
+        ta_addsub_params p = {0};
+        const float s1 = (float)rnd(1, 1000) / 997.0f, s2 = (float)rnd(1, 1000) / 431.0f, so = (float)rnd(1, 1000) / 613.0f;
+        const int32_t z1 = wide ? 0 : rnd(-128, 127), z2 = wide ? 0 : rnd(-128, 127), zo = wide ? 0 : rnd(-128, 127);
+        const ta_activation act = acts[rnd(0, 2)];
+        const ta_status ps = sub ? ta_sub_prepare(&p, type, s1, z1, s2, z2, so, zo, act)
+                                 : ta_addsub_prepare(&p, type, s1, z1, s2, z2, so, zo, act);
+        if (ps) continue;
+        const int32_t shape[1] = {n};
+        CHECK(ta_broadcast_init(&p.shape, shape, 1, shape, 1) == TA_OK);
+        for (int32_t i = 0; i < n; i++) {
+            a8[i] = (int8_t)rnd(-128, 127), b8[i] = (int8_t)rnd(-128, 127);
+            a16[i] = (int16_t)rnd(-32768, 32767), b16[i] = (int16_t)rnd(-32768, 32767);
+        }
+        const int inplace = rnd(0, 3) == 0;
+        CHECK(ta_kernel_use_impl(TA_KERNEL_IMPL_REFERENCE) == TA_OK);
+        if (wide)
+            CHECK((sub ? ta_kernel_sub_s16(&p, a16, b16, r16) : ta_kernel_add_s16(&p, a16, b16, r16)) == TA_OK);
+        else
+            CHECK((sub ? ta_kernel_sub_s8(&p, a8, b8, r8) : ta_kernel_add_s8(&p, a8, b8, r8)) == TA_OK);
+        CHECK(ta_kernel_use_impl(g_impl) == TA_OK);
+        if (inplace) memcpy(f8, a8, sizeof a8), memcpy(f16, a16, sizeof a16);
+        if (wide)
+            CHECK((sub ? ta_kernel_sub_s16(&p, inplace ? f16 : a16, b16, f16)
+                       : ta_kernel_add_s16(&p, inplace ? f16 : a16, b16, f16)) == TA_OK);
+        else
+            CHECK((sub ? ta_kernel_sub_s8(&p, inplace ? f8 : a8, b8, f8) : ta_kernel_add_s8(&p, inplace ? f8 : a8, b8, f8)) ==
+                  TA_OK);
+        CHECK(wide ? memcmp(r16, f16, (size_t)n * 2) == 0 : memcmp(r8, f8, (size_t)n) == 0);
+    }
+}
+
 /* The micro-kernels on their own, at every length around the 4-byte steps
  * and at every alignment of the operands. */
 static void test_dot(void) {
@@ -329,6 +373,7 @@ int main(void) {
         test_conv(3000);
         test_depthwise(3000);
         test_fc(2000);
+        test_addsub(500);
     }
     CHECK(ta_kernel_use_impl(TA_KERNEL_IMPL_FAST) == TA_OK);
     return ta_test_finish("test_kernels_fast");
