@@ -178,9 +178,10 @@ static inline TA__TARGET_AVX2 void ta__dw16_row_avx2(const int8_t *x, int64_t x_
 }
 
 /* Convolution, 8 output channels of one pixel: s[k] += the run x[0..n) times
- * weight row k (w + k * ws), in 8 lanes of partial sums each. */
+ * weight row k (w + k * ws), in 8 lanes of partial sums each; the last
+ * n % 8 bytes go to the scalar sums t[k] (added once per pixel). */
 static inline TA__TARGET_AVX2 void ta__dot_1x8_avx2(const int8_t *x, const int8_t *w, ptrdiff_t ws, int32_t n,
-                                                    __m256i s[8]) {
+                                                    __m256i s[8], int32_t t[8]) {
     int32_t i = 0;
     for (; i + 16 <= n; i += 16) {
         const __m256i xv = ta__ld16_s16_avx2(x + i);
@@ -195,12 +196,9 @@ static inline TA__TARGET_AVX2 void ta__dot_1x8_avx2(const int8_t *x, const int8_
         }
         i += 8;
     }
-    if (i < n) {
-        for (int k = 0; k < 8; k++) {
-            int32_t t = 0;
-            for (int32_t j = i; j < n; j++) t += x[j] * w[k * ws + j];
-            s[k] = _mm256_add_epi32(s[k], _mm256_castsi128_si256(_mm_cvtsi32_si128(t)));
-        }
+    for (; i < n; i++) {
+        const int32_t xv = x[i];
+        for (int k = 0; k < 8; k++) t[k] += xv * w[k * ws + i];
     }
 }
 
@@ -226,9 +224,11 @@ static inline TA__TARGET_AVX2 void ta__conv_row8_avx2(const int8_t *x, ptrdiff_t
     const __m256i lo = _mm256_set1_epi32(ro.act_min), hi = _mm256_set1_epi32(ro.act_max);
     for (int32_t p = 0; p < n; p++, x += px_step, op += out_c) {
         __m256i s[8];
+        int32_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         for (int k = 0; k < 8; k++) s[k] = _mm256_setzero_si256();
-        for (int32_t fy = 0; fy < fh; fy++) ta__dot_1x8_avx2(x + fy * dil_y, w + fy * row_w, depth, row_w, s);
-        __m256i a = _mm256_add_epi32(ta__rq8_mul(&v, _mm256_add_epi32(ta__hsum8_avx2(s), f)), off);
+        for (int32_t fy = 0; fy < fh; fy++) ta__dot_1x8_avx2(x + fy * dil_y, w + fy * row_w, depth, row_w, s, t);
+        const __m256i sum = _mm256_add_epi32(ta__hsum8_avx2(s), _mm256_loadu_si256((const __m256i *)(const void *)t));
+        __m256i a = _mm256_add_epi32(ta__rq8_mul(&v, _mm256_add_epi32(sum, f)), off);
         a = _mm256_min_epi32(_mm256_max_epi32(a, lo), hi);
         const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
         _mm_storel_epi64((__m128i *)(void *)op, _mm_packs_epi16(w16, w16));
