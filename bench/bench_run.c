@@ -10,10 +10,11 @@
  * MAC, and the median invoke time, for each int8 kernel implementation.
  *   bench_run [DATA_DIR] [RUNS] [STRATEGY]   (DATA_DIR defaults to $TINYARENA_DATA,
  *                                            STRATEGY to greedy)
- *   TA_BENCH_IMPLS=fast,portable,reference   the implementations to measure
- *                                            (default fast,portable: the
- *                                            reference loops take minutes
- *                                            under callgrind)
+ *   TA_BENCH_IMPLS=fast,sse4.1,portable,reference   the implementations to
+ *                                            measure (default all but
+ *                                            reference: it takes minutes
+ *                                            under callgrind); sse4.1 is FAST
+ *                                            capped at SSE4.1 on x86-64
  *   bench_run --invoke-once IMPL MODEL       one invoke (what callgrind counts)
  *   bench_run --macs MODEL                   the model's MACs */
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "runtime/kernels/kernels_fast.h"
 #include "tinyarena/kernels.h"
 #include "tinyarena/runtime.h"
 #include "tinyarena/tflite.h"
@@ -142,8 +144,16 @@ static uint64_t count_macs(const unsigned char *bytes, size_t len) {
 static const struct {
     const char *name;
     ta_kernel_impl impl;
-} k_impls[] = {{"fast", TA_KERNEL_IMPL_FAST}, {"portable", TA_KERNEL_IMPL_PORTABLE},
-               {"reference", TA_KERNEL_IMPL_REFERENCE}};
+    int x86_cap; /* x86-64: the widest build FAST may run (2 AVX2, 1 SSE4.1) */
+} k_impls[] = {{"fast", TA_KERNEL_IMPL_FAST, 2}, {"sse4.1", TA_KERNEL_IMPL_FAST, 1},
+               {"portable", TA_KERNEL_IMPL_PORTABLE, 2}, {"reference", TA_KERNEL_IMPL_REFERENCE, 2}};
+
+static void use_impl(size_t i) {
+    ta_kernel_use_impl(k_impls[i].impl);
+#ifdef TA__X86_DISPATCH
+    ta__x86_cap(k_impls[i].x86_cap);
+#endif
+}
 
 /* Opens and initialises a model (greedy plan), inputs a fixed pattern. */
 static ta_status open_model(ta_runtime *rt, const unsigned char *model, size_t len, void **arena, ta_diag *d) {
@@ -172,7 +182,7 @@ static int invoke_once(const char *impl, const char *path) {
     void *arena = NULL;
     int rc = 1;
     for (size_t i = 0; i < sizeof k_impls / sizeof k_impls[0]; i++)
-        if (!strcmp(impl, k_impls[i].name)) rc = ta_kernel_use_impl(k_impls[i].impl) ? 1 : 0;
+        if (!strcmp(impl, k_impls[i].name)) use_impl(i), rc = 0;
     if (!rc && model && !open_model(&rt, model, len, &arena, &d) && !ta_runtime_invoke(&rt, &d)) rc = 0;
     else rc = 1;
     free(arena);
@@ -201,7 +211,7 @@ static uint64_t callgrind_insns(const char *self, const char *impl, const char *
  * per MAC and the median invoke time. */
 static void kernel_table(const char *data, int runs, const char *self) {
     const char *want = getenv("TA_BENCH_IMPLS");
-    if (!want) want = "fast,portable";
+    if (!want) want = "fast,sse4.1,portable";
     const bool cg = system("valgrind --version > /dev/null 2>&1") == 0;
     printf("\nkernels: instructions per invoke (%s), per MAC, median invoke ms (%d runs)\n", 
            cg ? "callgrind, ta_runtime_invoke only" : "valgrind not installed: no instruction counts", runs);
@@ -223,7 +233,7 @@ static void kernel_table(const char *data, int runs, const char *self) {
             ta_diag d;
             void *arena = NULL;
             double *t = calloc((size_t)runs, sizeof *t);
-            ta_kernel_use_impl(k_impls[i].impl);
+            use_impl(i);
             ta_status st = open_model(&rt, model, len, &arena, &d);
             for (int r = 0; !st && r < runs; r++) {
                 ta_runtime_reset(&rt, &d);
@@ -244,7 +254,7 @@ static void kernel_table(const char *data, int runs, const char *self) {
             free(t);
             free(arena);
         }
-        ta_kernel_use_impl(TA_KERNEL_IMPL_FAST);
+        use_impl(0);
         printf("\n");
         fflush(stdout);
         free(model);

@@ -366,15 +366,24 @@ int main(void) {
     CHECK(ta_kernel_use_impl((ta_kernel_impl)7) == TA_E_INVALID_ARG);
     test_requant();
     test_dot();
-    const ta_kernel_impl impls[2] = {TA_KERNEL_IMPL_FAST, TA_KERNEL_IMPL_PORTABLE};
-    for (int k = 0; k < 2; k++) {
+    /* FAST (x86-64: AVX2 when the CPU has it), FAST capped at SSE4.1 (the
+     * same as FAST elsewhere), PORTABLE */
+    const ta_kernel_impl impls[3] = {TA_KERNEL_IMPL_FAST, TA_KERNEL_IMPL_FAST, TA_KERNEL_IMPL_PORTABLE};
+    for (int k = 0; k < 3; k++) {
         g_impl = impls[k];
         CHECK(ta_kernel_use_impl(g_impl) == TA_OK);
+#ifdef TA__X86_DISPATCH
+        ta__x86_cap(k == 1 ? 1 : 2);
+        printf("kernels: %s, x86 level %d\n", k == 2 ? "portable" : "fast", ta__x86_level());
+#endif
         test_conv(3000);
         test_depthwise(3000);
         test_fc(2000);
         test_addsub(500);
     }
     CHECK(ta_kernel_use_impl(TA_KERNEL_IMPL_FAST) == TA_OK);
+#ifdef TA__X86_DISPATCH
+    ta__x86_cap(2);
+#endif
     return ta_test_finish("test_kernels_fast");
 }

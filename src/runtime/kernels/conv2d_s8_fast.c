@@ -29,9 +29,11 @@
 #include "runtime/kernels/requant.h"
 #ifdef TA__X86_DISPATCH
 #include "runtime/kernels/simd_x86.h"
-/* avx2 is a constant in each build of the body, so one branch remains. */
-#define DOT_2X2(...) (avx2 ? ta__dot_2x2_avx2(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
-#define DOT_1X2(...) (avx2 ? ta__dot_1x2_avx2(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
+/* isa is a constant in each build of the body, so one branch remains. */
+#define DOT_2X2(...) \
+    (isa == 2 ? ta__dot_2x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_2x2_sse(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
+#define DOT_1X2(...) \
+    (isa == 2 ? ta__dot_1x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_1x2_sse(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
 #else
 #define DOT_2X2(...) ta__dot_2x2(__VA_ARGS__)
 #define DOT_1X2(...) ta__dot_1x2(__VA_ARGS__)
@@ -61,15 +63,15 @@ static void full_x_range(const ta_conv_params *p, int32_t *lo, int32_t *hi) {
 
 #ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void conv_body(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
-                        const int32_t *bias, int8_t *output, int avx2) {
+                        const int32_t *bias, int8_t *output, int isa) {
 #else
 /* One build: the body is the kernel itself (a wrapper around it costs GCC
  * registers in the hot loops on Cortex-M). */
-#define avx2 0
+#define isa 0
 void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output) {
 #endif
-    (void)avx2;
+    (void)isa;
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t groups = in.c / f.c, per_group = f.n / groups;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
@@ -87,10 +89,10 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
     for (int32_t g = 0; g < groups; g++) {
         const int32_t oc_end = (g + 1) * per_group;
         /* output channels [g * per_group, covered) have their whole windows
-         * done already (x86 AVX2: 8 channels per pixel) */
+         * done already (x86 SSE4.1 and AVX2: 8 channels per pixel) */
         int32_t covered = g * per_group;
 #ifdef TA__X86_DISPATCH
-        if (avx2 && merged && fx_hi > fx_lo) {
+        if (isa && merged && fx_hi > fx_lo) {
             covered = g * per_group + per_group / 8 * 8;
             for (int32_t oc8 = g * per_group; oc8 < covered; oc8 += 8) {
                 ta__rq rq[8];
@@ -106,9 +108,13 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                         if (ty.lo != 0 || ty.hi != f.h) continue;
                         const int8_t *x = input + b * in_img + (ptrdiff_t)ty.i0 * in_row +
                                           (ptrdiff_t)(fx_lo * p->stride_w - p->pad_w) * in.c;
-                        ta__conv_row8_avx2(x, px_step, fx_hi - fx_lo, dil_y, f.h, row_w,
-                                           filter + (ptrdiff_t)oc8 * depth, depth, rq, fold, ro,
-                                           output + ta__nhwc_p(&out, b, oy, fx_lo) + oc8, out.c);
+                        int8_t *op = output + ta__nhwc_p(&out, b, oy, fx_lo) + oc8;
+                        if (isa == 2)
+                            ta__conv_row8_avx2(x, px_step, fx_hi - fx_lo, dil_y, f.h, row_w,
+                                               filter + (ptrdiff_t)oc8 * depth, depth, rq, fold, ro, op, out.c);
+                        else
+                            ta__conv_row8_sse(x, px_step, fx_hi - fx_lo, dil_y, f.h, row_w,
+                                              filter + (ptrdiff_t)oc8 * depth, depth, rq, fold, ro, op, out.c);
                     }
             }
         }
@@ -200,24 +206,31 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
 }
 
 #ifdef TA__X86_DISPATCH
-/* x86-64: the baseline build and the AVX2 build of the same body, chosen at
+/* x86-64: the portable, SSE4.1 and AVX2 builds of the same body, chosen at
  * run time. */
 static void conv_base(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output) {
     conv_body(p, input, filter, bias, output, 0);
 }
-static TA__TARGET_AVX2 void conv_avx2(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+static TA__TARGET_SSE41 void conv_sse(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output) {
     conv_body(p, input, filter, bias, output, 1);
+}
+static TA__TARGET_AVX2 void conv_avx2(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                        const int32_t *bias, int8_t *output) {
+    conv_body(p, input, filter, bias, output, 2);
 }
 
 void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output) {
-    if (ta__x86_avx2())
+    const int level = ta__x86_level();
+    if (level == 2)
         conv_avx2(p, input, filter, bias, output);
+    else if (level == 1)
+        conv_sse(p, input, filter, bias, output);
     else
         conv_base(p, input, filter, bias, output);
 }
 #else
-#undef avx2
+#undef isa
 #endif

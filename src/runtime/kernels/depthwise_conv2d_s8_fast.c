@@ -136,15 +136,15 @@ static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, ptrdiff_t sx, ptrdiff_
 
 #ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void dw_body(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
-                                  const int32_t *bias, int8_t *output, int avx2) {
+                                  const int32_t *bias, int8_t *output, int isa) {
 #else
 /* One build: the body is the kernel itself (a wrapper around it costs GCC
  * registers in the hot loops on Cortex-M). */
-#define avx2 0
+#define isa 0
 void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output) {
 #endif
-    (void)avx2;
+    (void)isa;
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
@@ -190,10 +190,14 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                         const int8_t *x = input + ta__nhwc_p(&in, b, ty.i0, ox * p->stride_w - p->pad_w) + x0;
                         int8_t *op = output + ta__nhwc_p(&out, b, oy, ox) + c0;
 #ifdef TA__X86_DISPATCH
-                        if (avx2 && dm == 1) {
-                            /* 16 channels: taps and requantisation in vectors */
-                            ta__dw16_row_avx2(x, x_step, fx_hi - ox, sx, sy, filter + c0, C, f.h, f.w, rq, fold, ro,
-                                              op);
+                        if (isa && dm == 1) {
+                            /* 16 channels: taps (and with AVX2 requantisation) in vectors */
+                            if (isa == 2)
+                                ta__dw16_row_avx2(x, x_step, fx_hi - ox, sx, sy, filter + c0, C, f.h, f.w, rq, fold,
+                                                  ro, op);
+                            else
+                                ta__dw16_row_sse(x, x_step, fx_hi - ox, sx, sy, filter + c0, C, f.h, f.w, rq, fold,
+                                                 ro, op);
                             ox = fx_hi - 1; /* the for loop's increment */
                             continue;
                         }
@@ -239,24 +243,31 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
 }
 
 #ifdef TA__X86_DISPATCH
-/* x86-64: the baseline build and the AVX2 build of the same body, chosen at
+/* x86-64: the portable, SSE4.1 and AVX2 builds of the same body, chosen at
  * run time. */
 static void dw_base(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output) {
     dw_body(p, input, filter, bias, output, 0);
 }
-static TA__TARGET_AVX2 void dw_avx2(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+static TA__TARGET_SSE41 void dw_sse(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output) {
     dw_body(p, input, filter, bias, output, 1);
+}
+static TA__TARGET_AVX2 void dw_avx2(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *bias, int8_t *output) {
+    dw_body(p, input, filter, bias, output, 2);
 }
 
 void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output) {
-    if (ta__x86_avx2())
+    const int level = ta__x86_level();
+    if (level == 2)
         dw_avx2(p, input, filter, bias, output);
+    else if (level == 1)
+        dw_sse(p, input, filter, bias, output);
     else
         dw_base(p, input, filter, bias, output);
 }
 #else
-#undef avx2
+#undef isa
 #endif

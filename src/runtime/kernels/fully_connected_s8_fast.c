@@ -16,9 +16,11 @@
 #include "runtime/kernels/requant.h"
 #ifdef TA__X86_DISPATCH
 #include "runtime/kernels/simd_x86.h"
-/* avx2 is a constant in each build of the body, so one branch remains. */
-#define DOT_2X2(...) (avx2 ? ta__dot_2x2_avx2(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
-#define DOT_1X2(...) (avx2 ? ta__dot_1x2_avx2(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
+/* isa is a constant in each build of the body, so one branch remains. */
+#define DOT_2X2(...) \
+    (isa == 2 ? ta__dot_2x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_2x2_sse(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
+#define DOT_1X2(...) \
+    (isa == 2 ? ta__dot_1x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_1x2_sse(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
 #else
 #define DOT_2X2(...) ta__dot_2x2(__VA_ARGS__)
 #define DOT_1X2(...) ta__dot_1x2(__VA_ARGS__)
@@ -30,15 +32,15 @@ bool ta__fully_connected_s8_fast_ok(const ta_fc_params *p) {
 
 #ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void fc_body(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
-                                 const int32_t *bias, int8_t *output, int avx2) {
+                                 const int32_t *bias, int8_t *output, int isa) {
 #else
 /* One build: the body is the kernel itself (a wrapper around it costs GCC
  * registers in the hot loops on Cortex-M). */
-#define avx2 0
+#define isa 0
 void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
                                  const int32_t *bias, int8_t *output) {
 #endif
-    (void)avx2;
+    (void)isa;
     const int32_t D = p->accum_depth, O = p->out_depth, B = p->batches;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     for (int32_t o0 = 0; o0 < O; o0 += 2) {
@@ -69,24 +71,31 @@ void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, con
 }
 
 #ifdef TA__X86_DISPATCH
-/* x86-64: the baseline build and the AVX2 build of the same body, chosen at
+/* x86-64: the portable, SSE4.1 and AVX2 builds of the same body, chosen at
  * run time. */
 static void fc_base(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
                                  const int32_t *bias, int8_t *output) {
     fc_body(p, input, weights, bias, output, 0);
 }
-static TA__TARGET_AVX2 void fc_avx2(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+static TA__TARGET_SSE41 void fc_sse(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
                                  const int32_t *bias, int8_t *output) {
     fc_body(p, input, weights, bias, output, 1);
+}
+static TA__TARGET_AVX2 void fc_avx2(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output) {
+    fc_body(p, input, weights, bias, output, 2);
 }
 
 void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
                                  const int32_t *bias, int8_t *output) {
-    if (ta__x86_avx2())
+    const int level = ta__x86_level();
+    if (level == 2)
         fc_avx2(p, input, weights, bias, output);
+    else if (level == 1)
+        fc_sse(p, input, weights, bias, output);
     else
         fc_base(p, input, weights, bias, output);
 }
 #else
-#undef avx2
+#undef isa
 #endif

@@ -21,9 +21,16 @@ ta_status ta_kernel_use_impl(ta_kernel_impl impl) {
 ta_kernel_impl ta__kernel_impl(void) { return g_impl; }
 
 #ifdef TA__X86_DISPATCH
-bool ta__x86_avx2(void) {
+static int g_cap = 2;
+
+void ta__x86_cap(int level) { g_cap = level < 0 ? 0 : level > 2 ? 2 : level; }
+
+int ta__x86_level(void) {
     /* __builtin_cpu_supports reads what the CPU reported at start-up: cheap
      * enough to ask once per kernel call. */
-    return g_impl == TA_KERNEL_IMPL_FAST && __builtin_cpu_supports("avx2");
+    if (g_impl != TA_KERNEL_IMPL_FAST) return 0;
+    if (g_cap >= 2 && __builtin_cpu_supports("avx2")) return 2;
+    if (g_cap >= 1 && __builtin_cpu_supports("sse4.1")) return 1;
+    return 0;
 }
 #endif

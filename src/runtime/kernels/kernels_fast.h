@@ -16,15 +16,20 @@
 /* The implementation ta_kernel_use_impl selected (default TA_KERNEL_IMPL_FAST). */
 ta_kernel_impl ta__kernel_impl(void);
 
-/* x86-64 with GCC or Clang: each fast kernel is compiled twice, for the
- * baseline (SSE2) and for AVX2 (the same C, vectorised 32 bytes wide), and
- * picks one at run time: AVX2 when the CPU has it (__builtin_cpu_supports)
- * and TA_KERNEL_IMPL_FAST is selected; TA_KERNEL_IMPL_PORTABLE keeps the
- * baseline build. */
+/* x86-64 with GCC or Clang: each fast kernel is compiled three times -- the
+ * portable C (the x86-64 baseline, SSE2, as the compiler vectorises it), an
+ * SSE4.1 build and an AVX2 build (intrinsics in simd_x86.h) -- and picks one
+ * at run time: with TA_KERNEL_IMPL_FAST the widest the CPU has
+ * (__builtin_cpu_supports), with TA_KERNEL_IMPL_PORTABLE the C. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define TA__X86_DISPATCH 1
 #define TA__TARGET_AVX2 __attribute__((target("avx2")))
-bool ta__x86_avx2(void);
+#define TA__TARGET_SSE41 __attribute__((target("sse4.1")))
+/* The build to run: 2 AVX2, 1 SSE4.1, 0 portable C. */
+int ta__x86_level(void);
+/* Caps the level FAST may pick (tests and benchmarks: 1 runs the SSE4.1
+ * build on an AVX2 machine); 2 (the default) lets the CPU decide. */
+void ta__x86_cap(int level);
 #endif
 #define TA__ALWAYS_INLINE inline __attribute__((always_inline))
 

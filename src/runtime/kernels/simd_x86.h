@@ -235,4 +235,110 @@ static inline TA__TARGET_AVX2 void ta__conv_row8_avx2(const int8_t *x, ptrdiff_t
     }
 }
 
+/* ---- SSE4.1: the same steps 16 bytes wide (PMOVSXBW, PMADDWD, PHADDD);
+ * SSE has no per-lane shift (VPSRAVD), so its requantisation stays scalar. */
+
+static inline TA__TARGET_SSE41 __m128i ta__ld8_s16_sse(const int8_t *p) {
+    return _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p));
+}
+
+static inline TA__TARGET_SSE41 void ta__dot_2x2_sse(const int8_t *x0, const int8_t *x1, const int8_t *w0,
+                                                    const int8_t *w1, int32_t n, int32_t acc[4]) {
+    __m128i s00 = _mm_setzero_si128(), s01 = s00, s10 = s00, s11 = s00;
+    int32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i xa = ta__ld8_s16_sse(x0 + i), xb = ta__ld8_s16_sse(x1 + i);
+        const __m128i wa = ta__ld8_s16_sse(w0 + i), wb = ta__ld8_s16_sse(w1 + i);
+        s00 = _mm_add_epi32(s00, _mm_madd_epi16(xa, wa));
+        s01 = _mm_add_epi32(s01, _mm_madd_epi16(xa, wb));
+        s10 = _mm_add_epi32(s10, _mm_madd_epi16(xb, wa));
+        s11 = _mm_add_epi32(s11, _mm_madd_epi16(xb, wb));
+    }
+    const __m128i sum = _mm_hadd_epi32(_mm_hadd_epi32(s00, s01), _mm_hadd_epi32(s10, s11));
+    const __m128i old = _mm_loadu_si128((const __m128i *)(const void *)acc);
+    _mm_storeu_si128((__m128i *)(void *)acc, _mm_add_epi32(old, sum));
+    for (; i < n; i++) {
+        acc[0] += x0[i] * w0[i];
+        acc[1] += x0[i] * w1[i];
+        acc[2] += x1[i] * w0[i];
+        acc[3] += x1[i] * w1[i];
+    }
+}
+
+static inline TA__TARGET_SSE41 void ta__dot_1x2_sse(const int8_t *x0, const int8_t *w0, const int8_t *w1,
+                                                    int32_t n, int32_t acc[2]) {
+    __m128i s0 = _mm_setzero_si128(), s1 = s0;
+    int32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i xa = ta__ld8_s16_sse(x0 + i);
+        s0 = _mm_add_epi32(s0, _mm_madd_epi16(xa, ta__ld8_s16_sse(w0 + i)));
+        s1 = _mm_add_epi32(s1, _mm_madd_epi16(xa, ta__ld8_s16_sse(w1 + i)));
+    }
+    const __m128i sum = _mm_hadd_epi32(_mm_hadd_epi32(s0, s1), _mm_setzero_si128());
+    acc[0] += _mm_cvtsi128_si32(sum);
+    acc[1] += _mm_extract_epi32(sum, 1);
+    for (; i < n; i++) {
+        acc[0] += x0[i] * w0[i];
+        acc[1] += x0[i] * w1[i];
+    }
+}
+
+/* ta__conv_row8_avx2 for SSE4.1. */
+static inline TA__TARGET_SSE41 void ta__conv_row8_sse(const int8_t *x, ptrdiff_t px_step, int32_t n, ptrdiff_t dil_y,
+                                                      int32_t fh, int32_t row_w, const int8_t *w, ptrdiff_t depth,
+                                                      const ta__rq *rq, const uint32_t *fold, ta__rq_out ro,
+                                                      int8_t *op, ptrdiff_t out_c) {
+    for (int32_t p = 0; p < n; p++, x += px_step, op += out_c) {
+        __m128i s[8];
+        int32_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int k = 0; k < 8; k++) s[k] = _mm_setzero_si128();
+        for (int32_t fy = 0; fy < fh; fy++) {
+            const int8_t *xr = x + fy * dil_y, *wr = w + fy * row_w;
+            int32_t i = 0;
+            for (; i + 8 <= row_w; i += 8) {
+                const __m128i xv = ta__ld8_s16_sse(xr + i);
+                for (int k = 0; k < 8; k++)
+                    s[k] = _mm_add_epi32(s[k], _mm_madd_epi16(xv, ta__ld8_s16_sse(wr + k * depth + i)));
+            }
+            for (; i < row_w; i++)
+                for (int k = 0; k < 8; k++) t[k] += xr[i] * wr[k * depth + i];
+        }
+        int32_t sum[8];
+        _mm_storeu_si128((__m128i *)(void *)sum,
+                         _mm_hadd_epi32(_mm_hadd_epi32(s[0], s[1]), _mm_hadd_epi32(s[2], s[3])));
+        _mm_storeu_si128((__m128i *)(void *)(sum + 4),
+                         _mm_hadd_epi32(_mm_hadd_epi32(s[4], s[5]), _mm_hadd_epi32(s[6], s[7])));
+        for (int k = 0; k < 8; k++) op[k] = ta__rq_s8(&rq[k], ro, (uint32_t)sum[k] + (uint32_t)t[k] + fold[k]);
+    }
+}
+
+/* ta__dw16_row_avx2 for SSE4.1. */
+static inline TA__TARGET_SSE41 void ta__dw16_row_sse(const int8_t *x, ptrdiff_t x_step, int32_t n, ptrdiff_t sx,
+                                                     ptrdiff_t sy, const int8_t *w0, int32_t C, int32_t fh, int32_t fw,
+                                                     const ta__rq *rq, const uint32_t *fold, ta__rq_out ro,
+                                                     int8_t *op) {
+    for (int32_t i = 0; i < n; i++, x += x_step, op += C) {
+        __m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
+        const int8_t *xr = x, *w = w0;
+        for (int32_t fy = 0; fy < fh; fy++, xr += sy) {
+            const int8_t *xp = xr;
+            for (int32_t fx = 0; fx < fw; fx++, xp += sx, w += C) {
+                const __m128i lo = _mm_mullo_epi16(ta__ld8_s16_sse(xp), ta__ld8_s16_sse(w));
+                const __m128i hi = _mm_mullo_epi16(ta__ld8_s16_sse(xp + 8), ta__ld8_s16_sse(w + 8));
+                a0 = _mm_add_epi32(a0, _mm_cvtepi16_epi32(lo));
+                a1 = _mm_add_epi32(a1, _mm_cvtepi16_epi32(_mm_srli_si128(lo, 8)));
+                a2 = _mm_add_epi32(a2, _mm_cvtepi16_epi32(hi));
+                a3 = _mm_add_epi32(a3, _mm_cvtepi16_epi32(_mm_srli_si128(hi, 8)));
+            }
+        }
+        int32_t acc[16];
+        _mm_storeu_si128((__m128i *)(void *)acc, a0);
+        _mm_storeu_si128((__m128i *)(void *)(acc + 4), a1);
+        _mm_storeu_si128((__m128i *)(void *)(acc + 8), a2);
+        _mm_storeu_si128((__m128i *)(void *)(acc + 12), a3);
+        for (int c = 0; c < 16; c++) op[c] = ta__rq_s8(&rq[c], ro, (uint32_t)acc[c] + fold[c]);
+    }
+}
+
 #endif
+
