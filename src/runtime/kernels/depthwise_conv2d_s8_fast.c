@@ -106,6 +106,34 @@ static TA__ALWAYS_INLINE void dw_full(const int8_t *x, ptrdiff_t sx, ptrdiff_t s
 #endif
 }
 
+#if defined(TA__DOT_DSP) && TA__DW_BLOCK == 4
+/* dw_full for two pixels (the second xs bytes after the first): each weight
+ * word is loaded and unpacked once for both. */
+static inline void dw_full2(const int8_t *x, ptrdiff_t xs, ptrdiff_t sx, ptrdiff_t sy, const int8_t *w, int32_t C,
+                            int32_t fh, int32_t fw, int32_t *acc) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    for (int32_t fy = 0; fy < fh; fy++, x += sy) {
+        const int8_t *xp = x;
+        for (int32_t fx = 0; fx < fw; fx++, xp += sx, w += C) {
+            const uint32_t wv = ta__ld32(w), xv = ta__ld32(xp), yv = ta__ld32(xp + xs);
+            const int32_t w02 = __sxtb16(wv), w13 = ta__sxtb16_ror8(wv);
+            const int32_t x02 = __sxtb16(xv), x13 = ta__sxtb16_ror8(xv);
+            a0 = __smlabb(x02, w02, a0);
+            a2 = __smlatt(x02, w02, a2);
+            a1 = __smlabb(x13, w13, a1);
+            a3 = __smlatt(x13, w13, a3);
+            const int32_t y02 = __sxtb16(yv), y13 = ta__sxtb16_ror8(yv);
+            b0 = __smlabb(y02, w02, b0);
+            b2 = __smlatt(y02, w02, b2);
+            b1 = __smlabb(y13, w13, b1);
+            b3 = __smlatt(y13, w13, b3);
+        }
+    }
+    acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+    acc[4] = b0, acc[5] = b1, acc[6] = b2, acc[7] = b3;
+}
+#endif
+
 /* dw_full for a depth multiplier > 1: channel c reads input x[xi[c]]. */
 static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, ptrdiff_t sx, ptrdiff_t sy, const int8_t *w, int32_t C, int32_t fh,
                               int32_t fw, const uint8_t *xi, int32_t *acc) {
@@ -200,6 +228,14 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                                                  ro, op);
                             ox = fx_hi - 1; /* the for loop's increment */
                             continue;
+                        }
+#endif
+#if defined(TA__DOT_DSP) && TA__DW_BLOCK == 4
+                        for (; dm == 1 && ox + 1 < fx_hi; ox += 2, x += 2 * x_step, op += 2 * C) {
+                            int32_t acc[8];
+                            dw_full2(x, x_step, sx, sy, filter + c0, C, f.h, f.w, acc);
+                            for (int32_t c = 0; c < 8; c++)
+                                op[c < 4 ? c : C + c - 4] = ta__rq_s8(&rq[c & 3], ro, (uint32_t)acc[c] + fold[c & 3]);
                         }
 #endif
                         for (; ox < fx_hi; ox++, x += x_step, op += C) {

@@ -144,8 +144,15 @@ static inline void ta__dot_1x2(const int8_t *x0, const int8_t *w0, const int8_t 
 
 /* Sum of n int8 values (a weight row's share of the folded input offset). */
 static inline int32_t ta__sum_s8(const int8_t *p, int32_t n) {
-    int32_t s = 0;
-    for (int32_t i = 0; i < n; i++) s += p[i];
+    int32_t s = 0, i = 0;
+#if defined(TA__DOT_DSP)
+    /* four bytes per USADA8: flipping the sign bits makes them x + 128, whose
+     * unsigned sum is the signed sum + 512 */
+    uint32_t u = 0;
+    for (; i + 4 <= n; i += 4) u = __usada8(ta__ld32(p + i) ^ 0x80808080u, 0, u);
+    s = (int32_t)(u - (uint32_t)(i / 4) * 512u);
+#endif
+    for (; i < n; i++) s += p[i];
     return s;
 }
 
