@@ -158,7 +158,9 @@ typedef struct ta_requant {
  *    chosen at compile time; on x86-64 the same C built for AVX2 as well,
  *    chosen at run time when the CPU has AVX2.  Shapes it does not cover (a
  *    dot product over more than 65,536 terms, FC weights with a zero point, a
- *    multiplier of INT32_MIN) fall back to the reference loops.
+ *    multiplier of INT32_MIN or a shift outside [-31, 30]) fall back to the
+ *    reference loops.  int8/int16 ADD and SUB without broadcasting also have
+ *    a fast loop (inline rescales).
  *  - TA_KERNEL_IMPL_PORTABLE: the fast kernels without run-time dispatch
  *    (on x86-64 the SSE2 baseline build, elsewhere the same as FAST).
  *  - TA_KERNEL_IMPL_REFERENCE: TFLM's reference loops (int64 window sums

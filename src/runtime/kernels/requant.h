@@ -37,13 +37,13 @@ typedef struct ta__rq_out {
 } ta__rq_out;
 
 /* Whether ta__rq_mul is exact for every channel: no multiplier of INT32_MIN
- * (ta_quant_multiplier never makes one) and no shift below -31.  The fast
- * kernels check it once per call and leave other layers to the reference
- * loops, so the hot loops carry no fallback branch. */
+ * (ta_quant_multiplier never makes one) and shifts within ta_q_mul's
+ * [-31, 30].  The fast kernels check it once per call and leave other layers
+ * to the reference loops, so the hot loops carry no fallback branch. */
 static inline bool ta__rq_ok(const ta_requant *q, int32_t channels) {
     const int32_t n = q->per_channel ? channels : 1;
     for (int32_t c = 0; c < n; c++)
-        if (q->mult[c] == INT32_MIN || q->shift[c] < -31) return false;
+        if (q->mult[c] == INT32_MIN || q->shift[c] < -31 || q->shift[c] > 30) return false;
     return true;
 }
 
