@@ -234,8 +234,13 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                         for (; dm == 1 && ox + 1 < fx_hi; ox += 2, x += 2 * x_step, op += 2 * C) {
                             int32_t acc[8];
                             dw_full2(x, x_step, sx, sy, filter + c0, C, f.h, f.w, acc);
-                            for (int32_t c = 0; c < 8; c++)
-                                op[c < 4 ? c : C + c - 4] = ta__rq_s8(&rq[c & 3], ro, (uint32_t)acc[c] + fold[c & 3]);
+                            /* one channel's constants for both pixels */
+                            for (int32_t c = 0; c < 4; c++) {
+                                const ta__rq r = rq[c];
+                                const uint32_t fc = fold[c];
+                                op[c] = ta__rq_s8(&r, ro, (uint32_t)acc[c] + fc);
+                                op[C + c] = ta__rq_s8(&r, ro, (uint32_t)acc[4 + c] + fc);
+                            }
                         }
 #endif
                         for (; ox < fx_hi; ox++, x += x_step, op += C) {
