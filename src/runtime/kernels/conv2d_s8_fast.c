@@ -22,6 +22,9 @@
  *  3. Windows clipped by padding skip the outside taps like TFLM does; their
  *     weight sum is taken over the taps that remain.
  *  4. + input_offset * weight sum + bias, requantised inline (requant.h).
+ * On x86-64 the SSE4.1 and AVX2 builds first do the whole windows of each
+ * group's channels 8 at a time (one input run against 8 weight rows, the 8
+ * sums requantised together, simd_x86.h); steps 1-4 then do the rest.
  */
 #include "runtime/kernels/conv_common.h"
 #include "runtime/kernels/dot_s8.h"

@@ -1,6 +1,5 @@
 /*
- * DEPTHWISE_CONV_2D int8, the fast kernel
- * (kernels_fast.h): byte-identical to ta__depthwise_conv2d_s8_ref (TFLM's
+ * DEPTHWISE_CONV_2D int8, the fast kernel (kernels_fast.h): byte-identical to ta__depthwise_conv2d_s8_ref (TFLM's
  * reference_integer_ops::DepthwiseConvPerChannel), exact for the reason
  * conv2d_s8_fast.c gives: sum(f * x) + input_offset * sum(f) modulo 2^32.
  *
@@ -18,6 +17,9 @@
  *     each block's inputs through a small index table instead.
  *  3. A window clipped by padding sums its remaining taps' weights instead.
  *  4. + input_offset * weight sum + bias, requantised inline (requant.h).
+ * With the DSP extension whole windows go two pixels at a time (each weight
+ * word unpacked once); on x86-64 the SSE4.1 and AVX2 builds do whole
+ * windows 16 channels wide (simd_x86.h).
  */
 #include "runtime/kernels/conv_common.h"
 #include "runtime/kernels/dot_s8.h"
