@@ -1,5 +1,6 @@
 /*
- * DEPTHWISE_CONV_2D int8, the fast kernel (kernels_fast.h): byte-identical to ta__depthwise_conv2d_s8_ref (TFLM's
+ * DEPTHWISE_CONV_2D int8, the fast kernel (kernels_fast.h): byte-identical
+ * to ta__depthwise_conv2d_s8_ref (TFLM's
  * reference_integer_ops::DepthwiseConvPerChannel), exact for the reason
  * conv2d_s8_fast.c gives: sum(f * x) + input_offset * sum(f) modulo 2^32.
  *
