@@ -27,8 +27,10 @@ void ta__x86_cap(int level) { g_cap = level < 0 ? 0 : level > 2 ? 2 : level; }
 
 int ta__x86_level(void) {
     /* __builtin_cpu_supports reads what the CPU reported at start-up: cheap
-     * enough to ask once per kernel call. */
+     * enough to ask once per kernel call.  __builtin_cpu_init (a no-op once
+     * done) makes it right even when called from a static constructor. */
     if (g_impl != TA_KERNEL_IMPL_FAST) return 0;
+    __builtin_cpu_init();
     if (g_cap >= 2 && __builtin_cpu_supports("avx2")) return 2;
     if (g_cap >= 1 && __builtin_cpu_supports("sse4.1")) return 1;
     return 0;
