@@ -85,6 +85,43 @@ static void test_requant(void) {
             fprintf(stderr, "hmul32 %d * %d: %d != %d\n", s, m, ta__hmul_nudged_32(s, m), want);
     }
     CHECK(bad32 == 0);
+    /* the shorter requantisation (saturating rounding add) against the
+     * long one wherever a layer qualifies, int8 clamps and zero points,
+     * accumulators near INT32_MAX included */
+    int bad_sat = 0;
+    for (int i = 0; i < 400000; i++) {
+        int32_t m = rnd(0, 3) ? (int32_t)((1u << 30) + (rnd32() & 0x3FFFFFFFu)) : rnd_mult();
+        int8_t sh = (int8_t)rnd(-23, -1);
+        ta_requant q = {.mult = &m, .shift = &sh};
+        q.output_offset = rnd(-128, 127);
+        q.act_min = rnd(-128, 0);
+        q.act_max = rnd(q.act_min, 127);
+        if (!ta__rq_sat_ok(&q, 1)) {
+            CHECK(m == INT32_MIN);
+            continue;
+        }
+        const ta__rq r = ta__rq_make(&q, 0);
+        const ta__rq_out o = ta__rq_out_make(&q);
+        const uint32_t x = rnd(0, 4) ? rnd32() : (uint32_t)INT32_MAX - (uint32_t)rnd(0, 1 << 24);
+        if (ta__rq_s8_sat(&r, o, x) != ta__rq_s8(&r, o, x) && bad_sat++ < 5)
+            fprintf(stderr, "rq sat x=%u m=%d shift=%d\n", (unsigned)x, (int)m, (int)sh);
+    }
+    CHECK(bad_sat == 0);
+    /* outside the layer rule: shift 0, a left shift, shift -24, a wide clamp */
+    {
+        int32_t m = 1 << 30;
+        int8_t sh = 0;
+        ta_requant q = {.mult = &m, .shift = &sh, .act_min = -128, .act_max = 127};
+        CHECK(!ta__rq_sat_ok(&q, 1));
+        sh = 1;
+        CHECK(!ta__rq_sat_ok(&q, 1));
+        sh = -24;
+        CHECK(!ta__rq_sat_ok(&q, 1));
+        sh = -5;
+        CHECK(ta__rq_sat_ok(&q, 1));
+        q.act_max = 128;
+        CHECK(!ta__rq_sat_ok(&q, 1));
+    }
     /* every shift with the rounding ties: x = k * 2^right + 2^(right-1) */
     for (int32_t sh = -31; sh <= 0; sh++) {
         int32_t m = INT32_MAX;

@@ -78,6 +78,7 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t groups = in.c / f.c, per_group = f.n / groups;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const bool sat = TA__RQ_SAT && ta__rq_sat_ok(&p->q, out.c); /* the shorter requantisation (requant.h) */
     const int32_t row_w = f.w * f.c; /* bytes of one filter row */
     const int32_t depth = f.h * row_w;
     const int32_t dil_x = p->dilation_w * in.c; /* input bytes between taps along x */
@@ -151,6 +152,15 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                                 for (int32_t fy = 0; fy < f.h; fy++)
                                     DOT_2X2(x + fy * dil_y, x + fy * dil_y + px_step, w0 + fy * row_w,
                                                 w1 + fy * row_w, row_w, acc);
+                                if (sat) {
+                                    op[oc0] = ta__rq_s8_sat(&r0, ro, (uint32_t)acc[0] + full0);
+                                    op[out.c + oc0] = ta__rq_s8_sat(&r0, ro, (uint32_t)acc[2] + full0);
+                                    if (oc1 != oc0) {
+                                        op[oc1] = ta__rq_s8_sat(&r1, ro, (uint32_t)acc[1] + full1);
+                                        op[out.c + oc1] = ta__rq_s8_sat(&r1, ro, (uint32_t)acc[3] + full1);
+                                    }
+                                    continue;
+                                }
                                 op[oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + full0);
                                 op[out.c + oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[2] + full0);
                                 if (oc1 != oc0) {

@@ -179,6 +179,7 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const bool sat = TA__RQ_SAT && ta__rq_sat_ok(&p->q, out.c); /* the shorter requantisation (requant.h) */
     const int32_t taps = f.h * f.w, dm = p->depth_multiplier;
     const ptrdiff_t sx = (ptrdiff_t)p->dilation_w * in.c, sy = (ptrdiff_t)p->dilation_h * in.w * in.c;
     const ptrdiff_t x_step = (ptrdiff_t)p->stride_w * in.c;
@@ -238,6 +239,15 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                             int32_t acc[8];
                             dw_full2(x, x_step, sx, sy, filter + c0, C, f.h, f.w, acc);
                             /* one channel's constants for both pixels */
+                            if (sat) {
+                                for (int32_t c = 0; c < 4; c++) {
+                                    const ta__rq r = rq[c];
+                                    const uint32_t fc = fold[c];
+                                    op[c] = ta__rq_s8_sat(&r, ro, (uint32_t)acc[c] + fc);
+                                    op[C + c] = ta__rq_s8_sat(&r, ro, (uint32_t)acc[4 + c] + fc);
+                                }
+                                continue;
+                            }
                             for (int32_t c = 0; c < 4; c++) {
                                 const ta__rq r = rq[c];
                                 const uint32_t fc = fold[c];
@@ -252,8 +262,12 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                                 dw_full(x, sx, sy, filter + c0, C, f.h, f.w, acc);
                             else
                                 dw_full_dm(x, sx, sy, filter + c0, C, f.h, f.w, xi, acc);
-                            for (int32_t c = 0; c < TA__DW_BLOCK; c++)
-                                op[c] = ta__rq_s8(&rq[c], ro, (uint32_t)acc[c] + fold[c]);
+                            if (sat)
+                                for (int32_t c = 0; c < TA__DW_BLOCK; c++)
+                                    op[c] = ta__rq_s8_sat(&rq[c], ro, (uint32_t)acc[c] + fold[c]);
+                            else
+                                for (int32_t c = 0; c < TA__DW_BLOCK; c++)
+                                    op[c] = ta__rq_s8(&rq[c], ro, (uint32_t)acc[c] + fold[c]);
                         }
                         ox--; /* the for loop's increment */
                         continue;

@@ -23,12 +23,16 @@
 
 #include "runtime/kernels/fixedpoint.h"
 #include "tinyarena/kernels.h"
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#endif
 
 typedef struct ta__rq {
     int32_t mult;        /* Q0.31 multiplier */
     int32_t left, right; /* left shift before, rounding right shift after */
     uint32_t mask;       /* 2^right - 1 */
     int32_t half;        /* mask >> 1 */
+    int32_t rnd;         /* 2^(right - 1), 0 when right is 0 (ta__rq_s8_sat) */
 } ta__rq;
 
 /* What every channel of a layer shares: output zero point and clamp. */
@@ -57,6 +61,7 @@ static inline ta__rq ta__rq_make(const ta_requant *q, int32_t oc) {
     r.right = shift > 0 ? 0 : -shift;
     r.mask = (uint32_t)((UINT64_C(1) << r.right) - 1);
     r.half = (int32_t)(r.mask >> 1);
+    r.rnd = r.right > 0 ? (int32_t)(UINT32_C(1) << (r.right - 1)) : 0;
     return r;
 }
 
@@ -113,6 +118,55 @@ static inline int32_t ta__rq_mul(const ta__rq *r, int32_t x) {
 static inline int8_t ta__rq_s8(const ta__rq *r, ta__rq_out o, uint32_t acc_plus_fold) {
     int32_t a = ta__rq_mul(r, (int32_t)acc_plus_fold);
     a += o.out_off;
+    a = a < o.act_min ? o.act_min : a;
+    a = a > o.act_max ? o.act_max : a;
+    return (int8_t)a;
+}
+
+/* A shorter requantisation for the common layer: no left shift, rounding
+ * shifts in [1, 23], an int8 output range.  gemmlowp's RoundingDivideByPOT
+ * of hm by r is floor((hm + 2^(r-1) - [hm < 0]) / 2^r) (the remainder
+ * exceeds the threshold exactly when adding 2^(r-1) - [hm < 0] carries), and
+ * that sum is formed with a saturating add (QADD on the DSP cores).  It
+ * saturates only for hm >= 2^31 - 2^(r-1), where the exact quotient is
+ * 2^(31-r) and the saturated one 2^(31-r) - 1 >= 255: after + zero point
+ * (>= -128) both clamp to act_max (<= 127).  ta__rq_sat_ok checks the
+ * layer; tests/test_kernels_fast.c compares with ta__rq_s8. */
+/* Where it pays: the DSP cores (QADD, one instruction); on armv6-m and the
+ * hosts the kernels keep ta__rq_s8 (measured: person_detect as M0 code got
+ * 4% slower with it). */
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#define TA__RQ_SAT 1
+#else
+#define TA__RQ_SAT 0
+#endif
+
+static inline bool ta__rq_sat_ok(const ta_requant *q, int32_t channels) {
+    if (q->output_offset < -128 || q->output_offset > 127 || q->act_min < -128 || q->act_max > 127) return false;
+    const int32_t n = q->per_channel ? channels : 1;
+    for (int32_t c = 0; c < n; c++)
+        if (q->shift[c] > -1 || q->shift[c] < -23 || q->mult[c] == INT32_MIN) return false;
+    return true;
+}
+
+static inline int32_t ta__qadd32(int32_t a, int32_t b) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+    return __qadd(a, b);
+#else
+    const int64_t s = (int64_t)a + b;
+    return s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : (int32_t)s;
+#endif
+}
+
+static inline int8_t ta__rq_s8_sat(const ta__rq *r, ta__rq_out o, uint32_t acc_plus_fold) {
+    const int32_t s = (int32_t)acc_plus_fold;
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+    const int32_t hm = ta__hmul_nudged_32(s, r->mult);
+#else
+    const int32_t hm = (int32_t)(uint32_t)((uint64_t)((int64_t)s * r->mult + (INT64_C(1) << 30)) >> 31);
+#endif
+    const int32_t t = ta__qadd32(hm + ta__asr(hm, 31), r->rnd);
+    int32_t a = ta__asr(t, r->right) + o.out_off;
     a = a < o.act_min ? o.act_min : a;
     a = a > o.act_max ? o.act_max : a;
     return (int8_t)a;
