@@ -2,16 +2,32 @@
 /* bench_run: invoke time and arena breakdown per model (a strategy's plan,
  * planned scratch), with TFLM's persistent bytes for comparison; then the
  * persistent part by category, and with the op constants read from an
- * exported const blob (flash) instead of the arena.
+ * exported const blob (flash) instead of the arena; then the kernels' speed:
+ * multiply-accumulates counted from the model (CONV_2D, DEPTHWISE_CONV_2D,
+ * FULLY_CONNECTED, TRANSPOSE_CONV, BATCH_MATMUL), instructions per invoke
+ * (callgrind, ta_runtime_invoke only, when valgrind is installed: bench_run
+ * runs itself under it once per model and kernel implementation) and per
+ * MAC, and the median invoke time, for each int8 kernel implementation.
  *   bench_run [DATA_DIR] [RUNS] [STRATEGY]   (DATA_DIR defaults to $TINYARENA_DATA,
- *                                            STRATEGY to greedy) */
+ *                                            STRATEGY to greedy)
+ *   TA_BENCH_IMPLS=fast,sse4.1,portable,reference   the implementations to
+ *                                            measure (default all but
+ *                                            reference: it takes minutes
+ *                                            under callgrind); sse4.1 is FAST
+ *                                            capped at SSE4.1 on x86-64
+ *   bench_run --invoke-once IMPL MODEL       one invoke (what callgrind counts)
+ *   bench_run --macs MODEL                   the model's MACs */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "runtime/kernels/kernels_fast.h"
+#include "tinyarena/kernels.h"
 #include "tinyarena/runtime.h"
+#include "tinyarena/tflite.h"
 
 static const char *const k_models[] = {
     "tflm/hello_world_int8", "tflm/hello_world_float", "tflm/micro_speech_quantized",
@@ -70,7 +86,192 @@ static size_t tflm_col(const char *data, const char *model, int want) {
     return v;
 }
 
+/* Multiply-accumulates of one invoke, from the graph's shapes: output
+ * elements x window (conv: taps x input channels per group, depthwise: taps,
+ * FC / batch matmul: the inner dimension), transpose conv: input elements x
+ * filter taps x output channels.  0 when the model does not import. */
+static uint64_t count_macs(const unsigned char *bytes, size_t len) {
+    ta_tflite_model m;
+    ta_diag d;
+    if (ta_tflite_open(&m, bytes, len, &d)) return 0;
+    ta_graph_limits lim;
+    ta_tflite_graph_limits(&m, &lim);
+    size_t gb = ta_graph_bytes(&lim);
+    void *block = malloc(gb);
+    ta_graph g;
+    uint64_t macs = 0;
+    if (block && !ta_graph_init(&g, &lim, block, gb) && !ta_tflite_import(&m, &g, &d)) {
+        for (uint32_t s = 0; s < g.n_subgraphs; s++)
+            for (uint32_t o = 0; o < g.subgraphs[s].n_ops; o++) {
+                const ta_op *op = ta_graph_op(&g, s, o);
+                if (op->n_inputs < 2 || op->n_outputs < 1 || op->inputs[1] < 0 || op->outputs[0] < 0) continue;
+                const ta_tensor *out = ta_graph_tensor(&g, s, op->outputs[0]);
+                const ta_tensor *w = ta_graph_tensor(&g, s, op->inputs[1]);
+                uint64_t n_out = 1;
+                for (int32_t k = 0; k < out->rank; k++) n_out *= (uint64_t)out->shape[k];
+                switch (op->kind) {
+                case TA_OP_CONV_2D:
+                    if (w->rank == 4) macs += n_out * (uint64_t)w->shape[1] * w->shape[2] * w->shape[3];
+                    break;
+                case TA_OP_DEPTHWISE_CONV_2D:
+                    if (w->rank == 4) macs += n_out * (uint64_t)w->shape[1] * w->shape[2];
+                    break;
+                case TA_OP_FULLY_CONNECTED:
+                    if (w->rank == 2) macs += n_out * (uint64_t)w->shape[1];
+                    break;
+                case TA_OP_BATCH_MATMUL: {
+                    const ta_tensor *lhs = ta_graph_tensor(&g, s, op->inputs[0]);
+                    if (lhs->rank >= 2) macs += n_out * (uint64_t)lhs->shape[lhs->rank - 1];
+                    break;
+                }
+                case TA_OP_TRANSPOSE_CONV:
+                    /* inputs: output shape, filter OHWI, input */
+                    if (op->n_inputs >= 3 && op->inputs[2] >= 0 && w->rank == 4) {
+                        const ta_tensor *in = ta_graph_tensor(&g, s, op->inputs[2]);
+                        uint64_t n_in = 1;
+                        for (int32_t k = 0; k < in->rank; k++) n_in *= (uint64_t)in->shape[k];
+                        macs += n_in * (uint64_t)w->shape[0] * w->shape[1] * w->shape[2];
+                    }
+                    break;
+                default: break;
+                }
+            }
+    }
+    free(block);
+    return macs;
+}
+
+static const struct {
+    const char *name;
+    ta_kernel_impl impl;
+    int x86_cap; /* x86-64: the widest build FAST may run (2 AVX2, 1 SSE4.1) */
+} k_impls[] = {{"fast", TA_KERNEL_IMPL_FAST, 2}, {"sse4.1", TA_KERNEL_IMPL_FAST, 1},
+               {"portable", TA_KERNEL_IMPL_PORTABLE, 2}, {"reference", TA_KERNEL_IMPL_REFERENCE, 2}};
+
+static void use_impl(size_t i) {
+    ta_kernel_use_impl(k_impls[i].impl);
+#ifdef TA__X86_DISPATCH
+    ta__x86_cap(k_impls[i].x86_cap);
+#endif
+}
+
+/* Opens and initialises a model (greedy plan), inputs a fixed pattern. */
+static ta_status open_model(ta_runtime *rt, const unsigned char *model, size_t len, void **arena, ta_diag *d) {
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_strategy(&opt, "greedy");
+    void *work = NULL;
+    size_t wb = 0;
+    ta_arena_breakdown b;
+    ta_status st = ta_runtime_open(rt, model, len, &opt, d);
+    if (!st) st = cli_runtime_query(rt, &work, &wb, &b, d);
+    if (!st) st = ta_runtime_init(rt, work, wb, *arena = malloc(b.total), b.total, d);
+    free(work);
+    for (uint32_t k = 0; !st && k < ta_runtime_input_count(rt); k++) {
+        const ta_io *io = ta_runtime_input(rt, k);
+        for (size_t j = 0; j < io->bytes; j++) ((unsigned char *)io->data)[j] = (unsigned char)((j * 7u) & 0x3Fu);
+    }
+    return st;
+}
+
+/* --invoke-once IMPL MODEL: what the callgrind runs count. */
+static int invoke_once(const char *impl, const char *path) {
+    size_t len;
+    unsigned char *model = read_file(path, &len);
+    ta_runtime rt;
+    ta_diag d;
+    void *arena = NULL;
+    int rc = 1;
+    for (size_t i = 0; i < sizeof k_impls / sizeof k_impls[0]; i++)
+        if (!strcmp(impl, k_impls[i].name)) use_impl(i), rc = 0;
+    if (!rc && model && !open_model(&rt, model, len, &arena, &d) && !ta_runtime_invoke(&rt, &d)) rc = 0;
+    else rc = 1;
+    free(arena);
+    free(model);
+    return rc;
+}
+
+/* Instructions of one ta_runtime_invoke under callgrind, or 0. */
+static uint64_t callgrind_insns(const char *self, const char *impl, const char *path) {
+    char cmd[4096], line[512];
+    snprintf(cmd, sizeof cmd,
+             "valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect=ta_runtime_invoke "
+             "'%s' --invoke-once %s '%s' 2>&1",
+             self, impl, path);
+    FILE *p = popen(cmd, "r");
+    uint64_t n = 0;
+    while (p && fgets(line, sizeof line, p)) {
+        const char *c = strstr(line, "Collected : ");
+        if (c) n = strtoull(c + 12, NULL, 10);
+    }
+    if (p && pclose(p) != 0) n = 0;
+    return n;
+}
+
+/* The kernels table: MACs, then per implementation instructions per invoke,
+ * per MAC and the median invoke time. */
+static void kernel_table(const char *data, int runs, const char *self) {
+    const char *want = getenv("TA_BENCH_IMPLS");
+    if (!want) want = "fast,sse4.1,portable";
+    const bool cg = system("valgrind --version > /dev/null 2>&1") == 0;
+    printf("\nkernels: instructions per invoke (%s), per MAC, median invoke ms (%d runs)\n", 
+           cg ? "callgrind, ta_runtime_invoke only" : "valgrind not installed: no instruction counts", runs);
+    printf("%-48s %12s", "model", "MACs");
+    for (size_t i = 0; i < sizeof k_impls / sizeof k_impls[0]; i++)
+        if (strstr(want, k_impls[i].name)) printf(" %13s %8s %9s", k_impls[i].name, "/MAC", "ms");
+    printf("\n");
+    for (size_t m = 0; m < sizeof k_models / sizeof k_models[0]; m++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/models/%s.tflite", data, k_models[m]);
+        size_t len;
+        unsigned char *model = read_file(path, &len);
+        if (!model) continue;
+        const uint64_t macs = count_macs(model, len);
+        printf("%-48s %12llu", k_models[m], (unsigned long long)macs);
+        for (size_t i = 0; i < sizeof k_impls / sizeof k_impls[0]; i++) {
+            if (!strstr(want, k_impls[i].name)) continue;
+            ta_runtime rt;
+            ta_diag d;
+            void *arena = NULL;
+            double *t = calloc((size_t)runs, sizeof *t);
+            use_impl(i);
+            ta_status st = open_model(&rt, model, len, &arena, &d);
+            for (int r = 0; !st && r < runs; r++) {
+                ta_runtime_reset(&rt, &d);
+                double t0 = now_ms();
+                st = ta_runtime_invoke(&rt, &d);
+                t[r] = now_ms() - t0;
+            }
+            qsort(t, (size_t)runs, sizeof *t, cmp_d);
+            const uint64_t n = cg && !st ? callgrind_insns(self, k_impls[i].name, path) : 0;
+            if (n)
+                if (macs)
+                    printf(" %13llu %8.2f", (unsigned long long)n, (double)n / (double)macs);
+                else
+                    printf(" %13llu %8s", (unsigned long long)n, "-");
+            else
+                printf(" %13s %8s", "-", "-");
+            printf(" %9.4f", st ? -1.0 : t[runs / 2]);
+            free(t);
+            free(arena);
+        }
+        use_impl(0);
+        printf("\n");
+        fflush(stdout);
+        free(model);
+    }
+}
+
 int main(int argc, char **argv) {
+    if (argc == 4 && !strcmp(argv[1], "--invoke-once")) return invoke_once(argv[2], argv[3]);
+    if (argc == 3 && !strcmp(argv[1], "--macs")) { /* for tests/cortex_m.sh */
+        size_t len;
+        unsigned char *model = read_file(argv[2], &len);
+        const uint64_t macs = model ? count_macs(model, len) : 0;
+        free(model);
+        if (!model) return 1;
+        printf("%llu\n", (unsigned long long)macs);
+        return 0;
+    }
     const char *data = argc > 1 ? argv[1] : getenv("TINYARENA_DATA");
     int runs = argc > 2 ? atoi(argv[2]) : 5;
     const char *strategy = argc > 3 ? argv[3] : "greedy";
@@ -171,5 +372,9 @@ int main(int argc, char **argv) {
                    parts[m].tensor_table, parts[m].op_records, parts[m].op_tables, parts[m].io_table,
                    parts[m].shared_scratch, parts[m].variables, parts[m].persistent, with_blob[m].persistent, with_blob[m].const_bytes,
                    tflm_pers[m], with_blob[m].total, t_blob[m]);
+    char self[1024];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[n > 0 ? n : 0] = '\0';
+    kernel_table(data, runs, n > 0 ? self : argv[0]);
     return 0;
 }

@@ -12,6 +12,7 @@
 #   gcc-arm-none-eabi, libnewlib-arm-none-eabi, qemu-system-arm
 #                              : the bare-metal Cortex-M firmware and its emulated
 #                                runs (examples/cortex_m, tests/cortex_m.sh)
+#   valgrind                   : bench_run's instruction counts (callgrind)
 set -euo pipefail
 need=()
 command -v clang >/dev/null 2>&1 || need+=(clang)
@@ -22,6 +23,7 @@ echo 'int main(void) { return 0; }' | cc -m32 -x c - -o /dev/null >/dev/null 2>&
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || need+=(gcc-arm-none-eabi)
 dpkg -s libnewlib-arm-none-eabi >/dev/null 2>&1 || need+=(libnewlib-arm-none-eabi)
 command -v qemu-system-arm >/dev/null 2>&1 || need+=(qemu-system-arm)
+command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
 if [ "${CI:-}" = true ] || [ "${TA_NO_CHROMIUM:-0}" != 1 ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
 fi

@@ -8,6 +8,10 @@
 # and armv6-m code with every unaligned access trapped (Cortex-M0 class).
 # person_detect is also linked for a part with 512 KB of flash and 64 KB
 # of RAM (4 KB of stack), and must fit and run there.
+# Then the int8 kernels' speed: a few models again with the reference
+# kernels (TA_MCU_KERNELS=reference, outputs byte-identical to TFLM too), and
+# the instructions per invoke of both, next to each other, with the
+# instructions per MAC (MACs from bench_run --macs when it is built).
 # Needs gcc-arm-none-eabi, libnewlib-arm-none-eabi and qemu-system-arm
 # (scripts/setup.sh installs them): SKIP without them outside CI, FAIL under CI.
 set -u
@@ -24,6 +28,7 @@ done
 export TA_MCU_LIBDIR="$tmp/lib" TA_MCU_TIMEOUT=60
 start=$(date +%s)
 fail=0; n=0; runs=0; rederived=0
+declare -A fast_insns
 while read -r cpu model cases extra; do
   [ -z "$cpu" ] && continue
   flat=$(echo "$model" | sed 's|/|__|g')
@@ -45,6 +50,10 @@ while read -r cpu model cases extra; do
       done
       grep -q '^blob_rederived 1$' "$out/qemu.txt" && rederived=$((rederived+1))
       [ $ok = 1 ] && echo "ok: $(tail -1 "$tmp/log")"
+      key="$cpu $model"
+      if [ $ok = 1 ] && [ $rw = none ] && [ -z "${fast_insns[$key]:-}" ]; then
+        fast_insns[$key]=$(awk -F= '$1 == "invoke_instructions" { print $2 }' "$out/figures.txt")
+      fi
     done
   done
 done <<'LIST'
@@ -72,10 +81,47 @@ m4 tflm/seanet/conv0 random
 m4 tflm/seanet/transpose_conv0 random
 m4 tflm/seanet/add0 random
 LIST
+main_runs=$runs
+# Before and after: the reference kernels (TFLM's loops) against the fast
+# ones, on the first case of each model, TFLM's graph.
+macs_of() { [ -x "${TINYARENA_BENCH_RUN:-}" ] && "$TINYARENA_BENCH_RUN" --macs "$1" 2>/dev/null || echo 0; }
+echo "int8 kernels, instructions per invoke under QEMU -icount (reference -> fast):"
+while read -r cpu model c; do
+  [ -z "$cpu" ] && continue
+  flat=$(echo "$model" | sed 's|/|__|g')
+  dir="$data/models/reference/cases/$flat/$c"
+  out="$tmp/ref"
+  rm -rf "$out"
+  if ! TA_MCU_KERNELS=reference TA_MCU_LIBDIR="$tmp/libref" bash "$src/examples/cortex_m/build.sh" \
+       "$data/models/$model.tflite" "$dir" "$out" --cpu "$cpu" > "$tmp/log" 2>&1; then
+    echo "FAIL: $model $c on $cpu with the reference kernels:"; sed 's/^/  /' "$tmp/log"; fail=1; continue
+  fi
+  runs=$((runs+1))
+  for want in "$dir"/tflm_output*.bin; do
+    k=$(basename "$want" | sed 's/tflm_output\([0-9]*\)\.bin/\1/')
+    if cmp -s "$want" "$out/output$k.bin"; then n=$((n+1))
+    else echo "FAIL: $model $c on $cpu (reference kernels): output$k differs from TFLM"; fail=1; fi
+  done
+  ref=$(awk -F= '$1 == "invoke_instructions" { print $2 }' "$out/figures.txt")
+  fast=${fast_insns["$cpu $model"]:-0}
+  macs=$(macs_of "$data/models/$model.tflite")
+  awk -v m="$model" -v cpu="$cpu" -v r="$ref" -v f="$fast" -v macs="$macs" 'BEGIN {
+    line = sprintf("  %-36s %-3s %12.1fM -> %9.1fM (%.1fx)", m, cpu, r / 1e6, f / 1e6, f ? r / f : 0)
+    if (macs > 0) line = line sprintf(", %.2f -> %.2f per MAC (%d MACs)", r / macs, f / macs, macs)
+    print line }'
+done <<'LIST'
+m4 tflm/person_detect person
+m0 tflm/person_detect person
+m4 mlperf_tiny/vww_96_int8 image
+m4 mlperf_tiny/kws_ref_model_int8 image
+m0 mlperf_tiny/kws_ref_model_int8 image
+m4 mlperf_tiny/ic_pretrainedResnet_quant image
+m4 mlperf_tiny/ad01_int8 random
+LIST
 echo "cortex_m: $n outputs byte-identical to TFLM from $runs firmware runs under QEMU in $(( $(date +%s) - start )) s;" \
      "the host's op constants blob re-derived record by record on the target in $rederived of them"
 # init from the init table compares checksums; the re-derivation is what
 # proves the blob portable: every run but KWS_2 attention's two (its work
 # block fits neither its 8.9 KB arena nor the 12 KB stack block) must do it
-[ $rederived -ge $((runs - 2)) ] || { echo "FAIL: the blob was re-derived on the target in only $rederived of $runs runs"; fail=1; }
+[ $rederived -ge $((main_runs - 2)) ] || { echo "FAIL: the blob was re-derived on the target in only $rederived of $main_runs runs"; fail=1; }
 exit $fail

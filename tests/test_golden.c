@@ -6,13 +6,16 @@
  * is compared byte for byte with TFLM's.  This pins each kernel's arithmetic
  * independently of the ops before it.  Variable tensors (LSTM/SVDF state)
  * start from their reset value, as in TFLM's AllocateTensors, and the state
- * an op leaves behind is compared with TFLM's dump as well.  Run with an argument (model name
+ * an op leaves behind is compared with TFLM's dump as well.  Every case runs
+ * under each int8 kernel implementation (fast, portable, reference).  Run with an argument (model name
  * substring) to print every op's result. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/ops.h"
 #include "testutil.h"
+#include "runtime/kernels/kernels_fast.h"
+#include "tinyarena/kernels.h"
 #include "tinyarena/tflite.h"
 
 static const struct {
@@ -159,9 +162,33 @@ int main(int argc, char **argv) {
     if (!data) return ta_test_finish("test_golden");
     const char *only = argc > 1 ? argv[1] : NULL;
     g_verbose = only != NULL;
-    for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
-        if (only && !strstr(k_cases[i].model, only)) continue;
-        run_case(data, k_cases[i].model, k_cases[i].kase);
+    /* every int8 kernel implementation (kernels.h): the fast kernels (on
+     * x86-64 with AVX2 when the CPU has it), their portable build, and the
+     * reference loops */
+    static const struct {
+        ta_kernel_impl impl;
+        int x86_cap; /* x86-64: the widest build FAST may run (2 AVX2, 1 SSE4.1) */
+        const char *name;
+    } k_impls[] = {{TA_KERNEL_IMPL_FAST, 2, "fast"},
+                   {TA_KERNEL_IMPL_FAST, 1, "fast, at most SSE4.1"},
+                   {TA_KERNEL_IMPL_PORTABLE, 2, "portable"},
+                   {TA_KERNEL_IMPL_REFERENCE, 2, "reference"}};
+    for (size_t k = 0; k < sizeof k_impls / sizeof k_impls[0]; k++) {
+        printf("kernels: %s\n", k_impls[k].name);
+        CHECK(ta_kernel_use_impl(k_impls[k].impl) == TA_OK);
+#ifdef TA__X86_DISPATCH
+        ta__x86_cap(k_impls[k].x86_cap);
+#else
+        (void)k_impls[k].x86_cap;
+#endif
+        for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
+            if (only && !strstr(k_cases[i].model, only)) continue;
+            run_case(data, k_cases[i].model, k_cases[i].kase);
+        }
     }
+    CHECK(ta_kernel_use_impl(TA_KERNEL_IMPL_FAST) == TA_OK);
+#ifdef TA__X86_DISPATCH
+    ta__x86_cap(2);
+#endif
     return ta_test_finish("test_golden");
 }

@@ -25,7 +25,8 @@
 # instruction per ns of virtual time) with a timeout.
 #
 # Environment: TINYARENA_CLI, TA_MCU_LIBDIR (where the cross-compiled
-# library is cached, default OUTDIR/lib), TA_MCU_TIMEOUT (seconds, default 120).
+# library is cached, default OUTDIR/lib), TA_MCU_TIMEOUT (seconds, default 120),
+# TA_MCU_KERNELS (fast, the default, or reference: TFLM's loops, for comparison).
 # Exit codes: 0 ok, 1 failure, 2 usage, 3 a tool is missing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -69,6 +70,17 @@ out=$(cd "$out" && pwd)
 
 cflags="$arch -mthumb -std=c11 -Os -g -ffunction-sections -fdata-sections
         -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Werror"
+# The fast kernels (src/runtime/kernels/*_fast.c) are built for speed: -O2
+# inlines the dot-product micro-kernels and the requantisation and keeps
+# their pointers in registers; everything else stays -Os.
+# TA_MCU_KERNELS=reference starts the firmware on the reference int8 kernels
+# (the "before" of the instruction counts).
+case ${TA_MCU_KERNELS:-fast} in
+  fast) ;;
+  reference) cflags="$cflags -DTA_KERNEL_IMPL_DEFAULT=TA_KERNEL_IMPL_REFERENCE" ;;
+  *) echo "$0: TA_MCU_KERNELS must be fast or reference" >&2; exit 2 ;;
+esac
+kflags=$(echo $cflags | sed 's/ -Os / -O2 /')
 
 # 1. The library's runtime part, cached per CPU: rebuilt when a source or a
 #    header is newer than the archive.
@@ -77,15 +89,16 @@ lib=$libdir/libtinyarena_mcu.a
 lib_sources=$(cd "$src" && ls src/common/*.c src/core/budget.c src/core/request.c src/graph/*.c src/tflite/*.c \
                                 src/runtime/runtime.c src/runtime/ops.c src/runtime/kernels/*.c)
 stale=0
-if [ ! -f "$lib" ] || [ "$(cat "$libdir/flags" 2>/dev/null)" != "$(echo $cflags)" ]; then stale=1
+if [ ! -f "$lib" ] || [ "$(cat "$libdir/flags" 2>/dev/null)" != "$(echo $cflags) | $kflags" ]; then stale=1
 elif [ -n "$(cd "$src" && find src include -newer "$lib" \( -name '*.c' -o -name '*.h' \) | head -1)" ]; then stale=1; fi
 if [ $stale = 1 ]; then
   rm -rf "$libdir"; mkdir -p "$libdir/obj"
   echo "$lib_sources" | (cd "$src" && xargs -P 2 -I{} sh -c \
-    'arm-none-eabi-gcc '"$(echo $cflags)"' -Iinclude -Isrc -c {} -o "'"$libdir"'/obj/$(echo {} | tr / _ | sed "s/\.c$/.o/")"') \
+    'case {} in src/runtime/kernels/*_fast.c) f="'"$kflags"'" ;; *) f="'"$(echo $cflags)"'" ;; esac;
+     arm-none-eabi-gcc $f -Iinclude -Isrc -c {} -o "'"$libdir"'/obj/$(echo {} | tr / _ | sed "s/\.c$/.o/")"') \
     || { echo "FAIL: the library does not cross-compile for $name" >&2; exit 1; }
   arm-none-eabi-ar rcs "$lib" "$libdir"/obj/*.o
-  echo $cflags > "$libdir/flags"
+  echo "$(echo $cflags) | $kflags" > "$libdir/flags"
 fi
 
 # 2. The budget header: plan, offsets, op constants blob (the host CLI).

@@ -146,6 +146,37 @@ typedef struct ta_requant {
 } ta_requant;
 
 /* ------------------------------------------------------------------------ */
+/* Kernel implementations (kernel_impl.c)                                     */
+/* ------------------------------------------------------------------------ */
+
+/* int8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED have two
+ * implementations with byte-identical outputs:
+ *  - TA_KERNEL_IMPL_FAST (the default): int32 sums with the input offset
+ *    folded into per-channel weight sums, inline requantisation, blocked
+ *    dot products (2 pixels x 2 output channels); on Cortex-M cores with the
+ *    DSP extension (__ARM_FEATURE_DSP: M4, M7, M33) SXTB16 + SMLAD dual MACs,
+ *    chosen at compile time; on x86-64 the same C built for AVX2 as well,
+ *    chosen at run time when the CPU has AVX2.  Shapes it does not cover (a
+ *    dot product over more than 65,536 terms, FC weights with a zero point, a
+ *    multiplier of INT32_MIN or a shift outside [-31, 30]) fall back to the
+ *    reference loops.  int8/int16 ADD and SUB without broadcasting also have
+ *    a fast loop (inline rescales).
+ *  - TA_KERNEL_IMPL_PORTABLE: the fast kernels without run-time dispatch
+ *    (on x86-64 the SSE2 baseline build, elsewhere the same as FAST).
+ *  - TA_KERNEL_IMPL_REFERENCE: TFLM's reference loops (int64 window sums
+ *    wrapped to int32), the oracle the tests compare the fast kernels with.
+ * The choice is process-wide (one static variable, not thread-safe: set it
+ * before invoking); meant for tests and benchmarks. */
+typedef enum ta_kernel_impl {
+    TA_KERNEL_IMPL_FAST = 0,
+    TA_KERNEL_IMPL_REFERENCE = 1,
+    TA_KERNEL_IMPL_PORTABLE = 2,
+} ta_kernel_impl;
+
+/* TA_E_INVALID_ARG for a value outside the enum (the choice is unchanged). */
+ta_status ta_kernel_use_impl(ta_kernel_impl impl);
+
+/* ------------------------------------------------------------------------ */
 /* CONV_2D (conv2d.c)                                                        */
 /* ------------------------------------------------------------------------ */
 

@@ -12,6 +12,8 @@
  */
 #include "runtime/kernels/fixedpoint.h"
 #include "runtime/kernels/binary_common.h"
+#include "runtime/kernels/kernels_fast.h"
+#include "runtime/kernels/requant.h"
 
 ta_status ta__addsub_prepare(ta_addsub_params *p, ta_dtype type, float s1, int32_t zp1, float s2, int32_t zp2,
                              float s_out, int32_t zp_out, ta_activation act, int float_ratios) {
@@ -65,6 +67,43 @@ static int32_t addsub_q(const ta_addsub_params *p, int32_t x, int32_t y, int neg
     return out;
 }
 
+/* The fast kernels' ADD/SUB (kernels.h, "Kernel implementations"): shapes
+ * without broadcasting, the three rescales inline with their constants
+ * hoisted (requant.h), contiguous elements.  Same steps as addsub_q. */
+static void addsub_q_flat(const ta_addsub_params *p, int negate, int wide, const void *in1, const void *in2,
+                          void *out, int64_t n) {
+    int8_t s1 = (int8_t)p->input1_shift, s2 = (int8_t)p->input2_shift, so = (int8_t)p->output_shift;
+    const ta_requant a = {.mult = &p->input1_mult, .shift = &s1}, b = {.mult = &p->input2_mult, .shift = &s2},
+                     o = {.mult = &p->output_mult, .shift = &so};
+    const ta__rq r1 = ta__rq_make(&a, 0), r2 = ta__rq_make(&b, 0), ro = ta__rq_make(&o, 0);
+    const int32_t off1 = p->input1_offset, off2 = p->input2_offset, ls = p->left_shift;
+    const int32_t off_o = p->output_offset, lo = p->act_min, hi = p->act_max;
+    for (int64_t i = 0; i < n; i++) {
+        const int32_t x = wide ? ((const int16_t *)in1)[i] : ((const int8_t *)in1)[i];
+        const int32_t y = wide ? ((const int16_t *)in2)[i] : ((const int8_t *)in2)[i];
+        const int32_t sa = ta__rq_mul(&r1, (int32_t)((uint32_t)(off1 + x) << ls));
+        const int32_t sb = ta__rq_mul(&r2, (int32_t)((uint32_t)(off2 + y) << ls));
+        const int32_t raw = negate ? ta__wsub(sa, sb) : ta__wadd(sa, sb);
+        int32_t v = ta__wadd(ta__rq_mul(&ro, raw), off_o);
+        v = v < lo ? lo : v;
+        v = v > hi ? hi : v;
+        if (wide) ((int16_t *)out)[i] = (int16_t)v;
+        else ((int8_t *)out)[i] = (int8_t)v;
+    }
+}
+
+/* Whether the inline rescales are exact for these multipliers (requant.h:
+ * no INT32_MIN multiplier, shifts within [-31, 30] for the int8 tables). */
+static bool addsub_fast_ok(const ta_addsub_params *p) {
+    const int32_t m[3] = {p->input1_mult, p->input2_mult, p->output_mult};
+    const int32_t s[3] = {p->input1_shift, p->input2_shift, p->output_shift};
+    for (int k = 0; k < 3; k++)
+        if (m[k] == INT32_MIN || s[k] < -31 || s[k] > 30) return false;
+    for (int32_t d = 0; d < p->shape.rank; d++)
+        if (p->shape.in1[d] != p->shape.out[d] || p->shape.in2[d] != p->shape.out[d]) return false;
+    return true;
+}
+
 ta_status ta__addsub_q_run(const ta_addsub_params *p, int negate, int wide, const void *in1, const void *in2,
                            void *out) {
     if (!p || !in1 || !in2 || !out || p->left_shift < 0 || p->left_shift > 30) return TA_E_INVALID_ARG;
@@ -72,6 +111,10 @@ ta_status ta__addsub_q_run(const ta_addsub_params *p, int negate, int wide, cons
     int64_t n;
     ta_status st = ta__bcast_begin(&it, &p->shape, &n);
     if (st) return st;
+    if (ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE && addsub_fast_ok(p)) {
+        addsub_q_flat(p, negate, wide, in1, in2, out, n);
+        return TA_OK;
+    }
     const int8_t *a8 = in1, *b8 = in2;
     const int16_t *a16 = in1, *b16 = in2;
     int8_t *o8 = out;

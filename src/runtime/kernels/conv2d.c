@@ -16,6 +16,7 @@
  *     input channels of group oc / (filter.n / groups).
  */
 #include "runtime/kernels/conv_common.h"
+#include "runtime/kernels/kernels_fast.h"
 
 ta_status ta__conv_check(const ta_dims4 *in, const ta_dims4 *f, const ta_dims4 *out, int32_t sh,
                          int32_t sw, int32_t dh, int32_t dw, int32_t ph, int32_t pw) {
@@ -42,6 +43,15 @@ ta_status ta_kernel_conv2d_s8(const ta_conv_params *p, const int8_t *input, cons
     ta_status st = conv_check(p);
     if (st) return st;
     if (!input || !filter || !output || !p->q.mult || !p->q.shift) return TA_E_INVALID_ARG;
+    if (ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE && ta__conv2d_s8_fast_ok(p))
+        ta__conv2d_s8_fast(p, input, filter, bias, output);
+    else
+        ta__conv2d_s8_ref(p, input, filter, bias, output);
+    return TA_OK;
+}
+
+void ta__conv2d_s8_ref(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                       const int32_t *bias, int8_t *output) {
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t groups = in.c / f.c, per_group = f.n / groups;
     const int32_t in_off = p->q.input_offset;
@@ -68,7 +78,6 @@ ta_status ta_kernel_conv2d_s8(const ta_conv_params *p, const int8_t *input, cons
             }
         }
     }
-    return TA_OK;
 }
 
 ta_status ta_kernel_conv2d_f32(const ta_conv_params *p, const float *input, const float *filter,

@@ -18,6 +18,13 @@ static inline int64_t ta__nhwc(const ta_dims4 *d, int32_t n, int32_t y, int32_t 
     return (((int64_t)n * d->h + y) * d->w + x) * d->c;
 }
 
+/* The same in pointer-sized arithmetic, for the fast kernels: a tensor in
+ * memory is smaller than the address space, and on 32-bit cores an int64
+ * product is a library call (__aeabi_lmul on armv6-m). */
+static inline ptrdiff_t ta__nhwc_p(const ta_dims4 *d, int32_t n, int32_t y, int32_t x) {
+    return (((ptrdiff_t)n * d->h + y) * d->w + x) * d->c;
+}
+
 /* One axis of an output position's filter window: tap k reads input index
  * i0 + dilation * k (i0 = out * stride - pad, negative in the leading
  * padding), and the taps in [lo, hi) are the ones inside the input; the
@@ -31,6 +38,14 @@ static inline ta__taps ta__conv_taps(int32_t out, int32_t stride, int32_t pad, i
                                      int32_t size) {
     ta__taps t;
     t.i0 = out * stride - pad;
+    /* the whole window inside: no division (this runs once per pixel), and
+     * no 64-bit multiply for the common dilation 1 (a call on armv6-m) */
+    const int64_t extent = dilation == 1 ? (int64_t)k - 1 : (int64_t)dilation * (k - 1);
+    if (t.i0 >= 0 && t.i0 + extent < size) {
+        t.lo = 0;
+        t.hi = k;
+        return t;
+    }
     const int64_t lo = t.i0 < 0 ? (-(int64_t)t.i0 + dilation - 1) / dilation : 0;
     const int64_t span = (int64_t)size - t.i0;
     const int64_t hi = span > 0 ? (span + dilation - 1) / dilation : 0;

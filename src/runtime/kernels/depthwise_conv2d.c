@@ -12,6 +12,7 @@
  *     clamp; float: clamp(total + bias).
  */
 #include "runtime/kernels/conv_common.h"
+#include "runtime/kernels/kernels_fast.h"
 
 static ta_status dw_check(const ta_dwconv_params *p) {
     if (!p) return TA_E_INVALID_ARG;
@@ -29,6 +30,15 @@ ta_status ta_kernel_depthwise_conv2d_s8(const ta_dwconv_params *p, const int8_t 
     ta_status st = dw_check(p);
     if (st) return st;
     if (!input || !filter || !output || !p->q.mult || !p->q.shift) return TA_E_INVALID_ARG;
+    if (ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE && ta__depthwise_conv2d_s8_fast_ok(p))
+        ta__depthwise_conv2d_s8_fast(p, input, filter, bias, output);
+    else
+        ta__depthwise_conv2d_s8_ref(p, input, filter, bias, output);
+    return TA_OK;
+}
+
+void ta__depthwise_conv2d_s8_ref(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                 const int32_t *bias, int8_t *output) {
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t dm = p->depth_multiplier, in_off = p->q.input_offset;
     for (int32_t b = 0; b < out.n; b++) {
@@ -55,7 +65,6 @@ ta_status ta_kernel_depthwise_conv2d_s8(const ta_dwconv_params *p, const int8_t 
             }
         }
     }
-    return TA_OK;
 }
 
 ta_status ta_kernel_depthwise_conv2d_f32(const ta_dwconv_params *p, const float *input,

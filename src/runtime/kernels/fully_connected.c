@@ -10,7 +10,7 @@
  *  2. + bias[o]; int8: requantise (multiplier o when per-channel, else the
  *     single one), + output zero point, clamp; float: clamp(total + bias).
  */
-#include "tinyarena/kernels.h"
+#include "runtime/kernels/kernels_fast.h"
 
 static ta_status fc_check(const ta_fc_params *p) {
     if (!p || p->batches < 0 || p->accum_depth <= 0 || p->out_depth <= 0) return TA_E_INVALID_ARG;
@@ -22,6 +22,15 @@ ta_status ta_kernel_fully_connected_s8(const ta_fc_params *p, const int8_t *inpu
     ta_status st = fc_check(p);
     if (st) return st;
     if (!input || !weights || !output || !p->q.mult || !p->q.shift) return TA_E_INVALID_ARG;
+    if (ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE && ta__fully_connected_s8_fast_ok(p))
+        ta__fully_connected_s8_fast(p, input, weights, bias, output);
+    else
+        ta__fully_connected_s8_ref(p, input, weights, bias, output);
+    return TA_OK;
+}
+
+void ta__fully_connected_s8_ref(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                const int32_t *bias, int8_t *output) {
     const int32_t D = p->accum_depth, O = p->out_depth;
     const int32_t in_off = p->q.input_offset, w_off = p->q.weights_offset;
     for (int32_t b = 0; b < p->batches; b++) {
@@ -40,7 +49,6 @@ ta_status ta_kernel_fully_connected_s8(const ta_fc_params *p, const int8_t *inpu
             output[(int64_t)b * O + o] = (int8_t)a;
         }
     }
-    return TA_OK;
 }
 
 ta_status ta_kernel_fully_connected_f32(const ta_fc_params *p, const float *input,

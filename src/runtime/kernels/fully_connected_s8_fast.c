@@ -1,0 +1,101 @@
+/*
+ * FULLY_CONNECTED int8 with unshifted weights (weights zero point 0, which
+ * TFLM requires for int8), the fast kernel (kernels_fast.h): byte-identical
+ * to ta__fully_connected_s8_ref, exact for the reason conv2d_s8_fast.c gives:
+ * sum(w * x) + input_offset * sum(w) modulo 2^32.
+ *
+ * Steps:
+ *  1. Output features two at a time: both weight rows' sums and
+ *     requantisation constants once, then every batch row.
+ *  2. Batch rows two at a time when there are two (a 2x2 block of dot
+ *     products), else one row against both weight rows.
+ *  3. + input_offset * weight sum + bias, requantised inline (requant.h).
+ */
+#include "runtime/kernels/dot_s8.h"
+#include "runtime/kernels/kernels_fast.h"
+#include "runtime/kernels/requant.h"
+#ifdef TA__X86_DISPATCH
+#include "runtime/kernels/simd_x86.h"
+/* isa is a constant in each build of the body, so one branch remains. */
+#define DOT_2X2(...) \
+    (isa == 2 ? ta__dot_2x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_2x2_sse(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
+#define DOT_1X2(...) \
+    (isa == 2 ? ta__dot_1x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_1x2_sse(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
+#else
+#define DOT_2X2(...) ta__dot_2x2(__VA_ARGS__)
+#define DOT_1X2(...) ta__dot_1x2(__VA_ARGS__)
+#endif
+
+bool ta__fully_connected_s8_fast_ok(const ta_fc_params *p) {
+    return p->q.weights_offset == 0 && p->accum_depth <= TA__FAST_MAX_DEPTH && ta__rq_ok(&p->q, p->out_depth);
+}
+
+#ifdef TA__X86_DISPATCH
+static TA__ALWAYS_INLINE void fc_body(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output, int isa) {
+#else
+/* One build: the body is the kernel itself (a wrapper around it costs GCC
+ * registers in the hot loops on Cortex-M). */
+#define isa 0
+void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output) {
+#endif
+    (void)isa;
+    const int32_t D = p->accum_depth, O = p->out_depth, B = p->batches;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
+    for (int32_t o0 = 0; o0 < O; o0 += 2) {
+        const int32_t o1 = o0 + 1 < O ? o0 + 1 : o0; /* an odd last row pairs with itself */
+        const int8_t *w0 = weights + (ptrdiff_t)o0 * D, *w1 = weights + (ptrdiff_t)o1 * D;
+        const uint32_t f0 = ta__fold(bias, o0, p->q.input_offset, ta__sum_s8(w0, D));
+        const uint32_t f1 = ta__fold(bias, o1, p->q.input_offset, ta__sum_s8(w1, D));
+        const ta__rq r0 = ta__rq_make(&p->q, o0), r1 = ta__rq_make(&p->q, o1);
+        for (int32_t b = 0; b < B;) {
+            const bool two = b + 1 < B;
+            const int8_t *x = input + (ptrdiff_t)b * D;
+            int32_t acc[4] = {0, 0, 0, 0};
+            if (two)
+                DOT_2X2(x, x + D, w0, w1, D, acc);
+            else
+                DOT_1X2(x, w0, w1, D, acc);
+            int8_t *op = output + (ptrdiff_t)b * O;
+            op[o0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + f0);
+            if (o1 != o0) op[o1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + f1);
+            if (two) {
+                op += O;
+                op[o0] = ta__rq_s8(&r0, ro, (uint32_t)acc[2] + f0);
+                if (o1 != o0) op[o1] = ta__rq_s8(&r1, ro, (uint32_t)acc[3] + f1);
+            }
+            b += two ? 2 : 1;
+        }
+    }
+}
+
+#ifdef TA__X86_DISPATCH
+/* x86-64: the portable, SSE4.1 and AVX2 builds of the same body, chosen at
+ * run time. */
+static void fc_base(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output) {
+    fc_body(p, input, weights, bias, output, 0);
+}
+static TA__TARGET_SSE41 void fc_sse(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output) {
+    fc_body(p, input, weights, bias, output, 1);
+}
+static TA__TARGET_AVX2 void fc_avx2(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output) {
+    fc_body(p, input, weights, bias, output, 2);
+}
+
+void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output) {
+    const int level = ta__x86_level();
+    if (level == 2)
+        fc_avx2(p, input, weights, bias, output);
+    else if (level == 1)
+        fc_sse(p, input, weights, bias, output);
+    else
+        fc_base(p, input, weights, bias, output);
+}
+#else
+#undef isa
+#endif

@@ -1,0 +1,38 @@
+/* The process-wide choice between the fast and the reference int8 kernels
+ * (kernels.h, "Kernel implementations").  A plain static: the kernels read
+ * it once per call, and it only changes when a test or benchmark asks. */
+#include "runtime/kernels/kernels_fast.h"
+
+/* A build can start from another choice (-DTA_KERNEL_IMPL_DEFAULT=...): the
+ * Cortex-M firmware measures the reference loops that way (build.sh,
+ * TA_MCU_KERNELS=reference). */
+#ifndef TA_KERNEL_IMPL_DEFAULT
+#define TA_KERNEL_IMPL_DEFAULT TA_KERNEL_IMPL_FAST
+#endif
+static ta_kernel_impl g_impl = TA_KERNEL_IMPL_DEFAULT;
+
+ta_status ta_kernel_use_impl(ta_kernel_impl impl) {
+    if (impl != TA_KERNEL_IMPL_FAST && impl != TA_KERNEL_IMPL_REFERENCE && impl != TA_KERNEL_IMPL_PORTABLE)
+        return TA_E_INVALID_ARG;
+    g_impl = impl;
+    return TA_OK;
+}
+
+ta_kernel_impl ta__kernel_impl(void) { return g_impl; }
+
+#ifdef TA__X86_DISPATCH
+static int g_cap = 2;
+
+void ta__x86_cap(int level) { g_cap = level < 0 ? 0 : level > 2 ? 2 : level; }
+
+int ta__x86_level(void) {
+    /* __builtin_cpu_supports reads what the CPU reported at start-up: cheap
+     * enough to ask once per kernel call.  __builtin_cpu_init (a no-op once
+     * done) makes it right even when called from a static constructor. */
+    if (g_impl != TA_KERNEL_IMPL_FAST) return 0;
+    __builtin_cpu_init();
+    if (g_cap >= 2 && __builtin_cpu_supports("avx2")) return 2;
+    if (g_cap >= 1 && __builtin_cpu_supports("sse4.1")) return 1;
+    return 0;
+}
+#endif

@@ -1,0 +1,56 @@
+/* Internal: the fast int8 kernels and the reference kernels they must match.
+ *
+ * The public entry points (ta_kernel_conv2d_s8, ta_kernel_depthwise_conv2d_s8,
+ * ta_kernel_fully_connected_s8) check their parameters once, then run the
+ * fast kernel when ta__fast_ok says it applies and the reference kernel
+ * otherwise (or when ta_kernel_use_impl(TA_KERNEL_IMPL_REFERENCE) asked for
+ * it).  The reference kernels are the oracle: tests/test_kernels_fast.c
+ * compares every fast kernel with them byte for byte.
+ *
+ * The fast kernels take already-checked parameters and cannot fail. */
+#ifndef TA_KERNELS_FAST_H
+#define TA_KERNELS_FAST_H
+
+#include "tinyarena/kernels.h"
+
+/* The implementation ta_kernel_use_impl selected (default TA_KERNEL_IMPL_FAST). */
+ta_kernel_impl ta__kernel_impl(void);
+
+/* x86-64 with GCC or Clang: each fast kernel is compiled three times -- the
+ * portable C (the x86-64 baseline, SSE2, as the compiler vectorises it), an
+ * SSE4.1 build and an AVX2 build (intrinsics in simd_x86.h) -- and picks one
+ * at run time: with TA_KERNEL_IMPL_FAST the widest the CPU has
+ * (__builtin_cpu_supports), with TA_KERNEL_IMPL_PORTABLE the C. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define TA__X86_DISPATCH 1
+#define TA__TARGET_AVX2 __attribute__((target("avx2")))
+#define TA__TARGET_SSE41 __attribute__((target("sse4.1")))
+/* The build to run: 2 AVX2, 1 SSE4.1, 0 portable C. */
+int ta__x86_level(void);
+/* Caps the level FAST may pick (tests and benchmarks: 1 runs the SSE4.1
+ * build on an AVX2 machine); 2 (the default) lets the CPU decide. */
+void ta__x86_cap(int level);
+#endif
+#define TA__ALWAYS_INLINE inline __attribute__((always_inline))
+
+/* Reference kernels (TFLM's loops, int64 window sums wrapped to int32). */
+void ta__conv2d_s8_ref(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                       const int32_t *bias, int8_t *output);
+void ta__depthwise_conv2d_s8_ref(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                 const int32_t *bias, int8_t *output);
+void ta__fully_connected_s8_ref(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                const int32_t *bias, int8_t *output);
+
+/* Fast kernels: int32 sums, the input offset folded into per-channel weight
+ * sums, requantisation inline (requant.h).  *_fast_ok: whether the fast
+ * kernel covers these (checked) parameters. */
+bool ta__conv2d_s8_fast_ok(const ta_conv_params *p);
+void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
+                        const int32_t *bias, int8_t *output);
+bool ta__depthwise_conv2d_s8_fast_ok(const ta_dwconv_params *p);
+void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *bias, int8_t *output);
+bool ta__fully_connected_s8_fast_ok(const ta_fc_params *p);
+void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
+                                 const int32_t *bias, int8_t *output);
+#endif

@@ -1,0 +1,175 @@
+/* Internal: the int8 requantisation of the fast kernels, inline and with
+ * everything that depends only on the output channel hoisted out of the pixel
+ * loops.  ta_q_mul (quant.c) stays the oracle: ta__rq_apply returns exactly
+ * ta_q_mul(acc, mult, shift) for every acc, mult and shift ta_q_mul accepts
+ * (tests/test_kernels_fast.c checks it on random and extreme values).
+ *
+ * Why it is exact without gemmlowp's branchy nudge:
+ *   SaturatingRoundingDoublingHighMul(a, b) = trunc((ab + nudge) / 2^31) with
+ *   nudge = 2^30 for ab >= 0 and 1 - 2^30 for ab < 0.  For ab < 0 the truncation
+ *   is a ceiling, and ceil((ab + 1 - 2^30) / 2^31) = floor((ab + 2^30) / 2^31),
+ *   which is also the ab >= 0 case: one add and one arithmetic shift of the
+ *   64-bit product (SMLAL on a Cortex-M4) instead of a division.  The only
+ *   saturating input (a = b = INT32_MIN) needs mult == INT32_MIN, which
+ *   ta_quant_multiplier never makes; ta__rq_ok sends such layers to the
+ *   reference loops.
+ *   RoundingDivideByPOT stays as gemmlowp writes it (mask, threshold): the
+ *   "add half then shift" shortcut would overflow near INT32_MAX. */
+#ifndef TA_KERNELS_REQUANT_H
+#define TA_KERNELS_REQUANT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runtime/kernels/fixedpoint.h"
+#include "tinyarena/kernels.h"
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#endif
+
+typedef struct ta__rq {
+    int32_t mult;        /* Q0.31 multiplier */
+    int32_t left, right; /* left shift before, rounding right shift after */
+    uint32_t mask;       /* 2^right - 1 */
+    int32_t half;        /* mask >> 1 */
+    int32_t rnd;         /* 2^(right - 1), 0 when right is 0 (ta__rq_s8_sat) */
+} ta__rq;
+
+/* What every channel of a layer shares: output zero point and clamp. */
+typedef struct ta__rq_out {
+    int32_t out_off, act_min, act_max;
+} ta__rq_out;
+
+/* Whether ta__rq_mul is exact for every channel: no multiplier of INT32_MIN
+ * (ta_quant_multiplier never makes one) and shifts within ta_q_mul's
+ * [-31, 30].  The fast kernels check it once per call and leave other layers
+ * to the reference loops, so the hot loops carry no fallback branch. */
+static inline bool ta__rq_ok(const ta_requant *q, int32_t channels) {
+    const int32_t n = q->per_channel ? channels : 1;
+    for (int32_t c = 0; c < n; c++)
+        if (q->mult[c] == INT32_MIN || q->shift[c] < -31 || q->shift[c] > 30) return false;
+    return true;
+}
+
+/* Constants of output channel oc (channel 0's for per-tensor quantisation). */
+static inline ta__rq ta__rq_make(const ta_requant *q, int32_t oc) {
+    const int32_t ch = q->per_channel ? oc : 0;
+    const int32_t shift = q->shift[ch];
+    ta__rq r;
+    r.mult = q->mult[ch];
+    r.left = shift > 0 ? shift : 0;
+    r.right = shift > 0 ? 0 : -shift;
+    r.mask = (uint32_t)((UINT64_C(1) << r.right) - 1);
+    r.half = (int32_t)(r.mask >> 1);
+    r.rnd = r.right > 0 ? (int32_t)(UINT32_C(1) << (r.right - 1)) : 0;
+    return r;
+}
+
+static inline ta__rq_out ta__rq_out_make(const ta_requant *q) {
+    const ta__rq_out o = {q->output_offset, q->act_min, q->act_max};
+    return o;
+}
+
+/* The bias of channel oc plus input_offset * its weight sum, wrapping: what
+ * the fast kernels add to a window's sum(filter * input). */
+static inline uint32_t ta__fold(const int32_t *bias, int32_t oc, int32_t input_offset, int32_t wsum) {
+    return (bias ? (uint32_t)bias[oc] : 0u) + (uint32_t)input_offset * (uint32_t)wsum;
+}
+
+/* floor((s * m + 2^30) / 2^31) from 16-bit halves and 32-bit multiplies
+ * only: for cores without a 32x32->64 multiply (armv6-m, where int64
+ * products call __aeabi_lmul).  s = sh * 2^16 + sl, m = mh * 2^16 + ml
+ * (sh, mh arithmetic shifts, sl, ml the unsigned low halves); every partial
+ * product fits 32 bits, and the 64-bit sum is carried by hand.  Exact
+ * wherever the result fits int32 (not for s = m = INT32_MIN). */
+static inline int32_t ta__hmul_nudged_32(int32_t s, int32_t m) {
+    const uint32_t sl = (uint32_t)s & 0xFFFFu, ml = (uint32_t)m & 0xFFFFu;
+    const int32_t sh = ta__asr(s, 16), mh = ta__asr(m, 16);
+    const uint32_t ll = sl * ml;
+    const int32_t c1 = sh * (int32_t)ml, c2 = (int32_t)sl * mh;
+    uint32_t lo = ll + 0x40000000u, carry = lo < ll;
+    uint32_t t = (uint32_t)c1 << 16;
+    lo += t, carry += lo < t;
+    t = (uint32_t)c2 << 16;
+    lo += t, carry += lo < t;
+    const uint32_t hi = (uint32_t)(sh * mh) + (uint32_t)ta__asr(c1, 16) + (uint32_t)ta__asr(c2, 16) + carry;
+    return (int32_t)((hi << 1) | (lo >> 31));
+}
+
+/* ta_q_mul(x, mult, shift) with the hoisted constants (ta__rq_ok holds). */
+static inline int32_t ta__rq_mul(const ta__rq *r, int32_t x) {
+    const int32_t s = (int32_t)((uint32_t)x << r->left);
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+    const int32_t hm = ta__hmul_nudged_32(s, r->mult);
+#else
+    const int64_t ab = (int64_t)s * r->mult + (INT64_C(1) << 30);
+    /* floor(ab / 2^31) fits int32 (|s * mult| < 2^62 once INT32_MIN * INT32_MIN
+     * is excluded), so it is bits 31..62 of ab: a logical shift gives the same
+     * low word as an arithmetic one, without a sign branch. */
+    const int32_t hm = (int32_t)(uint32_t)((uint64_t)ab >> 31);
+#endif
+    const int32_t rem = (int32_t)((uint32_t)hm & r->mask);
+    const int32_t thr = r->half + (hm < 0 ? 1 : 0);
+    return ta__asr(hm, r->right) + (rem > thr ? 1 : 0);
+}
+
+/* A window sum acc plus its fold (ta__fold: bias and offset term), wrapping
+ * as TFLM's int32 does, to the int8 output: requantise, + zero point, clamp. */
+static inline int8_t ta__rq_s8(const ta__rq *r, ta__rq_out o, uint32_t acc_plus_fold) {
+    int32_t a = ta__rq_mul(r, (int32_t)acc_plus_fold);
+    a += o.out_off;
+    a = a < o.act_min ? o.act_min : a;
+    a = a > o.act_max ? o.act_max : a;
+    return (int8_t)a;
+}
+
+/* A shorter requantisation for the common layer: no left shift, rounding
+ * shifts in [1, 23], an int8 output range.  gemmlowp's RoundingDivideByPOT
+ * of hm by r is floor((hm + 2^(r-1) - [hm < 0]) / 2^r) (the remainder
+ * exceeds the threshold exactly when adding 2^(r-1) - [hm < 0] carries), and
+ * that sum is formed with a saturating add (QADD on the DSP cores).  It
+ * saturates only for hm >= 2^31 - 2^(r-1), where the exact quotient is
+ * 2^(31-r) and the saturated one 2^(31-r) - 1 >= 255: after + zero point
+ * (>= -128) both clamp to act_max (<= 127).  ta__rq_sat_ok checks the
+ * layer; tests/test_kernels_fast.c compares with ta__rq_s8. */
+/* Where it pays: the DSP cores (QADD, one instruction); on armv6-m and the
+ * hosts the kernels keep ta__rq_s8 (measured: person_detect as M0 code got
+ * 4% slower with it). */
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#define TA__RQ_SAT 1
+#else
+#define TA__RQ_SAT 0
+#endif
+
+static inline bool ta__rq_sat_ok(const ta_requant *q, int32_t channels) {
+    if (q->output_offset < -128 || q->output_offset > 127 || q->act_min < -128 || q->act_max > 127) return false;
+    const int32_t n = q->per_channel ? channels : 1;
+    for (int32_t c = 0; c < n; c++)
+        if (q->shift[c] > -1 || q->shift[c] < -23 || q->mult[c] == INT32_MIN) return false;
+    return true;
+}
+
+static inline int32_t ta__qadd32(int32_t a, int32_t b) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+    return __qadd(a, b);
+#else
+    const int64_t s = (int64_t)a + b;
+    return s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : (int32_t)s;
+#endif
+}
+
+static inline int8_t ta__rq_s8_sat(const ta__rq *r, ta__rq_out o, uint32_t acc_plus_fold) {
+    const int32_t s = (int32_t)acc_plus_fold;
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+    const int32_t hm = ta__hmul_nudged_32(s, r->mult);
+#else
+    const int32_t hm = (int32_t)(uint32_t)((uint64_t)((int64_t)s * r->mult + (INT64_C(1) << 30)) >> 31);
+#endif
+    const int32_t t = ta__qadd32(hm + ta__asr(hm, 31), r->rnd);
+    int32_t a = ta__asr(t, r->right) + o.out_off;
+    a = a < o.act_min ? o.act_min : a;
+    a = a > o.act_max ? o.act_max : a;
+    return (int8_t)a;
+}
+
+#endif
