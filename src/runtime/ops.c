@@ -724,6 +724,46 @@ static ta_status need_io(ctx_t *c, uint32_t min_in, uint32_t max_in, uint32_t n_
     return TA_OK;
 }
 
+/* The bias of a conv, depthwise conv, transpose conv or fully connected op:
+ * every kernel path (int8, int16, float32) reads one bias element per output
+ * channel, so prepare proves the length, not just the type. */
+static ta_status bias_len(const ctx_t *c, const ta_tensor *b, int32_t channels) {
+    if (b && elems(b) != (int64_t)channels)
+        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): bias tensor %d has %lld elements for %d output channels",
+                           c->index, kname(c), b->index, (long long)elems(b), channels);
+    return TA_OK;
+}
+
+/* Checks every operand before any kind-specific prepare (issue 9):
+ *  - no op writes a constant: its bytes are the model's, in flash on a target;
+ *  - a constant holds at least the bytes its shape says the kernel reads
+ *    (the importer guarantees it; a graph built through graph.h may not);
+ *  - every shape, with 0 and -1 dims counted as 1, has at most INT32_MAX
+ *    elements.  Kernels index with int32, and prepare multiplies subsets of
+ *    dims in int64: with this bound no such product can overflow. */
+static ta_status operands_ok(const ctx_t *c) {
+    for (uint32_t k = 0; k < c->op->n_inputs + c->op->n_outputs; k++) {
+        const bool is_out = k >= c->op->n_inputs;
+        const int32_t idx = is_out ? c->op->outputs[k - c->op->n_inputs] : c->op->inputs[k];
+        const ta_tensor *t = idx >= 0 ? ta_graph_tensor(c->g, c->sg, idx) : NULL;
+        if (!t) continue;
+        if (is_out && (t->flags & TA_TENSOR_CONST || t->data))
+            return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): output tensor %d '%s' is a constant (would write into the model)",
+                               c->index, kname(c), idx, t->name);
+        if (t->data && ta_dtype_size(t->dtype) && t->data_bytes < t->bytes)
+            return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): constant tensor %d holds %zu bytes, its shape needs %zu",
+                               c->index, kname(c), idx, t->data_bytes, t->bytes);
+        int64_t n = 1;
+        for (int32_t d = 0; d < t->rank; d++) {
+            n *= t->shape[d] > 1 ? t->shape[d] : 1;
+            if (n > INT32_MAX)
+                return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): tensor %d has more than 2^31-1 elements",
+                                   c->index, kname(c), idx);
+        }
+    }
+    return TA_OK;
+}
+
 static ta_status dims4(const ctx_t *c, const ta_tensor *t, ta_dims4 *d) {
     if (t->rank != 4) return fail(c, TA_E_MALFORMED, "expects 4-D tensors");
     d->n = t->shape[0];
@@ -883,6 +923,10 @@ static ta_status prep_conv(ctx_t *c) {
     const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
     if (oh != p->output.h || ow != p->output.w || p->output.c != p->filter.n || p->input.c % p->filter.c)
         return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    /* grouped conv: the kernel maps output channel oc to group oc / (filter.n / groups) */
+    if (p->filter.n % (p->input.c / p->filter.c))
+        return fail(c, TA_E_MALFORMED, "filter count is not a multiple of the groups (input channels / filter channels)");
+    if ((st = bias_len(c, b, p->output.c))) return st;
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
     if (in->dtype == TA_DTYPE_INT16) return prep_conv_s16(c, &p->q, p->output.c);
     if (in->dtype == TA_DTYPE_INT8) return prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
@@ -901,6 +945,7 @@ static ta_status prep_dwconv(ctx_t *c) {
     p->depth_multiplier = p->output.c / p->input.c;
     if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c)
         return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    if ((st = bias_len(c, b, p->output.c))) return st;
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
     if (in->dtype == TA_DTYPE_INT8) return prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     if (in->dtype == TA_DTYPE_FLOAT32) {
@@ -924,6 +969,7 @@ static ta_status prep_fc(ctx_t *c) {
     if (no % p->out_depth) return fail(c, TA_E_MALFORMED, "output size is not a multiple of the weights' rows");
     p->batches = (int32_t)(no / p->out_depth);
     if (elems(in) < (int64_t)p->batches * p->accum_depth) return fail(c, TA_E_MALFORMED, "input is smaller than batches x depth");
+    if ((st = bias_len(c, b, p->out_depth))) return st;
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "weights are not constant");
     if (in->dtype == TA_DTYPE_INT8)
         return prep_s8_weights(c, in, w, b, out, "weights", p->out_depth, w->quant.count <= 1, &p->q);
@@ -1160,7 +1206,13 @@ static ta_status prep_pad(ctx_t *c) {
         p->before[d] = pads[2 * d];
         p->after[d] = pads[2 * d + 1];
         if (p->before[d] < 0 || p->after[d] < 0) return fail(c, TA_E_MALFORMED, "negative padding");
-        no *= (int64_t)p->in_shape[d] + p->before[d] + p->after[d];
+        if (p->in_shape[d] < 0) return fail(c, TA_E_MALFORMED, "input has an unknown (-1) dim");
+        /* each padded extent fits int64; the running product is capped so
+         * that it cannot overflow (the output has at most INT32_MAX elements) */
+        const int64_t ext = (int64_t)p->in_shape[d] + p->before[d] + p->after[d];
+        if (ext > INT32_MAX) return fail(c, TA_E_MALFORMED, "padded extent above 2^31-1");
+        no *= ext;
+        if (no > INT32_MAX) return fail(c, TA_E_MALFORMED, "output size does not match the paddings");
     }
     if (no != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the paddings");
     memset(c->od.u.pad.value, 0, sizeof c->od.u.pad.value);
@@ -1249,14 +1301,22 @@ static ta_status prep_slice(ctx_t *c) {
     if (o->ellipsis_mask || o->new_axis_mask) return fail(c, TA_E_UNSUPPORTED, "ellipsis/new-axis masks");
     if (nb != in->rank || ne != in->rank || ns != in->rank) return fail(c, TA_E_MALFORMED, "begin/end/strides must match the input rank");
     if (in->dtype != out->dtype) return fail_type(c, "output", out->dtype);
+    /* The kernel walks each axis with int32 indices i += stride from a start
+     * in [-1, n]: |stride| <= INT32_MAX - n keeps every step in range. */
+    for (int32_t d = 0; d < in->rank; d++) {
+        const int64_t mag = s[d] < 0 ? -(int64_t)s[d] : (int64_t)s[d];
+        if (in->shape[d] < 0) return fail(c, TA_E_MALFORMED, "input has an unknown (-1) dim");
+        if (mag > (int64_t)INT32_MAX - in->shape[d]) return fail(c, TA_E_MALFORMED, "a stride is out of range for the input extent");
+    }
     ta_slice_params *p = &c->od.u.sl;
     if (ta_strided_slice_resolve(p, in->shape, in->rank, b, e, s, o->begin_mask, o->end_mask, o->shrink_axis_mask,
                                  o->offset, ta_dtype_size(in->dtype)))
         return fail(c, TA_E_UNSUPPORTED, "rank above 5 or zero stride");
     int64_t n = 1;
     for (int32_t d = 0; d < p->rank; d++) {
-        int64_t len = p->stride[d] > 0 ? (p->stop[d] - p->start[d] + p->stride[d] - 1) / p->stride[d]
-                                       : (p->start[d] - p->stop[d] - p->stride[d] - 1) / -p->stride[d];
+        /* in int64: start, stop and stride are int32 and their differences are not */
+        const int64_t start = p->start[d], stop = p->stop[d], stride = p->stride[d];
+        const int64_t len = stride > 0 ? (stop - start + stride - 1) / stride : (start - stop - stride - 1) / -stride;
         n *= len > 0 ? len : 0;
     }
     if (n != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the slice");
@@ -1329,6 +1389,7 @@ static ta_status prep_tconv(ctx_t *c) {
     p->pad_w = ta_kernel_padding(p->stride_w, 1, p->output.w, p->filter.w, ow, NULL);
     if (p->filter.c != p->input.c || p->filter.n != p->output.c || p->input.n != p->output.n)
         return fail(c, TA_E_MALFORMED, "filter does not match input and output channels");
+    if ((st = bias_len(c, b, p->output.c))) return st;
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
     if (in->dtype != out->dtype) return fail_type(c, "output", out->dtype);
     if (in->dtype == TA_DTYPE_FLOAT32) {
@@ -1800,7 +1861,8 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     c.od.kind = (uint16_t)rk;
     c.od.n_in = (uint16_t)op->n_inputs;
     c.od.n_out = (uint16_t)op->n_outputs;
-    ta_status st;
+    ta_status st = operands_ok(&c);
+    if (st) return st;
     switch (op->kind) {
     case TA_OP_CONV_2D: st = prep_conv(&c); break;
     case TA_OP_DEPTHWISE_CONV_2D: st = prep_dwconv(&c); break;
