@@ -118,10 +118,14 @@ ta_status ta_tflite_graph_limits(const ta_tflite_model *m, ta_graph_limits *lim)
 /*
  * Fills g, which must be freshly initialised (no subgraphs yet) with at
  * least the capacities of ta_tflite_graph_limits().  Finishes with
- * ta_graph_validate().  g->name is the model description.
+ * ta_graph_validate() (graph.h: a DAG per subgraph, one writer per tensor,
+ * no read before the write, no op writing a constant or variable, control
+ * flow naming its subgraphs explicitly and without recursion), so nothing
+ * else ever sees an invalid graph.  g->name is the model description.
  * Returns TA_OK; TA_E_INVALID_ARG; TA_E_STATE (m not open, or g not empty);
- * TA_E_NO_MEMORY (g too small).  A model that opened cannot fail here with
- * TA_E_MALFORMED.  On failure g holds a partial import.
+ * TA_E_NO_MEMORY (g too small); TA_E_MALFORMED only from the validator
+ * (a one-line diag starting "subgraph N"): a model that opened cannot fail
+ * here on bytes or format.  On failure g holds a partial import.
  */
 ta_status ta_tflite_import(const ta_tflite_model *m, ta_graph *g, ta_diag *d);
 
