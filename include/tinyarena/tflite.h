@@ -35,6 +35,13 @@
  * beta 0.0 when a SoftmaxOptions table omits it; without an options table the
  * IR defaults of ta_op_options_default() stay).  op->builtin_code keeps
  * TFLite's effective operator code (max of the two code fields).
+ * Two deliberate decisions on options: a CONV_2D or DEPTHWISE_CONV_2D
+ * dilation below 1 is refused (TA_E_MALFORMED, "dilation 0 x 1 (must be
+ * >= 1)"): the schema's default is 1, and 0 would make TFLM read one pixel
+ * for every tap; an options table whose union type the reader has no
+ * fields for, or does not know (newer schemas), is accepted and not read --
+ * the op keeps the defaults, so a newer converter's op still plans, and
+ * every option value a kernel uses is checked again by its prepare.
  *
  * Guarantees on what the graph points to: quantisation scales are 4-aligned
  * and zero points 8-aligned; for count > 1 the axis is a valid dimension whose
