@@ -36,8 +36,8 @@
  * IR defaults of ta_op_options_default() stay).  op->builtin_code keeps
  * TFLite's effective operator code (max of the two code fields).
  * Two deliberate decisions on options: a CONV_2D or DEPTHWISE_CONV_2D
- * dilation below 1 is refused (TA_E_MALFORMED, "dilation 0 x 1 (must be
- * >= 1)"): the schema's default is 1, and 0 would make TFLM read one pixel
+ * dilation below 1 is refused (TA_E_MALFORMED, "dilation_w 0, dilation_h 1
+ * (both must be >= 1)"): the schema's default is 1, and 0 would make TFLM read one pixel
  * for every tap; an options table whose union type the reader has no
  * fields for, or does not know (newer schemas), is accepted and not read --
  * the op keeps the defaults, so a newer converter's op still plans, and

@@ -512,8 +512,8 @@ static ta_status sg_ref(rd *r, int64_t v, uint32_t sg, int32_t *out) {
  * window; neither is a convolution anyone meant, so both are refused. */
 static ta_status dilations(rd *r, const ta_op_options *opt) {
     if (opt->dilation_w < 1 || opt->dilation_h < 1)
-        return ta_diag_set(r->d, TA_E_MALFORMED, "%s: dilation %d x %d (must be >= 1)", ctx(r), opt->dilation_h,
-                           opt->dilation_w);
+        return ta_diag_set(r->d, TA_E_MALFORMED, "%s: dilation_w %d, dilation_h %d (both must be >= 1)", ctx(r),
+                           opt->dilation_w, opt->dilation_h);
     return TA_OK;
 }
 
