@@ -1908,6 +1908,10 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
         return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op", op_index,
                            ta_op_kind_str(op->kind));
     }
+    /* Everything a kind's prepare hands to a kernel helper comes from the
+     * model: a helper's TA_E_INVALID_ARG (a scale or range it cannot take)
+     * is the model's value, not the caller's mistake (the diag says which). */
+    if (st == TA_E_INVALID_ARG) st = TA_E_UNSUPPORTED;
     if (st) return st;
     if (c.scratch > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "scratch above 4 GiB");
     if (c.state > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "op state above 4 GiB");
