@@ -738,9 +738,12 @@ static ta_status bias_len(const ctx_t *c, const ta_tensor *b, int32_t channels) 
  *  - no op writes a constant: its bytes are the model's, in flash on a target;
  *  - a constant holds at least the bytes its shape says the kernel reads
  *    (the importer guarantees it; a graph built through graph.h may not);
- *  - every shape, with 0 and -1 dims counted as 1, has at most INT32_MAX
- *    elements.  Kernels index with int32, and prepare multiplies subsets of
- *    dims in int64: with this bound no such product can overflow. */
+ *  - every shape, with 0 dims counted as 1, has at most INT32_MAX elements.
+ *    Kernels index with int32, and prepare multiplies subsets of dims in
+ *    int64: with this bound no such product can overflow;
+ *  - no dim is -1 (unknown: the planner sizes it as 1, but the kinds'
+ *    prepares read dims as extents) and no output has a 0 dim (the runtime
+ *    gives zero-size tensors no bytes, and kernels refuse a NULL buffer). */
 static ta_status operands_ok(const ctx_t *c) {
     for (uint32_t k = 0; k < c->op->n_inputs + c->op->n_outputs; k++) {
         const bool is_out = k >= c->op->n_inputs;
@@ -755,6 +758,12 @@ static ta_status operands_ok(const ctx_t *c) {
                                c->index, kname(c), idx, t->data_bytes, t->bytes);
         int64_t n = 1;
         for (int32_t d = 0; d < t->rank; d++) {
+            if (t->shape[d] < 0)
+                return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): tensor %d has an unknown (-1) dim",
+                                   c->index, kname(c), idx);
+            if (is_out && t->shape[d] == 0)
+                return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): output tensor %d has no elements (a 0 dim)",
+                                   c->index, kname(c), idx);
             n *= t->shape[d] > 1 ? t->shape[d] : 1;
             if (n > INT32_MAX)
                 return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): tensor %d has more than 2^31-1 elements",
@@ -1042,6 +1051,8 @@ static ta_status prep_pool(ctx_t *c) {
     p->filter_w = o->filter_w;
     p->stride_h = o->stride_h;
     p->stride_w = o->stride_w;
+    if (p->filter_h <= 0 || p->filter_w <= 0 || p->stride_h <= 0 || p->stride_w <= 0)
+        return fail(c, TA_E_MALFORMED, "filter size and stride must be positive");
     int32_t oh = ta_kernel_out_size(o->padding, p->input.h, p->filter_h, p->stride_h, 1);
     int32_t ow = ta_kernel_out_size(o->padding, p->input.w, p->filter_w, p->stride_w, 1);
     p->pad_h = ta_kernel_padding(p->stride_h, 1, p->input.h, p->filter_h, oh, NULL);
