@@ -150,6 +150,7 @@ typedef struct {
     int32_t code; /* builtin operator code */
     int n_in, n_out;
     int32_t in[MAX_IO], out[MAX_IO];
+    const char *custom; /* custom_code of a CUSTOM op */
     int opt_type; /* TFL_OPT_*, 0 none */
     int n_opt;    /* option slots; -1: options type without a table */
     fld opt[8];
@@ -186,8 +187,11 @@ static unsigned char *write_model(const mdesc *m, size_t *len) {
     for (int s = 0; s < m->nsg; s++)
         for (int i = 0; i < m->sg[s].no; i++, k++) {
             const int32_t code = m->sg[s].o[i].code;
-            const fld oc[4] = {{F_U8, code < 127 ? code : 127}, {F_ABSENT}, {F_I32, 1}, {F_I32, code}};
-            w_link(&w, ocv + 4 + 4 * (size_t)k, w_table(&w, 4, oc, NULL));
+            const char *custom = m->sg[s].o[i].custom;
+            size_t of[4];
+            const fld oc[4] = {{F_U8, code < 127 ? code : 127}, {custom ? F_OFF : F_ABSENT}, {F_I32, 1}, {F_I32, code}};
+            w_link(&w, ocv + 4 + 4 * (size_t)k, w_table(&w, 4, oc, of));
+            if (custom) w_link(&w, of[1], w_string(&w, custom));
         }
     size_t sgv = w_vec_off(&w, (uint32_t)m->nsg);
     w_link(&w, mf[2], sgv);
@@ -264,7 +268,7 @@ static tdesc tconst(tdesc t, const void *data, size_t bytes) {
     return t;
 }
 static odesc op2(int32_t code, int32_t a, int32_t b, int32_t out) {
-    odesc o = {code, 2, 1, {a, b}, {out}, 0, 0, {{0}}};
+    odesc o = {code, 2, 1, {a, b}, {out}, NULL, 0, 0, {{0}}};
     return o;
 }
 static void io(sgdesc *g, int n_in, const int32_t *in, int n_out, const int32_t *out) {
@@ -309,19 +313,19 @@ static void base_weights(mdesc *m, int kind, int bias_n, int8_t type) {
         g->t[0] = tf32(4, 1, 4, 4, 1);
         g->t[1] = tconst(tf32(4, 2, 3, 3, 1), wdata, 18 * es);
         g->t[3] = tf32(4, 1, 2, 2, 2);
-        g->o[0] = (odesc){TFL_OP_CONV_2D, 3, 1, {0, 1, 2}, {3}, TFL_OPT_CONV2D, 6,
+        g->o[0] = (odesc){TFL_OP_CONV_2D, 3, 1, {0, 1, 2}, {3}, NULL, TFL_OPT_CONV2D, 6,
                           {{F_U8, TFL_PADDING_VALID}, {F_I32, 1}, {F_I32, 1}, {F_U8, 0}, {F_I32, 1}, {F_I32, 1}}};
     } else if (kind == 1) { /* 1x4x4x1 dw 1x3x3x2 (multiplier 2) VALID -> 1x2x2x2 */
         g->t[0] = tf32(4, 1, 4, 4, 1);
         g->t[1] = tconst(tf32(4, 1, 3, 3, 2), wdata, 18 * es);
         g->t[3] = tf32(4, 1, 2, 2, 2);
-        g->o[0] = (odesc){TFL_OP_DEPTHWISE_CONV_2D, 3, 1, {0, 1, 2}, {3}, TFL_OPT_DEPTHWISE_CONV2D, 7,
+        g->o[0] = (odesc){TFL_OP_DEPTHWISE_CONV_2D, 3, 1, {0, 1, 2}, {3}, NULL, TFL_OPT_DEPTHWISE_CONV2D, 7,
                           {{F_U8, TFL_PADDING_VALID}, {F_I32, 1}, {F_I32, 1}, {F_I32, 2}, {F_U8, 0}, {F_I32, 1}, {F_I32, 1}}};
     } else { /* 1x8 fc 2x8 -> 1x2 */
         g->t[0] = tf32(2, 1, 8, 0, 0);
         g->t[1] = tconst(tf32(2, 2, 8, 0, 0), wdata, 16 * es);
         g->t[3] = tf32(2, 1, 2, 0, 0);
-        g->o[0] = (odesc){TFL_OP_FULLY_CONNECTED, 3, 1, {0, 1, 2}, {3}, TFL_OPT_FULLY_CONNECTED, 1, {{F_U8, 0}}};
+        g->o[0] = (odesc){TFL_OP_FULLY_CONNECTED, 3, 1, {0, 1, 2}, {3}, NULL, TFL_OPT_FULLY_CONNECTED, 1, {{F_U8, 0}}};
     }
     g->t[2] = q ? tconst((tdesc){TFL_TYPE_INT32, 1, {bias_n}}, k_b32, 4 * (size_t)bias_n)
                 : tconst(tf32(1, bias_n, 0, 0, 0), k_w, 4 * (size_t)bias_n);
@@ -350,7 +354,7 @@ static void base_slice(mdesc *m, int32_t b, int32_t e, int32_t s, int32_t out_n,
     for (int i = 0; i < 3; i++) g->t[1 + i] = tconst((tdesc){TFL_TYPE_INT32, 1, {1}}, g_slice[i], 4);
     g->t[4] = tf32(1, out_n, 0, 0, 0);
     g->no = 1;
-    g->o[0] = (odesc){TFL_OP_STRIDED_SLICE, 4, 1, {0, 1, 2, 3}, {4}, TFL_OPT_STRIDED_SLICE, 6,
+    g->o[0] = (odesc){TFL_OP_STRIDED_SLICE, 4, 1, {0, 1, 2, 3}, {4}, NULL, TFL_OPT_STRIDED_SLICE, 6,
                       {{F_I32, 0}, {F_I32, 0}, {F_I32, 0}, {F_I32, 0}, {F_I32, 0}, {F_U8, offset}}};
     io(g, 1, (int32_t[]){0}, 1, (int32_t[]){4});
 }
@@ -464,7 +468,7 @@ static void calls(mdesc *m, int n, const int *target, int32_t code, int opt_type
             g->o[0] = op2(TFL_OP_ADD, 0, 0, 1);
             continue;
         }
-        g->o[0] = (odesc){code, 1, 1, {0}, {1}, opt_type, n_opt, {{F_I32, target[s]}, {F_I32, target[s]}}};
+        g->o[0] = (odesc){code, 1, 1, {0}, {1}, NULL, opt_type, n_opt, {{F_I32, target[s]}, {F_I32, target[s]}}};
     }
 }
 static void c_call_recursion(mdesc *m) { calls(m, 3, (int[]){1, 2, 1}, TFL_OP_CALL, TFL_OPT_CALL, 1); }
@@ -513,6 +517,71 @@ static void c_huge_tensor(mdesc *m) {
     io(g, 2, (int32_t[]){0, 1}, 1, (int32_t[]){2});
 }
 
+static void c_custom_newline(mdesc *m) {
+    base_add(m);
+    m->sg[0].o[0].code = TFL_OP_CUSTOM;
+    m->sg[0].o[0].custom = "Evil\nsecond line\r";
+}
+/* -1 (unknown) dims where kernels expect sizes: refused or run in bounds */
+static void c_add_dynamic(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(2, -1, 4, 0, 0);
+    g->t[2] = tf32(2, -1, 4, 0, 0);
+    g->o[0].in[1] = 0;
+}
+static int32_t g_axes[2] = {1, -1}, g_perm[2] = {1, 0};
+static void c_mean_dynamic(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = (tdesc){TFL_TYPE_FLOAT32, 3, {2, -1, 4}};
+    g->t[1] = tconst((tdesc){TFL_TYPE_INT32, 1, {1}}, g_axes, 4);
+    g->t[2] = tf32(2, 2, 4, 0, 0);
+    g->o[0] = (odesc){TFL_OP_MEAN, 2, 1, {0, 1}, {2}, NULL, TFL_OPT_REDUCER, 1, {{F_U8, 0}}};
+}
+static void c_mean_bad_axis(mdesc *m) {
+    c_mean_dynamic(m);
+    m->sg[0].t[0].shape[1] = 3;
+    m->sg[0].t[1] = tconst((tdesc){TFL_TYPE_INT32, 1, {1}}, &g_axes[1], 4); /* axis -1 */
+}
+static void c_transpose_dynamic(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(2, -1, 3, 0, 0);
+    g->t[1] = tconst((tdesc){TFL_TYPE_INT32, 1, {2}}, g_perm, 8);
+    g->t[2] = tf32(2, 3, -1, 0, 0);
+    g->o[0] = op2(TFL_OP_TRANSPOSE, 0, 1, 2);
+}
+static void c_concat_dynamic(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(2, -1, 2, 0, 0);
+    g->t[1] = tf32(2, 1, 2, 0, 0);
+    g->t[2] = tf32(2, 0, 2, 0, 0);
+    g->o[0] = (odesc){TFL_OP_CONCATENATION, 2, 1, {0, 1}, {2}, NULL, TFL_OPT_CONCATENATION, 2, {{F_I32, 0}, {F_U8, 0}}};
+    io(g, 2, (int32_t[]){0, 1}, 1, (int32_t[]){2});
+}
+static void c_softmax_dynamic(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(2, 4, -1, 0, 0);
+    g->t[2] = tf32(2, 4, -1, 0, 0);
+    g->o[0] = (odesc){TFL_OP_SOFTMAX, 1, 1, {0}, {2}, NULL, TFL_OPT_SOFTMAX, 1, {{F_F32, 0, 1.0f}}};
+}
+static void c_fc_dynamic(mdesc *m) {
+    base_weights(m, 2, 2, TFL_TYPE_FLOAT32);
+    m->sg[0].t[0] = tf32(2, -1, 8, 0, 0);
+    m->sg[0].t[3] = tf32(2, -1, 2, 0, 0);
+}
+static void c_pool_zero_filter(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(4, 1, 4, 4, 1);
+    g->t[2] = tf32(4, 1, 5, 5, 1);
+    g->o[0] = (odesc){TFL_OP_MAX_POOL_2D, 1, 1, {0}, {2}, NULL, TFL_OPT_POOL2D, 6,
+                      {{F_U8, TFL_PADDING_VALID}, {F_I32, 1}, {F_I32, 1}, {F_I32, 0}, {F_I32, 0}, {F_U8, 0}}};
+}
+
 static const hcase k_cases[] = {
     {"valid_add", RUNS, NULL, c_valid_add, k_in4, k_sum4},
     {"unknown_options_type", RUNS, NULL, c_unknown_options, k_in4, k_sum4},
@@ -541,14 +610,23 @@ static const hcase k_cases[] = {
     {"if_empty_options", AT_IMPORT, "refers to subgraph 0 of 2", c_if_empty_options},
     {"while_no_options", AT_IMPORT, "subgraph 0 op 0 (WHILE): names no cond subgraph", c_while_no_options},
     {"slice_begin_int32_min", RUNS, NULL, c_slice_begin_min, k_in4, k_in4},
-    {"slice_begin_int32_min_negative_stride", EITHER, NULL, c_slice_begin_min_neg, NULL, NULL},
+    {"slice_begin_int32_min_negative_stride", AT_PREPARE, "op 0 (STRIDED_SLICE): output tensor 4 has no elements (a 0 dim)", c_slice_begin_min_neg},
     {"slice_stride_int32_min", AT_PREPARE, "op 0 (STRIDED_SLICE): a stride is out of range", c_slice_stride_min},
     {"slice_stride_int32_max", AT_PREPARE, "op 0 (STRIDED_SLICE): a stride is out of range", c_slice_stride_max},
-    {"slice_offset_int32_max", EITHER, NULL, c_slice_offset_max, NULL, NULL},
-    {"slice_end_int32_min_offset", EITHER, NULL, c_slice_end_min_offset, NULL, NULL},
+    {"slice_offset_int32_max", AT_PREPARE, "op 0 (STRIDED_SLICE): output tensor 4 has no elements (a 0 dim)", c_slice_offset_max},
+    {"slice_end_int32_min_offset", AT_PREPARE, "op 0 (STRIDED_SLICE): output tensor 4 has no elements (a 0 dim)", c_slice_end_min_offset},
     {"pad_int32_max", AT_PREPARE, "op 0 (PAD): padded extent above 2^31-1", c_pad_huge},
-    {"zero_size_input", EITHER, NULL, c_zero_size, NULL, NULL},
-    {"huge_tensor", EITHER, NULL, c_huge_tensor, NULL, NULL},
+    {"zero_size_input", AT_PREPARE, "op 0 (ADD): output tensor 2 has no elements (a 0 dim)", c_zero_size},
+    {"huge_tensor", AT_PREPARE, "op 0 (ADD): tensor 0 has more than 2^31-1 elements", c_huge_tensor},
+    {"custom_name_newline", AT_PREPARE, "op 0 (Evil?second line?): no kernel for this op", c_custom_newline},
+    {"add_dynamic_dim", AT_PREPARE, "op 0 (ADD): tensor 0 has an unknown (-1) dim", c_add_dynamic},
+    {"mean_dynamic_dim", AT_PREPARE, "op 0 (MEAN): tensor 0 has an unknown (-1) dim", c_mean_dynamic},
+    {"mean_axis_minus1", AT_PREPARE, "op 0 (MEAN): output size does not match the reduction", c_mean_bad_axis},
+    {"transpose_dynamic_dim", AT_PREPARE, "op 0 (TRANSPOSE): tensor 0 has an unknown (-1) dim", c_transpose_dynamic},
+    {"concat_dynamic_dim", AT_PREPARE, "op 0 (CONCATENATION): tensor 0 has an unknown (-1) dim", c_concat_dynamic},
+    {"softmax_dynamic_dim", AT_PREPARE, "op 0 (SOFTMAX): tensor 0 has an unknown (-1) dim", c_softmax_dynamic},
+    {"fc_dynamic_batch", AT_PREPARE, "op 0 (FULLY_CONNECTED): tensor 0 has an unknown (-1) dim", c_fc_dynamic},
+    {"maxpool_zero_filter", AT_PREPARE, "op 0 (MAX_POOL_2D): filter size and stride must be positive", c_pool_zero_filter},
 };
 #define N_CASES (sizeof k_cases / sizeof k_cases[0])
 
