@@ -582,6 +582,25 @@ static void c_pool_zero_filter(mdesc *m) {
                       {{F_U8, TFL_PADDING_VALID}, {F_I32, 1}, {F_I32, 1}, {F_I32, 0}, {F_I32, 0}, {F_U8, 0}}};
 }
 
+/* int8 ADD (t0 + const t1 -> t2) with hostile quantisation on t0 */
+static const int8_t k_i8[4] = {1, 2, 3, 4};
+static void base_add_s8(mdesc *m, float scale0, int64_t zp0) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    for (int i = 0; i < 3; i++) {
+        g->t[i].type = TFL_TYPE_INT8;
+        g->t[i].scale = 0.5f;
+    }
+    g->t[1].data = k_i8;
+    g->t[1].data_bytes = 4;
+    g->t[0].scale = scale0;
+    g->t[0].zp = zp0;
+}
+static void c_zp_int32_min(mdesc *m) { base_add_s8(m, 0.5f, INT32_MIN); } /* found by the fuzzer */
+static void c_zp_int8_range(mdesc *m) { base_add_s8(m, 0.5f, 128); }
+static void c_scale_nan(mdesc *m) { base_add_s8(m, __builtin_nanf(""), 0); }
+static void c_scale_negative(mdesc *m) { base_add_s8(m, -0.5f, 0); }
+
 static const hcase k_cases[] = {
     {"valid_add", RUNS, NULL, c_valid_add, k_in4, k_sum4},
     {"unknown_options_type", RUNS, NULL, c_unknown_options, k_in4, k_sum4},
@@ -626,6 +645,11 @@ static const hcase k_cases[] = {
     {"concat_dynamic_dim", AT_PREPARE, "op 0 (CONCATENATION): tensor 0 has an unknown (-1) dim", c_concat_dynamic},
     {"softmax_dynamic_dim", AT_PREPARE, "op 0 (SOFTMAX): tensor 0 has an unknown (-1) dim", c_softmax_dynamic},
     {"fc_dynamic_batch", AT_PREPARE, "op 0 (FULLY_CONNECTED): tensor 0 has an unknown (-1) dim", c_fc_dynamic},
+    {"add_s8_zero_point_int32_min", AT_PREPARE, "op 0 (ADD): tensor 0 has zero point -2147483648, outside its int8 range",
+     c_zp_int32_min},
+    {"add_s8_zero_point_128", AT_PREPARE, "op 0 (ADD): tensor 0 has zero point 128, outside its int8 range", c_zp_int8_range},
+    {"add_s8_scale_nan", AT_PREPARE, "op 0 (ADD): tensor 0 has a negative, infinite or NaN scale", c_scale_nan},
+    {"add_s8_scale_negative", AT_PREPARE, "op 0 (ADD): tensor 0 has a negative, infinite or NaN scale", c_scale_negative},
     {"maxpool_zero_filter", AT_PREPARE, "op 0 (MAX_POOL_2D): filter size and stride must be positive", c_pool_zero_filter},
 };
 #define N_CASES (sizeof k_cases / sizeof k_cases[0])
