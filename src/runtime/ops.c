@@ -823,19 +823,29 @@ static ta_status requant_table(ctx_t *c, const ta_tensor *in, const ta_tensor *w
     ta_status st = ta_quant_activation_range(c->op->opt.activation, scale_of(out), zp_of(out), out->dtype,
                                              &q->act_min, &q->act_max);
     if (st) return fail(c, st, "unsupported fused activation");
+    /* Kernels shift left by a positive shift in int32: above 30 is undefined
+     * (and no real model's ratio comes near 2^30).  Checked in the size
+     * query too, not only when the tables are filled. */
     if (fc_per_tensor) {
         int32_t *m = take(&c->carve, sizeof(int32_t) + 1);
         q->per_channel = false;
+        int32_t mult, sh;
+        ta_quant_multiplier(ta_quant_fc_real_multiplier(scale_of(in), w->quant.scale[0], scale_of(out)), &mult, &sh);
+        if (sh > 30) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
         if (m) {
-            int32_t sh;
-            ta_quant_multiplier(ta_quant_fc_real_multiplier(scale_of(in), w->quant.scale[0], scale_of(out)), &m[0], &sh);
-            if (sh > 127 || sh < -128) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
+            m[0] = mult;
             int8_t *s8 = (int8_t *)(m + 1);
             *s8 = (int8_t)sh;
             q->mult = &m[0];
             q->shift = s8;
         }
         return TA_OK;
+    }
+    for (int32_t k = 0; k < channels; k++) {
+        int32_t mult, sh;
+        ta_quant_multiplier((double)scale_of(in) * (double)w->quant.scale[w->quant.count == 1 ? 0 : k] / (double)scale_of(out),
+                            &mult, &sh);
+        if (sh > 30) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
     }
     int32_t *m = take(&c->carve, (size_t)channels * sizeof(int32_t));
     int8_t *s = take(&c->carve, (size_t)channels);
@@ -1053,6 +1063,7 @@ static ta_status prep_mul(ctx_t *c) {
     c->od.path = P_S8;
     st = ta_mul_prepare(p, a->dtype, scale_of(a), zp_of(a), scale_of(b), zp_of(b), scale_of(out), zp_of(out),
                         c->op->opt.activation);
+    if (!st && p->output_shift > 30) st = TA_E_UNSUPPORTED; /* the kernel shifts left by it in int32 */
     return st ? fail(c, st, "cannot derive the rescaling") : TA_OK;
 }
 
@@ -1111,7 +1122,9 @@ static ta_status prep_mean(ctx_t *c) {
     p->input_zp = zp_of(in);
     p->output_zp = zp_of(out);
     p->same_quant = false; /* TFLM (reference commit) always requantises; see kernels.h */
+    if (!(scale_of(out) > 0.0f)) return fail(c, TA_E_MALFORMED, "output scale is not positive");
     ta_quant_multiplier((double)scale_of(in) / (double)scale_of(out), &p->mult, &p->shift);
+    if (p->shift > 30) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
     c->scratch = ta_kernel_mean_s8_scratch_bytes(p);
     return TA_OK;
 }
@@ -1761,10 +1774,14 @@ static ta_status prep_sig_filter_bank(ctx_t *c) {
     p->input_size = (int32_t)elems(in_t(c, 0));
     const int64_t nw = elems(in_t(c, 1)), nu = elems(in_t(c, 2));
     p->weights_size = (int32_t)(nw < nu ? nw : nu);
-    /* constant tables (the usual case): check every band now */
+    /* The tables must be constant (as TFLM's front end has them): every
+     * band is checked here against the input and weight tables, so the
+     * kernel never meets a band prepare did not prove in bounds. */
     const ta_signal_filter_bank_tables t = {in_t(c, 1)->data, in_t(c, 2)->data, in_t(c, 3)->data, in_t(c, 4)->data,
                                             in_t(c, 5)->data};
-    if (t.weights && t.unweights && t.freq_starts && t.weight_starts && t.widths) {
+    if (!t.weights || !t.unweights || !t.freq_starts || !t.weight_starts || !t.widths)
+        return fail(c, TA_E_UNSUPPORTED, "weight and channel tables must be constant");
+    {
         for (uint32_t k = 1; k <= 5; k++)
             if (((uintptr_t)in_t(c, k)->data & 1u) != 0) return fail(c, TA_E_MALFORMED, "a table is misaligned");
         if (ta_signal_filter_bank_check(p, &t))
