@@ -84,6 +84,7 @@ ta_status ta_dtype_bytes_for(ta_dtype t, uint64_t elements, size_t *bytes);
 #define TA_TENSOR_DYNAMIC 16u /* shape has unknown (-1) dims in its signature */
 #define TA_TENSOR_ELIDED 32u  /* removed by a rewrite (rewrite.h): no op reads or writes it any
                                  more, so it gets no bytes; never set by readers */
+/* (bit 30, 0x40000000, is ta_graph_validate's own scratch: never set it) */
 
 /* Quantisation: affine, per tensor (count == 1) or per channel along `axis`. */
 typedef struct ta_quant {
@@ -316,8 +317,8 @@ typedef struct ta_graph {
     int32_t *dim_pool;
     uint32_t dim_used;
     ta_graph_limits cap;
-    /* ta_graph_validate's work tables (per tensor, per subgraph), in the block */
-    int32_t *writer_;
+    /* ta_graph_validate's work table (2 words per subgraph, only when there
+     * are several), in the block */
     uint32_t *walk_;
 } ta_graph;
 
@@ -375,9 +376,12 @@ ta_status ta_graph_set_io(ta_graph *g, const int32_t *inputs, uint32_t n_inputs,
  *    (no recursion, e.g. CALL 0 -> 1 -> 2 -> 1).
  * TA_E_MALFORMED with a one-line diag naming the subgraph, the op (index and
  * kind) and the tensor (index and name) of the first violation found.
- * It writes only its own work tables inside the graph block (g->writer_,
- * g->walk_), so it needs no memory of its own; a graph not made by
- * ta_graph_init gets TA_E_STATE.
+ * It needs no memory of its own: it uses one internal flag bit of each
+ * tensor (cleared again before it returns) and, for several subgraphs, a
+ * table of 8 bytes per subgraph that ta_graph_init carves in the graph
+ * block (a several-subgraph graph not made by ta_graph_init gets
+ * TA_E_STATE).  So validating writes into the graph's tables: do not run it
+ * on one graph from two threads at once.
  */
 ta_status ta_graph_validate(const ta_graph *g, ta_diag *diag);
 

@@ -83,10 +83,10 @@ static bool carve(ta__bump *b, const ta_graph_limits *lim, ta_graph *g) {
     g->ops = ta__bump_take(b, lim->ops, sizeof(ta_op));
     g->index_pool = ta__bump_take(b, lim->indices, sizeof(int32_t));
     g->dim_pool = ta__bump_take(b, lim->dims, sizeof(int32_t));
-    /* ta_graph_validate's work tables: the writer of every tensor and the
-     * depth-first walk over the subgraph call graph */
-    g->writer_ = ta__bump_take(b, lim->tensors, sizeof(int32_t));
-    g->walk_ = ta__bump_take(b, lim->subgraphs, 2 * sizeof(uint32_t));
+    /* ta_graph_validate's depth-first walk over the subgraph call graph;
+     * a single subgraph cannot call another (nothing to walk), so the
+     * common one-subgraph model pays nothing for it */
+    g->walk_ = lim->subgraphs > 1 ? ta__bump_take(b, lim->subgraphs, 2 * sizeof(uint32_t)) : NULL;
     return !b->fail;
 }
 
@@ -324,33 +324,68 @@ static ta_status check_ranges(const ta_graph *g, uint32_t sg, ta_diag *d) {
     return TA_OK;
 }
 
-#define W_NONE (-1)  /* no writer yet */
-#define W_INPUT (-2) /* a subgraph input: its caller writes it */
+/* Internal flag, set only inside check_dataflow and cleared before it
+ * returns: the tensor has been written by an op already walked. */
+#define WRITTEN_ 0x40000000u
 
-/* Dataflow of subgraph sg, in execution order.  A tensor is readable when
- * it is a constant, a variable (state the runtime keeps), a subgraph input,
- * or the output of an earlier op.  With exactly one writer per tensor, "no
- * read before the write" in execution order is the same as "the ops form a
- * DAG and the order is topological": a cycle always has an op reading a
- * tensor that a later op (or itself) writes.  Constants and variables are
- * never written by an op: a constant's bytes are the model's (flash on a
- * target), a variable is state that only the ops owning it (LSTM, SVDF)
- * update, and they take it as an input. */
-static ta_status check_dataflow(const ta_graph *g, uint32_t sg, ta_diag *d) {
+/* A tensor an op may read without an earlier op writing it: a constant, a
+ * variable (state the runtime keeps), or a subgraph input. */
+static bool given(const ta_tensor *t) {
+    return (t->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE | TA_TENSOR_INPUT)) || t->data;
+}
+
+/* The first op of [from, to) of subgraph s that lists tensor t as an output, or -1. */
+static int32_t writer_in(const ta_graph *g, const ta_subgraph *s, int32_t t, uint32_t from, uint32_t to) {
+    for (uint32_t k = from; k < to; k++) {
+        const ta_op *op = &g->ops[s->op_base + k];
+        for (uint32_t j = 0; j < op->n_outputs; j++)
+            if (op->outputs[j] == t) return (int32_t)k;
+    }
+    return -1;
+}
+
+/* Dataflow of subgraph sg, one pass in execution order: an op's inputs must
+ * be given (above) or written by an earlier op, then its outputs become
+ * written.  With exactly one writer per tensor, "no read before the write"
+ * in execution order is the same as "the ops form a DAG and the order is
+ * topological": a cycle always has an op reading a tensor that a later op
+ * (or itself) writes.  Constants and variables are never written by an op:
+ * a constant's bytes are the model's (flash on a target), a variable is
+ * state that only the ops owning it (LSTM, SVDF) update, and they take it
+ * as an input.  The only memory is one flag bit per tensor, in the graph's
+ * own tensor table (the earlier writer, for a message, is searched for on
+ * the error path only). */
+static ta_status dataflow(const ta_graph *g, uint32_t sg, ta_tensor *ts, ta_diag *d) {
     const ta_subgraph *s = &g->subgraphs[sg];
-    int32_t *writer = g->writer_ + s->tensor_base;
-    const ta_tensor *ts = g->tensors + s->tensor_base;
-    for (uint32_t t = 0; t < s->n_tensors; t++) writer[t] = W_NONE;
-    for (uint32_t i = 0; i < s->n_inputs; i++) writer[s->inputs[i]] = W_INPUT;
-    /* every writer first, so that a read of a later op's output can be told
-     * apart from a read of a tensor nothing writes */
     for (uint32_t k = 0; k < s->n_ops; k++) {
         const ta_op *op = &g->ops[s->op_base + k];
         if (op->n_outputs == 0 && !may_have_no_output(op))
             return ta_diag_set(d, TA_E_MALFORMED, "subgraph %u op %u (%s): has no output", sg, k, op_name(op));
+        for (uint32_t j = 0; j < op->n_inputs; j++) {
+            const int32_t t = op->inputs[j];
+            if (t < 0 || given(&ts[t]) || (ts[t].flags & WRITTEN_)) continue;
+            const ta_tensor *tt = &ts[t];
+            if (writer_in(g, s, t, k, k + 1) >= 0)
+                return ta_diag_set(d, TA_E_MALFORMED, "subgraph %u op %u (%s): input %u is its own output tensor %d '%s'",
+                                   sg, k, op_name(op), j, t, tt->name);
+            const int32_t later = writer_in(g, s, t, k + 1, s->n_ops);
+            if (later >= 0)
+                return ta_diag_set(d, TA_E_MALFORMED,
+                                   "subgraph %u op %u (%s): input %u is tensor %d '%s', written only later by op %d "
+                                   "(a cycle, or ops out of order)",
+                                   sg, k, op_name(op), j, t, tt->name, later);
+            /* A custom op's unwritten input is its own work memory: Vela's
+             * ethos-u op takes its NPU scratch as inputs that nothing
+             * writes, and TFLM plans them like any tensor. */
+            if (op->kind == TA_OP_CUSTOM) continue;
+            return ta_diag_set(d, TA_E_MALFORMED,
+                               "subgraph %u op %u (%s): input %u is tensor %d '%s', which no op writes and which is "
+                               "neither a constant, a variable nor a subgraph input",
+                               sg, k, op_name(op), j, t, tt->name);
+        }
         for (uint32_t j = 0; j < op->n_outputs; j++) {
             const int32_t t = op->outputs[j];
-            const ta_tensor *tt = &ts[t];
+            ta_tensor *tt = &ts[t];
             if (tt->flags & TA_TENSOR_CONST || tt->data)
                 return ta_diag_set(d, TA_E_MALFORMED,
                                    "subgraph %u op %u (%s): output %u is constant tensor %d '%s' (it would write "
@@ -361,51 +396,34 @@ static ta_status check_dataflow(const ta_graph *g, uint32_t sg, ta_diag *d) {
                                    "subgraph %u op %u (%s): output %u is variable tensor %d '%s' (state is an input "
                                    "of the op that updates it)",
                                    sg, k, op_name(op), j, t, tt->name);
-            if (writer[t] == W_INPUT)
+            if (tt->flags & TA_TENSOR_INPUT)
                 return ta_diag_set(d, TA_E_MALFORMED, "subgraph %u op %u (%s): output %u is tensor %d '%s', an input of the subgraph",
                                    sg, k, op_name(op), j, t, tt->name);
-            if (writer[t] != W_NONE)
+            if (tt->flags & WRITTEN_)
                 return ta_diag_set(d, TA_E_MALFORMED,
                                    "subgraph %u op %u (%s): output %u is tensor %d '%s', already written by op %d",
-                                   sg, k, op_name(op), j, t, tt->name, writer[t]);
-            writer[t] = (int32_t)k;
-        }
-    }
-    for (uint32_t k = 0; k < s->n_ops; k++) {
-        const ta_op *op = &g->ops[s->op_base + k];
-        for (uint32_t j = 0; j < op->n_inputs; j++) {
-            const int32_t t = op->inputs[j];
-            if (t < 0) continue;
-            const ta_tensor *tt = &ts[t];
-            if (tt->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE) || tt->data || writer[t] == W_INPUT ||
-                (writer[t] >= 0 && (uint32_t)writer[t] < k))
-                continue;
-            if (writer[t] == (int32_t)k)
-                return ta_diag_set(d, TA_E_MALFORMED, "subgraph %u op %u (%s): input %u is its own output tensor %d '%s'",
-                                   sg, k, op_name(op), j, t, tt->name);
-            if (writer[t] >= 0)
-                return ta_diag_set(d, TA_E_MALFORMED,
-                                   "subgraph %u op %u (%s): input %u is tensor %d '%s', written only later by op %d "
-                                   "(a cycle, or ops out of order)",
-                                   sg, k, op_name(op), j, t, tt->name, writer[t]);
-            /* A custom op's unwritten input is its own work memory: Vela's
-             * ethos-u op takes its NPU scratch as inputs that nothing
-             * writes, and TFLM plans them like any tensor. */
-            if (op->kind == TA_OP_CUSTOM) continue;
-            return ta_diag_set(d, TA_E_MALFORMED,
-                               "subgraph %u op %u (%s): input %u is tensor %d '%s', which no op writes and which is "
-                               "neither a constant, a variable nor a subgraph input",
-                               sg, k, op_name(op), j, t, tt->name);
+                                   sg, k, op_name(op), j, t, tt->name, writer_in(g, s, t, 0, k + 1));
+            tt->flags |= WRITTEN_;
         }
     }
     for (uint32_t i = 0; i < s->n_outputs; i++) {
         const int32_t t = s->outputs[i];
-        const ta_tensor *tt = &ts[t];
-        if (writer[t] == W_NONE && !(tt->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE)) && !tt->data)
+        if (!given(&ts[t]) && !(ts[t].flags & WRITTEN_))
             return ta_diag_set(d, TA_E_MALFORMED, "subgraph %u: output %u is tensor %d '%s', which no op writes", sg, i,
-                               t, tt->name);
+                               t, ts[t].name);
     }
     return TA_OK;
+}
+
+static ta_status check_dataflow(const ta_graph *g, uint32_t sg, ta_diag *d) {
+    const ta_subgraph *s = &g->subgraphs[sg];
+    /* the graph is const to the caller; the flag bit is validation's own
+     * scratch and is gone again when this returns */
+    ta_tensor *ts = g->tensors + s->tensor_base;
+    for (uint32_t t = 0; t < s->n_tensors; t++) ts[t].flags &= ~WRITTEN_;
+    const ta_status st = dataflow(g, sg, ts, d);
+    for (uint32_t t = 0; t < s->n_tensors; t++) ts[t].flags &= ~WRITTEN_;
+    return st;
 }
 
 /* Control flow without recursion: the subgraph call graph (an edge for
@@ -415,6 +433,8 @@ static ta_status check_dataflow(const ta_graph *g, uint32_t sg, ta_diag *d) {
  * reference to follow (2 per op). */
 static ta_status check_calls(const ta_graph *g, ta_diag *d) {
     uint32_t *w = g->walk_;
+    if (g->n_subgraphs < 2) return TA_OK; /* references to itself were refused already */
+    if (!w) return ta_diag_set(d, TA_E_STATE, "graph has no validation table (not made by ta_graph_init)");
     for (uint32_t sg = 0; sg < g->n_subgraphs; sg++) w[2 * sg] = w[2 * sg + 1] = 0;
     for (uint32_t root = 0; root < g->n_subgraphs; root++) {
         if (w[2 * root] & 3u) continue;
@@ -457,7 +477,6 @@ ta_status ta_graph_validate(const ta_graph *g, ta_diag *d) {
     ta_status st;
     for (uint32_t sg = 0; sg < g->n_subgraphs; sg++)
         if ((st = check_ranges(g, sg, d))) return st;
-    if (!g->writer_ || !g->walk_) return ta_diag_set(d, TA_E_STATE, "graph has no validation tables (not made by ta_graph_init)");
     for (uint32_t sg = 0; sg < g->n_subgraphs; sg++)
         if ((st = check_dataflow(g, sg, d))) return st;
     return check_calls(g, d);
