@@ -734,6 +734,38 @@ static ta_status bias_len(const ctx_t *c, const ta_tensor *b, int32_t channels) 
     return TA_OK;
 }
 
+/* The int16 kernels (CONV_2D, TRANSPOSE_CONV, BATCH_MATMUL) accumulate in
+ * int64 and requantise with ta_q_mul64, which multiplies the accumulator
+ * by a 16-bit multiplier: |acc| must stay below 2^47.  acc is the bias
+ * (int64 or int32 data, read here) plus `depth` products of at most
+ * 2^prod_bits each. */
+static ta_status acc64_ok(const ctx_t *c, const ta_tensor *b, int64_t depth, int prod_bits) {
+    const int64_t limit = INT64_C(1) << 47;
+    if (depth < 0 || depth > (limit >> prod_bits)) return fail(c, TA_E_UNSUPPORTED, "accumulation too deep for the int64 path");
+    int64_t max_bias = 0;
+    if (b && b->data) {
+        const size_t es = b->dtype == TA_DTYPE_INT64 ? 8 : 4;
+        const size_t n = b->data_bytes / es;
+        for (size_t i = 0; i < n; i++) {
+            int64_t v;
+            if (es == 8) {
+                memcpy(&v, (const uint8_t *)b->data + 8 * i, 8);
+            } else {
+                int32_t v32;
+                memcpy(&v32, (const uint8_t *)b->data + 4 * i, 4);
+                v = v32;
+            }
+            if (v == INT64_MIN) return fail(c, TA_E_UNSUPPORTED, "a bias value overflows the int64 path");
+            if (v < 0) v = -v;
+            if (v > max_bias) max_bias = v;
+        }
+    } else if (b) {
+        return fail(c, TA_E_UNSUPPORTED, "int16 bias must be constant");
+    }
+    if (max_bias > limit - (depth << prod_bits)) return fail(c, TA_E_UNSUPPORTED, "a bias value overflows the int64 path");
+    return TA_OK;
+}
+
 /* Checks every operand before any kind-specific prepare (issue 9):
  *  - no op writes a constant: its bytes are the model's, in flash on a target;
  *  - a constant holds at least the bytes its shape says the kernel reads
@@ -963,7 +995,10 @@ static ta_status prep_conv(ctx_t *c) {
         return fail(c, TA_E_MALFORMED, "filter count is not a multiple of the groups (input channels / filter channels)");
     if ((st = bias_len(c, b, p->output.c))) return st;
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
-    if (in->dtype == TA_DTYPE_INT16) return prep_conv_s16(c, &p->q, p->output.c);
+    if (in->dtype == TA_DTYPE_INT16) {
+        if ((st = acc64_ok(c, b, (int64_t)p->filter.h * p->filter.w * p->filter.c, 23))) return st;
+        return prep_conv_s16(c, &p->q, p->output.c);
+    }
     if (in->dtype == TA_DTYPE_INT8) return prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     if (in->dtype == TA_DTYPE_FLOAT32) return prep_f32_weights(c, w, b, out, "filter", &p->act_min, &p->act_max);
     return fail_type(c, "input", in->dtype);
@@ -1444,6 +1479,8 @@ static ta_status prep_tconv(ctx_t *c) {
         return prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     }
     if (in->dtype == TA_DTYPE_INT16) {
+        /* an output element gathers at most filter.h x filter.w x input.c products */
+        if ((st = acc64_ok(c, b, (int64_t)p->filter.h * p->filter.w * p->input.c, 23))) return st;
         c->scratch = ta_kernel_transpose_conv_scratch_bytes(p, TA_DTYPE_INT16);
         return prep_s16x8(c, in, w, b, out, &p->q, p->output.c, false);
     }
@@ -1481,6 +1518,7 @@ static ta_status prep_bmm(ctx_t *c) {
     if (l->dtype == TA_DTYPE_INT16) {
         if (zp_of(l) || zp_of(r) || zp_of(out)) return fail(c, TA_E_UNSUPPORTED, "int16 operands need zero point 0");
         if (p->shift > 7) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio too large");
+        if ((st = acc64_ok(c, NULL, p->adj_x ? p->lhs[3] : p->lhs[4], 30))) return st;
         c->od.path = P_S16;
         return TA_OK;
     }
