@@ -601,6 +601,16 @@ static void c_zp_int8_range(mdesc *m) { base_add_s8(m, 0.5f, 128); }
 static void c_scale_nan(mdesc *m) { base_add_s8(m, __builtin_nanf(""), 0); }
 static void c_scale_negative(mdesc *m) { base_add_s8(m, -0.5f, 0); }
 
+/* int16 x int8 CONV_2D whose int64 bias would overflow the int64 requantisation */
+static const int64_t k_b64[2] = {INT64_C(1) << 60, 0};
+static void c_conv_s16_bias_huge(mdesc *m) {
+    base_weights(m, 0, 2, TFL_TYPE_INT8);
+    sgdesc *g = &m->sg[0];
+    g->t[0].type = g->t[3].type = TFL_TYPE_INT16;
+    g->t[2] = tconst((tdesc){TFL_TYPE_INT64, 1, {2}}, k_b64, sizeof k_b64);
+    g->t[2].scale = 0.125f;
+}
+
 static const hcase k_cases[] = {
     {"valid_add", RUNS, NULL, c_valid_add, k_in4, k_sum4},
     {"unknown_options_type", RUNS, NULL, c_unknown_options, k_in4, k_sum4},
@@ -650,6 +660,7 @@ static const hcase k_cases[] = {
     {"add_s8_zero_point_128", AT_PREPARE, "op 0 (ADD): tensor 0 has zero point 128, outside its int8 range", c_zp_int8_range},
     {"add_s8_scale_nan", AT_PREPARE, "op 0 (ADD): tensor 0 has a negative, infinite or NaN scale", c_scale_nan},
     {"add_s8_scale_negative", AT_PREPARE, "op 0 (ADD): tensor 0 has a negative, infinite or NaN scale", c_scale_negative},
+    {"conv_s16_bias_int64_huge", AT_PREPARE, "op 0 (CONV_2D): a bias value overflows the int64 path", c_conv_s16_bias_huge},
     {"maxpool_zero_filter", AT_PREPARE, "op 0 (MAX_POOL_2D): filter size and stride must be positive", c_pool_zero_filter},
 };
 #define N_CASES (sizeof k_cases / sizeof k_cases[0])
