@@ -990,6 +990,7 @@ static ta_status prep_conv(ctx_t *c) {
     const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
     if (oh != p->output.h || ow != p->output.w || p->output.c != p->filter.n || p->input.c % p->filter.c)
         return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    if (p->output.n != p->input.n) return fail(c, TA_E_MALFORMED, "output batch differs from input");
     /* grouped conv: the kernel maps output channel oc to group oc / (filter.n / groups) */
     if (p->filter.n % (p->input.c / p->filter.c))
         return fail(c, TA_E_MALFORMED, "filter count is not a multiple of the groups (input channels / filter channels)");
@@ -1013,7 +1014,8 @@ static ta_status prep_dwconv(ctx_t *c) {
     const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
     if (p->output.c % p->input.c) return fail(c, TA_E_MALFORMED, "output channels are not a multiple of input channels");
     p->depth_multiplier = p->output.c / p->input.c;
-    if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c)
+    if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c ||
+        p->output.n != p->input.n)
         return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
     if ((st = bias_len(c, b, p->output.c))) return st;
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
@@ -1349,6 +1351,11 @@ static ta_status prep_concat(ctx_t *c) {
         if (!t) return fail(c, TA_E_MALFORMED, "an input is missing");
         if (t->dtype != out->dtype) return fail_type(c, "mixed input", t->dtype);
         if (t->rank != out->rank) return fail(c, TA_E_MALFORMED, "input rank differs from output");
+        /* the kernel copies rows of `inner` elements from every input: each
+         * input must have the output's dims except along the axis */
+        for (int32_t d = 0; d < out->rank; d++)
+            if (d != axis && t->shape[d] != out->shape[d])
+                return fail(c, TA_E_MALFORMED, "an input's dims differ from the output's off the axis");
         if (t->dtype == TA_DTYPE_INT8 && (scale_of(t) != scale_of(out) || zp_of(t) != zp_of(out)))
             return fail(c, TA_E_UNSUPPORTED, "int8 inputs must share the output's scale and zero point");
         int64_t ax = t->shape[axis];
