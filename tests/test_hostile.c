@@ -611,6 +611,20 @@ static void c_conv_s16_bias_huge(mdesc *m) {
     g->t[2].scale = 0.125f;
 }
 
+/* CONCATENATION whose inputs are narrower than the output off the axis: the
+ * kernel would copy rows past them (inside the arena, where ASan sees nothing) */
+static void c_concat_narrow(mdesc *m) {
+    c_concat_dynamic(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(2, 1, 2, 0, 0);
+    g->t[1] = tf32(2, 1, 2, 0, 0);
+    g->t[2] = tf32(2, 2, 4, 0, 0);
+}
+static void c_conv_batch(mdesc *m) {
+    base_weights(m, 0, 2, TFL_TYPE_FLOAT32);
+    m->sg[0].t[3].shape[0] = 2;
+}
+
 static const hcase k_cases[] = {
     {"valid_add", RUNS, NULL, c_valid_add, k_in4, k_sum4},
     {"unknown_options_type", RUNS, NULL, c_unknown_options, k_in4, k_sum4},
@@ -661,6 +675,9 @@ static const hcase k_cases[] = {
     {"add_s8_scale_nan", AT_PREPARE, "op 0 (ADD): tensor 0 has a negative, infinite or NaN scale", c_scale_nan},
     {"add_s8_scale_negative", AT_PREPARE, "op 0 (ADD): tensor 0 has a negative, infinite or NaN scale", c_scale_negative},
     {"conv_s16_bias_int64_huge", AT_PREPARE, "op 0 (CONV_2D): a bias value overflows the int64 path", c_conv_s16_bias_huge},
+    {"concat_narrow_inputs", AT_PREPARE, "op 0 (CONCATENATION): an input's dims differ from the output's off the axis",
+     c_concat_narrow},
+    {"conv_batch_mismatch", AT_PREPARE, "op 0 (CONV_2D): output batch differs from input", c_conv_batch},
     {"maxpool_zero_filter", AT_PREPARE, "op 0 (MAX_POOL_2D): filter size and stride must be positive", c_pool_zero_filter},
 };
 #define N_CASES (sizeof k_cases / sizeof k_cases[0])
