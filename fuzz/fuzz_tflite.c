@@ -6,7 +6,8 @@
  * plan) and init in an arena capped at 4 MiB, on a read-only copy of the
  * bytes, and, when the model is cheap enough to run (invoke_cost), invoke:
  * ASan then checks prepare's promise that no kernel reads or writes a byte
- * it did not prove in bounds.  Built by scripts/fuzz.sh.  (A fuzz target
+ * it did not prove in bounds outside the arena, and poison mode that no
+ * kernel writes over another live tensor inside it.  Built by scripts/fuzz.sh.  (A fuzz target
  * may malloc.)
  *
  * Invariants checked (abort() = a finding):
@@ -88,6 +89,10 @@ static void run_query_init(const unsigned char *model, size_t size, int invoke) 
     const unsigned char *bytes = ro;
     ta_runtime_options opt = ta_runtime_options_default();
     require(ta_runtime_use_strategy(&opt, "greedy") == TA_OK);
+    /* Poison mode when invoking: a kernel writing outside its output inside
+     * the arena (where ASan cannot see) clobbers a live tensor's checksum,
+     * and invoke says so with TA_E_OVERLAP: a finding. */
+    opt.poison = invoke != 0;
     ta_runtime rt;
     ta_diag d;
     ta_status st = ta_runtime_open(&rt, bytes, size, &opt, &d);
@@ -114,6 +119,10 @@ static void run_query_init(const unsigned char *model, size_t size, int invoke) 
         require_clean(st, &d);
         if (st == TA_OK && invoke) {
             ta_status ist = ta_runtime_invoke(&rt, &d);
+            if (ist == TA_E_OVERLAP) {
+                fprintf(stderr, "finding: %s\n", d.msg);
+                abort();
+            }
             require_clean(ist, &d);
         }
         if (st == TA_OK) {

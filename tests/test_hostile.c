@@ -151,6 +151,8 @@ typedef struct {
     int n_in, n_out;
     int32_t in[MAX_IO], out[MAX_IO];
     const char *custom; /* custom_code of a CUSTOM op */
+    const uint8_t *copts; /* custom options bytes, or NULL */
+    size_t n_copts;
     int opt_type; /* TFL_OPT_*, 0 none */
     int n_opt;    /* option slots; -1: options type without a table */
     fld opt[8];
@@ -229,10 +231,11 @@ static unsigned char *write_model(const mdesc *m, size_t *len) {
         w_link(&w, sf[3], ov);
         for (int i = 0; i < g->no; i++, opi++) {
             const odesc *o = &g->o[i];
-            size_t of[5];
-            const fld od[5] = {{F_I32, opi}, {F_OFF}, {F_OFF}, {o->opt_type ? F_U8 : F_ABSENT, o->opt_type},
-                               {o->opt_type && o->n_opt >= 0 ? F_OFF : F_ABSENT}};
-            w_link(&w, ov + 4 + 4 * (size_t)i, w_table(&w, 5, od, of));
+            size_t of[6];
+            const fld od[6] = {{F_I32, opi}, {F_OFF}, {F_OFF}, {o->opt_type ? F_U8 : F_ABSENT, o->opt_type},
+                               {o->opt_type && o->n_opt >= 0 ? F_OFF : F_ABSENT}, {o->copts ? F_OFF : F_ABSENT}};
+            w_link(&w, ov + 4 + 4 * (size_t)i, w_table(&w, 6, od, of));
+            if (o->copts) w_link(&w, of[5], w_vec_bytes(&w, o->n_copts, o->copts));
             w_link(&w, of[1], w_vec_i32(&w, (uint32_t)o->n_in, o->in));
             w_link(&w, of[2], w_vec_i32(&w, (uint32_t)o->n_out, o->out));
             if (o->opt_type && o->n_opt >= 0) w_link(&w, of[4], w_table(&w, o->n_opt, o->opt, NULL));
@@ -268,7 +271,7 @@ static tdesc tconst(tdesc t, const void *data, size_t bytes) {
     return t;
 }
 static odesc op2(int32_t code, int32_t a, int32_t b, int32_t out) {
-    odesc o = {code, 2, 1, {a, b}, {out}, NULL, 0, 0, {{0}}};
+    odesc o = {code, 2, 1, {a, b}, {out}, NULL, NULL, 0, 0, 0, {{0}}};
     return o;
 }
 static void io(sgdesc *g, int n_in, const int32_t *in, int n_out, const int32_t *out) {
@@ -313,19 +316,19 @@ static void base_weights(mdesc *m, int kind, int bias_n, int8_t type) {
         g->t[0] = tf32(4, 1, 4, 4, 1);
         g->t[1] = tconst(tf32(4, 2, 3, 3, 1), wdata, 18 * es);
         g->t[3] = tf32(4, 1, 2, 2, 2);
-        g->o[0] = (odesc){TFL_OP_CONV_2D, 3, 1, {0, 1, 2}, {3}, NULL, TFL_OPT_CONV2D, 6,
+        g->o[0] = (odesc){TFL_OP_CONV_2D, 3, 1, {0, 1, 2}, {3}, NULL, NULL, 0, TFL_OPT_CONV2D, 6,
                           {{F_U8, TFL_PADDING_VALID}, {F_I32, 1}, {F_I32, 1}, {F_U8, 0}, {F_I32, 1}, {F_I32, 1}}};
     } else if (kind == 1) { /* 1x4x4x1 dw 1x3x3x2 (multiplier 2) VALID -> 1x2x2x2 */
         g->t[0] = tf32(4, 1, 4, 4, 1);
         g->t[1] = tconst(tf32(4, 1, 3, 3, 2), wdata, 18 * es);
         g->t[3] = tf32(4, 1, 2, 2, 2);
-        g->o[0] = (odesc){TFL_OP_DEPTHWISE_CONV_2D, 3, 1, {0, 1, 2}, {3}, NULL, TFL_OPT_DEPTHWISE_CONV2D, 7,
+        g->o[0] = (odesc){TFL_OP_DEPTHWISE_CONV_2D, 3, 1, {0, 1, 2}, {3}, NULL, NULL, 0, TFL_OPT_DEPTHWISE_CONV2D, 7,
                           {{F_U8, TFL_PADDING_VALID}, {F_I32, 1}, {F_I32, 1}, {F_I32, 2}, {F_U8, 0}, {F_I32, 1}, {F_I32, 1}}};
     } else { /* 1x8 fc 2x8 -> 1x2 */
         g->t[0] = tf32(2, 1, 8, 0, 0);
         g->t[1] = tconst(tf32(2, 2, 8, 0, 0), wdata, 16 * es);
         g->t[3] = tf32(2, 1, 2, 0, 0);
-        g->o[0] = (odesc){TFL_OP_FULLY_CONNECTED, 3, 1, {0, 1, 2}, {3}, NULL, TFL_OPT_FULLY_CONNECTED, 1, {{F_U8, 0}}};
+        g->o[0] = (odesc){TFL_OP_FULLY_CONNECTED, 3, 1, {0, 1, 2}, {3}, NULL, NULL, 0, TFL_OPT_FULLY_CONNECTED, 1, {{F_U8, 0}}};
     }
     g->t[2] = q ? tconst((tdesc){TFL_TYPE_INT32, 1, {bias_n}}, k_b32, 4 * (size_t)bias_n)
                 : tconst(tf32(1, bias_n, 0, 0, 0), k_w, 4 * (size_t)bias_n);
@@ -354,7 +357,7 @@ static void base_slice(mdesc *m, int32_t b, int32_t e, int32_t s, int32_t out_n,
     for (int i = 0; i < 3; i++) g->t[1 + i] = tconst((tdesc){TFL_TYPE_INT32, 1, {1}}, g_slice[i], 4);
     g->t[4] = tf32(1, out_n, 0, 0, 0);
     g->no = 1;
-    g->o[0] = (odesc){TFL_OP_STRIDED_SLICE, 4, 1, {0, 1, 2, 3}, {4}, NULL, TFL_OPT_STRIDED_SLICE, 6,
+    g->o[0] = (odesc){TFL_OP_STRIDED_SLICE, 4, 1, {0, 1, 2, 3}, {4}, NULL, NULL, 0, TFL_OPT_STRIDED_SLICE, 6,
                       {{F_I32, 0}, {F_I32, 0}, {F_I32, 0}, {F_I32, 0}, {F_I32, 0}, {F_U8, offset}}};
     io(g, 1, (int32_t[]){0}, 1, (int32_t[]){4});
 }
@@ -468,7 +471,7 @@ static void calls(mdesc *m, int n, const int *target, int32_t code, int opt_type
             g->o[0] = op2(TFL_OP_ADD, 0, 0, 1);
             continue;
         }
-        g->o[0] = (odesc){code, 1, 1, {0}, {1}, NULL, opt_type, n_opt, {{F_I32, target[s]}, {F_I32, target[s]}}};
+        g->o[0] = (odesc){code, 1, 1, {0}, {1}, NULL, NULL, 0, opt_type, n_opt, {{F_I32, target[s]}, {F_I32, target[s]}}};
     }
 }
 static void c_call_recursion(mdesc *m) { calls(m, 3, (int[]){1, 2, 1}, TFL_OP_CALL, TFL_OPT_CALL, 1); }
@@ -537,7 +540,7 @@ static void c_mean_dynamic(mdesc *m) {
     g->t[0] = (tdesc){TFL_TYPE_FLOAT32, 3, {2, -1, 4}};
     g->t[1] = tconst((tdesc){TFL_TYPE_INT32, 1, {1}}, g_axes, 4);
     g->t[2] = tf32(2, 2, 4, 0, 0);
-    g->o[0] = (odesc){TFL_OP_MEAN, 2, 1, {0, 1}, {2}, NULL, TFL_OPT_REDUCER, 1, {{F_U8, 0}}};
+    g->o[0] = (odesc){TFL_OP_MEAN, 2, 1, {0, 1}, {2}, NULL, NULL, 0, TFL_OPT_REDUCER, 1, {{F_U8, 0}}};
 }
 static void c_mean_bad_axis(mdesc *m) {
     c_mean_dynamic(m);
@@ -558,7 +561,7 @@ static void c_concat_dynamic(mdesc *m) {
     g->t[0] = tf32(2, -1, 2, 0, 0);
     g->t[1] = tf32(2, 1, 2, 0, 0);
     g->t[2] = tf32(2, 0, 2, 0, 0);
-    g->o[0] = (odesc){TFL_OP_CONCATENATION, 2, 1, {0, 1}, {2}, NULL, TFL_OPT_CONCATENATION, 2, {{F_I32, 0}, {F_U8, 0}}};
+    g->o[0] = (odesc){TFL_OP_CONCATENATION, 2, 1, {0, 1}, {2}, NULL, NULL, 0, TFL_OPT_CONCATENATION, 2, {{F_I32, 0}, {F_U8, 0}}};
     io(g, 2, (int32_t[]){0, 1}, 1, (int32_t[]){2});
 }
 static void c_softmax_dynamic(mdesc *m) {
@@ -566,7 +569,7 @@ static void c_softmax_dynamic(mdesc *m) {
     sgdesc *g = &m->sg[0];
     g->t[0] = tf32(2, 4, -1, 0, 0);
     g->t[2] = tf32(2, 4, -1, 0, 0);
-    g->o[0] = (odesc){TFL_OP_SOFTMAX, 1, 1, {0}, {2}, NULL, TFL_OPT_SOFTMAX, 1, {{F_F32, 0, 1.0f}}};
+    g->o[0] = (odesc){TFL_OP_SOFTMAX, 1, 1, {0}, {2}, NULL, NULL, 0, TFL_OPT_SOFTMAX, 1, {{F_F32, 0, 1.0f}}};
 }
 static void c_fc_dynamic(mdesc *m) {
     base_weights(m, 2, 2, TFL_TYPE_FLOAT32);
@@ -578,7 +581,7 @@ static void c_pool_zero_filter(mdesc *m) {
     sgdesc *g = &m->sg[0];
     g->t[0] = tf32(4, 1, 4, 4, 1);
     g->t[2] = tf32(4, 1, 5, 5, 1);
-    g->o[0] = (odesc){TFL_OP_MAX_POOL_2D, 1, 1, {0}, {2}, NULL, TFL_OPT_POOL2D, 6,
+    g->o[0] = (odesc){TFL_OP_MAX_POOL_2D, 1, 1, {0}, {2}, NULL, NULL, 0, TFL_OPT_POOL2D, 6,
                       {{F_U8, TFL_PADDING_VALID}, {F_I32, 1}, {F_I32, 1}, {F_I32, 0}, {F_I32, 0}, {F_U8, 0}}};
 }
 
@@ -623,6 +626,26 @@ static void c_concat_narrow(mdesc *m) {
 static void c_conv_batch(mdesc *m) {
     base_weights(m, 0, 2, TFL_TYPE_FLOAT32);
     m->sg[0].t[3].shape[0] = 2;
+}
+
+/* SignalWindow (a custom op with a kernel) whose weights are a tensor
+ * nothing writes: the validator lets a custom op read one (Vela's NPU
+ * scratch), the runtime refuses to run it (found by the fuzzer in poison
+ * mode).  The options are SignalWindow's from the audio preprocessor:
+ * the FlexBuffer map {"shift": 12}. */
+static const uint8_t k_window_opts[] = {0x73, 0x68, 0x69, 0x66, 0x74, 0x00, 0x01, 0x07, 0x01, 0x01,
+                                        0x01, 0x0c, 0x04, 0x02, 0x24, 0x01};
+static void c_window_orphan(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    g->nt = 3;
+    g->t[0] = (tdesc){TFL_TYPE_INT16, 1, {32}};
+    g->t[1] = (tdesc){TFL_TYPE_INT16, 1, {16}};
+    g->t[2] = (tdesc){TFL_TYPE_INT16, 1, {32}};
+    g->no = 1;
+    g->o[0] = (odesc){TFL_OP_CUSTOM, 2, 1, {0, 1}, {2}, "SignalWindow", k_window_opts, sizeof k_window_opts, 0, 0};
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
 }
 
 static const hcase k_cases[] = {
@@ -678,6 +701,7 @@ static const hcase k_cases[] = {
     {"concat_narrow_inputs", AT_PREPARE, "op 0 (CONCATENATION): an input's dims differ from the output's off the axis",
      c_concat_narrow},
     {"conv_batch_mismatch", AT_PREPARE, "op 0 (CONV_2D): output batch differs from input", c_conv_batch},
+    {"signal_window_unwritten_weights", AT_PREPARE, "tensor 1 't1' is read but no op writes it", c_window_orphan},
     {"maxpool_zero_filter", AT_PREPARE, "op 0 (MAX_POOL_2D): filter size and stride must be positive", c_pool_zero_filter},
 };
 #define N_CASES (sizeof k_cases / sizeof k_cases[0])
