@@ -648,6 +648,15 @@ static void c_window_orphan(mdesc *m) {
     io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
 }
 
+/* int8 LEAKY_RELU whose scale ratio overflows float to infinity (found by
+ * the fuzzer: converting it to a fixed-point multiplier was undefined) */
+static void c_leaky_inf(mdesc *m) {
+    base_add_s8(m, 1e30f, 0);
+    sgdesc *g = &m->sg[0];
+    g->t[2].scale = 1e-30f;
+    g->o[0] = (odesc){TFL_OP_LEAKY_RELU, 1, 1, {0}, {2}, NULL, NULL, 0, TFL_OPT_LEAKY_RELU, 1, {{F_F32, 0, 0.5f}}};
+}
+
 static const hcase k_cases[] = {
     {"valid_add", RUNS, NULL, c_valid_add, k_in4, k_sum4},
     {"unknown_options_type", RUNS, NULL, c_unknown_options, k_in4, k_sum4},
@@ -702,6 +711,7 @@ static const hcase k_cases[] = {
      c_concat_narrow},
     {"conv_batch_mismatch", AT_PREPARE, "op 0 (CONV_2D): output batch differs from input", c_conv_batch},
     {"signal_window_unwritten_weights", AT_PREPARE, "tensor 1 't1' is read but no op writes it", c_window_orphan},
+    {"leaky_relu_scale_ratio_inf", AT_PREPARE, "op 0 (LEAKY_RELU): alpha or scales out of range", c_leaky_inf},
     {"maxpool_zero_filter", AT_PREPARE, "op 0 (MAX_POOL_2D): filter size and stride must be positive", c_pool_zero_filter},
 };
 #define N_CASES (sizeof k_cases / sizeof k_cases[0])
