@@ -257,7 +257,7 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
     }
     for (uint32_t k = 0; k < n_in; k++) {
         const ta_io *in = ta_runtime_input(rt, k);
-        memset(in->data, 0, in->bytes);
+        if (in->bytes) memset(in->data, 0, in->bytes); /* a zero-size input may have no data pointer */
         if ((int)k >= a->n_inputs) continue;
         size_t il;
         const char *why = NULL;
@@ -269,7 +269,7 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
             free(raw);
             return rc;
         }
-        memcpy(in->data, raw, il);
+        if (il) memcpy(in->data, raw, il);
         free(raw);
     }
     /* inputs are kept aside so every timed run starts from the same bytes */
@@ -277,13 +277,14 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
     for (uint32_t k = 0; k < n_in; k++) {
         const ta_io *in = ta_runtime_input(rt, k);
         saved[k] = cli_xmalloc(in->bytes ? in->bytes : 1);
-        memcpy(saved[k], in->data, in->bytes);
+        if (in->bytes) memcpy(saved[k], in->data, in->bytes);
     }
     uint64_t runs = a->runs ? a->runs : 5;
     uint64_t *times = cli_xcalloc(runs, sizeof *times);
     int rc = CLI_OK;
     for (uint64_t r = 0; r < runs; r++) {
-        for (uint32_t k = 0; k < n_in; k++) memcpy(ta_runtime_input(rt, k)->data, saved[k], ta_runtime_input(rt, k)->bytes);
+        for (uint32_t k = 0; k < n_in; k++)
+            if (ta_runtime_input(rt, k)->bytes) memcpy(ta_runtime_input(rt, k)->data, saved[k], ta_runtime_input(rt, k)->bytes);
         ta_runtime_reset(rt, &d); /* stateful ops (LSTM, SVDF) start every run from their initial state */
         uint64_t t0 = cli_now_us();
         st = ta_runtime_invoke(rt, &d);
@@ -303,7 +304,7 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
             char path[4096];
             snprintf(path, sizeof path, "%s/output%u.bin", a->outputs_dir, k);
             FILE *f = fopen(path, "wb");
-            if (!f || fwrite(o->data, 1, o->bytes, f) != o->bytes) rc = cli_error("%s: cannot write", path);
+            if (!f || (o->bytes && fwrite(o->data, 1, o->bytes, f) != o->bytes)) rc = cli_error("%s: cannot write", path);
             if (f) fclose(f);
         }
     }

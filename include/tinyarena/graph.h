@@ -84,6 +84,7 @@ ta_status ta_dtype_bytes_for(ta_dtype t, uint64_t elements, size_t *bytes);
 #define TA_TENSOR_DYNAMIC 16u /* shape has unknown (-1) dims in its signature */
 #define TA_TENSOR_ELIDED 32u  /* removed by a rewrite (rewrite.h): no op reads or writes it any
                                  more, so it gets no bytes; never set by readers */
+/* (bit 30, 0x40000000, is ta_graph_validate's own scratch: never set it) */
 
 /* Quantisation: affine, per tensor (count == 1) or per channel along `axis`. */
 typedef struct ta_quant {
@@ -316,6 +317,9 @@ typedef struct ta_graph {
     int32_t *dim_pool;
     uint32_t dim_used;
     ta_graph_limits cap;
+    /* ta_graph_validate's work table (2 words per subgraph, only when there
+     * are several), in the block */
+    uint32_t *walk_;
 } ta_graph;
 
 /* Bytes of the block ta_graph_init needs for these capacities; 0 if absurd
@@ -346,8 +350,39 @@ ta_status ta_graph_add_op(ta_graph *g, const ta_op_desc *desc, uint32_t *index);
 ta_status ta_graph_set_io(ta_graph *g, const int32_t *inputs, uint32_t n_inputs,
                           const int32_t *outputs, uint32_t n_outputs);
 
-/* Checks every index is in range and control-flow subgraph references are
- * valid.  TA_E_MALFORMED with a diag naming the op and index otherwise. */
+/*
+ * The graph validator: the importer runs it before anything else sees the
+ * graph, and lifetime analysis, the rewrites and the runtime run it again,
+ * so every path (CLI, library, runtime) goes through it.  It checks, per
+ * subgraph, in time linear in the graph:
+ *  - every index (op inputs, outputs, intermediates, subgraph io) is in
+ *    range; -1 (absent) only for op inputs and intermediates;
+ *  - every op has at least one output (except CALL_ONCE and the TFLite
+ *    builtin ASSIGN_VARIABLE, which act only on resource variables);
+ *  - no op output is a constant (a tensor with data: the model's bytes,
+ *    flash on a target), a variable (state is an input of the op that
+ *    updates it: SVDF, LSTM), or a subgraph input;
+ *  - exactly one writer per written tensor (no two outputs name one tensor);
+ *  - no read before the write: every op input is a constant, a variable, a
+ *    subgraph input or the output of an EARLIER op (a custom op may also
+ *    read a tensor nothing writes: its work memory, as Vela's ethos-u op's
+ *    scratch tensors).  With one writer, this
+ *    is "the ops form a DAG and run in a topological order" (self-reads and
+ *    cycles are reported as such);
+ *  - every subgraph output is written (or a constant, variable or input);
+ *  - control flow: IF and WHILE name two subgraphs, CALL and CALL_ONCE one,
+ *    explicitly (-1 = "absent options" is refused: TFLM would take subgraph
+ *    0), each another existing subgraph, and the call graph has no cycle
+ *    (no recursion, e.g. CALL 0 -> 1 -> 2 -> 1).
+ * TA_E_MALFORMED with a one-line diag naming the subgraph, the op (index and
+ * kind) and the tensor (index and name) of the first violation found.
+ * It needs no memory of its own: it uses one internal flag bit of each
+ * tensor (cleared again before it returns) and, for several subgraphs, a
+ * table of 8 bytes per subgraph that ta_graph_init carves in the graph
+ * block (a several-subgraph graph not made by ta_graph_init gets
+ * TA_E_STATE).  So validating writes into the graph's tables: do not run it
+ * on one graph from two threads at once.
+ */
 ta_status ta_graph_validate(const ta_graph *g, ta_diag *diag);
 
 /* Tensor `local` of subgraph sg, or NULL when out of range. */

@@ -51,7 +51,9 @@ typedef enum ta_status {
 /* Text for a status code; unknown codes give "unknown status". Never NULL. */
 const char *ta_status_str(ta_status st);
 
-/* One-line diagnostic filled by calls that can explain a failure. */
+/* One-line diagnostic filled by calls that can explain a failure.  Always
+ * one line: names taken from data (a model's tensor and op names) have
+ * their control characters replaced by '?'. */
 #define TA_DIAG_LEN 240
 typedef struct ta_diag {
     char msg[TA_DIAG_LEN];

@@ -35,6 +35,13 @@
  * beta 0.0 when a SoftmaxOptions table omits it; without an options table the
  * IR defaults of ta_op_options_default() stay).  op->builtin_code keeps
  * TFLite's effective operator code (max of the two code fields).
+ * Two deliberate decisions on options: a CONV_2D or DEPTHWISE_CONV_2D
+ * dilation below 1 is refused (TA_E_MALFORMED, "dilation_w 0, dilation_h 1
+ * (both must be >= 1)"): the schema's default is 1, and 0 would make TFLM read one pixel
+ * for every tap; an options table whose union type the reader has no
+ * fields for, or does not know (newer schemas), is accepted and not read --
+ * the op keeps the defaults, so a newer converter's op still plans, and
+ * every option value a kernel uses is checked again by its prepare.
  *
  * Guarantees on what the graph points to: quantisation scales are 4-aligned
  * and zero points 8-aligned; for count > 1 the axis is a valid dimension whose
@@ -118,10 +125,14 @@ ta_status ta_tflite_graph_limits(const ta_tflite_model *m, ta_graph_limits *lim)
 /*
  * Fills g, which must be freshly initialised (no subgraphs yet) with at
  * least the capacities of ta_tflite_graph_limits().  Finishes with
- * ta_graph_validate().  g->name is the model description.
+ * ta_graph_validate() (graph.h: a DAG per subgraph, one writer per tensor,
+ * no read before the write, no op writing a constant or variable, control
+ * flow naming its subgraphs explicitly and without recursion), so nothing
+ * else ever sees an invalid graph.  g->name is the model description.
  * Returns TA_OK; TA_E_INVALID_ARG; TA_E_STATE (m not open, or g not empty);
- * TA_E_NO_MEMORY (g too small).  A model that opened cannot fail here with
- * TA_E_MALFORMED.  On failure g holds a partial import.
+ * TA_E_NO_MEMORY (g too small); TA_E_MALFORMED only from the validator
+ * (a one-line diag starting "subgraph N"): a model that opened cannot fail
+ * here on bytes or format.  On failure g holds a partial import.
  */
 ta_status ta_tflite_import(const ta_tflite_model *m, ta_graph *g, ta_diag *d);
 

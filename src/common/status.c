@@ -41,9 +41,12 @@ static void put_c(out_t *o, char c) {
     o->buf[o->len < o->cap ? o->len : o->cap - 1] = '\0';
 }
 
+/* Strings substituted with %s come from data (tensor and op names of a
+ * model, file names): control characters become '?', so a diag stays one
+ * line whatever a hostile file names its ops. */
 static void put_s(out_t *o, const char *s) {
     if (!s) s = "(null)";
-    while (*s) put_c(o, *s++);
+    for (; *s; s++) put_c(o, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
 }
 
 static void put_u(out_t *o, unsigned long long v, unsigned base) {

@@ -83,6 +83,10 @@ static bool carve(ta__bump *b, const ta_graph_limits *lim, ta_graph *g) {
     g->ops = ta__bump_take(b, lim->ops, sizeof(ta_op));
     g->index_pool = ta__bump_take(b, lim->indices, sizeof(int32_t));
     g->dim_pool = ta__bump_take(b, lim->dims, sizeof(int32_t));
+    /* ta_graph_validate's depth-first walk over the subgraph call graph;
+     * a single subgraph cannot call another (nothing to walk), so the
+     * common one-subgraph model pays nothing for it */
+    g->walk_ = lim->subgraphs > 1 ? ta__bump_take(b, lim->subgraphs, 2 * sizeof(uint32_t)) : NULL;
     return !b->fail;
 }
 
@@ -264,32 +268,216 @@ static ta_status check_list(const ta_subgraph *s, uint32_t sg, const char *what,
     return TA_OK;
 }
 
-ta_status ta_graph_validate(const ta_graph *g, ta_diag *d) {
-    if (!g) return TA_E_INVALID_ARG;
-    for (uint32_t sg = 0; sg < g->n_subgraphs; sg++) {
-        const ta_subgraph *s = &g->subgraphs[sg];
-        ta_status st = check_list(s, sg, "input", -1, s->inputs, s->n_inputs, false, d);
-        if (!st) st = check_list(s, sg, "output", -1, s->outputs, s->n_outputs, false, d);
+/* ---- structural validation ------------------------------------------------ */
+
+static const char *op_name(const ta_op *op) {
+    return (op->kind == TA_OP_CUSTOM || op->kind == TA_OP_OTHER) && op->custom_name ? op->custom_name
+                                                                                    : ta_op_kind_str(op->kind);
+}
+
+static bool is_control_flow(ta_op_kind k) {
+    return k == TA_OP_IF || k == TA_OP_WHILE || k == TA_OP_CALL_ONCE || k == TA_OP_CALL;
+}
+
+/* Ops that legitimately have no output: CALL_ONCE (runs the init subgraph
+ * of resource variables) and ASSIGN_VARIABLE (stores into one); both are
+ * TFLite builtins that exist only for their effect on resource variables. */
+static bool may_have_no_output(const ta_op *op) {
+    return op->kind == TA_OP_CALL_ONCE ||
+           (op->kind == TA_OP_OTHER && op->custom_name && strcmp(op->custom_name, "ASSIGN_VARIABLE") == 0);
+}
+
+/* Index ranges of every list of subgraph sg, and the references of its
+ * control-flow ops: each names another existing subgraph explicitly (an IF
+ * or WHILE needs both, CALL and CALL_ONCE one; TFLM would take a missing
+ * index as 0, i.e. often the op's own subgraph). */
+static ta_status check_ranges(const ta_graph *g, uint32_t sg, ta_diag *d) {
+    const ta_subgraph *s = &g->subgraphs[sg];
+    ta_status st = check_list(s, sg, "input", -1, s->inputs, s->n_inputs, false, d);
+    if (!st) st = check_list(s, sg, "output", -1, s->outputs, s->n_outputs, false, d);
+    if (st) return st;
+    for (uint32_t k = 0; k < s->n_ops; k++) {
+        const ta_op *op = &g->ops[s->op_base + k];
+        st = check_list(s, sg, "input", (int32_t)k, op->inputs, op->n_inputs, true, d);
+        if (!st) st = check_list(s, sg, "output", (int32_t)k, op->outputs, op->n_outputs, false, d);
+        if (!st)
+            st = check_list(s, sg, "intermediate", (int32_t)k, op->intermediates, op->n_intermediates, true, d);
         if (st) return st;
-        for (uint32_t k = 0; k < s->n_ops; k++) {
-            const ta_op *op = &g->ops[s->op_base + k];
-            st = check_list(s, sg, "input", (int32_t)k, op->inputs, op->n_inputs, true, d);
-            if (!st) st = check_list(s, sg, "output", (int32_t)k, op->outputs, op->n_outputs, false, d);
-            if (!st)
-                st = check_list(s, sg, "intermediate", (int32_t)k, op->intermediates,
-                                op->n_intermediates, true, d);
-            if (st) return st;
-            int32_t refs[2] = {op->opt.subgraph_a, op->opt.subgraph_b};
-            bool cf = op->kind == TA_OP_IF || op->kind == TA_OP_WHILE ||
-                      op->kind == TA_OP_CALL_ONCE || op->kind == TA_OP_CALL;
-            for (int r = 0; r < 2 && cf; r++) {
-                if (refs[r] == -1) continue;
-                if (refs[r] < 0 || (uint32_t)refs[r] >= g->n_subgraphs || (uint32_t)refs[r] == sg)
-                    return ta_diag_set(d, TA_E_MALFORMED,
-                                       "subgraph %u op %u (%s): refers to subgraph %d of %u", sg, k,
-                                       ta_op_kind_str(op->kind), refs[r], g->n_subgraphs);
-            }
+        if (!is_control_flow(op->kind)) continue;
+        const int32_t refs[2] = {op->opt.subgraph_a, op->opt.subgraph_b};
+        const int needed = op->kind == TA_OP_IF || op->kind == TA_OP_WHILE ? 2 : 1;
+        for (int r = 0; r < 2; r++) {
+            if (refs[r] == -1 && r >= needed) continue;
+            if (refs[r] == -1)
+                return ta_diag_set(d, TA_E_MALFORMED,
+                                   "subgraph %u op %u (%s): names no %s subgraph (absent options would "
+                                   "default to subgraph 0)",
+                                   sg, k, ta_op_kind_str(op->kind),
+                                   op->kind == TA_OP_IF ? (r ? "else" : "then")
+                                   : op->kind == TA_OP_WHILE ? (r ? "body" : "cond")
+                                                             : "target");
+            if (refs[r] < 0 || (uint32_t)refs[r] >= g->n_subgraphs || (uint32_t)refs[r] == sg)
+                return ta_diag_set(d, TA_E_MALFORMED, "subgraph %u op %u (%s): refers to subgraph %d of %u", sg,
+                                   k, ta_op_kind_str(op->kind), refs[r], g->n_subgraphs);
         }
     }
     return TA_OK;
+}
+
+/* Internal flag, set only inside check_dataflow and cleared before it
+ * returns: the tensor has been written by an op already walked. */
+#define WRITTEN_ 0x40000000u
+
+/* A tensor an op may read without an earlier op writing it: a constant, a
+ * variable (state the runtime keeps), or a subgraph input. */
+static bool given(const ta_tensor *t) {
+    return (t->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE | TA_TENSOR_INPUT)) || t->data;
+}
+
+/* The first op of [from, to) of subgraph s that lists tensor t as an output, or -1. */
+static int32_t writer_in(const ta_graph *g, const ta_subgraph *s, int32_t t, uint32_t from, uint32_t to) {
+    for (uint32_t k = from; k < to; k++) {
+        const ta_op *op = &g->ops[s->op_base + k];
+        for (uint32_t j = 0; j < op->n_outputs; j++)
+            if (op->outputs[j] == t) return (int32_t)k;
+    }
+    return -1;
+}
+
+/* Dataflow of subgraph sg, one pass in execution order: an op's inputs must
+ * be given (above) or written by an earlier op, then its outputs become
+ * written.  With exactly one writer per tensor, "no read before the write"
+ * in execution order is the same as "the ops form a DAG and the order is
+ * topological": a cycle always has an op reading a tensor that a later op
+ * (or itself) writes.  Constants and variables are never written by an op:
+ * a constant's bytes are the model's (flash on a target), a variable is
+ * state that only the ops owning it (LSTM, SVDF) update, and they take it
+ * as an input.  The only memory is one flag bit per tensor, in the graph's
+ * own tensor table (the earlier writer, for a message, is searched for on
+ * the error path only). */
+static ta_status dataflow(const ta_graph *g, uint32_t sg, ta_tensor *ts, ta_diag *d) {
+    const ta_subgraph *s = &g->subgraphs[sg];
+    for (uint32_t k = 0; k < s->n_ops; k++) {
+        const ta_op *op = &g->ops[s->op_base + k];
+        if (op->n_outputs == 0 && !may_have_no_output(op))
+            return ta_diag_set(d, TA_E_MALFORMED, "subgraph %u op %u (%s): has no output", sg, k, op_name(op));
+        for (uint32_t j = 0; j < op->n_inputs; j++) {
+            const int32_t t = op->inputs[j];
+            if (t < 0 || given(&ts[t]) || (ts[t].flags & WRITTEN_)) continue;
+            const ta_tensor *tt = &ts[t];
+            if (writer_in(g, s, t, k, k + 1) >= 0)
+                return ta_diag_set(d, TA_E_MALFORMED, "subgraph %u op %u (%s): input %u is its own output tensor %d '%s'",
+                                   sg, k, op_name(op), j, t, tt->name);
+            const int32_t later = writer_in(g, s, t, k + 1, s->n_ops);
+            if (later >= 0)
+                return ta_diag_set(d, TA_E_MALFORMED,
+                                   "subgraph %u op %u (%s): input %u is tensor %d '%s', written only later by op %d "
+                                   "(a cycle, or ops out of order)",
+                                   sg, k, op_name(op), j, t, tt->name, later);
+            /* A custom op's unwritten input is its own work memory: Vela's
+             * ethos-u op takes its NPU scratch as inputs that nothing
+             * writes, and TFLM plans them like any tensor. */
+            if (op->kind == TA_OP_CUSTOM) continue;
+            return ta_diag_set(d, TA_E_MALFORMED,
+                               "subgraph %u op %u (%s): input %u is tensor %d '%s', which no op writes and which is "
+                               "neither a constant, a variable nor a subgraph input",
+                               sg, k, op_name(op), j, t, tt->name);
+        }
+        for (uint32_t j = 0; j < op->n_outputs; j++) {
+            const int32_t t = op->outputs[j];
+            ta_tensor *tt = &ts[t];
+            if (tt->flags & TA_TENSOR_CONST || tt->data)
+                return ta_diag_set(d, TA_E_MALFORMED,
+                                   "subgraph %u op %u (%s): output %u is constant tensor %d '%s' (it would write "
+                                   "into the model)",
+                                   sg, k, op_name(op), j, t, tt->name);
+            if (tt->flags & TA_TENSOR_VARIABLE)
+                return ta_diag_set(d, TA_E_MALFORMED,
+                                   "subgraph %u op %u (%s): output %u is variable tensor %d '%s' (state is an input "
+                                   "of the op that updates it)",
+                                   sg, k, op_name(op), j, t, tt->name);
+            if (tt->flags & TA_TENSOR_INPUT)
+                return ta_diag_set(d, TA_E_MALFORMED, "subgraph %u op %u (%s): output %u is tensor %d '%s', an input of the subgraph",
+                                   sg, k, op_name(op), j, t, tt->name);
+            if (tt->flags & WRITTEN_)
+                return ta_diag_set(d, TA_E_MALFORMED,
+                                   "subgraph %u op %u (%s): output %u is tensor %d '%s', already written by op %d",
+                                   sg, k, op_name(op), j, t, tt->name, writer_in(g, s, t, 0, k + 1));
+            tt->flags |= WRITTEN_;
+        }
+    }
+    for (uint32_t i = 0; i < s->n_outputs; i++) {
+        const int32_t t = s->outputs[i];
+        if (!given(&ts[t]) && !(ts[t].flags & WRITTEN_))
+            return ta_diag_set(d, TA_E_MALFORMED, "subgraph %u: output %u is tensor %d '%s', which no op writes", sg, i,
+                               t, ts[t].name);
+    }
+    return TA_OK;
+}
+
+static ta_status check_dataflow(const ta_graph *g, uint32_t sg, ta_diag *d) {
+    const ta_subgraph *s = &g->subgraphs[sg];
+    /* the graph is const to the caller; the flag bit is validation's own
+     * scratch and is gone again when this returns */
+    ta_tensor *ts = g->tensors + s->tensor_base;
+    for (uint32_t t = 0; t < s->n_tensors; t++) ts[t].flags &= ~WRITTEN_;
+    const ta_status st = dataflow(g, sg, ts, d);
+    for (uint32_t t = 0; t < s->n_tensors; t++) ts[t].flags &= ~WRITTEN_;
+    return st;
+}
+
+/* Control flow without recursion: the subgraph call graph (an edge for
+ * every subgraph a control-flow op names) has no cycle.  An iterative
+ * depth-first walk, O(subgraphs + ops): walk_[2 sg] is the state (0 new,
+ * 1 on the path, 2 done) and the caller (+ 3 << 2), walk_[2 sg + 1] the next
+ * reference to follow (2 per op). */
+static ta_status check_calls(const ta_graph *g, ta_diag *d) {
+    uint32_t *w = g->walk_;
+    if (g->n_subgraphs < 2) return TA_OK; /* references to itself were refused already */
+    if (!w) return ta_diag_set(d, TA_E_STATE, "graph has no validation table (not made by ta_graph_init)");
+    for (uint32_t sg = 0; sg < g->n_subgraphs; sg++) w[2 * sg] = w[2 * sg + 1] = 0;
+    for (uint32_t root = 0; root < g->n_subgraphs; root++) {
+        if (w[2 * root] & 3u) continue;
+        w[2 * root] = 1u | (root << 2);
+        uint32_t cur = root;
+        for (;;) {
+            const ta_subgraph *s = &g->subgraphs[cur];
+            uint32_t next = UINT32_MAX;
+            while (w[2 * cur + 1] < 2u * s->n_ops && next == UINT32_MAX) {
+                const uint32_t r = w[2 * cur + 1]++;
+                const ta_op *op = &g->ops[s->op_base + r / 2];
+                if (!is_control_flow(op->kind)) continue;
+                const int32_t ref = r % 2 ? op->opt.subgraph_b : op->opt.subgraph_a;
+                if (ref < 0) continue;
+                const uint32_t st = w[2 * (uint32_t)ref] & 3u;
+                if (st == 1u)
+                    return ta_diag_set(d, TA_E_MALFORMED,
+                                       "subgraph %u op %u (%s): calls subgraph %d, which is already running "
+                                       "(recursion)",
+                                       cur, r / 2, ta_op_kind_str(op->kind), ref);
+                if (st == 0u) next = (uint32_t)ref;
+            }
+            if (next != UINT32_MAX) {
+                w[2 * next] = 1u | (cur << 2);
+                cur = next;
+                continue;
+            }
+            const uint32_t parent = w[2 * cur] >> 2;
+            w[2 * cur] = 2u | (parent << 2);
+            if (cur == root) break;
+            cur = parent;
+        }
+    }
+    return TA_OK;
+}
+
+ta_status ta_graph_validate(const ta_graph *g, ta_diag *d) {
+    if (!g) return TA_E_INVALID_ARG;
+    if (g->n_subgraphs > (UINT32_MAX >> 2)) return ta_diag_set(d, TA_E_OVERFLOW, "too many subgraphs");
+    ta_status st;
+    for (uint32_t sg = 0; sg < g->n_subgraphs; sg++)
+        if ((st = check_ranges(g, sg, d))) return st;
+    for (uint32_t sg = 0; sg < g->n_subgraphs; sg++)
+        if ((st = check_dataflow(g, sg, d))) return st;
+    return check_calls(g, d);
 }

@@ -724,6 +724,103 @@ static ta_status need_io(ctx_t *c, uint32_t min_in, uint32_t max_in, uint32_t n_
     return TA_OK;
 }
 
+/* The bias of a conv, depthwise conv, transpose conv or fully connected op:
+ * every kernel path (int8, int16, float32) reads one bias element per output
+ * channel, so prepare proves the length, not just the type. */
+static ta_status bias_len(const ctx_t *c, const ta_tensor *b, int32_t channels) {
+    if (b && elems(b) != (int64_t)channels)
+        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): bias tensor %d has %lld elements for %d output channels",
+                           c->index, kname(c), b->index, (long long)elems(b), channels);
+    return TA_OK;
+}
+
+/* The int16 kernels (CONV_2D, TRANSPOSE_CONV, BATCH_MATMUL) accumulate in
+ * int64 and requantise with ta_q_mul64, which multiplies the accumulator
+ * by a 16-bit multiplier: |acc| must stay below 2^47.  acc is the bias
+ * (int64 or int32 data, read here) plus `depth` products of at most
+ * 2^prod_bits each. */
+static ta_status acc64_ok(const ctx_t *c, const ta_tensor *b, int64_t depth, int prod_bits) {
+    const int64_t limit = INT64_C(1) << 47;
+    if (depth < 0 || depth > (limit >> prod_bits)) return fail(c, TA_E_UNSUPPORTED, "accumulation too deep for the int64 path");
+    int64_t max_bias = 0;
+    if (b && b->data) {
+        const size_t es = b->dtype == TA_DTYPE_INT64 ? 8 : 4;
+        const size_t n = b->data_bytes / es;
+        for (size_t i = 0; i < n; i++) {
+            int64_t v;
+            if (es == 8) {
+                memcpy(&v, (const uint8_t *)b->data + 8 * i, 8);
+            } else {
+                int32_t v32;
+                memcpy(&v32, (const uint8_t *)b->data + 4 * i, 4);
+                v = v32;
+            }
+            if (v == INT64_MIN) return fail(c, TA_E_UNSUPPORTED, "a bias value overflows the int64 path");
+            if (v < 0) v = -v;
+            if (v > max_bias) max_bias = v;
+        }
+    } else if (b) {
+        return fail(c, TA_E_UNSUPPORTED, "int16 bias must be constant");
+    }
+    if (max_bias > limit - (depth << prod_bits)) return fail(c, TA_E_UNSUPPORTED, "a bias value overflows the int64 path");
+    return TA_OK;
+}
+
+/* Checks every operand before any kind-specific prepare (issue 9):
+ *  - no op writes a constant: its bytes are the model's, in flash on a target;
+ *  - a constant holds at least the bytes its shape says the kernel reads
+ *    (the importer guarantees it; a graph built through graph.h may not);
+ *  - every shape, with 0 dims counted as 1, has at most INT32_MAX elements.
+ *    Kernels index with int32, and prepare multiplies subsets of dims in
+ *    int64: with this bound no such product can overflow;
+ *  - no dim is -1 (unknown: the planner sizes it as 1, but the kinds'
+ *    prepares read dims as extents) and no output has a 0 dim (the runtime
+ *    gives zero-size tensors no bytes, and kernels refuse a NULL buffer);
+ *  - quantisation: every scale is finite and >= 0 (prepares divide by them
+ *    and convert ratios to integers), every zero point fits the tensor's
+ *    type (int8 -128..127, uint8 0..255, int16 -32768..32767, others int32
+ *    without INT32_MIN): kernels add and negate them in int32. */
+static ta_status operands_ok(const ctx_t *c) {
+    for (uint32_t k = 0; k < c->op->n_inputs + c->op->n_outputs; k++) {
+        const bool is_out = k >= c->op->n_inputs;
+        const int32_t idx = is_out ? c->op->outputs[k - c->op->n_inputs] : c->op->inputs[k];
+        const ta_tensor *t = idx >= 0 ? ta_graph_tensor(c->g, c->sg, idx) : NULL;
+        if (!t) continue;
+        if (is_out && (t->flags & TA_TENSOR_CONST || t->data))
+            return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): output tensor %d '%s' is a constant (would write into the model)",
+                               c->index, kname(c), idx, t->name);
+        for (uint32_t q = 0; q < t->quant.count; q++) {
+            const float sc = t->quant.scale ? t->quant.scale[q] : 0.0f;
+            const int64_t zp = t->quant.zero_point ? t->quant.zero_point[q] : 0;
+            const int64_t lo = t->dtype == TA_DTYPE_INT8 ? -128 : t->dtype == TA_DTYPE_UINT8 ? 0 : t->dtype == TA_DTYPE_INT16 ? -32768 : -INT32_MAX;
+            const int64_t hi = t->dtype == TA_DTYPE_INT8 ? 127 : t->dtype == TA_DTYPE_UINT8 ? 255 : t->dtype == TA_DTYPE_INT16 ? 32767 : INT32_MAX;
+            if (!(sc >= 0.0f && sc <= 3.4e38f))
+                return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): tensor %d has a negative, infinite or NaN scale",
+                                   c->index, kname(c), idx);
+            if (zp < lo || zp > hi)
+                return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): tensor %d has zero point %lld, outside its %s range",
+                                   c->index, kname(c), idx, (long long)zp, ta_dtype_str(t->dtype));
+        }
+        if (t->data && ta_dtype_size(t->dtype) && t->data_bytes < t->bytes)
+            return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): constant tensor %d holds %zu bytes, its shape needs %zu",
+                               c->index, kname(c), idx, t->data_bytes, t->bytes);
+        int64_t n = 1;
+        for (int32_t d = 0; d < t->rank; d++) {
+            if (t->shape[d] < 0)
+                return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): tensor %d has an unknown (-1) dim",
+                                   c->index, kname(c), idx);
+            if (is_out && t->shape[d] == 0)
+                return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): output tensor %d has no elements (a 0 dim)",
+                                   c->index, kname(c), idx);
+            n *= t->shape[d] > 1 ? t->shape[d] : 1;
+            if (n > INT32_MAX)
+                return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): tensor %d has more than 2^31-1 elements",
+                                   c->index, kname(c), idx);
+        }
+    }
+    return TA_OK;
+}
+
 static ta_status dims4(const ctx_t *c, const ta_tensor *t, ta_dims4 *d) {
     if (t->rank != 4) return fail(c, TA_E_MALFORMED, "expects 4-D tensors");
     d->n = t->shape[0];
@@ -758,19 +855,29 @@ static ta_status requant_table(ctx_t *c, const ta_tensor *in, const ta_tensor *w
     ta_status st = ta_quant_activation_range(c->op->opt.activation, scale_of(out), zp_of(out), out->dtype,
                                              &q->act_min, &q->act_max);
     if (st) return fail(c, st, "unsupported fused activation");
+    /* Kernels shift left by a positive shift in int32: above 30 is undefined
+     * (and no real model's ratio comes near 2^30).  Checked in the size
+     * query too, not only when the tables are filled. */
     if (fc_per_tensor) {
         int32_t *m = take(&c->carve, sizeof(int32_t) + 1);
         q->per_channel = false;
+        int32_t mult, sh;
+        ta_quant_multiplier(ta_quant_fc_real_multiplier(scale_of(in), w->quant.scale[0], scale_of(out)), &mult, &sh);
+        if (sh > 30) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
         if (m) {
-            int32_t sh;
-            ta_quant_multiplier(ta_quant_fc_real_multiplier(scale_of(in), w->quant.scale[0], scale_of(out)), &m[0], &sh);
-            if (sh > 127 || sh < -128) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
+            m[0] = mult;
             int8_t *s8 = (int8_t *)(m + 1);
             *s8 = (int8_t)sh;
             q->mult = &m[0];
             q->shift = s8;
         }
         return TA_OK;
+    }
+    for (int32_t k = 0; k < channels; k++) {
+        int32_t mult, sh;
+        ta_quant_multiplier((double)scale_of(in) * (double)w->quant.scale[w->quant.count == 1 ? 0 : k] / (double)scale_of(out),
+                            &mult, &sh);
+        if (sh > 30) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
     }
     int32_t *m = take(&c->carve, (size_t)channels * sizeof(int32_t));
     int8_t *s = take(&c->carve, (size_t)channels);
@@ -883,8 +990,16 @@ static ta_status prep_conv(ctx_t *c) {
     const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
     if (oh != p->output.h || ow != p->output.w || p->output.c != p->filter.n || p->input.c % p->filter.c)
         return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    if (p->output.n != p->input.n) return fail(c, TA_E_MALFORMED, "output batch differs from input");
+    /* grouped conv: the kernel maps output channel oc to group oc / (filter.n / groups) */
+    if (p->filter.n % (p->input.c / p->filter.c))
+        return fail(c, TA_E_MALFORMED, "filter count is not a multiple of the groups (input channels / filter channels)");
+    if ((st = bias_len(c, b, p->output.c))) return st;
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
-    if (in->dtype == TA_DTYPE_INT16) return prep_conv_s16(c, &p->q, p->output.c);
+    if (in->dtype == TA_DTYPE_INT16) {
+        if ((st = acc64_ok(c, b, (int64_t)p->filter.h * p->filter.w * p->filter.c, 23))) return st;
+        return prep_conv_s16(c, &p->q, p->output.c);
+    }
     if (in->dtype == TA_DTYPE_INT8) return prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     if (in->dtype == TA_DTYPE_FLOAT32) return prep_f32_weights(c, w, b, out, "filter", &p->act_min, &p->act_max);
     return fail_type(c, "input", in->dtype);
@@ -899,8 +1014,10 @@ static ta_status prep_dwconv(ctx_t *c) {
     const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
     if (p->output.c % p->input.c) return fail(c, TA_E_MALFORMED, "output channels are not a multiple of input channels");
     p->depth_multiplier = p->output.c / p->input.c;
-    if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c)
+    if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c ||
+        p->output.n != p->input.n)
         return fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    if ((st = bias_len(c, b, p->output.c))) return st;
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
     if (in->dtype == TA_DTYPE_INT8) return prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     if (in->dtype == TA_DTYPE_FLOAT32) {
@@ -924,6 +1041,7 @@ static ta_status prep_fc(ctx_t *c) {
     if (no % p->out_depth) return fail(c, TA_E_MALFORMED, "output size is not a multiple of the weights' rows");
     p->batches = (int32_t)(no / p->out_depth);
     if (elems(in) < (int64_t)p->batches * p->accum_depth) return fail(c, TA_E_MALFORMED, "input is smaller than batches x depth");
+    if ((st = bias_len(c, b, p->out_depth))) return st;
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "weights are not constant");
     if (in->dtype == TA_DTYPE_INT8)
         return prep_s8_weights(c, in, w, b, out, "weights", p->out_depth, w->quant.count <= 1, &p->q);
@@ -982,6 +1100,7 @@ static ta_status prep_mul(ctx_t *c) {
     c->od.path = P_S8;
     st = ta_mul_prepare(p, a->dtype, scale_of(a), zp_of(a), scale_of(b), zp_of(b), scale_of(out), zp_of(out),
                         c->op->opt.activation);
+    if (!st && p->output_shift > 30) st = TA_E_UNSUPPORTED; /* the kernel shifts left by it in int32 */
     return st ? fail(c, st, "cannot derive the rescaling") : TA_OK;
 }
 
@@ -996,6 +1115,8 @@ static ta_status prep_pool(ctx_t *c) {
     p->filter_w = o->filter_w;
     p->stride_h = o->stride_h;
     p->stride_w = o->stride_w;
+    if (p->filter_h <= 0 || p->filter_w <= 0 || p->stride_h <= 0 || p->stride_w <= 0)
+        return fail(c, TA_E_MALFORMED, "filter size and stride must be positive");
     int32_t oh = ta_kernel_out_size(o->padding, p->input.h, p->filter_h, p->stride_h, 1);
     int32_t ow = ta_kernel_out_size(o->padding, p->input.w, p->filter_w, p->stride_w, 1);
     p->pad_h = ta_kernel_padding(p->stride_h, 1, p->input.h, p->filter_h, oh, NULL);
@@ -1038,7 +1159,9 @@ static ta_status prep_mean(ctx_t *c) {
     p->input_zp = zp_of(in);
     p->output_zp = zp_of(out);
     p->same_quant = false; /* TFLM (reference commit) always requantises; see kernels.h */
+    if (!(scale_of(out) > 0.0f)) return fail(c, TA_E_MALFORMED, "output scale is not positive");
     ta_quant_multiplier((double)scale_of(in) / (double)scale_of(out), &p->mult, &p->shift);
+    if (p->shift > 30) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
     c->scratch = ta_kernel_mean_s8_scratch_bytes(p);
     return TA_OK;
 }
@@ -1160,7 +1283,13 @@ static ta_status prep_pad(ctx_t *c) {
         p->before[d] = pads[2 * d];
         p->after[d] = pads[2 * d + 1];
         if (p->before[d] < 0 || p->after[d] < 0) return fail(c, TA_E_MALFORMED, "negative padding");
-        no *= (int64_t)p->in_shape[d] + p->before[d] + p->after[d];
+        if (p->in_shape[d] < 0) return fail(c, TA_E_MALFORMED, "input has an unknown (-1) dim");
+        /* each padded extent fits int64; the running product is capped so
+         * that it cannot overflow (the output has at most INT32_MAX elements) */
+        const int64_t ext = (int64_t)p->in_shape[d] + p->before[d] + p->after[d];
+        if (ext > INT32_MAX) return fail(c, TA_E_MALFORMED, "padded extent above 2^31-1");
+        no *= ext;
+        if (no > INT32_MAX) return fail(c, TA_E_MALFORMED, "output size does not match the paddings");
     }
     if (no != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the paddings");
     memset(c->od.u.pad.value, 0, sizeof c->od.u.pad.value);
@@ -1222,6 +1351,11 @@ static ta_status prep_concat(ctx_t *c) {
         if (!t) return fail(c, TA_E_MALFORMED, "an input is missing");
         if (t->dtype != out->dtype) return fail_type(c, "mixed input", t->dtype);
         if (t->rank != out->rank) return fail(c, TA_E_MALFORMED, "input rank differs from output");
+        /* the kernel copies rows of `inner` elements from every input: each
+         * input must have the output's dims except along the axis */
+        for (int32_t d = 0; d < out->rank; d++)
+            if (d != axis && t->shape[d] != out->shape[d])
+                return fail(c, TA_E_MALFORMED, "an input's dims differ from the output's off the axis");
         if (t->dtype == TA_DTYPE_INT8 && (scale_of(t) != scale_of(out) || zp_of(t) != zp_of(out)))
             return fail(c, TA_E_UNSUPPORTED, "int8 inputs must share the output's scale and zero point");
         int64_t ax = t->shape[axis];
@@ -1249,14 +1383,22 @@ static ta_status prep_slice(ctx_t *c) {
     if (o->ellipsis_mask || o->new_axis_mask) return fail(c, TA_E_UNSUPPORTED, "ellipsis/new-axis masks");
     if (nb != in->rank || ne != in->rank || ns != in->rank) return fail(c, TA_E_MALFORMED, "begin/end/strides must match the input rank");
     if (in->dtype != out->dtype) return fail_type(c, "output", out->dtype);
+    /* The kernel walks each axis with int32 indices i += stride from a start
+     * in [-1, n]: |stride| <= INT32_MAX - n keeps every step in range. */
+    for (int32_t d = 0; d < in->rank; d++) {
+        const int64_t mag = s[d] < 0 ? -(int64_t)s[d] : (int64_t)s[d];
+        if (in->shape[d] < 0) return fail(c, TA_E_MALFORMED, "input has an unknown (-1) dim");
+        if (mag > (int64_t)INT32_MAX - in->shape[d]) return fail(c, TA_E_MALFORMED, "a stride is out of range for the input extent");
+    }
     ta_slice_params *p = &c->od.u.sl;
     if (ta_strided_slice_resolve(p, in->shape, in->rank, b, e, s, o->begin_mask, o->end_mask, o->shrink_axis_mask,
                                  o->offset, ta_dtype_size(in->dtype)))
         return fail(c, TA_E_UNSUPPORTED, "rank above 5 or zero stride");
     int64_t n = 1;
     for (int32_t d = 0; d < p->rank; d++) {
-        int64_t len = p->stride[d] > 0 ? (p->stop[d] - p->start[d] + p->stride[d] - 1) / p->stride[d]
-                                       : (p->start[d] - p->stop[d] - p->stride[d] - 1) / -p->stride[d];
+        /* in int64: start, stop and stride are int32 and their differences are not */
+        const int64_t start = p->start[d], stop = p->stop[d], stride = p->stride[d];
+        const int64_t len = stride > 0 ? (stop - start + stride - 1) / stride : (start - stop - stride - 1) / -stride;
         n *= len > 0 ? len : 0;
     }
     if (n != elems(out)) return fail(c, TA_E_MALFORMED, "output size does not match the slice");
@@ -1329,6 +1471,7 @@ static ta_status prep_tconv(ctx_t *c) {
     p->pad_w = ta_kernel_padding(p->stride_w, 1, p->output.w, p->filter.w, ow, NULL);
     if (p->filter.c != p->input.c || p->filter.n != p->output.c || p->input.n != p->output.n)
         return fail(c, TA_E_MALFORMED, "filter does not match input and output channels");
+    if ((st = bias_len(c, b, p->output.c))) return st;
     if (!w->data) return fail(c, TA_E_UNSUPPORTED, "filter is not constant");
     if (in->dtype != out->dtype) return fail_type(c, "output", out->dtype);
     if (in->dtype == TA_DTYPE_FLOAT32) {
@@ -1343,6 +1486,8 @@ static ta_status prep_tconv(ctx_t *c) {
         return prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     }
     if (in->dtype == TA_DTYPE_INT16) {
+        /* an output element gathers at most filter.h x filter.w x input.c products */
+        if ((st = acc64_ok(c, b, (int64_t)p->filter.h * p->filter.w * p->input.c, 23))) return st;
         c->scratch = ta_kernel_transpose_conv_scratch_bytes(p, TA_DTYPE_INT16);
         return prep_s16x8(c, in, w, b, out, &p->q, p->output.c, false);
     }
@@ -1380,6 +1525,7 @@ static ta_status prep_bmm(ctx_t *c) {
     if (l->dtype == TA_DTYPE_INT16) {
         if (zp_of(l) || zp_of(r) || zp_of(out)) return fail(c, TA_E_UNSUPPORTED, "int16 operands need zero point 0");
         if (p->shift > 7) return fail(c, TA_E_UNSUPPORTED, "requantisation ratio too large");
+        if ((st = acc64_ok(c, NULL, p->adj_x ? p->lhs[3] : p->lhs[4], 30))) return st;
         c->od.path = P_S16;
         return TA_OK;
     }
@@ -1673,10 +1819,14 @@ static ta_status prep_sig_filter_bank(ctx_t *c) {
     p->input_size = (int32_t)elems(in_t(c, 0));
     const int64_t nw = elems(in_t(c, 1)), nu = elems(in_t(c, 2));
     p->weights_size = (int32_t)(nw < nu ? nw : nu);
-    /* constant tables (the usual case): check every band now */
+    /* The tables must be constant (as TFLM's front end has them): every
+     * band is checked here against the input and weight tables, so the
+     * kernel never meets a band prepare did not prove in bounds. */
     const ta_signal_filter_bank_tables t = {in_t(c, 1)->data, in_t(c, 2)->data, in_t(c, 3)->data, in_t(c, 4)->data,
                                             in_t(c, 5)->data};
-    if (t.weights && t.unweights && t.freq_starts && t.weight_starts && t.widths) {
+    if (!t.weights || !t.unweights || !t.freq_starts || !t.weight_starts || !t.widths)
+        return fail(c, TA_E_UNSUPPORTED, "weight and channel tables must be constant");
+    {
         for (uint32_t k = 1; k <= 5; k++)
             if (((uintptr_t)in_t(c, k)->data & 1u) != 0) return fail(c, TA_E_MALFORMED, "a table is misaligned");
         if (ta_signal_filter_bank_check(p, &t))
@@ -1800,7 +1950,8 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
     c.od.kind = (uint16_t)rk;
     c.od.n_in = (uint16_t)op->n_inputs;
     c.od.n_out = (uint16_t)op->n_outputs;
-    ta_status st;
+    ta_status st = operands_ok(&c);
+    if (st) return st;
     switch (op->kind) {
     case TA_OP_CONV_2D: st = prep_conv(&c); break;
     case TA_OP_DEPTHWISE_CONV_2D: st = prep_dwconv(&c); break;
@@ -1846,6 +1997,10 @@ ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void
         return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op", op_index,
                            ta_op_kind_str(op->kind));
     }
+    /* Everything a kind's prepare hands to a kernel helper comes from the
+     * model: a helper's TA_E_INVALID_ARG (a scale or range it cannot take)
+     * is the model's value, not the caller's mistake (the diag says which). */
+    if (st == TA_E_INVALID_ARG) st = TA_E_UNSUPPORTED;
     if (st) return st;
     if (c.scratch > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "scratch above 4 GiB");
     if (c.state > UINT32_MAX) return fail(&c, TA_E_UNSUPPORTED, "op state above 4 GiB");

@@ -411,6 +411,18 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     void *lmem = carve(&c, 1, lb);
     if (!lmem) return short_work(rt, &c, 0, diag);
     if ((st = ta_lifetime_analyze(&w->g, w->sreq, w->n_sreq, lmem, lb, &w->lt, diag))) return st;
+    /* A tensor that is read but that nothing writes (no writer, not an
+     * input, constant or variable) starts "before step 0".  The validator
+     * lets a custom op read one (its work memory, e.g. Vela's NPU scratch);
+     * an op that runs here would read bytes nobody wrote (and poison mode
+     * could not checksum them): refused, naming it. */
+    for (uint32_t k = 0; k < sg->n_tensors; k++) {
+        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
+        const uint32_t gi = sg->tensor_base + k;
+        if (tt->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE | TA_TENSOR_ELIDED)) continue;
+        if (w->lt.first[gi] < 0 && w->lt.last[gi] >= 0)
+            return ta_diag_set(diag, TA_E_MALFORMED, "tensor %u '%s' is read but no op writes it", k, tt->name);
+    }
     ta_lifetime_options lopt;
     memset(&lopt, 0, sizeof lopt);
     if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {

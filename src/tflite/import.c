@@ -506,6 +506,17 @@ static ta_status sg_ref(rd *r, int64_t v, uint32_t sg, int32_t *out) {
     return TA_OK;
 }
 
+/* Dilation factors: the schema's default is 1 and TFLite's converters
+ * never write less.  0 would make the effective filter one tap wide (TFLM
+ * reads the same pixel for every tap), a negative one reads before the
+ * window; neither is a convolution anyone meant, so both are refused. */
+static ta_status dilations(rd *r, const ta_op_options *opt) {
+    if (opt->dilation_w < 1 || opt->dilation_h < 1)
+        return ta_diag_set(r->d, TA_E_MALFORMED, "%s: dilation_w %d, dilation_h %d (both must be >= 1)", ctx(r),
+                           opt->dilation_w, opt->dilation_h);
+    return TA_OK;
+}
+
 /* Shorthands for option fields (slot, default). */
 #define O_U8(slot, def, dst) FB(ta_fb_u8(fb, o, (slot), (def), (dst)), "builtin options")
 #define O_I8(slot, def, dst) FB(ta_fb_i8(fb, o, (slot), (def), (dst)), "builtin options")
@@ -519,7 +530,13 @@ static ta_status sg_ref(rd *r, int64_t v, uint32_t sg, int32_t *out) {
 /* Parses the option table `o` of union type `type` into opt.  The table
  * layout follows the union type (that is what the bytes are), whatever the
  * operator code says; fields absent from the table take the schema's
- * defaults.  Types the IR has no fields for are left alone. */
+ * defaults.  Types the IR has no fields for, and union types newer than this
+ * reader, are accepted and not read: the FlatBuffers layer verified the
+ * table's offset, nothing reads its fields, and the op keeps the IR's
+ * defaults.  That is deliberate (a newer converter's options for an op we
+ * only plan must not stop planning it), and harmless: every option value a
+ * kernel uses is checked again by its prepare (strides, filter sizes,
+ * dilations, axes, subgraph indices by the validator). */
 static ta_status parse_options(rd *r, uint8_t type, const ta_fb_table *o, uint32_t sg,
                                ta_op_options *opt) {
     ta_fb *fb = &r->fb;
@@ -533,6 +550,7 @@ static ta_status parse_options(rd *r, uint8_t type, const ta_fb_table *o, uint32
         O_ACT(3);
         O_I32(4, 1, &opt->dilation_w);
         O_I32(5, 1, &opt->dilation_h);
+        TRY(dilations(r, opt));
         break;
     case TFL_OPT_DEPTHWISE_CONV2D:
         O_PAD(0);
@@ -542,6 +560,7 @@ static ta_status parse_options(rd *r, uint8_t type, const ta_fb_table *o, uint32
         O_ACT(4);
         O_I32(5, 1, &opt->dilation_w);
         O_I32(6, 1, &opt->dilation_h);
+        TRY(dilations(r, opt));
         break;
     case TFL_OPT_POOL2D:
         O_PAD(0);

@@ -25,6 +25,15 @@ void ta_quant_multiplier(double real, int32_t *multiplier, int32_t *shift) {
         *shift = 0;
         return;
     }
+    /* An infinite ratio (a float product that overflowed in a hostile
+     * model's scales) has no fixed-point form: give a shift no caller
+     * accepts (every one refuses shifts above 30), without converting inf
+     * to an integer. */
+    if (real > DBL_MAX || real < -DBL_MAX) {
+        *multiplier = INT32_MAX;
+        *shift = 127;
+        return;
+    }
     int e = 0;
     double q = frexp(real, &e);
     int64_t q_fixed = (int64_t)round(q * 2147483648.0);

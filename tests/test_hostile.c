@@ -1,0 +1,874 @@
+/* Hostile models (issue 9): hand-built TFLite files, each breaking one rule
+ * an attacker would try, go through the whole library path -- open, import
+ * (which runs the graph validator), runtime query, init and invoke -- and
+ * must be refused with a one-line diag naming the op and tensor at the
+ * stage that owns the rule, or run and give the right bytes.  Run under
+ * ASan + UBSan by `make test`, so an out-of-bounds access or an undefined
+ * operation fails the test even where the diag would look right.
+ *
+ * The models come from a small FlatBuffer writer of this file (no files
+ * outside the repository).  `test_hostile --write DIR` writes every case to
+ * DIR/<name>.tflite and DIR/cases.tsv (name, stage, expected text) for
+ * tests/hostile_cli.sh, which runs the CLI on them. */
+#include <stdint.h>
+#include <stdlib.h>
+
+/* The case tables leave fields out on purpose: zero is "absent" throughout. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#include <string.h>
+
+#include "testutil.h"
+#include "tflite/schema_ids.h"
+#include "tinyarena/graph.h"
+#include "tinyarena/runtime.h"
+#include "tinyarena/tflite.h"
+
+/* ---- a FlatBuffer writer ---------------------------------------------------
+ *
+ * Front to back: a parent is written before its children, and every offset
+ * field is a 4-byte placeholder patched with link() once the child exists
+ * at a higher address (uoffsets point forward).  A table is preceded by
+ * its vtable; every present scalar gets a 4-byte slot (a u8 in its first
+ * byte), which keeps every field aligned. */
+
+typedef struct {
+    uint8_t *p;
+    size_t n, cap;
+} fbw;
+
+static size_t w_take(fbw *w, size_t bytes, size_t align, size_t phase) {
+    /* returns a position with (pos + phase) % align == 0, zero-filled */
+    while ((w->n + phase) % align) w->n++;
+    size_t need = w->n + bytes;
+    if (need > w->cap) {
+        size_t cap = w->cap ? w->cap : 1024;
+        while (cap < need) cap *= 2;
+        w->p = realloc(w->p, cap);
+        memset(w->p + w->cap, 0, cap - w->cap);
+        w->cap = cap;
+    }
+    size_t at = w->n;
+    w->n = need;
+    return at;
+}
+
+static void w_u32(fbw *w, size_t at, uint32_t v) { memcpy(w->p + at, &v, 4); }
+
+static void w_link(fbw *w, size_t at, size_t target) {
+    if (target <= at) abort(); /* the writer's own invariant */
+    w_u32(w, at, (uint32_t)(target - at));
+}
+
+enum { F_ABSENT = 0, F_U8, F_I32, F_F32, F_OFF };
+typedef struct {
+    int kind;
+    int64_t v; /* F_U8 / F_I32 value; F_F32 uses f */
+    float f;
+} fld;
+
+/* A table of n slots; pos[i] (optional) gets each present field's position. */
+static size_t w_table(fbw *w, int n, const fld *f, size_t *pos) {
+    int present = 0;
+    for (int i = 0; i < n; i++) present += f[i].kind != F_ABSENT;
+    size_t vt = w_take(w, 4 + 2 * (size_t)n, 4, 0);
+    size_t t = w_take(w, 4 + 4 * (size_t)present, 4, 0);
+    uint16_t h[2] = {(uint16_t)(4 + 2 * n), (uint16_t)(4 + 4 * present)};
+    memcpy(w->p + vt, h, 4);
+    int32_t so = (int32_t)(t - vt);
+    memcpy(w->p + t, &so, 4);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        uint16_t o = 0;
+        if (f[i].kind != F_ABSENT) {
+            o = (uint16_t)(4 + 4 * k++);
+            size_t at = t + o;
+            if (pos) pos[i] = at;
+            if (f[i].kind == F_U8) w->p[at] = (uint8_t)f[i].v;
+            else if (f[i].kind == F_I32) w_u32(w, at, (uint32_t)(int32_t)f[i].v);
+            else if (f[i].kind == F_F32) memcpy(w->p + at, &f[i].f, 4);
+        }
+        memcpy(w->p + vt + 4 + 2 * i, &o, 2);
+    }
+    return t;
+}
+
+static size_t w_vec_i32(fbw *w, uint32_t n, const int32_t *v) {
+    size_t at = w_take(w, 4 + 4 * (size_t)n, 4, 0);
+    w_u32(w, at, n);
+    if (n) memcpy(w->p + at + 4, v, 4 * (size_t)n);
+    return at;
+}
+
+/* A byte vector whose data starts 16-aligned (Buffer.data's force_align). */
+static size_t w_vec_bytes(fbw *w, size_t n, const void *v) {
+    size_t at = w_take(w, 4 + n, 16, 4);
+    w_u32(w, at, (uint32_t)n);
+    if (n) memcpy(w->p + at + 4, v, n);
+    return at;
+}
+
+static size_t w_vec_i64(fbw *w, uint32_t n, const int64_t *v) {
+    size_t at = w_take(w, 4 + 8 * (size_t)n, 8, 4);
+    w_u32(w, at, n);
+    memcpy(w->p + at + 4, v, 8 * (size_t)n);
+    return at;
+}
+
+/* n offset placeholders, linked by the caller */
+static size_t w_vec_off(fbw *w, uint32_t n) {
+    size_t at = w_take(w, 4 + 4 * (size_t)n, 4, 0);
+    w_u32(w, at, n);
+    return at;
+}
+
+static size_t w_string(fbw *w, const char *s) {
+    size_t n = strlen(s);
+    size_t at = w_take(w, 4 + n + 1, 4, 0);
+    w_u32(w, at, (uint32_t)n);
+    memcpy(w->p + at + 4, s, n);
+    return at;
+}
+
+/* ---- model descriptions ------------------------------------------------------ */
+
+#define MAX_T 12
+#define MAX_O 4
+#define MAX_IO 6
+
+typedef struct {
+    int8_t type; /* TFL_TYPE_* */
+    int rank;
+    int32_t shape[5];
+    const void *data; /* constant data, or NULL */
+    size_t data_bytes;
+    int variable;
+    float scale; /* quantised when != 0 */
+    int64_t zp;
+} tdesc;
+
+typedef struct {
+    int32_t code; /* builtin operator code */
+    int n_in, n_out;
+    int32_t in[MAX_IO], out[MAX_IO];
+    const char *custom; /* custom_code of a CUSTOM op */
+    const uint8_t *copts; /* custom options bytes, or NULL */
+    size_t n_copts;
+    int opt_type; /* TFL_OPT_*, 0 none */
+    int n_opt;    /* option slots; -1: options type without a table */
+    fld opt[8];
+} odesc;
+
+typedef struct {
+    int nt, no, n_in, n_out;
+    tdesc t[MAX_T];
+    odesc o[MAX_O];
+    int32_t in[MAX_IO], out[MAX_IO];
+} sgdesc;
+
+typedef struct {
+    int nsg;
+    sgdesc sg[4];
+} mdesc;
+
+static unsigned char *write_model(const mdesc *m, size_t *len) {
+    fbw w = {0};
+    size_t hdr = w_take(&w, 8, 4, 0);
+    memcpy(w.p + 4, TFL_FILE_IDENTIFIER, 4);
+    size_t mf[5];
+    const fld model[5] = {{F_I32, 3}, {F_OFF}, {F_OFF}, {F_ABSENT}, {F_OFF}};
+    w_link(&w, hdr, w_table(&w, 5, model, mf));
+    /* one operator code per op, in op order over the subgraphs */
+    int n_ops = 0, n_bufs = 1;
+    for (int s = 0; s < m->nsg; s++) {
+        n_ops += m->sg[s].no;
+        for (int i = 0; i < m->sg[s].nt; i++) n_bufs += m->sg[s].t[i].data != NULL;
+    }
+    size_t ocv = w_vec_off(&w, (uint32_t)n_ops);
+    w_link(&w, mf[1], ocv);
+    int k = 0;
+    for (int s = 0; s < m->nsg; s++)
+        for (int i = 0; i < m->sg[s].no; i++, k++) {
+            const int32_t code = m->sg[s].o[i].code;
+            const char *custom = m->sg[s].o[i].custom;
+            size_t of[4];
+            const fld oc[4] = {{F_U8, code < 127 ? code : 127}, {custom ? F_OFF : F_ABSENT}, {F_I32, 1}, {F_I32, code}};
+            w_link(&w, ocv + 4 + 4 * (size_t)k, w_table(&w, 4, oc, of));
+            if (custom) w_link(&w, of[1], w_string(&w, custom));
+        }
+    size_t sgv = w_vec_off(&w, (uint32_t)m->nsg);
+    w_link(&w, mf[2], sgv);
+    int buf = 1, opi = 0;
+    for (int s = 0; s < m->nsg; s++) {
+        const sgdesc *g = &m->sg[s];
+        size_t sf[4];
+        const fld sgd[4] = {{F_OFF}, {F_OFF}, {F_OFF}, {F_OFF}};
+        w_link(&w, sgv + 4 + 4 * (size_t)s, w_table(&w, 4, sgd, sf));
+        size_t tv = w_vec_off(&w, (uint32_t)g->nt);
+        w_link(&w, sf[0], tv);
+        for (int i = 0; i < g->nt; i++) {
+            const tdesc *t = &g->t[i];
+            size_t tf[6];
+            char name[16];
+            snprintf(name, sizeof name, "t%d", i);
+            const fld td[6] = {{F_OFF}, {F_U8, t->type}, {F_I32, t->data ? buf++ : 0}, {F_OFF},
+                               {t->scale != 0.0f ? F_OFF : F_ABSENT}, {F_U8, t->variable}};
+            w_link(&w, tv + 4 + 4 * (size_t)i, w_table(&w, 6, td, tf));
+            w_link(&w, tf[0], w_vec_i32(&w, (uint32_t)t->rank, t->shape));
+            w_link(&w, tf[3], w_string(&w, name));
+            if (t->scale != 0.0f) {
+                size_t qf[7];
+                const fld qd[7] = {{F_ABSENT}, {F_ABSENT}, {F_OFF}, {F_OFF}, {F_ABSENT}, {F_ABSENT}, {F_I32, 0}};
+                w_link(&w, tf[4], w_table(&w, 7, qd, qf));
+                int32_t sc;
+                memcpy(&sc, &t->scale, 4);
+                w_link(&w, qf[2], w_vec_i32(&w, 1, &sc));
+                w_link(&w, qf[3], w_vec_i64(&w, 1, &t->zp));
+            }
+        }
+        w_link(&w, sf[1], w_vec_i32(&w, (uint32_t)g->n_in, g->in));
+        w_link(&w, sf[2], w_vec_i32(&w, (uint32_t)g->n_out, g->out));
+        size_t ov = w_vec_off(&w, (uint32_t)g->no);
+        w_link(&w, sf[3], ov);
+        for (int i = 0; i < g->no; i++, opi++) {
+            const odesc *o = &g->o[i];
+            size_t of[6];
+            const fld od[6] = {{F_I32, opi}, {F_OFF}, {F_OFF}, {o->opt_type ? F_U8 : F_ABSENT, o->opt_type},
+                               {o->opt_type && o->n_opt >= 0 ? F_OFF : F_ABSENT}, {o->copts ? F_OFF : F_ABSENT}};
+            w_link(&w, ov + 4 + 4 * (size_t)i, w_table(&w, 6, od, of));
+            if (o->copts) w_link(&w, of[5], w_vec_bytes(&w, o->n_copts, o->copts));
+            w_link(&w, of[1], w_vec_i32(&w, (uint32_t)o->n_in, o->in));
+            w_link(&w, of[2], w_vec_i32(&w, (uint32_t)o->n_out, o->out));
+            if (o->opt_type && o->n_opt >= 0) w_link(&w, of[4], w_table(&w, o->n_opt, o->opt, NULL));
+        }
+    }
+    size_t bv = w_vec_off(&w, (uint32_t)n_bufs);
+    w_link(&w, mf[4], bv);
+    w_link(&w, bv + 4, w_table(&w, 0, NULL, NULL));
+    buf = 1;
+    for (int s = 0; s < m->nsg; s++)
+        for (int i = 0; i < m->sg[s].nt; i++) {
+            const tdesc *t = &m->sg[s].t[i];
+            if (!t->data) continue;
+            size_t bf[1];
+            const fld bd[1] = {{F_OFF}};
+            w_link(&w, bv + 4 + 4 * (size_t)buf++, w_table(&w, 1, bd, bf));
+            w_link(&w, bf[0], w_vec_bytes(&w, t->data_bytes, t->data));
+        }
+    w_take(&w, 0, 16, 0);
+    *len = w.n;
+    return w.p;
+}
+
+/* ---- building blocks ------------------------------------------------------------ */
+
+static tdesc tf32(int rank, int32_t d0, int32_t d1, int32_t d2, int32_t d3) {
+    tdesc t = {TFL_TYPE_FLOAT32, rank, {d0, d1, d2, d3, 0}, NULL, 0, 0, 0.0f, 0};
+    return t;
+}
+static tdesc tconst(tdesc t, const void *data, size_t bytes) {
+    t.data = data;
+    t.data_bytes = bytes;
+    return t;
+}
+static odesc op2(int32_t code, int32_t a, int32_t b, int32_t out) {
+    odesc o = {code, 2, 1, {a, b}, {out}, NULL, NULL, 0, 0, 0, {{0}}};
+    return o;
+}
+static void io(sgdesc *g, int n_in, const int32_t *in, int n_out, const int32_t *out) {
+    g->n_in = n_in;
+    g->n_out = n_out;
+    memcpy(g->in, in, sizeof(int32_t) * (size_t)n_in);
+    memcpy(g->out, out, sizeof(int32_t) * (size_t)n_out);
+}
+
+static const float k_w[64] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                              23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                              13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
+static const float k_ten[4] = {10, 20, 30, 40};
+static const int8_t k_w8[64] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18};
+static const int32_t k_b32[4] = {100, -100, 7, 9};
+
+/* ADD: t0 (input) + t1 (const) -> t2 */
+static void base_add(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    g->nt = 3;
+    g->t[0] = tf32(1, 4, 0, 0, 0);
+    g->t[1] = tconst(tf32(1, 4, 0, 0, 0), k_ten, sizeof k_ten);
+    g->t[2] = tf32(1, 4, 0, 0, 0);
+    g->no = 1;
+    g->o[0] = op2(TFL_OP_ADD, 0, 1, 2);
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
+}
+
+/* float CONV_2D (kind 0), DEPTHWISE_CONV_2D (1) or FULLY_CONNECTED (2)
+ * with 2 output channels and a bias of `bias_n` elements. */
+static void base_weights(mdesc *m, int kind, int bias_n, int8_t type) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    const bool q = type == TFL_TYPE_INT8;
+    const size_t es = q ? 1 : 4;
+    const void *wdata = q ? (const void *)k_w8 : (const void *)k_w;
+    g->nt = 4;
+    if (kind == 0) { /* 1x4x4x1 (*) 2x3x3x1 VALID -> 1x2x2x2 */
+        g->t[0] = tf32(4, 1, 4, 4, 1);
+        g->t[1] = tconst(tf32(4, 2, 3, 3, 1), wdata, 18 * es);
+        g->t[3] = tf32(4, 1, 2, 2, 2);
+        g->o[0] = (odesc){TFL_OP_CONV_2D, 3, 1, {0, 1, 2}, {3}, NULL, NULL, 0, TFL_OPT_CONV2D, 6,
+                          {{F_U8, TFL_PADDING_VALID}, {F_I32, 1}, {F_I32, 1}, {F_U8, 0}, {F_I32, 1}, {F_I32, 1}}};
+    } else if (kind == 1) { /* 1x4x4x1 dw 1x3x3x2 (multiplier 2) VALID -> 1x2x2x2 */
+        g->t[0] = tf32(4, 1, 4, 4, 1);
+        g->t[1] = tconst(tf32(4, 1, 3, 3, 2), wdata, 18 * es);
+        g->t[3] = tf32(4, 1, 2, 2, 2);
+        g->o[0] = (odesc){TFL_OP_DEPTHWISE_CONV_2D, 3, 1, {0, 1, 2}, {3}, NULL, NULL, 0, TFL_OPT_DEPTHWISE_CONV2D, 7,
+                          {{F_U8, TFL_PADDING_VALID}, {F_I32, 1}, {F_I32, 1}, {F_I32, 2}, {F_U8, 0}, {F_I32, 1}, {F_I32, 1}}};
+    } else { /* 1x8 fc 2x8 -> 1x2 */
+        g->t[0] = tf32(2, 1, 8, 0, 0);
+        g->t[1] = tconst(tf32(2, 2, 8, 0, 0), wdata, 16 * es);
+        g->t[3] = tf32(2, 1, 2, 0, 0);
+        g->o[0] = (odesc){TFL_OP_FULLY_CONNECTED, 3, 1, {0, 1, 2}, {3}, NULL, NULL, 0, TFL_OPT_FULLY_CONNECTED, 1, {{F_U8, 0}}};
+    }
+    g->t[2] = q ? tconst((tdesc){TFL_TYPE_INT32, 1, {bias_n}}, k_b32, 4 * (size_t)bias_n)
+                : tconst(tf32(1, bias_n, 0, 0, 0), k_w, 4 * (size_t)bias_n);
+    if (q) {
+        g->t[0].type = g->t[1].type = g->t[3].type = TFL_TYPE_INT8;
+        g->t[0].scale = 0.5f;
+        g->t[1].scale = 0.25f;
+        g->t[3].scale = 1.0f;
+        g->t[2].scale = 0.125f;
+    }
+    g->no = 1;
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){3});
+}
+
+/* STRIDED_SLICE of a float [4] with begin/end/stride constants and masks */
+static int32_t g_slice[3][1];
+static void base_slice(mdesc *m, int32_t b, int32_t e, int32_t s, int32_t out_n, bool offset) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    g_slice[0][0] = b;
+    g_slice[1][0] = e;
+    g_slice[2][0] = s;
+    g->nt = 5;
+    g->t[0] = tf32(1, 4, 0, 0, 0);
+    for (int i = 0; i < 3; i++) g->t[1 + i] = tconst((tdesc){TFL_TYPE_INT32, 1, {1}}, g_slice[i], 4);
+    g->t[4] = tf32(1, out_n, 0, 0, 0);
+    g->no = 1;
+    g->o[0] = (odesc){TFL_OP_STRIDED_SLICE, 4, 1, {0, 1, 2, 3}, {4}, NULL, NULL, 0, TFL_OPT_STRIDED_SLICE, 6,
+                      {{F_I32, 0}, {F_I32, 0}, {F_I32, 0}, {F_I32, 0}, {F_I32, 0}, {F_U8, offset}}};
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){4});
+}
+
+/* ---- the cases ---------------------------------------------------------------- */
+
+typedef enum {
+    AT_IMPORT,  /* open or import (the validator) refuses */
+    AT_PREPARE, /* imports; the runtime's query (prepare) refuses */
+    RUNS,       /* runs; output 0 equals `want` for input `in` */
+    EITHER      /* refused at some stage with one line, or runs */
+} stage_t;
+
+static const char *const k_stage[] = {"import", "prepare", "runs", "either"};
+
+typedef struct {
+    const char *name;
+    stage_t stage;
+    const char *text; /* in the diag (refusals) */
+    void (*build)(mdesc *m);
+    const float *in, *want; /* RUNS: float input 0 and output 0 (4 values) */
+} hcase;
+
+static const float k_in4[4] = {1, 2, 3, 4}, k_sum4[4] = {11, 22, 33, 44};
+
+static void c_valid_add(mdesc *m) { base_add(m); }
+static void c_unknown_options(mdesc *m) {
+    base_add(m);
+    m->sg[0].o[0].opt_type = 250; /* newer than any schema this reader knows */
+    m->sg[0].o[0].n_opt = 1;
+    m->sg[0].o[0].opt[0] = (fld){F_I32, 12345};
+}
+static void c_conv_f32_bias(mdesc *m) { base_weights(m, 0, 1, TFL_TYPE_FLOAT32); }
+static void c_dw_f32_bias(mdesc *m) { base_weights(m, 1, 1, TFL_TYPE_FLOAT32); }
+static void c_fc_f32_bias(mdesc *m) { base_weights(m, 2, 1, TFL_TYPE_FLOAT32); }
+static void c_conv_s8_bias(mdesc *m) { base_weights(m, 0, 1, TFL_TYPE_INT8); }
+static void c_fc_f32_bias_long(mdesc *m) { base_weights(m, 2, 3, TFL_TYPE_FLOAT32); }
+static void c_conv_groups(mdesc *m) {
+    /* 2 input channels, filter 3x1x1x1: 2 groups of 1.5 filters */
+    base_weights(m, 0, 3, TFL_TYPE_FLOAT32);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(4, 1, 2, 2, 2);
+    g->t[1] = tconst(tf32(4, 3, 1, 1, 1), k_w, 12);
+    g->t[3] = tf32(4, 1, 2, 2, 3);
+}
+static void c_dilation0(mdesc *m) {
+    base_weights(m, 0, 2, TFL_TYPE_FLOAT32);
+    m->sg[0].o[0].opt[4] = (fld){F_I32, 0};
+}
+static void c_const_output(mdesc *m) {
+    base_add(m);
+    m->sg[0].o[0].out[0] = 1; /* writes the constant */
+    m->sg[0].out[0] = 1;
+}
+static void c_variable_output(mdesc *m) {
+    base_add(m);
+    m->sg[0].t[2].variable = 1;
+}
+static void c_input_output(mdesc *m) {
+    base_add(m);
+    m->sg[0].o[0].out[0] = 0; /* overwrites the graph input */
+    m->sg[0].out[0] = 0;
+}
+static void c_self_read(mdesc *m) {
+    base_add(m);
+    m->sg[0].o[0].in[1] = 2; /* t2 = t0 + t2 */
+}
+static void c_cycle(mdesc *m) {
+    /* op 0: t2 = t0 + t3; op 1: t3 = t2 + t0 */
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->nt = 4;
+    g->t[3] = tf32(1, 4, 0, 0, 0);
+    g->no = 2;
+    g->o[0] = op2(TFL_OP_ADD, 0, 3, 2);
+    g->o[1] = op2(TFL_OP_ADD, 2, 0, 3);
+}
+static void c_two_writers(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->no = 2;
+    g->o[1] = op2(TFL_OP_ADD, 0, 0, 2);
+}
+static void c_read_before_write(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->nt = 4;
+    g->t[3] = tf32(1, 4, 0, 0, 0); /* no data, no writer, not an input */
+    g->o[0].in[1] = 3;
+}
+static void c_no_outputs(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->no = 2;
+    g->o[1] = op2(TFL_OP_ADD, 0, 1, 2);
+    g->o[1].n_out = 0;
+    g->o[0].out[0] = 2;
+}
+/* Subgraphs 0..n-1; subgraph i calls target[i] (-1: an ADD instead). */
+static void calls(mdesc *m, int n, const int *target, int32_t code, int opt_type, int n_opt) {
+    memset(m, 0, sizeof *m);
+    m->nsg = n;
+    for (int s = 0; s < n; s++) {
+        sgdesc *g = &m->sg[s];
+        g->nt = 2;
+        g->t[0] = tf32(1, 4, 0, 0, 0);
+        g->t[1] = tf32(1, 4, 0, 0, 0);
+        g->no = 1;
+        io(g, 1, (int32_t[]){0}, 1, (int32_t[]){1});
+        if (target[s] < 0) {
+            g->o[0] = op2(TFL_OP_ADD, 0, 0, 1);
+            continue;
+        }
+        g->o[0] = (odesc){code, 1, 1, {0}, {1}, NULL, NULL, 0, opt_type, n_opt, {{F_I32, target[s]}, {F_I32, target[s]}}};
+    }
+}
+static void c_call_recursion(mdesc *m) { calls(m, 3, (int[]){1, 2, 1}, TFL_OP_CALL, TFL_OPT_CALL, 1); }
+static void c_call_chain(mdesc *m) { calls(m, 3, (int[]){1, 2, -1}, TFL_OP_CALL, TFL_OPT_CALL, 1); }
+static void c_if_no_options(mdesc *m) { calls(m, 2, (int[]){1, -1}, TFL_OP_IF, 0, 0); }
+static void c_if_empty_options(mdesc *m) { calls(m, 2, (int[]){1, -1}, TFL_OP_IF, TFL_OPT_IF, 0); }
+static void c_while_no_options(mdesc *m) { calls(m, 2, (int[]){1, -1}, TFL_OP_WHILE, 0, 0); }
+static void c_slice_begin_min(mdesc *m) { base_slice(m, INT32_MIN, 4, 1, 4, false); }
+static void c_slice_begin_min_neg(mdesc *m) { base_slice(m, INT32_MIN + 1, INT32_MIN, -1, 0, false); }
+static void c_slice_stride_min(mdesc *m) { base_slice(m, 3, 0, INT32_MIN, 1, false); }
+static void c_slice_stride_max(mdesc *m) { base_slice(m, 3, 4, INT32_MAX, 1, false); }
+static void c_slice_offset_max(mdesc *m) { base_slice(m, INT32_MAX, INT32_MAX, 1, 0, true); }
+static void c_slice_end_min_offset(mdesc *m) { base_slice(m, 2, INT32_MIN, 1, 0, true); }
+static int32_t g_pads[10];
+static void c_pad_huge(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    for (int i = 0; i < 10; i++) g_pads[i] = INT32_MAX;
+    g->nt = 3;
+    g->t[0] = (tdesc){TFL_TYPE_FLOAT32, 5, {1, 1, 1, 1, 1}};
+    g->t[1] = tconst((tdesc){TFL_TYPE_INT32, 2, {5, 2}}, g_pads, sizeof g_pads);
+    g->t[2] = (tdesc){TFL_TYPE_FLOAT32, 5, {1, 1, 1, 1, 1}};
+    g->no = 1;
+    g->o[0] = op2(TFL_OP_PAD, 0, 1, 2);
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
+}
+static void c_zero_size(mdesc *m) {
+    /* ADD of two zero-size graph inputs */
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    g->nt = 3;
+    for (int i = 0; i < 3; i++) g->t[i] = tf32(2, 0, 4, 0, 0);
+    g->no = 1;
+    g->o[0] = op2(TFL_OP_ADD, 0, 1, 2);
+    io(g, 2, (int32_t[]){0, 1}, 1, (int32_t[]){2});
+}
+static void c_huge_tensor(mdesc *m) {
+    /* ADD over 2^32 elements (a 16 GiB activation): refused before any kernel */
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(2, 65536, 65536, 0, 0);
+    g->t[1] = tf32(2, 65536, 65536, 0, 0);
+    g->t[2] = tf32(2, 65536, 65536, 0, 0);
+    io(g, 2, (int32_t[]){0, 1}, 1, (int32_t[]){2});
+}
+
+static void c_custom_newline(mdesc *m) {
+    base_add(m);
+    m->sg[0].o[0].code = TFL_OP_CUSTOM;
+    m->sg[0].o[0].custom = "Evil\nsecond line\r";
+}
+/* -1 (unknown) dims where kernels expect sizes: refused or run in bounds */
+static void c_add_dynamic(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(2, -1, 4, 0, 0);
+    g->t[2] = tf32(2, -1, 4, 0, 0);
+    g->o[0].in[1] = 0;
+}
+static int32_t g_axes[2] = {1, -1}, g_perm[2] = {1, 0};
+static void c_mean_dynamic(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = (tdesc){TFL_TYPE_FLOAT32, 3, {2, -1, 4}};
+    g->t[1] = tconst((tdesc){TFL_TYPE_INT32, 1, {1}}, g_axes, 4);
+    g->t[2] = tf32(2, 2, 4, 0, 0);
+    g->o[0] = (odesc){TFL_OP_MEAN, 2, 1, {0, 1}, {2}, NULL, NULL, 0, TFL_OPT_REDUCER, 1, {{F_U8, 0}}};
+}
+static void c_mean_bad_axis(mdesc *m) {
+    c_mean_dynamic(m);
+    m->sg[0].t[0].shape[1] = 3;
+    m->sg[0].t[1] = tconst((tdesc){TFL_TYPE_INT32, 1, {1}}, &g_axes[1], 4); /* axis -1 */
+}
+static void c_transpose_dynamic(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(2, -1, 3, 0, 0);
+    g->t[1] = tconst((tdesc){TFL_TYPE_INT32, 1, {2}}, g_perm, 8);
+    g->t[2] = tf32(2, 3, -1, 0, 0);
+    g->o[0] = op2(TFL_OP_TRANSPOSE, 0, 1, 2);
+}
+static void c_concat_dynamic(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(2, -1, 2, 0, 0);
+    g->t[1] = tf32(2, 1, 2, 0, 0);
+    g->t[2] = tf32(2, 0, 2, 0, 0);
+    g->o[0] = (odesc){TFL_OP_CONCATENATION, 2, 1, {0, 1}, {2}, NULL, NULL, 0, TFL_OPT_CONCATENATION, 2, {{F_I32, 0}, {F_U8, 0}}};
+    io(g, 2, (int32_t[]){0, 1}, 1, (int32_t[]){2});
+}
+static void c_softmax_dynamic(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(2, 4, -1, 0, 0);
+    g->t[2] = tf32(2, 4, -1, 0, 0);
+    g->o[0] = (odesc){TFL_OP_SOFTMAX, 1, 1, {0}, {2}, NULL, NULL, 0, TFL_OPT_SOFTMAX, 1, {{F_F32, 0, 1.0f}}};
+}
+static void c_fc_dynamic(mdesc *m) {
+    base_weights(m, 2, 2, TFL_TYPE_FLOAT32);
+    m->sg[0].t[0] = tf32(2, -1, 8, 0, 0);
+    m->sg[0].t[3] = tf32(2, -1, 2, 0, 0);
+}
+static void c_pool_zero_filter(mdesc *m) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(4, 1, 4, 4, 1);
+    g->t[2] = tf32(4, 1, 5, 5, 1);
+    g->o[0] = (odesc){TFL_OP_MAX_POOL_2D, 1, 1, {0}, {2}, NULL, NULL, 0, TFL_OPT_POOL2D, 6,
+                      {{F_U8, TFL_PADDING_VALID}, {F_I32, 1}, {F_I32, 1}, {F_I32, 0}, {F_I32, 0}, {F_U8, 0}}};
+}
+
+/* int8 ADD (t0 + const t1 -> t2) with hostile quantisation on t0 */
+static const int8_t k_i8[4] = {1, 2, 3, 4};
+static void base_add_s8(mdesc *m, float scale0, int64_t zp0) {
+    base_add(m);
+    sgdesc *g = &m->sg[0];
+    for (int i = 0; i < 3; i++) {
+        g->t[i].type = TFL_TYPE_INT8;
+        g->t[i].scale = 0.5f;
+    }
+    g->t[1].data = k_i8;
+    g->t[1].data_bytes = 4;
+    g->t[0].scale = scale0;
+    g->t[0].zp = zp0;
+}
+static void c_zp_int32_min(mdesc *m) { base_add_s8(m, 0.5f, INT32_MIN); } /* found by the fuzzer */
+static void c_zp_int8_range(mdesc *m) { base_add_s8(m, 0.5f, 128); }
+static void c_scale_nan(mdesc *m) { base_add_s8(m, __builtin_nanf(""), 0); }
+static void c_scale_negative(mdesc *m) { base_add_s8(m, -0.5f, 0); }
+
+/* int16 x int8 CONV_2D whose int64 bias would overflow the int64 requantisation */
+static const int64_t k_b64[2] = {INT64_C(1) << 60, 0};
+static void c_conv_s16_bias_huge(mdesc *m) {
+    base_weights(m, 0, 2, TFL_TYPE_INT8);
+    sgdesc *g = &m->sg[0];
+    g->t[0].type = g->t[3].type = TFL_TYPE_INT16;
+    g->t[2] = tconst((tdesc){TFL_TYPE_INT64, 1, {2}}, k_b64, sizeof k_b64);
+    g->t[2].scale = 0.125f;
+}
+
+/* CONCATENATION whose inputs are narrower than the output off the axis: the
+ * kernel would copy rows past them (inside the arena, where ASan sees nothing) */
+static void c_concat_narrow(mdesc *m) {
+    c_concat_dynamic(m);
+    sgdesc *g = &m->sg[0];
+    g->t[0] = tf32(2, 1, 2, 0, 0);
+    g->t[1] = tf32(2, 1, 2, 0, 0);
+    g->t[2] = tf32(2, 2, 4, 0, 0);
+}
+static void c_conv_batch(mdesc *m) {
+    base_weights(m, 0, 2, TFL_TYPE_FLOAT32);
+    m->sg[0].t[3].shape[0] = 2;
+}
+
+/* SignalWindow (a custom op with a kernel) whose weights are a tensor
+ * nothing writes: the validator lets a custom op read one (Vela's NPU
+ * scratch), the runtime refuses to run it (found by the fuzzer in poison
+ * mode).  The options are SignalWindow's from the audio preprocessor:
+ * the FlexBuffer map {"shift": 12}. */
+static const uint8_t k_window_opts[] = {0x73, 0x68, 0x69, 0x66, 0x74, 0x00, 0x01, 0x07, 0x01, 0x01,
+                                        0x01, 0x0c, 0x04, 0x02, 0x24, 0x01};
+static void c_window_orphan(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    g->nt = 3;
+    g->t[0] = (tdesc){TFL_TYPE_INT16, 1, {32}};
+    g->t[1] = (tdesc){TFL_TYPE_INT16, 1, {16}};
+    g->t[2] = (tdesc){TFL_TYPE_INT16, 1, {32}};
+    g->no = 1;
+    g->o[0] = (odesc){TFL_OP_CUSTOM, 2, 1, {0, 1}, {2}, "SignalWindow", k_window_opts, sizeof k_window_opts, 0, 0};
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
+}
+
+/* int8 LEAKY_RELU whose scale ratio overflows float to infinity (found by
+ * the fuzzer: converting it to a fixed-point multiplier was undefined) */
+static void c_leaky_inf(mdesc *m) {
+    base_add_s8(m, 1e30f, 0);
+    sgdesc *g = &m->sg[0];
+    g->t[2].scale = 1e-30f;
+    g->o[0] = (odesc){TFL_OP_LEAKY_RELU, 1, 1, {0}, {2}, NULL, NULL, 0, TFL_OPT_LEAKY_RELU, 1, {{F_F32, 0, 0.5f}}};
+}
+
+static const hcase k_cases[] = {
+    {"valid_add", RUNS, NULL, c_valid_add, k_in4, k_sum4},
+    {"unknown_options_type", RUNS, NULL, c_unknown_options, k_in4, k_sum4},
+    {"conv_f32_bias_short", AT_PREPARE, "op 0 (CONV_2D): bias tensor 2 has 1 elements for 2 output channels",
+     c_conv_f32_bias},
+    {"dwconv_f32_bias_short", AT_PREPARE,
+     "op 0 (DEPTHWISE_CONV_2D): bias tensor 2 has 1 elements for 2 output channels", c_dw_f32_bias},
+    {"fc_f32_bias_short", AT_PREPARE, "op 0 (FULLY_CONNECTED): bias tensor 2 has 1 elements for 2 output channels",
+     c_fc_f32_bias},
+    {"fc_f32_bias_long", AT_PREPARE, "op 0 (FULLY_CONNECTED): bias tensor 2 has 3 elements", c_fc_f32_bias_long},
+    {"conv_s8_bias_short", AT_PREPARE, "op 0 (CONV_2D): bias tensor 2 has 1 elements", c_conv_s8_bias},
+    {"conv_groups", AT_PREPARE, "op 0 (CONV_2D): filter count is not a multiple of the groups", c_conv_groups},
+    {"conv_dilation0", AT_IMPORT, "op 0 of subgraph 0: dilation_w 0, dilation_h 1 (both must be >= 1)", c_dilation0},
+    {"const_output", AT_IMPORT, "op 0 (ADD): output 0 is constant tensor 1 't1'", c_const_output},
+    {"variable_output", AT_IMPORT, "op 0 (ADD): output 0 is variable tensor 2 't2'", c_variable_output},
+    {"input_output", AT_IMPORT, "op 0 (ADD): output 0 is tensor 0 't0', an input of the subgraph", c_input_output},
+    {"self_read", AT_IMPORT, "op 0 (ADD): input 1 is its own output tensor 2 't2'", c_self_read},
+    {"cycle", AT_IMPORT, "op 0 (ADD): input 1 is tensor 3 't3', written only later by op 1", c_cycle},
+    {"two_writers", AT_IMPORT, "op 1 (ADD): output 0 is tensor 2 't2', already written by op 0", c_two_writers},
+    {"read_before_write", AT_IMPORT, "op 0 (ADD): input 1 is tensor 3 't3', which no op writes", c_read_before_write},
+    {"no_outputs", AT_IMPORT, "subgraph 0 op 1 (ADD): has no output", c_no_outputs},
+    {"call_recursion", AT_IMPORT, "subgraph 2 op 0 (CALL): calls subgraph 1, which is already running (recursion)",
+     c_call_recursion},
+    {"call_chain", AT_PREPARE, "op 0 (CALL): no kernel for this op", c_call_chain},
+    {"if_no_options", AT_IMPORT, "subgraph 0 op 0 (IF): names no then subgraph", c_if_no_options},
+    {"if_empty_options", AT_IMPORT, "refers to subgraph 0 of 2", c_if_empty_options},
+    {"while_no_options", AT_IMPORT, "subgraph 0 op 0 (WHILE): names no cond subgraph", c_while_no_options},
+    {"slice_begin_int32_min", RUNS, NULL, c_slice_begin_min, k_in4, k_in4},
+    {"slice_begin_int32_min_negative_stride", AT_PREPARE, "op 0 (STRIDED_SLICE): output tensor 4 has no elements (a 0 dim)", c_slice_begin_min_neg},
+    {"slice_stride_int32_min", AT_PREPARE, "op 0 (STRIDED_SLICE): a stride is out of range", c_slice_stride_min},
+    {"slice_stride_int32_max", AT_PREPARE, "op 0 (STRIDED_SLICE): a stride is out of range", c_slice_stride_max},
+    {"slice_offset_int32_max", AT_PREPARE, "op 0 (STRIDED_SLICE): output tensor 4 has no elements (a 0 dim)", c_slice_offset_max},
+    {"slice_end_int32_min_offset", AT_PREPARE, "op 0 (STRIDED_SLICE): output tensor 4 has no elements (a 0 dim)", c_slice_end_min_offset},
+    {"pad_int32_max", AT_PREPARE, "op 0 (PAD): padded extent above 2^31-1", c_pad_huge},
+    {"zero_size_input", AT_PREPARE, "op 0 (ADD): output tensor 2 has no elements (a 0 dim)", c_zero_size},
+    {"huge_tensor", AT_PREPARE, "op 0 (ADD): tensor 0 has more than 2^31-1 elements", c_huge_tensor},
+    {"custom_name_newline", AT_PREPARE, "op 0 (Evil?second line?): no kernel for this op", c_custom_newline},
+    {"add_dynamic_dim", AT_PREPARE, "op 0 (ADD): tensor 0 has an unknown (-1) dim", c_add_dynamic},
+    {"mean_dynamic_dim", AT_PREPARE, "op 0 (MEAN): tensor 0 has an unknown (-1) dim", c_mean_dynamic},
+    {"mean_axis_minus1", AT_PREPARE, "op 0 (MEAN): output size does not match the reduction", c_mean_bad_axis},
+    {"transpose_dynamic_dim", AT_PREPARE, "op 0 (TRANSPOSE): tensor 0 has an unknown (-1) dim", c_transpose_dynamic},
+    {"concat_dynamic_dim", AT_PREPARE, "op 0 (CONCATENATION): tensor 0 has an unknown (-1) dim", c_concat_dynamic},
+    {"softmax_dynamic_dim", AT_PREPARE, "op 0 (SOFTMAX): tensor 0 has an unknown (-1) dim", c_softmax_dynamic},
+    {"fc_dynamic_batch", AT_PREPARE, "op 0 (FULLY_CONNECTED): tensor 0 has an unknown (-1) dim", c_fc_dynamic},
+    {"add_s8_zero_point_int32_min", AT_PREPARE, "op 0 (ADD): tensor 0 has zero point -2147483648, outside its int8 range",
+     c_zp_int32_min},
+    {"add_s8_zero_point_128", AT_PREPARE, "op 0 (ADD): tensor 0 has zero point 128, outside its int8 range", c_zp_int8_range},
+    {"add_s8_scale_nan", AT_PREPARE, "op 0 (ADD): tensor 0 has a negative, infinite or NaN scale", c_scale_nan},
+    {"add_s8_scale_negative", AT_PREPARE, "op 0 (ADD): tensor 0 has a negative, infinite or NaN scale", c_scale_negative},
+    {"conv_s16_bias_int64_huge", AT_PREPARE, "op 0 (CONV_2D): a bias value overflows the int64 path", c_conv_s16_bias_huge},
+    {"concat_narrow_inputs", AT_PREPARE, "op 0 (CONCATENATION): an input's dims differ from the output's off the axis",
+     c_concat_narrow},
+    {"conv_batch_mismatch", AT_PREPARE, "op 0 (CONV_2D): output batch differs from input", c_conv_batch},
+    {"signal_window_unwritten_weights", AT_PREPARE, "tensor 1 't1' is read but no op writes it", c_window_orphan},
+    {"leaky_relu_scale_ratio_inf", AT_PREPARE, "op 0 (LEAKY_RELU): alpha or scales out of range", c_leaky_inf},
+    {"maxpool_zero_filter", AT_PREPARE, "op 0 (MAX_POOL_2D): filter size and stride must be positive", c_pool_zero_filter},
+};
+#define N_CASES (sizeof k_cases / sizeof k_cases[0])
+
+/* ---- the library path ------------------------------------------------------------ */
+
+static bool one_line(const char *s) { return s[0] && !strchr(s, '\n'); }
+
+/* open + import; returns the status, diag in d */
+static ta_status import(const unsigned char *p, size_t len, ta_diag *d) {
+    ta_tflite_model m;
+    ta_status st = ta_tflite_open(&m, p, len, d);
+    if (st) return st;
+    ta_graph_limits lim;
+    if ((st = ta_tflite_graph_limits(&m, &lim))) return st;
+    size_t need = ta_graph_bytes(&lim);
+    void *blk = malloc(need ? need : 1);
+    ta_graph g;
+    st = ta_graph_init(&g, &lim, blk, need);
+    if (!st) st = ta_tflite_import(&m, &g, d);
+    free(blk);
+    return st;
+}
+
+/* runtime open + query + init + invoke with `in` (4 floats, or zeros);
+ * *stage_out: where it stopped (AT_IMPORT for open, AT_PREPARE for
+ * query/init, RUNS when it ran); out (4 floats) gets output 0 */
+static ta_status run(const unsigned char *p, size_t len, const float *in, float *out, stage_t *where, ta_diag *d) {
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_strategy(&opt, "greedy");
+    ta_runtime rt;
+    *where = AT_IMPORT;
+    ta_status st = ta_runtime_open(&rt, p, len, &opt, d);
+    if (st) return st;
+    size_t wb = ta_runtime_work_bytes(&rt);
+    void *work = malloc(wb ? wb : 1);
+    ta_arena_breakdown b;
+    st = ta_runtime_query(&rt, work, wb, &b, d);
+    if (st == TA_E_NO_MEMORY && b.work_bytes > wb && b.work_bytes < ((size_t)64 << 20)) {
+        free(work);
+        wb = b.work_bytes;
+        work = malloc(wb);
+        st = ta_runtime_query(&rt, work, wb, &b, d);
+    }
+    /* the import half of the runtime's query is the importer's: report it as such */
+    if (st && strncmp(d->msg, "subgraph ", 9) == 0) {
+        free(work);
+        return st;
+    }
+    *where = AT_PREPARE;
+    void *arena = NULL;
+    if (!st && b.total > ((size_t)64 << 20)) st = ta_diag_set(d, TA_E_NO_MEMORY, "arena of %zu bytes (test cap)", b.total);
+    if (!st) {
+        arena = malloc(b.total ? b.total : 1);
+        st = ta_runtime_init(&rt, work, wb, arena, b.total, d);
+    }
+    if (!st) {
+        *where = RUNS;
+        for (uint32_t k = 0; k < ta_runtime_input_count(&rt); k++) {
+            const ta_io *x = ta_runtime_input(&rt, k);
+            if (x->bytes) memset(x->data, 0, x->bytes);
+            if (k == 0 && in && x->bytes == 16) memcpy(x->data, in, 16);
+        }
+        st = ta_runtime_invoke(&rt, d);
+        const ta_io *o = ta_runtime_output(&rt, 0);
+        if (!st && out && o && o->bytes == 16) memcpy(out, o->data, 16);
+    }
+    free(arena);
+    free(work);
+    return st;
+}
+
+static void check_case(const hcase *c) {
+    mdesc m;
+    c->build(&m);
+    size_t len;
+    unsigned char *p = write_model(&m, &len);
+    ta_diag d1, d2;
+    d1.msg[0] = d2.msg[0] = 0;
+    ta_status ist = import(p, len, &d1);
+    float out[4] = {0};
+    stage_t where;
+    ta_status rst = run(p, len, c->in, out, &where, &d2);
+    int bad = 0;
+    switch (c->stage) {
+    case AT_IMPORT:
+        bad = !(ist == TA_E_MALFORMED && strstr(d1.msg, c->text) && rst == ist && where == AT_IMPORT &&
+                strstr(d2.msg, c->text));
+        break;
+    case AT_PREPARE:
+        bad = !(ist == TA_OK && rst != TA_OK && where == AT_PREPARE && strstr(d2.msg, c->text));
+        break;
+    case RUNS: bad = !(ist == TA_OK && rst == TA_OK && memcmp(out, c->want, sizeof out) == 0); break;
+    case EITHER: bad = !(rst == TA_OK || one_line(d2.msg)); break;
+    }
+    if (ist && !one_line(d1.msg)) bad = 1;
+    if (rst && !one_line(d2.msg)) bad = 1;
+    CHECK(!bad);
+    if (bad)
+        fprintf(stderr, "%s: expected %s '%s'; import: %s '%s'; runtime: %s at %s '%s'\n", c->name, k_stage[c->stage],
+                c->text ? c->text : "", ta_status_str(ist), d1.msg, ta_status_str(rst), k_stage[where], d2.msg);
+    else
+        printf("ok: %-40s %-8s %s\n", c->name, k_stage[where], rst ? d2.msg : "ran");
+    free(p);
+}
+
+/* The writer itself: a model it builds opens, imports and has what was
+ * described, so a refusal above is about the rule, not the writer. */
+static void test_writer(void) {
+    mdesc m;
+    base_weights(&m, 0, 2, TFL_TYPE_INT8);
+    size_t len;
+    unsigned char *p = write_model(&m, &len);
+    ta_tflite_model tm;
+    ta_diag d;
+    CHECK(ta_tflite_open(&tm, p, len, &d) == TA_OK);
+    ta_graph_limits lim;
+    CHECK(ta_tflite_graph_limits(&tm, &lim) == TA_OK && lim.tensors == 4 && lim.ops == 1);
+    size_t need = ta_graph_bytes(&lim);
+    void *blk = malloc(need);
+    ta_graph g;
+    CHECK(ta_graph_init(&g, &lim, blk, need) == TA_OK && ta_tflite_import(&tm, &g, &d) == TA_OK);
+    const ta_op *op = ta_graph_op(&g, 0, 0);
+    CHECK(op && op->kind == TA_OP_CONV_2D && op->opt.padding == TA_PAD_VALID && op->n_inputs == 3);
+    const ta_tensor *w = ta_graph_tensor(&g, 0, 1), *b = ta_graph_tensor(&g, 0, 2);
+    CHECK(w && w->dtype == TA_DTYPE_INT8 && w->rank == 4 && w->shape[0] == 2 && w->data_bytes == 18 &&
+          w->quant.count == 1 && w->quant.scale[0] == 0.25f);
+    CHECK(b && b->dtype == TA_DTYPE_INT32 && (b->flags & TA_TENSOR_CONST) && !memcmp(b->data, k_b32, 8));
+    free(blk);
+    free(p);
+}
+
+/* Writes every case for the CLI script: DIR/<name>.tflite and DIR/cases.tsv. */
+static int write_cases(const char *dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/cases.tsv", dir);
+    FILE *tsv = fopen(path, "w");
+    if (!tsv) return fprintf(stderr, "%s: cannot write\n", path), 1;
+    for (size_t i = 0; i < N_CASES; i++) {
+        mdesc m;
+        k_cases[i].build(&m);
+        size_t len;
+        unsigned char *p = write_model(&m, &len);
+        snprintf(path, sizeof path, "%s/%s.tflite", dir, k_cases[i].name);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(p, 1, len, f) != len) return fprintf(stderr, "%s: cannot write\n", path), 1;
+        fclose(f);
+        free(p);
+        fprintf(tsv, "%s\t%s\t%s\n", k_cases[i].name, k_stage[k_cases[i].stage], k_cases[i].text ? k_cases[i].text : "");
+    }
+    fclose(tsv);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && !strcmp(argv[1], "--write")) return write_cases(argv[2]);
+    test_writer();
+    for (size_t i = 0; i < N_CASES; i++) check_case(&k_cases[i]);
+    return ta_test_finish("test_hostile");
+}
