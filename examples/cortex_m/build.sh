@@ -75,7 +75,7 @@ cflags="$arch -mthumb -std=c11 -Os -g -ffunction-sections -fdata-sections
 libdir=${TA_MCU_LIBDIR:-$out/lib}/$cpu
 lib=$libdir/libtinyarena_mcu.a
 lib_sources=$(cd "$src" && ls src/common/*.c src/core/budget.c src/core/request.c src/graph/*.c src/tflite/*.c \
-                                src/runtime/runtime.c src/runtime/ops.c src/runtime/kernels/*.c)
+                                src/runtime/runtime.c src/runtime/ops/*.c src/runtime/kernels/*.c)
 stale=0
 if [ ! -f "$lib" ] || [ "$(cat "$libdir/flags" 2>/dev/null)" != "$(echo $cflags)" ]; then stale=1
 elif [ -n "$(cd "$src" && find src include -newer "$lib" \( -name '*.c' -o -name '*.h' \) | head -1)" ]; then stale=1; fi

@@ -1,0 +1,55 @@
+/*
+ * STRIDED_SLICE with constant begin, end and strides (no ellipsis or
+ * new-axis masks), rank up to 5.
+ */
+#include "runtime/ops/op.h"
+
+#define F(m, t) TA__FIELD(ta_slice_params, m, t)
+#define FA(m, t, n) TA__FIELDS(ta_slice_params, m, t, n)
+#define D4(m) TA__DIMS4(ta_slice_params, m)
+#define REQUANT(m) TA__REQUANT(ta_slice_params, m)
+#define BCAST(m) TA__BCAST(ta_slice_params, m)
+static const ta__field k_fields_sl[] = {
+    F(rank, TA__F_I32), FA(in_shape, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK), FA(start, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK),
+    FA(stop, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK), FA(stride, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK),
+    F(elem_size, TA__F_SIZE)};
+#undef F
+#undef FA
+#undef D4
+#undef REQUANT
+#undef BCAST
+TA__CLEAR_PADDING_FN(clear_sl, ta_slice_params)
+
+static ta_status prep_slice(ta__op_ctx *c) {
+    ta_status st = ta__op_need_io(c, 4, 4, 1);
+    if (st) return st;
+    const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
+    const int32_t *b, *e, *s;
+    int64_t nb, ne, ns;
+    if ((st = ta__op_const_i32(c, ta__op_in(c, 1), &b, &nb)) || (st = ta__op_const_i32(c, ta__op_in(c, 2), &e, &ne)) ||
+        (st = ta__op_const_i32(c, ta__op_in(c, 3), &s, &ns)))
+        return st;
+    const ta_op_options *o = &c->op->opt;
+    if (o->ellipsis_mask || o->new_axis_mask) return ta__op_fail(c, TA_E_UNSUPPORTED, "ellipsis/new-axis masks");
+    if (nb != in->rank || ne != in->rank || ns != in->rank) return ta__op_fail(c, TA_E_MALFORMED, "begin/end/strides must match the input rank");
+    if (in->dtype != out->dtype) return ta__op_fail_type(c, "output", out->dtype);
+    ta_slice_params *p = (ta_slice_params *)c->params;
+    if (ta_strided_slice_resolve(p, in->shape, in->rank, b, e, s, o->begin_mask, o->end_mask, o->shrink_axis_mask,
+                                 o->offset, ta_dtype_size(in->dtype)))
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "rank above 5 or zero stride");
+    int64_t n = 1;
+    for (int32_t d = 0; d < p->rank; d++) {
+        int64_t len = p->stride[d] > 0 ? (p->stop[d] - p->start[d] + p->stride[d] - 1) / p->stride[d]
+                                       : (p->start[d] - p->stop[d] - p->stride[d] - 1) / -p->stride[d];
+        n *= len > 0 ? len : 0;
+    }
+    if (n != ta__op_elems(out)) return ta__op_fail(c, TA_E_MALFORMED, "output size does not match the slice");
+    c->path = TA__P_COPY;
+    return TA_OK;
+}
+
+static ta_status run_slice(const ta__op_run *r) {
+    return ta_kernel_strided_slice(r->params, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0));
+}
+
+TA__OP_DEF(ta_op_STRIDED_SLICE, STRIDED_SLICE, ta_slice_params, k_fields_sl, TA__CLEAR_PADDING(clear_sl), prep_slice, run_slice, 0);
