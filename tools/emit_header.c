@@ -122,6 +122,7 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     }
     fputc('\n', f);
     if (rc) emit_consts(f, lo, up, (const unsigned char *)consts, consts_bytes);
+    if (rb) emit_ops(f, mp->g, lo, up);
     fprintf(f, "static const ta_budget_entry %s_entries[%s_COUNT] = {\n", lo, up);
     fprintf(f, "    /* kind, subgraph, index, offset, size, first, last */\n");
     for (size_t k = 0; k < mp->n; k++) {

@@ -1,6 +1,7 @@
 #ifndef TA_EMIT_HEADER_H
 #define TA_EMIT_HEADER_H
 #include <stdint.h>
+#include <stdio.h>
 
 #include "model_plan.h"
 #include "tinyarena/runtime.h"
@@ -20,4 +21,9 @@
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
                 uint64_t model_hash, uint64_t model_bytes, const ta_arena_breakdown *rb,
                 const ta_arena_breakdown *rc, const void *consts, size_t consts_bytes, uint32_t rewrites);
+
+/* The header's op list (emit_ops.c): <P>_OPS_COUNT, <p>_op_defs and <P>_OPS,
+ * a ta_op_list of the definitions subgraph 0 of g needs (nothing when the
+ * runtime cannot run g). */
+void emit_ops(FILE *f, const ta_graph *g, const char *lo, const char *up);
 #endif

@@ -33,7 +33,8 @@ static int fail(const char *what) {
 
 int main(void) {
     board_puts("tinyarena: " MODEL_DATA_NAME " on " BOARD_CPU "\n");
-    ta_runtime_options opt = ta_runtime_options_default();
+    /* only the model's ops: the firmware links only their kernels */
+    ta_runtime_options opt = ta_runtime_options_for_ops(MODEL_BUDGET_OPS);
     ta_runtime_use_budget(&opt, &model_budget); /* plan and op constants from flash, hash checked */
     const uint64_t t0 = board_ticks();
     if (ta_runtime_open(&rt, model_data, MODEL_DATA_BYTES, &opt, &d)) return fail("open");

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "tinyarena/graph.h"
+#include "tinyarena/rewrite.h"
 #include "tinyarena/status.h"
 
 #ifdef __cplusplus
@@ -58,6 +59,12 @@ const char *ta_op_def_name(const ta_op_def *def);
  * when *n > cap (out may be NULL with cap 0 to count). */
 ta_status ta_op_list_needed(const ta_op_list *from, const ta_graph *g, const ta_op_def **out, size_t cap,
                             size_t *n, ta_diag *diag);
+
+/* The builtin kinds whose definition in `ops` may write its output over an
+ * input (the kernel reads element i of every input before it writes element
+ * i of the output): what the INPLACE rewrite (rewrite.h) may use.  The graph
+ * layer does not know kernels, so its callers pass this set in. */
+void ta_op_list_inplace_kinds(const ta_op_list *ops, ta_op_kind_set *out);
 
 /* The definitions (src/runtime/ops/). */
 extern const ta_op_def ta_op_ADD, ta_op_SUB, ta_op_MUL, ta_op_DIV, ta_op_AVERAGE_POOL_2D, ta_op_MAX_POOL_2D,

@@ -102,23 +102,6 @@ static void count_usage(const ta_graph *g, usage_t *u) {
     }
 }
 
-static bool inplace_kind(ta_op_kind k) {
-    switch (k) {
-    case TA_OP_ADD:
-    case TA_OP_SUB:
-    case TA_OP_MUL:
-    case TA_OP_LOGISTIC:
-    case TA_OP_TANH:
-    case TA_OP_RELU:
-    case TA_OP_RELU6:
-    case TA_OP_RELU_N1_TO_1:
-    case TA_OP_QUANTIZE:
-    case TA_OP_DEQUANTIZE: return true;
-    default: return false;
-    }
-}
-
-static bool binary_kind(ta_op_kind k) { return k == TA_OP_ADD || k == TA_OP_SUB || k == TA_OP_MUL; }
 
 static bool same_shape(const ta_tensor *a, const ta_tensor *b) {
     if (a->rank != b->rank) return false;
@@ -136,17 +119,18 @@ static bool same_elements(const ta_tensor *a, const ta_tensor *b) {
 }
 
 /* Whether op's output may be written over its input i as far as the op
- * itself goes: kind, shapes (no broadcasting), element count and size.
+ * itself goes: its kind is in `inplace` (the runtime's op table knows which
+ * kernels read element i before writing it: ta_op_list_inplace_kinds; the
+ * graph layer does not), shapes (no broadcasting), element count and size.
  * Whether that input's bytes are still needed is the caller's question. */
-static bool inplace_candidate(const ta_graph *g, const ta_op *op, uint32_t i) {
-    if (!inplace_kind(op->kind) || op->n_outputs != 1 || i >= op->n_inputs) return false;
+static bool inplace_candidate(const ta_graph *g, const ta_op_kind_set *inplace, const ta_op *op, uint32_t i) {
+    if (!ta_op_kind_set_has(inplace, op->kind) || op->n_outputs != 1 || i >= op->n_inputs) return false;
     const ta_tensor *y = tensor0(g, op->outputs[0]), *x = tensor0(g, op->inputs[i]);
     if (!x || !y || op->inputs[i] == op->outputs[0] || !ta_lifetime_is_planned(x) || !same_elements(x, y)) return false;
-    if (binary_kind(op->kind)) {
-        /* every input exactly the output's shape, so the kernel reads element
-         * i of each before writing element i */
-        const ta_tensor *a = op->n_inputs == 2 ? tensor0(g, op->inputs[0]) : NULL;
-        const ta_tensor *c = op->n_inputs == 2 ? tensor0(g, op->inputs[1]) : NULL;
+    if (op->n_inputs == 2) {
+        /* a binary op: every input exactly the output's shape, so the kernel
+         * reads element i of each before writing element i */
+        const ta_tensor *a = tensor0(g, op->inputs[0]), *c = tensor0(g, op->inputs[1]);
         return a && c && same_shape(a, y) && same_shape(c, y) && a->dtype == y->dtype && c->dtype == y->dtype;
     }
     return op->n_inputs == 1;
@@ -201,6 +185,7 @@ typedef struct {
     void *graph_mem;
     size_t graph_bytes;
     order_t o;              /* ORDER's search (carved with TA_REWRITE_ORDER only) */
+    const ta_op_kind_set *inplace; /* kinds that may run in place (INPLACE in ORDER's costs) */
 } pass1_t;
 
 static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_t *p) {
@@ -473,7 +458,7 @@ static uint32_t order_ops(const ta_graph *g, uint32_t flags, pass1_t *p, uint32_
         o->credit[v] = 0;
         if ((flags & TA_REWRITE_INPLACE) && p->conv_src[k] < 0 && no - o->os[v] == 1) {
             for (uint32_t i = 0; i < op->n_inputs; i++)
-                if (inplace_candidate(g, op, i)) add_unique(o->pins, o->ps[v], &np, (uint32_t)o->buf[op->inputs[i]]);
+                if (inplace_candidate(g, p->inplace, op, i)) add_unique(o->pins, o->ps[v], &np, (uint32_t)o->buf[op->inputs[i]]);
             o->credit[v] = o->size[o->outs[o->os[v]]];
         }
         o->zob[v] = ta__rng_next(&(uint64_t){0x9E3779B97F4A7C15ull * (v + 1)});
@@ -604,8 +589,8 @@ static ta_status copy_op(ta_graph *out, const ta_op *op, const int32_t *inputs, 
  * tensors first (same indices; a folded PAD's output flagged ELIDED), then
  * the ops in order, a fused conv reading the PAD's input with EXPLICIT
  * padding -- and the subgraph's inputs and outputs. */
-ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, void *mem, size_t bytes, ta_graph *out,
-                           ta_rewrite_stats *stats, ta_diag *d) {
+ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_set *inplace, void *mem, size_t bytes,
+                           ta_graph *out, ta_rewrite_stats *stats, ta_diag *d) {
     if (!g || !out) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: NULL argument");
     if (flags & ~TA_REWRITE_ALL) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: unknown flags 0x%x", flags);
     const size_t need = ta_rewrite_graph_bytes(g, flags);
@@ -617,6 +602,7 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, void *mem, size_t 
     pass1_t p;
     ta__bump_init_aligned(&b, mem, bytes);
     if (!carve1(&b, g, flags, &p)) return ta_diag_set(d, TA_E_NO_MEMORY, "rewrite needs %zu bytes, has %zu", need, bytes);
+    p.inplace = inplace;
     uint32_t n_ops0 = 0, n_order = 0, fused = 0, moved = 0;
     if (g->n_subgraphs) {
         const ta_subgraph *s0 = &g->subgraphs[0];
@@ -713,8 +699,8 @@ size_t ta_rewrite_buffers_bytes(const ta_graph *g) {
  *     that qualifies -- above all, a group needed until exactly this op's
  *     step (the op is its last reader and no member is a graph output);
  *  4. a joining tensor extends its group's "needed until". */
-ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, void *mem, size_t bytes,
-                             int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *d) {
+ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const ta_op_kind_set *inplace,
+                             void *mem, size_t bytes, int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *d) {
     if (!g || !lt || !buffer_of) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: NULL argument");
     if (flags & ~TA_REWRITE_ALL) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: unknown flags 0x%x", flags);
     if (lt->n_tensors != g->n_tensors || lt->n_ops != g->n_ops)
@@ -753,7 +739,7 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
             if (flags & TA_REWRITE_ALIAS) join = op->inputs[0];
         } else if (flags & TA_REWRITE_INPLACE) {
             for (uint32_t i = 0; i < op->n_inputs && join < 0; i++) {
-                if (!inplace_candidate(g, op, i)) continue;
+                if (!inplace_candidate(g, inplace, op, i)) continue;
                 const int32_t r = buffer_of[base + (uint32_t)op->inputs[i]] - (int32_t)base;
                 if (until[r] == step) join = op->inputs[i];
             }

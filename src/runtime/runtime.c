@@ -324,13 +324,15 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
                            ta_rewrite_names(((const ta_budget *)rt->opt.planner_ctx)->rewrites, a, sizeof a),
                            ta_rewrite_names(rw, b, sizeof b));
     }
+    ta_op_kind_set inplace; /* the kinds of this op list that may run in place */
+    ta_op_list_inplace_kinds(rt->opt.ops, &inplace);
     if (rw & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER)) {
         /* the rewritten graph: same tensors, fewer or reordered ops */
         const size_t rb = ta_rewrite_graph_bytes(&w->g, rw);
         void *rmem = carve(&c, 1, rb);
         if (!rmem) return short_work(rt, &c, 0, diag);
         ta_graph g2;
-        if ((st = ta_rewrite_graph(&w->g, rw, rmem, rb, &g2, NULL, diag))) return st;
+        if ((st = ta_rewrite_graph(&w->g, rw, &inplace, rmem, rb, &g2, NULL, diag))) return st;
         release(&c, rmem, ta_rewrite_graph_keep_bytes(&w->g)); /* the rest was the rewrite's work */
         w->g = g2;
     }
@@ -384,7 +386,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
         const size_t bb = ta_rewrite_buffers_bytes(&w->g);
         void *bmem = carve(&c, 1, bb);
         if ((w->g.n_tensors && !w->buffer_of) || !bmem) return short_work(rt, &c, 0, diag);
-        if ((st = ta_rewrite_buffers(&w->g, &w->lt, rw, bmem, bb, w->buffer_of, NULL, diag))) return st;
+        if ((st = ta_rewrite_buffers(&w->g, &w->lt, rw, &inplace, bmem, bb, w->buffer_of, NULL, diag))) return st;
         lopt.buffer_of = w->buffer_of;
         lopt.n_buffer_of = w->g.n_tensors;
     }

@@ -48,6 +48,15 @@ const ta_op_def *ta__op_def_for(const ta_op_list *list, const ta_op *op) {
 
 const char *ta_op_def_name(const ta_op_def *def) { return def ? def->name : "UNKNOWN"; }
 
+void ta_op_list_inplace_kinds(const ta_op_list *ops, ta_op_kind_set *out) {
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    for (uint32_t i = 0; ops && i < ops->count; i++) {
+        const ta_op_def *d = ops->defs[i];
+        if (d && (d->flags & TA__OP_INPLACE) && d->kind < TA_OP_KIND_COUNT) ta_op_kind_set_add(out, (ta_op_kind)d->kind);
+    }
+}
+
 static ta_status no_kernel(const ta_op_list *list, const ta_op *op, uint32_t index, ta_diag *diag) {
     const char *name = (op->kind == TA_OP_CUSTOM || op->kind == TA_OP_OTHER) && op->custom_name
                            ? op->custom_name
