@@ -86,6 +86,10 @@ static ta_status prep_conv(ta__op_ctx *c) {
     const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
     if (oh != p->output.h || ow != p->output.w || p->output.c != p->filter.n || p->input.c % p->filter.c)
         return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    /* grouped conv: the kernel maps output channel oc to group oc / (filter.n / groups) */
+    if (p->filter.n % (p->input.c / p->filter.c))
+        return ta__op_fail(c, TA_E_MALFORMED, "filter count is not a multiple of the groups (input channels / filter channels)");
+    if ((st = ta__op_bias_len(c, b, p->output.c))) return st;
     if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "filter is not constant");
     if (in->dtype == TA_DTYPE_INT16) return prep_conv_s16(c, &p->q, p->output.c);
     if (in->dtype == TA_DTYPE_INT8) return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
@@ -104,6 +108,7 @@ static ta_status prep_dwconv(ta__op_ctx *c) {
     p->depth_multiplier = p->output.c / p->input.c;
     if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c)
         return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    if ((st = ta__op_bias_len(c, b, p->output.c))) return st;
     if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "filter is not constant");
     if (in->dtype == TA_DTYPE_INT8) return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     if (in->dtype == TA_DTYPE_FLOAT32) {

@@ -267,24 +267,56 @@ ta_status ta__op_def_layout_check(const ta_op_def *d, ta_diag *diag) {
 
 /* ---- prepare --------------------------------------------------------------- */
 
+/* Checks every operand before any kind-specific prepare (issue 9):
+ *  - no op writes a constant: its bytes are the model's, in flash on a target;
+ *  - a constant holds at least the bytes its shape says the kernel reads
+ *    (the importer guarantees it; a graph built through graph.h may not);
+ *  - every shape, with 0 and -1 dims counted as 1, has at most INT32_MAX
+ *    elements.  Kernels index with int32, and prepare multiplies subsets of
+ *    dims in int64: with this bound no such product can overflow. */
+static ta_status operands_ok(const ta__op_ctx *c) {
+    for (uint32_t k = 0; k < c->op->n_inputs + c->op->n_outputs; k++) {
+        const bool is_out = k >= c->op->n_inputs;
+        const int32_t idx = is_out ? c->op->outputs[k - c->op->n_inputs] : c->op->inputs[k];
+        const ta_tensor *t = idx >= 0 ? ta_graph_tensor(c->g, c->sg, idx) : NULL;
+        if (!t) continue;
+        if (is_out && (t->flags & TA_TENSOR_CONST || t->data))
+            return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): output tensor %d '%s' is a constant (would write into the model)",
+                               c->index, ta__op_ctx_name(c), idx, t->name);
+        if (t->data && ta_dtype_size(t->dtype) && t->data_bytes < t->bytes)
+            return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): constant tensor %d holds %zu bytes, its shape needs %zu",
+                               c->index, ta__op_ctx_name(c), idx, t->data_bytes, t->bytes);
+        int64_t n = 1;
+        for (int32_t d = 0; d < t->rank; d++) {
+            n *= t->shape[d] > 1 ? t->shape[d] : 1;
+            if (n > INT32_MAX)
+                return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): tensor %d has more than 2^31-1 elements",
+                                   c->index, ta__op_ctx_name(c), idx);
+        }
+    }
+    return TA_OK;
+}
+
 ta_status ta__op_prepare_in(const ta_op_list *ops, const ta_graph *g, uint32_t sg, uint32_t op_index, void *data,
                             size_t data_bytes, ta__op_info *info, ta_diag *diag) {
     if (!g || !info) return TA_E_INVALID_ARG;
     const ta_op *op = ta_graph_op(g, sg, op_index);
     if (!op) return ta_diag_set(diag, TA_E_INVALID_ARG, "op %u: no such op", op_index);
     if (data && ((uintptr_t)data & 7u)) return ta_diag_set(diag, TA_E_INVALID_ARG, "op %u: misaligned op data", op_index);
-    const ta_op_def *def = ta__op_def_for(ops, op);
-    if (!def) return no_kernel(ops, op, op_index, diag);
-    _Alignas(16) unsigned char params[TA__OP_PARAMS_MAX];
-    memset(params, 0, sizeof params);
     ta__op_ctx c;
     memset(&c, 0, sizeof c);
     c.g = g;
     c.sg = sg;
     c.index = op_index;
     c.op = op;
-    c.def = def;
     c.diag = diag;
+    ta_status st = operands_ok(&c); /* before the kind: what no kernel may meet */
+    if (st) return st;
+    const ta_op_def *def = ta__op_def_for(ops, op);
+    if (!def) return no_kernel(ops, op, op_index, diag);
+    _Alignas(16) unsigned char params[TA__OP_PARAMS_MAX];
+    memset(params, 0, sizeof params);
+    c.def = def;
     c.params = params;
     ta__bump_init(&c.carve, data, data_bytes);
     if (data) memset(data, 0, data_bytes); /* padding too: records compare byte for byte */
@@ -292,7 +324,7 @@ ta_status ta__op_prepare_in(const ta_op_list *ops, const ta_graph *g, uint32_t s
     const uint32_t n_io = op->n_inputs + op->n_outputs;
     uint8_t *rec = ta__bump_take_aligned(&c.carve, HDR_WORDS + n_io + words, 4u, REC_ALIGN);
     const size_t fixed_bytes = c.carve.used;
-    ta_status st = def->prepare(&c);
+    st = def->prepare(&c);
     if (st) return st;
     if (c.scratch > UINT32_MAX) return ta__op_fail(&c, TA_E_UNSUPPORTED, "scratch above 4 GiB");
     if (c.state > UINT32_MAX) return ta__op_fail(&c, TA_E_UNSUPPORTED, "op state above 4 GiB");

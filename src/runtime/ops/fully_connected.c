@@ -30,6 +30,7 @@ static ta_status prep_fc(ta__op_ctx *c) {
     if (no % p->out_depth) return ta__op_fail(c, TA_E_MALFORMED, "output size is not a multiple of the weights' rows");
     p->batches = (int32_t)(no / p->out_depth);
     if (ta__op_elems(in) < (int64_t)p->batches * p->accum_depth) return ta__op_fail(c, TA_E_MALFORMED, "input is smaller than batches x depth");
+    if ((st = ta__op_bias_len(c, b, p->out_depth))) return st;
     if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "weights are not constant");
     if (in->dtype == TA_DTYPE_INT8)
         return ta__op_prep_s8_weights(c, in, w, b, out, "weights", p->out_depth, w->quant.count <= 1, &p->q);

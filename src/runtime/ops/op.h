@@ -240,6 +240,8 @@ ta_status ta__op_need_state(ta__op_ctx *c, const ta_tensor *t, ta_dtype type, co
 ta_status ta__op_prep_s8_weights(ta__op_ctx *c, const ta_tensor *in, const ta_tensor *w, const ta_tensor *b,
                                  const ta_tensor *out, const char *role, int32_t channels, bool fc_per_tensor,
                                  ta_requant *q);
+/* The bias (when given) has one element per output channel. */
+ta_status ta__op_bias_len(const ta__op_ctx *c, const ta_tensor *b, int32_t channels);
 /* float32: float32 weights and output, float32 bias when given; TA__P_F32. */
 ta_status ta__op_prep_f32_weights(ta__op_ctx *c, const ta_tensor *w, const ta_tensor *b, const ta_tensor *out,
                                   const char *role, float *lo, float *hi);

@@ -45,7 +45,13 @@ static ta_status prep_pad(ta__op_ctx *c) {
         p->before[d] = pads[2 * d];
         p->after[d] = pads[2 * d + 1];
         if (p->before[d] < 0 || p->after[d] < 0) return ta__op_fail(c, TA_E_MALFORMED, "negative padding");
-        no *= (int64_t)p->in_shape[d] + p->before[d] + p->after[d];
+        if (p->in_shape[d] < 0) return ta__op_fail(c, TA_E_MALFORMED, "input has an unknown (-1) dim");
+        /* each padded extent fits int64; the running product is capped so
+         * that it cannot overflow (the output has at most INT32_MAX elements) */
+        const int64_t ext = (int64_t)p->in_shape[d] + p->before[d] + p->after[d];
+        if (ext > INT32_MAX) return ta__op_fail(c, TA_E_MALFORMED, "padded extent above 2^31-1");
+        no *= ext;
+        if (no > INT32_MAX) return ta__op_fail(c, TA_E_MALFORMED, "output size does not match the paddings");
     }
     if (no != ta__op_elems(out)) return ta__op_fail(c, TA_E_MALFORMED, "output size does not match the paddings");
     memset(((pad_params *)c->params)->value, 0, sizeof ((pad_params *)c->params)->value);

@@ -33,14 +33,22 @@ static ta_status prep_slice(ta__op_ctx *c) {
     if (o->ellipsis_mask || o->new_axis_mask) return ta__op_fail(c, TA_E_UNSUPPORTED, "ellipsis/new-axis masks");
     if (nb != in->rank || ne != in->rank || ns != in->rank) return ta__op_fail(c, TA_E_MALFORMED, "begin/end/strides must match the input rank");
     if (in->dtype != out->dtype) return ta__op_fail_type(c, "output", out->dtype);
+    /* The kernel walks each axis with int32 indices i += stride from a start
+     * in [-1, n]: |stride| <= INT32_MAX - n keeps every step in range. */
+    for (int32_t d = 0; d < in->rank; d++) {
+        const int64_t mag = s[d] < 0 ? -(int64_t)s[d] : (int64_t)s[d];
+        if (in->shape[d] < 0) return ta__op_fail(c, TA_E_MALFORMED, "input has an unknown (-1) dim");
+        if (mag > (int64_t)INT32_MAX - in->shape[d]) return ta__op_fail(c, TA_E_MALFORMED, "a stride is out of range for the input extent");
+    }
     ta_slice_params *p = (ta_slice_params *)c->params;
     if (ta_strided_slice_resolve(p, in->shape, in->rank, b, e, s, o->begin_mask, o->end_mask, o->shrink_axis_mask,
                                  o->offset, ta_dtype_size(in->dtype)))
         return ta__op_fail(c, TA_E_UNSUPPORTED, "rank above 5 or zero stride");
     int64_t n = 1;
     for (int32_t d = 0; d < p->rank; d++) {
-        int64_t len = p->stride[d] > 0 ? (p->stop[d] - p->start[d] + p->stride[d] - 1) / p->stride[d]
-                                       : (p->start[d] - p->stop[d] - p->stride[d] - 1) / -p->stride[d];
+        /* in int64: start, stop and stride are int32 and their differences are not */
+        const int64_t start = p->start[d], stop = p->stop[d], stride = p->stride[d];
+        const int64_t len = stride > 0 ? (stop - start + stride - 1) / stride : (start - stop - stride - 1) / -stride;
         n *= len > 0 ? len : 0;
     }
     if (n != ta__op_elems(out)) return ta__op_fail(c, TA_E_MALFORMED, "output size does not match the slice");

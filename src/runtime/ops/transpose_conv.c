@@ -39,6 +39,7 @@ static ta_status prep_tconv(ta__op_ctx *c) {
     p->pad_w = ta_kernel_padding(p->stride_w, 1, p->output.w, p->filter.w, ow, NULL);
     if (p->filter.c != p->input.c || p->filter.n != p->output.c || p->input.n != p->output.n)
         return ta__op_fail(c, TA_E_MALFORMED, "filter does not match input and output channels");
+    if ((st = ta__op_bias_len(c, b, p->output.c))) return st;
     if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "filter is not constant");
     if (in->dtype != out->dtype) return ta__op_fail_type(c, "output", out->dtype);
     if (in->dtype == TA_DTYPE_FLOAT32) {

@@ -6,6 +6,15 @@
  */
 #include "runtime/ops/op.h"
 
+/* Every kernel path (int8, int16, float32) reads one bias element per
+ * output channel, so prepare proves the length, not just the type. */
+ta_status ta__op_bias_len(const ta__op_ctx *c, const ta_tensor *b, int32_t channels) {
+    if (b && ta__op_elems(b) != (int64_t)channels)
+        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): bias tensor %d has %lld elements for %d output channels",
+                           c->index, ta__op_ctx_name(c), b->index, (long long)ta__op_elems(b), channels);
+    return TA_OK;
+}
+
 /* Per-channel requantisation table for conv/depthwise/FC (per_channel or broadcast). */
 static ta_status requant_table(ta__op_ctx *c, const ta_tensor *in, const ta_tensor *w, const ta_tensor *out,
                                int32_t channels, bool fc_per_tensor, ta_requant *q) {
