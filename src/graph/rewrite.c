@@ -81,9 +81,9 @@ static bool control_flow(const ta_op *op) {
 typedef struct {
     uint16_t *uses, *producers;
     uint32_t *last_user;
-} usage_t;
+} tensor_usage;
 
-static void count_usage(const ta_graph *g, usage_t *u) {
+static void count_usage(const ta_graph *g, tensor_usage *u) {
     const ta_subgraph *s = &g->subgraphs[0];
     memset(u->uses, 0, s->n_tensors * sizeof *u->uses);
     memset(u->producers, 0, s->n_tensors * sizeof *u->producers);
@@ -171,9 +171,9 @@ typedef struct order_s {
     uint64_t *set[2], *hash[2]; /* beam levels: op sets and their hashes */
     size_t *peak[2], *live[2];  /* per state: peak so far, bytes resident */
     uint16_t *trail;            /* per step and state: parent << 10 | op position */
-} order_t;
+} order_search;
 
-static void carve_order(ta__bump *b, const ta_graph *g, order_t *o);
+static void carve_order(ta__bump *b, const ta_graph *g, order_search *o);
 
 typedef struct {
     ta_graph_limits lim;    /* of the new graph: what g uses */
@@ -181,14 +181,14 @@ typedef struct {
     int32_t *conv_src;      /* per op: the tensor a fused conv reads, or -1 */
     int32_t *conv_pad;      /* per op: top, bottom, left, right of a fused conv */
     uint32_t *order;        /* execution order: op indices of subgraph 0 */
-    usage_t u;
+    tensor_usage u;
     void *graph_mem;
     size_t graph_bytes;
-    order_t o;              /* ORDER's search (carved with TA_REWRITE_ORDER only) */
+    order_search o;              /* ORDER's search (carved with TA_REWRITE_ORDER only) */
     const ta_op_kind_set *inplace; /* kinds that may run in place (INPLACE in ORDER's costs) */
-} pass1_t;
+} pass1_work;
 
-static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_t *p) {
+static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_work *p) {
     memset(&p->lim, 0, sizeof p->lim);
     p->lim.subgraphs = g->n_subgraphs;
     p->lim.tensors = g->n_tensors;
@@ -215,7 +215,7 @@ static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_t *p) {
 size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags) {
     if (!g) return 0;
     ta__bump b;
-    pass1_t p;
+    pass1_work p;
     ta__bump_init(&b, NULL, 0);
     if (!carve1(&b, g, flags, &p)) return 0;
     return ta__bump_need(&b);
@@ -224,7 +224,7 @@ size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags) {
 size_t ta_rewrite_graph_keep_bytes(const ta_graph *g) {
     if (!g) return 0;
     ta__bump b;
-    pass1_t p;
+    pass1_work p;
     ta__bump_init(&b, NULL, 0);
     if (!carve1(&b, g, 0, &p)) return 0;
     return 16 + p.graph_bytes; /* the block's alignment, then the graph (carved first) */
@@ -258,7 +258,7 @@ static bool all_finite(const ta_tensor *w) {
 /* Whether PAD op `k` of subgraph 0 folds into the conv reading its output;
  * on success *conv gets that conv's index and pad[4] the amounts
  * (top, bottom, left, right).  The conditions are rewrite.h's. */
-static bool fusable_pad(const ta_graph *g, const usage_t *u, uint32_t k, uint32_t *conv, int32_t pad[4]) {
+static bool fusable_pad(const ta_graph *g, const tensor_usage *u, uint32_t k, uint32_t *conv, int32_t pad[4]) {
     const ta_subgraph *s = &g->subgraphs[0];
     const ta_op *op = &g->ops[s->op_base + k];
     if (op->kind != TA_OP_PAD && op->kind != TA_OP_PADV2) return false;
@@ -318,7 +318,7 @@ static bool fusable_pad(const ta_graph *g, const usage_t *u, uint32_t k, uint32_
 
 /* ---- ORDER: a memory-aware topological order ------------------------------ */
 
-static void carve_order(ta__bump *b, const ta_graph *g, order_t *o) {
+static void carve_order(ta__bump *b, const ta_graph *g, order_search *o) {
     const ta_subgraph *s = &g->subgraphs[0];
     const uint32_t n = s->n_ops, nt = s->n_tensors, ni = g->index_used, w = (n + 63) / 64 ? (n + 63) / 64 : 1;
     o->op = ta__bump_take(b, n, sizeof(uint32_t));
@@ -349,7 +349,7 @@ static void carve_order(ta__bump *b, const ta_graph *g, order_t *o) {
 static bool has(const uint64_t *set, uint32_t i) { return (set[i / 64] >> (i % 64)) & 1u; }
 
 /* Op k's input i as it runs (a fused conv reads the PAD's input). */
-static int32_t eff_input(const ta_graph *g, const pass1_t *p, uint32_t k, uint32_t i) {
+static int32_t eff_input(const ta_graph *g, const pass1_work *p, uint32_t k, uint32_t i) {
     return i == 0 && p->conv_src[k] >= 0 ? p->conv_src[k] : g->ops[g->subgraphs[0].op_base + k].inputs[i];
 }
 
@@ -361,7 +361,7 @@ static void add_unique(uint32_t *list, uint32_t start, uint32_t *end, uint32_t v
 
 /* Whether buffer b has no reader left after position v runs, given the set
  * `done` already ran (and is not a graph output). */
-static bool dies_at(const order_t *o, const uint64_t *done, uint32_t b, uint32_t v) {
+static bool dies_at(const order_search *o, const uint64_t *done, uint32_t b, uint32_t v) {
     if (o->out[b]) return false;
     for (uint32_t j = o->cs[b]; j < o->cs[b + 1]; j++)
         if (o->cons[j] != v && !has(done, o->cons[j])) return false;
@@ -371,7 +371,7 @@ static bool dies_at(const order_t *o, const uint64_t *done, uint32_t b, uint32_t
 /* Running position v after `done`: the bytes live while it runs (TFLM's
  * rules: everything resident, its inputs included, plus what it creates,
  * minus an output written in place) and the bytes resident afterwards. */
-static void step_cost(const order_t *o, const uint64_t *done, size_t live, uint32_t v, size_t *at, size_t *after) {
+static void step_cost(const order_search *o, const uint64_t *done, size_t live, uint32_t v, size_t *at, size_t *after) {
     size_t add = 0, keep = 0, freed = 0, credit = 0;
     for (uint32_t j = o->os[v]; j < o->os[v + 1]; j++) {
         const uint32_t b = o->outs[j];
@@ -396,8 +396,8 @@ static void step_cost(const order_t *o, const uint64_t *done, size_t live, uint3
  * then to the state found first (the model's order is tried first); 4. the
  * model's order is kept unless the search found a strictly lower peak.
  * Returns how many ops moved. */
-static uint32_t order_ops(const ta_graph *g, uint32_t flags, pass1_t *p, uint32_t n) {
-    order_t *o = &p->o;
+static uint32_t order_ops(const ta_graph *g, uint32_t flags, pass1_work *p, uint32_t n) {
+    order_search *o = &p->o;
     const ta_subgraph *s = &g->subgraphs[0];
     const uint32_t nt = s->n_tensors, w = (n + 63) / 64 ? (n + 63) / 64 : 1;
     if (n < 3 || n > ORDER_MAX_OPS) return 0;
@@ -599,7 +599,7 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
     ta_status st = ta_graph_validate(g, d);
     if (st) return st;
     ta__bump b;
-    pass1_t p;
+    pass1_work p;
     ta__bump_init_aligned(&b, mem, bytes);
     if (!carve1(&b, g, flags, &p)) return ta_diag_set(d, TA_E_NO_MEMORY, "rewrite needs %zu bytes, has %zu", need, bytes);
     p.inplace = inplace;
@@ -714,7 +714,7 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
     ta__bump b;
     ta__bump_init_aligned(&b, mem, bytes);
     int32_t *until = ta__bump_take(&b, s->n_tensors, sizeof(int32_t));
-    usage_t u;
+    tensor_usage u;
     u.uses = ta__bump_take(&b, s->n_tensors, sizeof(uint16_t));
     u.producers = ta__bump_take(&b, s->n_tensors, sizeof(uint16_t));
     u.last_user = ta__bump_take(&b, s->n_tensors, sizeof(uint32_t));
