@@ -27,7 +27,8 @@ static void table(void) {
      * RELU kinds have no kernel, so no definition claims them */
     ta_op_kind_set s;
     ta_op_list_inplace_kinds(&ta_op_list_all, &s);
-    const ta_op_kind yes[] = {TA_OP_ADD, TA_OP_SUB, TA_OP_MUL, TA_OP_LOGISTIC, TA_OP_TANH, TA_OP_QUANTIZE, TA_OP_DEQUANTIZE};
+    const ta_op_kind yes[] = {TA_OP_ADD,  TA_OP_SUB,      TA_OP_MUL,       TA_OP_LOGISTIC,
+                              TA_OP_TANH, TA_OP_QUANTIZE, TA_OP_DEQUANTIZE};
     uint32_t n = 0;
     for (unsigned k = 0; k < TA_OP_KIND_COUNT; k++) n += ta_op_kind_set_has(&s, (ta_op_kind)k);
     CHECK_EQ_U(n, sizeof yes / sizeof yes[0]);
@@ -136,7 +137,8 @@ static void model_lists(const char *dir, const char *name) {
         if (pass == 2) {
             /* the last definition of the list is missing: the op using it is named */
             char want[96];
-            snprintf(want, sizeof want, "(%s): no kernel for this op in the runtime's op list", ta_op_def_name(defs[n - 1]));
+            snprintf(want, sizeof want, "(%s): no kernel for this op in the runtime's op list",
+                     ta_op_def_name(defs[n - 1]));
             CHECK(st == TA_E_UNSUPPORTED && strstr(d.msg, want) != NULL);
             printf("%s without %s: %s\n", name, ta_op_def_name(defs[n - 1]), d.msg);
             free(work);

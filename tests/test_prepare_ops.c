@@ -16,7 +16,7 @@ typedef struct operand {
     int32_t shape[6];
     const void *data; /* constant data (flags CONST) */
     size_t data_bytes;
-    uint32_t nq;      /* quantisation entries (0: none) */
+    uint32_t nq; /* quantisation entries (0: none) */
     const float *scales;
     const int64_t *zps;
     uint32_t flags;
@@ -46,8 +46,12 @@ static ta_status prep(ta_op_kind kind, const ta_op_options *opt, const operand *
             *slot = -1;
             continue;
         }
-        ta_tensor_desc td = {.name = k < n_in ? "in" : "out", .dtype = o->dt, .rank = o->rank, .shape = o->shape,
-                             .data = o->data, .data_bytes = o->data_bytes,
+        ta_tensor_desc td = {.name = k < n_in ? "in" : "out",
+                             .dtype = o->dt,
+                             .rank = o->rank,
+                             .shape = o->shape,
+                             .data = o->data,
+                             .data_bytes = o->data_bytes,
                              .flags = o->flags | (o->data ? TA_TENSOR_CONST : 0u)};
         td.quant.count = o->nq;
         td.quant.scale = o->scales;
@@ -74,7 +78,8 @@ static void expect(ta_status got, ta_status st, const ta_diag *d, const char *na
     snprintf(op, sizeof op, "op 0 (%s)", name);
     CHECK_EQ_U(got, st);
     CHECK(st == TA_OK || (strstr(d->msg, op) == d->msg && strstr(d->msg, what) != NULL && !strchr(d->msg, '\n')));
-    if (got != st || (st != TA_OK && !strstr(d->msg, what))) fprintf(stderr, "  %s: got '%s', want '%s'\n", name, d->msg, what);
+    if (got != st || (st != TA_OK && !strstr(d->msg, what)))
+        fprintf(stderr, "  %s: got '%s', want '%s'\n", name, d->msg, what);
 }
 
 static operand act8(int32_t r, const int32_t *shape, const float *scale, const int64_t *zp) {
@@ -88,7 +93,8 @@ static void conv(void) {
     opt.padding = TA_PAD_VALID;
     opt.stride_w = opt.stride_h = 1;
     const int32_t si[4] = {1, 5, 5, 2}, sw[4] = {4, 3, 3, 2}, so[4] = {1, 3, 3, 4};
-    operand in[3] = {act8(4, si, k_scale1, k_zp0), act8(4, sw, k_scales4, k_zp0),
+    operand in[3] = {act8(4, si, k_scale1, k_zp0),
+                     act8(4, sw, k_scales4, k_zp0),
                      {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {4}, .data = g_b32, .data_bytes = 16}};
     in[1].data = g_w8;
     in[1].data_bytes = sizeof g_w8;
@@ -109,7 +115,8 @@ static void conv(void) {
     operand ins3[3] = {in[0], in[1], in[2]};
     ins3[2].shape[0] = 3;
     ins3[2].data_bytes = 12;
-    expect(prep(TA_OP_CONV_2D, &opt, ins3, 3, &out, 1, &d), TA_E_MALFORMED, &d, "CONV_2D", "3 elements for 4 output channels");
+    expect(prep(TA_OP_CONV_2D, &opt, ins3, 3, &out, 1, &d), TA_E_MALFORMED, &d, "CONV_2D",
+           "3 elements for 4 output channels");
     ins3[2] = in[2];
     ins3[2].dt = TA_DTYPE_INT8;
     ins3[2].data_bytes = 4;
@@ -117,9 +124,11 @@ static void conv(void) {
     /* quantisation: weights without scales, scales for 3 of 4 channels */
     ins3[2] = in[2];
     ins3[1].nq = 0;
-    expect(prep(TA_OP_CONV_2D, &opt, ins3, 3, &out, 1, &d), TA_E_UNSUPPORTED, &d, "CONV_2D", "weights are not quantised");
+    expect(prep(TA_OP_CONV_2D, &opt, ins3, 3, &out, 1, &d), TA_E_UNSUPPORTED, &d, "CONV_2D",
+           "weights are not quantised");
     ins3[1].nq = 3;
-    expect(prep(TA_OP_CONV_2D, &opt, ins3, 3, &out, 1, &d), TA_E_MALFORMED, &d, "CONV_2D", "weight scales do not match");
+    expect(prep(TA_OP_CONV_2D, &opt, ins3, 3, &out, 1, &d), TA_E_MALFORMED, &d, "CONV_2D",
+           "weight scales do not match");
     /* the filter must be constant; the output must not be */
     ins3[1] = in[1];
     ins3[1].data = NULL;
@@ -144,14 +153,17 @@ static void fully_connected(void) {
     w1.rank = 1;
     w1.shape[0] = 32;
     operand ins[2] = {in[0], w1};
-    expect(prep(TA_OP_FULLY_CONNECTED, NULL, ins, 2, &out, 1, &d), TA_E_MALFORMED, &d, "FULLY_CONNECTED", "weights must be 2-D");
+    expect(prep(TA_OP_FULLY_CONNECTED, NULL, ins, 2, &out, 1, &d), TA_E_MALFORMED, &d, "FULLY_CONNECTED",
+           "weights must be 2-D");
     operand o3 = out;
     o3.shape[1] = 3;
-    expect(prep(TA_OP_FULLY_CONNECTED, NULL, in, 2, &o3, 1, &d), TA_E_MALFORMED, &d, "FULLY_CONNECTED", "not a multiple");
+    expect(prep(TA_OP_FULLY_CONNECTED, NULL, in, 2, &o3, 1, &d), TA_E_MALFORMED, &d, "FULLY_CONNECTED",
+           "not a multiple");
     operand i16 = in[0];
     i16.dt = TA_DTYPE_INT16;
     operand ins2[2] = {i16, in[1]};
-    expect(prep(TA_OP_FULLY_CONNECTED, NULL, ins2, 2, &out, 1, &d), TA_E_UNSUPPORTED, &d, "FULLY_CONNECTED", "input type int16");
+    expect(prep(TA_OP_FULLY_CONNECTED, NULL, ins2, 2, &out, 1, &d), TA_E_UNSUPPORTED, &d, "FULLY_CONNECTED",
+           "input type int16");
 }
 
 static void elementwise(void) {
@@ -170,18 +182,21 @@ static void elementwise(void) {
     operand lo = act8(2, s4, k_scale_out, k_zp_m128);
     expect(prep(TA_OP_LOGISTIC, NULL, in, 1, &lo, 1, &d), TA_OK, &d, "LOGISTIC", "");
     operand lz = act8(2, s4, k_scale_out, k_zp5);
-    expect(prep(TA_OP_LOGISTIC, NULL, in, 1, &lz, 1, &d), TA_E_UNSUPPORTED, &d, "LOGISTIC", "unexpected output zero point");
+    expect(prep(TA_OP_LOGISTIC, NULL, in, 1, &lz, 1, &d), TA_E_UNSUPPORTED, &d, "LOGISTIC",
+           "unexpected output zero point");
     /* SOFTMAX int8 output: scale 1/256 and zero point -128 */
     ta_op_options sm = ta_op_options_default();
     sm.beta = 1.0f;
     expect(prep(TA_OP_SOFTMAX, &sm, in, 1, &lo, 1, &d), TA_OK, &d, "SOFTMAX", "");
-    expect(prep(TA_OP_SOFTMAX, &sm, in, 1, &lz, 1, &d), TA_E_UNSUPPORTED, &d, "SOFTMAX", "scale 1/256 and zero point -128");
+    expect(prep(TA_OP_SOFTMAX, &sm, in, 1, &lz, 1, &d), TA_E_UNSUPPORTED, &d, "SOFTMAX",
+           "scale 1/256 and zero point -128");
     /* QUANTIZE to int8: a positive output scale */
     operand f = {.dt = TA_DTYPE_FLOAT32, .rank = 2, .shape = {2, 4}};
     operand q0 = a;
     q0.nq = 0;
     expect(prep(TA_OP_QUANTIZE, NULL, &f, 1, &a, 1, &d), TA_OK, &d, "QUANTIZE", "");
-    expect(prep(TA_OP_QUANTIZE, NULL, &f, 1, &q0, 1, &d), TA_E_MALFORMED, &d, "QUANTIZE", "output scale is not positive");
+    expect(prep(TA_OP_QUANTIZE, NULL, &f, 1, &q0, 1, &d), TA_E_MALFORMED, &d, "QUANTIZE",
+           "output scale is not positive");
     expect(prep(TA_OP_DEQUANTIZE, NULL, &a, 1, &a, 1, &d), TA_E_UNSUPPORTED, &d, "DEQUANTIZE", "output type int8");
     /* RESHAPE: the same bytes */
     operand r = {.dt = TA_DTYPE_INT8, .rank = 1, .shape = {8}};
@@ -213,14 +228,17 @@ static void movement(void) {
     expect(prep(TA_OP_PAD, NULL, pshort, 2, &pout, 1, &d), TA_E_MALFORMED, &d, "PAD", "holds 8 bytes");
     /* STRIDED_SLICE: begin, end, strides; a stride too large for int32 walks */
     for (int k = 0; k < 2; k++) g_bes[0][k] = 0, g_bes[1][k] = s4[k], g_bes[2][k] = 1;
-    operand sin[4] = {a, {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {2}, .data = g_bes[0], .data_bytes = 8},
+    operand sin[4] = {a,
+                      {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {2}, .data = g_bes[0], .data_bytes = 8},
                       {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {2}, .data = g_bes[1], .data_bytes = 8},
                       {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {2}, .data = g_bes[2], .data_bytes = 8}};
     expect(prep(TA_OP_STRIDED_SLICE, NULL, sin, 4, &a, 1, &d), TA_OK, &d, "STRIDED_SLICE", "");
     g_bes[2][1] = INT32_MAX;
-    expect(prep(TA_OP_STRIDED_SLICE, NULL, sin, 4, &a, 1, &d), TA_E_MALFORMED, &d, "STRIDED_SLICE", "stride is out of range");
+    expect(prep(TA_OP_STRIDED_SLICE, NULL, sin, 4, &a, 1, &d), TA_E_MALFORMED, &d, "STRIDED_SLICE",
+           "stride is out of range");
     g_bes[2][1] = 1;
-    expect(prep(TA_OP_STRIDED_SLICE, NULL, sin, 3, &a, 1, &d), TA_E_MALFORMED, &d, "STRIDED_SLICE", "expects 4..4 inputs");
+    expect(prep(TA_OP_STRIDED_SLICE, NULL, sin, 3, &a, 1, &d), TA_E_MALFORMED, &d, "STRIDED_SLICE",
+           "expects 4..4 inputs");
     /* MEAN over axis 1 */
     g_axes[0] = 1;
     operand min[2] = {a, {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {1}, .data = g_axes, .data_bytes = 4}};
@@ -237,10 +255,12 @@ static void movement(void) {
     operand cin[2] = {a, a};
     expect(prep(TA_OP_CONCATENATION, &co, cin, 2, &cout, 1, &d), TA_OK, &d, "CONCATENATION", "");
     cin[1].zps = k_zp5;
-    expect(prep(TA_OP_CONCATENATION, &co, cin, 2, &cout, 1, &d), TA_E_UNSUPPORTED, &d, "CONCATENATION", "share the output's scale");
+    expect(prep(TA_OP_CONCATENATION, &co, cin, 2, &cout, 1, &d), TA_E_UNSUPPORTED, &d, "CONCATENATION",
+           "share the output's scale");
     co.axis = 2;
     cin[1] = a;
-    expect(prep(TA_OP_CONCATENATION, &co, cin, 2, &cout, 1, &d), TA_E_MALFORMED, &d, "CONCATENATION", "axis out of range");
+    expect(prep(TA_OP_CONCATENATION, &co, cin, 2, &cout, 1, &d), TA_E_MALFORMED, &d, "CONCATENATION",
+           "axis out of range");
 }
 
 static void recurrent(void) {
@@ -249,10 +269,22 @@ static void recurrent(void) {
     ta_op_options o = ta_op_options_default();
     o.rank = 1;
     operand in[5] = {{.dt = TA_DTYPE_INT8, .rank = 2, .shape = {1, 8}, .nq = 1, .scales = k_scale1, .zps = k_zp0},
-                     {.dt = TA_DTYPE_INT8, .rank = 2, .shape = {4, 8}, .data = g_w8, .data_bytes = 32, .nq = 1,
-                      .scales = k_scale1, .zps = k_zp0},
-                     {.dt = TA_DTYPE_INT16, .rank = 2, .shape = {4, 2}, .data = g_w8, .data_bytes = 16, .nq = 1,
-                      .scales = k_scale1, .zps = k_zp0},
+                     {.dt = TA_DTYPE_INT8,
+                      .rank = 2,
+                      .shape = {4, 8},
+                      .data = g_w8,
+                      .data_bytes = 32,
+                      .nq = 1,
+                      .scales = k_scale1,
+                      .zps = k_zp0},
+                     {.dt = TA_DTYPE_INT16,
+                      .rank = 2,
+                      .shape = {4, 2},
+                      .data = g_w8,
+                      .data_bytes = 16,
+                      .nq = 1,
+                      .scales = k_scale1,
+                      .zps = k_zp0},
                      {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {4}, .data = g_b32, .data_bytes = 16},
                      {.rank = -1}};
     operand out = {.dt = TA_DTYPE_INT8, .rank = 2, .shape = {1, 4}, .nq = 1, .scales = k_scale1, .zps = k_zp0};

@@ -5,21 +5,15 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_addsub_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_addsub_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_addsub_params, m)
-#define REQUANT(m) TA__REQUANT(ta_addsub_params, m)
-#define BCAST(m) TA__BCAST(ta_addsub_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_addsub_params
 static const ta__field k_fields_as[] = {
     BCAST(shape), F(input1_offset, TA__F_I32), F(input2_offset, TA__F_I32), F(output_offset, TA__F_I32),
     F(left_shift, TA__F_I32), F(input1_mult, TA__F_I32), F(input1_shift, TA__F_I32), F(input2_mult, TA__F_I32),
     F(input2_shift, TA__F_I32), F(output_mult, TA__F_I32), F(output_shift, TA__F_I32), F(act_min, TA__F_I32),
     F(act_max, TA__F_I32), F(f_act_min, TA__F_F32), F(f_act_max, TA__F_F32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_as, ta_addsub_params)
 
 static ta_status prep_addsub(ta__op_ctx *c) {
@@ -35,8 +29,9 @@ static ta_status prep_addsub(ta__op_ctx *c) {
     }
     if (a->dtype != TA_DTYPE_INT8 && a->dtype != TA_DTYPE_INT16) return ta__op_fail_type(c, "input", a->dtype);
     c->path = a->dtype == TA_DTYPE_INT8 ? TA__P_S8 : TA__P_S16;
-    st = (sub ? ta_sub_prepare : ta_addsub_prepare)(p, a->dtype, ta__op_scale(a), ta__op_zp(a), ta__op_scale(b), ta__op_zp(b),
-                                                    ta__op_scale(out), ta__op_zp(out), c->op->opt.activation);
+    st = (sub ? ta_sub_prepare : ta_addsub_prepare)(p, a->dtype, ta__op_scale(a), ta__op_zp(a), ta__op_scale(b),
+                                                    ta__op_zp(b), ta__op_scale(out), ta__op_zp(out),
+                                                    c->op->opt.activation);
     return st ? ta__op_fail(c, st, "cannot derive the rescaling (scales or activation)") : TA_OK;
 }
 
@@ -57,5 +52,7 @@ static ta_status run_sub(const ta__op_run *r) {
                                   : ta_kernel_sub_f32(p, a, b, out);
 }
 
-TA__OP_DEF(ta_op_ADD, ADD, ta_addsub_params, k_fields_as, TA__CLEAR_PADDING(clear_as), prep_addsub, run_add, TA__OP_INPLACE);
-TA__OP_DEF(ta_op_SUB, SUB, ta_addsub_params, k_fields_as, TA__CLEAR_PADDING(clear_as), prep_addsub, run_sub, TA__OP_INPLACE);
+TA__OP_DEF(ta_op_ADD, ADD, ta_addsub_params, k_fields_as, TA__CLEAR_PADDING(clear_as), prep_addsub, run_add,
+           TA__OP_INPLACE);
+TA__OP_DEF(ta_op_SUB, SUB, ta_addsub_params, k_fields_as, TA__CLEAR_PADDING(clear_as), prep_addsub, run_sub,
+           TA__OP_INPLACE);

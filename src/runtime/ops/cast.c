@@ -8,17 +8,11 @@ typedef struct cast_params {
     size_t n;
 } cast_params;
 
-#define F(m, t) TA__FIELD(cast_params, m, t)
-#define FA(m, t, n) TA__FIELDS(cast_params, m, t, n)
-#define D4(m) TA__DIMS4(cast_params, m)
-#define REQUANT(m) TA__REQUANT(cast_params, m)
-#define BCAST(m) TA__BCAST(cast_params, m)
+/* clang-format off */
+#define TA__PARAMS_T cast_params
 static const ta__field k_fields_cast[] = {F(in_type, TA__F_DTYPE), F(out_type, TA__F_DTYPE), F(n, TA__F_SIZE)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_cast, cast_params)
 
 static ta_status prep_cast(ta__op_ctx *c) {

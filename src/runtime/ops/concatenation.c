@@ -4,21 +4,16 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_concat_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_concat_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_concat_params, m)
-#define REQUANT(m) TA__REQUANT(ta_concat_params, m)
-#define BCAST(m) TA__BCAST(ta_concat_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_concat_params
 static const ta__field k_fields_cat[] = {F(n_inputs, TA__F_I32), F(outer, TA__F_I64), F(copy_bytes, TA__F_PTR)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_cat, ta_concat_params)
 
 static ta_status prep_concat(ta__op_ctx *c) {
-    if (c->op->n_inputs < 1 || c->op->n_outputs != 1 || !ta__op_out(c, 0)) return ta__op_fail(c, TA_E_MALFORMED, "expects inputs and one output");
+    if (c->op->n_inputs < 1 || c->op->n_outputs != 1 || !ta__op_out(c, 0))
+        return ta__op_fail(c, TA_E_MALFORMED, "expects inputs and one output");
     if (c->op->n_inputs > 64) return ta__op_fail(c, TA_E_UNSUPPORTED, "more than 64 inputs");
     const ta_tensor *out = ta__op_out(c, 0);
     int32_t axis = c->op->opt.axis < 0 ? c->op->opt.axis + out->rank : c->op->opt.axis;
@@ -56,4 +51,5 @@ static ta_status run_concat(const ta__op_run *r) {
     return ta_kernel_concatenation(r->params, ins, ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_CONCATENATION, CONCATENATION, ta_concat_params, k_fields_cat, TA__CLEAR_PADDING(clear_cat), prep_concat, run_concat, 0);
+TA__OP_DEF(ta_op_CONCATENATION, CONCATENATION, ta_concat_params, k_fields_cat, TA__CLEAR_PADDING(clear_cat),
+           prep_concat, run_concat, 0);

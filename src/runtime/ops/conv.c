@@ -6,36 +6,24 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_conv_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_conv_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_conv_params, m)
-#define REQUANT(m) TA__REQUANT(ta_conv_params, m)
-#define BCAST(m) TA__BCAST(ta_conv_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_conv_params
 static const ta__field k_fields_conv[] = {
     D4(input), D4(filter), D4(output), F(stride_h, TA__F_I32), F(stride_w, TA__F_I32),
     F(dilation_h, TA__F_I32), F(dilation_w, TA__F_I32), F(pad_h, TA__F_I32), F(pad_w, TA__F_I32),
     REQUANT(q), F(act_min, TA__F_F32), F(act_max, TA__F_F32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_conv, ta_conv_params)
 
-#define F(m, t) TA__FIELD(ta_dwconv_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_dwconv_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_dwconv_params, m)
-#define REQUANT(m) TA__REQUANT(ta_dwconv_params, m)
-#define BCAST(m) TA__BCAST(ta_dwconv_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_dwconv_params
 static const ta__field k_fields_dw[] = {
     D4(input), D4(filter), D4(output), F(depth_multiplier, TA__F_I32), F(stride_h, TA__F_I32),
     F(stride_w, TA__F_I32), F(dilation_h, TA__F_I32), F(dilation_w, TA__F_I32), F(pad_h, TA__F_I32),
     F(pad_w, TA__F_I32), REQUANT(q), F(act_min, TA__F_F32), F(act_max, TA__F_F32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_dw, ta_dwconv_params)
 
 /* CONV_2D and DEPTHWISE_CONV_2D: input, filter, optional bias and output;
@@ -43,7 +31,9 @@ TA__CLEAR_PADDING_FN(clear_dw, ta_dwconv_params)
 static ta_status conv_io(ta__op_ctx *c, ta_dims4 *in, ta_dims4 *filter, ta_dims4 *out) {
     ta_status st = ta__op_need_io(c, 2, 3, 1);
     if (st) return st;
-    if ((st = ta__op_dims4(c, ta__op_in(c, 0), in)) || (st = ta__op_dims4(c, ta__op_in(c, 1), filter)) || (st = ta__op_dims4(c, ta__op_out(c, 0), out))) return st;
+    if ((st = ta__op_dims4(c, ta__op_in(c, 0), in)) || (st = ta__op_dims4(c, ta__op_in(c, 1), filter)) ||
+        (st = ta__op_dims4(c, ta__op_out(c, 0), out)))
+        return st;
     return TA_OK;
 }
 
@@ -88,11 +78,13 @@ static ta_status prep_conv(ta__op_ctx *c) {
         return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
     /* grouped conv: the kernel maps output channel oc to group oc / (filter.n / groups) */
     if (p->filter.n % (p->input.c / p->filter.c))
-        return ta__op_fail(c, TA_E_MALFORMED, "filter count is not a multiple of the groups (input channels / filter channels)");
+        return ta__op_fail(c, TA_E_MALFORMED,
+                           "filter count is not a multiple of the groups (input channels / filter channels)");
     if ((st = ta__op_bias_len(c, b, p->output.c))) return st;
     if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "filter is not constant");
     if (in->dtype == TA_DTYPE_INT16) return prep_conv_s16(c, &p->q, p->output.c);
-    if (in->dtype == TA_DTYPE_INT8) return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
+    if (in->dtype == TA_DTYPE_INT8)
+        return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     if (in->dtype == TA_DTYPE_FLOAT32) return ta__op_prep_f32_weights(c, w, b, out, "filter", &p->act_min, &p->act_max);
     return ta__op_fail_type(c, "input", in->dtype);
 }
@@ -104,15 +96,18 @@ static ta_status prep_dwconv(ta__op_ctx *c) {
     const ta_tensor *in = ta__op_in(c, 0), *w = ta__op_in(c, 1), *b = ta__op_in(c, 2), *out = ta__op_out(c, 0);
     const int32_t oh = conv_axis(c, false, p->input.h, p->filter.h, &p->stride_h, &p->dilation_h, &p->pad_h);
     const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
-    if (p->output.c % p->input.c) return ta__op_fail(c, TA_E_MALFORMED, "output channels are not a multiple of input channels");
+    if (p->output.c % p->input.c)
+        return ta__op_fail(c, TA_E_MALFORMED, "output channels are not a multiple of input channels");
     p->depth_multiplier = p->output.c / p->input.c;
     if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c)
         return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
     if ((st = ta__op_bias_len(c, b, p->output.c))) return st;
     if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "filter is not constant");
-    if (in->dtype == TA_DTYPE_INT8) return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
+    if (in->dtype == TA_DTYPE_INT8)
+        return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     if (in->dtype == TA_DTYPE_FLOAT32) {
-        if (w->dtype != TA_DTYPE_FLOAT32 || out->dtype != TA_DTYPE_FLOAT32) return ta__op_fail_type(c, "filter/output", w->dtype);
+        if (w->dtype != TA_DTYPE_FLOAT32 || out->dtype != TA_DTYPE_FLOAT32)
+            return ta__op_fail_type(c, "filter/output", w->dtype);
         if (b && b->dtype != TA_DTYPE_FLOAT32) return ta__op_fail_type(c, "bias", b->dtype);
         c->path = TA__P_F32;
         return ta__op_float_act(c, &p->act_min, &p->act_max);
@@ -136,5 +131,7 @@ static ta_status run_dwconv(const ta__op_run *r) {
                                : ta_kernel_depthwise_conv2d_f32(p, in, w, b, out);
 }
 
-TA__OP_DEF(ta_op_CONV_2D, CONV_2D, ta_conv_params, k_fields_conv, TA__CLEAR_PADDING(clear_conv), prep_conv, run_conv, 0);
-TA__OP_DEF(ta_op_DEPTHWISE_CONV_2D, DEPTHWISE_CONV_2D, ta_dwconv_params, k_fields_dw, TA__CLEAR_PADDING(clear_dw), prep_dwconv, run_dwconv, 0);
+TA__OP_DEF(ta_op_CONV_2D, CONV_2D, ta_conv_params, k_fields_conv, TA__CLEAR_PADDING(clear_conv), prep_conv, run_conv,
+           0);
+TA__OP_DEF(ta_op_DEPTHWISE_CONV_2D, DEPTHWISE_CONV_2D, ta_dwconv_params, k_fields_dw, TA__CLEAR_PADDING(clear_dw),
+           prep_dwconv, run_dwconv, 0);

@@ -53,7 +53,8 @@ void ta_op_list_inplace_kinds(const ta_op_list *ops, ta_op_kind_set *out) {
     memset(out, 0, sizeof *out);
     for (uint32_t i = 0; ops && i < ops->count; i++) {
         const ta_op_def *d = ops->defs[i];
-        if (d && (d->flags & TA__OP_INPLACE) && d->kind < TA_OP_KIND_COUNT) ta_op_kind_set_add(out, (ta_op_kind)d->kind);
+        if (d && (d->flags & TA__OP_INPLACE) && d->kind < TA_OP_KIND_COUNT)
+            ta_op_kind_set_add(out, (ta_op_kind)d->kind);
     }
 }
 
@@ -61,12 +62,14 @@ static ta_status no_kernel(const ta_op_list *list, const ta_op *op, uint32_t ind
     const char *name = (op->kind == TA_OP_CUSTOM || op->kind == TA_OP_OTHER) && op->custom_name
                            ? op->custom_name
                            : ta_op_kind_str(op->kind);
-    if (list && list->complete) return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op", index, name);
-    return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op in the runtime's op list", index, name);
+    if (list && list->complete)
+        return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op", index, name);
+    return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op in the runtime's op list", index,
+                       name);
 }
 
-ta_status ta_op_list_needed(const ta_op_list *from, const ta_graph *g, const ta_op_def **out, size_t cap,
-                            size_t *n, ta_diag *diag) {
+ta_status ta_op_list_needed(const ta_op_list *from, const ta_graph *g, const ta_op_def **out, size_t cap, size_t *n,
+                            ta_diag *diag) {
     if (!from || !g || !n || (cap && !out)) return TA_E_INVALID_ARG;
     *n = 0;
     if (!g->n_subgraphs) return TA_OK;
@@ -92,37 +95,38 @@ ta_status ta_op_list_needed(const ta_op_list *from, const ta_graph *g, const ta_
 
 static size_t field_size(unsigned t) {
     switch (t) {
-    case TA__F_I32:
-    case TA__F_F32:
-    case TA__F_RAW4: return 4;
-    case TA__F_BOOL: return sizeof(bool);
-    case TA__F_SIZE: return sizeof(size_t);
-    case TA__F_I64: return sizeof(int64_t);
-    case TA__F_DTYPE: return sizeof(ta_dtype);
-    case TA__F_PTR: return sizeof(const void *);
-    default: return 0; /* TA__F_EDGE */
+        case TA__F_I32:
+        case TA__F_F32:
+        case TA__F_RAW4: return 4;
+        case TA__F_BOOL: return sizeof(bool);
+        case TA__F_SIZE: return sizeof(size_t);
+        case TA__F_I64: return sizeof(int64_t);
+        case TA__F_DTYPE: return sizeof(ta_dtype);
+        case TA__F_PTR: return sizeof(const void *);
+        default: return 0; /* TA__F_EDGE */
     }
 }
 
 static size_t field_align(unsigned t) {
     switch (t) {
-    case TA__F_I32: return _Alignof(int32_t);
-    case TA__F_F32: return _Alignof(float);
-    case TA__F_RAW4: return 1;
-    case TA__F_BOOL: return _Alignof(bool);
-    case TA__F_SIZE: return _Alignof(size_t);
-    case TA__F_I64: return _Alignof(int64_t);
-    case TA__F_DTYPE: return _Alignof(ta_dtype);
-    case TA__F_PTR: return _Alignof(const void *);
-    case TA__F_EDGE: return _Alignof(ta_requant);
-    default: return 1;
+        case TA__F_I32: return _Alignof(int32_t);
+        case TA__F_F32: return _Alignof(float);
+        case TA__F_RAW4: return 1;
+        case TA__F_BOOL: return _Alignof(bool);
+        case TA__F_SIZE: return _Alignof(size_t);
+        case TA__F_I64: return _Alignof(int64_t);
+        case TA__F_DTYPE: return _Alignof(ta_dtype);
+        case TA__F_PTR: return _Alignof(const void *);
+        case TA__F_EDGE: return _Alignof(ta_requant);
+        default: return 1;
     }
 }
 
 /* Record words a definition's params take. */
 static size_t params_words(const ta_op_def *d) {
     size_t w = 0;
-    for (size_t i = 0; d && i < d->n_fields; i++) w += (size_t)d->fields[i].count * (d->fields[i].type == TA__F_I64 ? 2u : 1u);
+    for (size_t i = 0; d && i < d->n_fields; i++)
+        w += (size_t)d->fields[i].count * (d->fields[i].type == TA__F_I64 ? 2u : 1u);
     return w;
 }
 
@@ -138,44 +142,44 @@ static bool encode(const ta_op_def *d, const void *params, const uint8_t *rec, s
             const uint8_t *src = base + f->off + k * es;
             uint32_t w = 0;
             switch (f->type) {
-            case TA__F_I32:
-            case TA__F_F32:
-            case TA__F_RAW4: memcpy(&w, src, 4); break;
-            case TA__F_BOOL: {
-                bool b;
-                memcpy(&b, src, sizeof b);
-                w = b ? 1u : 0u;
-                break;
-            }
-            case TA__F_SIZE: {
-                size_t v;
-                memcpy(&v, src, sizeof v);
-                if (v > UINT32_MAX) return false;
-                w = (uint32_t)v;
-                break;
-            }
-            case TA__F_I64: {
-                int64_t v;
-                memcpy(&v, src, sizeof v);
-                ta__wr32(out, (uint32_t)((uint64_t)v & 0xFFFFFFFFu));
-                out += 4;
-                w = (uint32_t)((uint64_t)v >> 32);
-                break;
-            }
-            case TA__F_DTYPE: {
-                ta_dtype t;
-                memcpy(&t, src, sizeof t);
-                w = (uint32_t)t;
-                break;
-            }
-            case TA__F_PTR: {
-                const uint8_t *p;
-                memcpy(&p, src, sizeof p);
-                if (p && (p < rec || p >= rec + rec_bytes)) return false;
-                w = p ? (uint32_t)(p - rec) : 0u;
-                break;
-            }
-            default: return false;
+                case TA__F_I32:
+                case TA__F_F32:
+                case TA__F_RAW4: memcpy(&w, src, 4); break;
+                case TA__F_BOOL: {
+                    bool b;
+                    memcpy(&b, src, sizeof b);
+                    w = b ? 1u : 0u;
+                    break;
+                }
+                case TA__F_SIZE: {
+                    size_t v;
+                    memcpy(&v, src, sizeof v);
+                    if (v > UINT32_MAX) return false;
+                    w = (uint32_t)v;
+                    break;
+                }
+                case TA__F_I64: {
+                    int64_t v;
+                    memcpy(&v, src, sizeof v);
+                    ta__wr32(out, (uint32_t)((uint64_t)v & 0xFFFFFFFFu));
+                    out += 4;
+                    w = (uint32_t)((uint64_t)v >> 32);
+                    break;
+                }
+                case TA__F_DTYPE: {
+                    ta_dtype t;
+                    memcpy(&t, src, sizeof t);
+                    w = (uint32_t)t;
+                    break;
+                }
+                case TA__F_PTR: {
+                    const uint8_t *p;
+                    memcpy(&p, src, sizeof p);
+                    if (p && (p < rec || p >= rec + rec_bytes)) return false;
+                    w = p ? (uint32_t)(p - rec) : 0u;
+                    break;
+                }
+                default: return false;
             }
             ta__wr32(out, w);
             out += 4;
@@ -198,37 +202,37 @@ static void decode(const ta_op_def *d, const uint8_t *rec, void *params) {
             const uint32_t w = ta__rd32(in);
             in += 4;
             switch (f->type) {
-            case TA__F_I32:
-            case TA__F_F32:
-            case TA__F_RAW4: memcpy(dst, &w, 4); break;
-            case TA__F_BOOL: {
-                bool b = w != 0;
-                memcpy(dst, &b, sizeof b);
-                break;
-            }
-            case TA__F_SIZE: {
-                size_t v = w;
-                memcpy(dst, &v, sizeof v);
-                break;
-            }
-            case TA__F_I64: {
-                uint64_t v = (uint64_t)w | (uint64_t)ta__rd32(in) << 32;
-                in += 4;
-                int64_t sv = (int64_t)v;
-                memcpy(dst, &sv, sizeof sv);
-                break;
-            }
-            case TA__F_DTYPE: {
-                ta_dtype t = (ta_dtype)w;
-                memcpy(dst, &t, sizeof t);
-                break;
-            }
-            case TA__F_PTR: {
-                const uint8_t *p = w ? rec + w : NULL;
-                memcpy(dst, &p, sizeof p);
-                break;
-            }
-            default: break;
+                case TA__F_I32:
+                case TA__F_F32:
+                case TA__F_RAW4: memcpy(dst, &w, 4); break;
+                case TA__F_BOOL: {
+                    bool b = w != 0;
+                    memcpy(dst, &b, sizeof b);
+                    break;
+                }
+                case TA__F_SIZE: {
+                    size_t v = w;
+                    memcpy(dst, &v, sizeof v);
+                    break;
+                }
+                case TA__F_I64: {
+                    uint64_t v = (uint64_t)w | (uint64_t)ta__rd32(in) << 32;
+                    in += 4;
+                    int64_t sv = (int64_t)v;
+                    memcpy(dst, &sv, sizeof sv);
+                    break;
+                }
+                case TA__F_DTYPE: {
+                    ta_dtype t = (ta_dtype)w;
+                    memcpy(dst, &t, sizeof t);
+                    break;
+                }
+                case TA__F_PTR: {
+                    const uint8_t *p = w ? rec + w : NULL;
+                    memcpy(dst, &p, sizeof p);
+                    break;
+                }
+                default: break;
             }
         }
     }
@@ -241,7 +245,8 @@ static void decode(const ta_op_def *d, const uint8_t *rec, void *params) {
  * every byte that is neither padding nor described must not exist. */
 ta_status ta__op_def_layout_check(const ta_op_def *d, ta_diag *diag) {
     _Alignas(16) unsigned char buf[TA__OP_PARAMS_MAX];
-    if (d->params_bytes > sizeof buf) return ta_diag_set(diag, TA_E_MALFORMED, "%s record: params above %u bytes", d->name, TA__OP_PARAMS_MAX);
+    if (d->params_bytes > sizeof buf)
+        return ta_diag_set(diag, TA_E_MALFORMED, "%s record: params above %u bytes", d->name, TA__OP_PARAMS_MAX);
     size_t at = 0, max_align = 1;
     for (size_t i = 0; i < d->n_fields; i++) {
         const ta__field *f = &d->fields[i];
@@ -249,19 +254,23 @@ ta_status ta__op_def_layout_check(const ta_op_def *d, ta_diag *diag) {
         const size_t want = (at + a - 1) / a * a;
         if (a > max_align) max_align = a;
         if (f->off != want)
-            return ta_diag_set(diag, TA_E_MALFORMED, "%s record: field %zu is at byte %u, expected %zu (a member is not described)",
-                               d->name, i, f->off, want);
+            return ta_diag_set(diag, TA_E_MALFORMED,
+                               "%s record: field %zu is at byte %u, expected %zu (a member is not described)", d->name,
+                               i, f->off, want);
         at = f->off + field_size(f->type) * f->count;
     }
     if ((at + max_align - 1) / max_align * max_align != d->params_bytes)
-        return ta_diag_set(diag, TA_E_MALFORMED, "%s record: bytes %zu..%u are not described", d->name, at, d->params_bytes);
+        return ta_diag_set(diag, TA_E_MALFORMED, "%s record: bytes %zu..%u are not described", d->name, at,
+                           d->params_bytes);
     if (!d->clear_padding) return TA_OK;
     memset(buf, 0xFF, sizeof buf);
     d->clear_padding(buf);
     for (size_t i = 0; i < d->n_fields; i++) /* described bytes: zero them too */
         memset(buf + d->fields[i].off, 0, field_size(d->fields[i].type) * d->fields[i].count);
     for (size_t i = 0; i < d->params_bytes; i++)
-        if (buf[i]) return ta_diag_set(diag, TA_E_MALFORMED, "%s record: byte %zu holds a member that is not described", d->name, i);
+        if (buf[i])
+            return ta_diag_set(diag, TA_E_MALFORMED, "%s record: byte %zu holds a member that is not described",
+                               d->name, i);
     return TA_OK;
 }
 
@@ -281,11 +290,13 @@ static ta_status operands_ok(const ta__op_ctx *c) {
         const ta_tensor *t = idx >= 0 ? ta_graph_tensor(c->g, c->sg, idx) : NULL;
         if (!t) continue;
         if (is_out && (t->flags & TA_TENSOR_CONST || t->data))
-            return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): output tensor %d '%s' is a constant (would write into the model)",
-                               c->index, ta__op_ctx_name(c), idx, t->name);
+            return ta_diag_set(c->diag, TA_E_MALFORMED,
+                               "op %u (%s): output tensor %d '%s' is a constant (would write into the model)", c->index,
+                               ta__op_ctx_name(c), idx, t->name);
         if (t->data && ta_dtype_size(t->dtype) && t->data_bytes < t->bytes)
-            return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): constant tensor %d holds %zu bytes, its shape needs %zu",
-                               c->index, ta__op_ctx_name(c), idx, t->data_bytes, t->bytes);
+            return ta_diag_set(c->diag, TA_E_MALFORMED,
+                               "op %u (%s): constant tensor %d holds %zu bytes, its shape needs %zu", c->index,
+                               ta__op_ctx_name(c), idx, t->data_bytes, t->bytes);
         int64_t n = 1;
         for (int32_t d = 0; d < t->rank; d++) {
             n *= t->shape[d] > 1 ? t->shape[d] : 1;
@@ -302,7 +313,8 @@ ta_status ta__op_prepare_in(const ta_op_list *ops, const ta_graph *g, uint32_t s
     if (!g || !info) return TA_E_INVALID_ARG;
     const ta_op *op = ta_graph_op(g, sg, op_index);
     if (!op) return ta_diag_set(diag, TA_E_INVALID_ARG, "op %u: no such op", op_index);
-    if (data && ((uintptr_t)data & 7u)) return ta_diag_set(diag, TA_E_INVALID_ARG, "op %u: misaligned op data", op_index);
+    if (data && ((uintptr_t)data & 7u))
+        return ta_diag_set(diag, TA_E_INVALID_ARG, "op %u: misaligned op data", op_index);
     ta__op_ctx c;
     memset(&c, 0, sizeof c);
     c.g = g;
@@ -335,13 +347,15 @@ ta_status ta__op_prepare_in(const ta_op_list *ops, const ta_graph *g, uint32_t s
     info->table_bytes = c.carve.used - fixed_bytes;
     if (!data) return TA_OK;
     if (c.carve.used > data_bytes || !rec)
-        return ta_diag_set(diag, TA_E_NO_MEMORY, "op %u: op data needs %zu bytes, has %zu", op_index, c.carve.used, data_bytes);
+        return ta_diag_set(diag, TA_E_NO_MEMORY, "op %u: op data needs %zu bytes, has %zu", op_index, c.carve.used,
+                           data_bytes);
     ta__wr32(rec, (uint32_t)def->kind | (uint32_t)c.path << 16);
     ta__wr32(rec + 4, (uint32_t)op->n_inputs | (uint32_t)op->n_outputs << 16);
     ta__wr32(rec + 8, (uint32_t)c.scratch);
     ta__wr32(rec + 12, (uint32_t)words);
     for (uint32_t k = 0; k < n_io; k++)
-        ta__wr32(rec + 4 * (HDR_WORDS + k), (uint32_t)(k < op->n_inputs ? op->inputs[k] : op->outputs[k - op->n_inputs]));
+        ta__wr32(rec + 4 * (HDR_WORDS + k),
+                 (uint32_t)(k < op->n_inputs ? op->inputs[k] : op->outputs[k - op->n_inputs]));
     if (!encode(def, params, rec, c.carve.used, rec + 4 * (HDR_WORDS + n_io)))
         return ta__op_fail(&c, TA_E_UNSUPPORTED, "a parameter does not fit its 32-bit record word");
     return TA_OK;
@@ -431,7 +445,9 @@ const ta_tensor *ta__op_out(const ta__op_ctx *c, uint32_t k) {
 }
 
 float ta__op_scale(const ta_tensor *t) { return t->quant.count && t->quant.scale ? t->quant.scale[0] : 0.0f; }
-int32_t ta__op_zp(const ta_tensor *t) { return t->quant.count && t->quant.zero_point ? (int32_t)t->quant.zero_point[0] : 0; }
+int32_t ta__op_zp(const ta_tensor *t) {
+    return t->quant.count && t->quant.zero_point ? (int32_t)t->quant.zero_point[0] : 0;
+}
 int64_t ta__op_elems(const ta_tensor *t) { return (int64_t)ta_tensor_elements(t); }
 
 void *ta__op_take(ta__op_ctx *c, size_t bytes) { return ta__bump_take_aligned(&c->carve, 1, bytes, REC_ALIGN); }
@@ -453,7 +469,8 @@ ta_status ta__op_dims4(const ta__op_ctx *c, const ta_tensor *t, ta_dims4 *d) {
     d->h = t->shape[1];
     d->w = t->shape[2];
     d->c = t->shape[3];
-    if (d->n <= 0 || d->h <= 0 || d->w <= 0 || d->c <= 0) return ta__op_fail(c, TA_E_MALFORMED, "a tensor has a non-positive dim");
+    if (d->n <= 0 || d->h <= 0 || d->w <= 0 || d->c <= 0)
+        return ta__op_fail(c, TA_E_MALFORMED, "a tensor has a non-positive dim");
     return TA_OK;
 }
 
@@ -461,7 +478,8 @@ ta_status ta__op_const_i32(const ta__op_ctx *c, const ta_tensor *t, const int32_
     if (!t || !t->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "a shape/axis operand is not constant");
     if (t->dtype != TA_DTYPE_INT32) return ta__op_fail_type(c, "index operand", t->dtype);
     *n = ta__op_elems(t);
-    if ((size_t)*n * 4u > t->data_bytes) return ta__op_fail(c, TA_E_MALFORMED, "constant operand is shorter than its shape");
+    if ((size_t)*n * 4u > t->data_bytes)
+        return ta__op_fail(c, TA_E_MALFORMED, "constant operand is shorter than its shape");
     if (((uintptr_t)t->data & 3u) != 0) return ta__op_fail(c, TA_E_MALFORMED, "constant operand is misaligned");
     *v = (const int32_t *)t->data;
     return TA_OK;

@@ -4,17 +4,11 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_div_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_div_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_div_params, m)
-#define REQUANT(m) TA__REQUANT(ta_div_params, m)
-#define BCAST(m) TA__BCAST(ta_div_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_div_params
 static const ta__field k_fields_div[] = {BCAST(shape), F(act_min, TA__F_I32), F(act_max, TA__F_I32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_div, ta_div_params)
 
 static ta_status prep_div(ta__op_ctx *c) {
@@ -27,7 +21,8 @@ static ta_status prep_div(ta__op_ctx *c) {
     float lo, hi;
     if ((st = ta__op_prep_binary(c, &((ta_div_params *)c->params)->shape, &lo, &hi))) return st;
     c->path = TA__P_S32;
-    st = ta_int32_activation_range(c->op->opt.activation, &((ta_div_params *)c->params)->act_min, &((ta_div_params *)c->params)->act_max);
+    st = ta_int32_activation_range(c->op->opt.activation, &((ta_div_params *)c->params)->act_min,
+                                   &((ta_div_params *)c->params)->act_max);
     return st ? ta__op_fail(c, st, "unsupported fused activation") : TA_OK;
 }
 

@@ -4,18 +4,12 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_fc_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_fc_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_fc_params, m)
-#define REQUANT(m) TA__REQUANT(ta_fc_params, m)
-#define BCAST(m) TA__BCAST(ta_fc_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_fc_params
 static const ta__field k_fields_fc[] = {F(batches, TA__F_I32), F(accum_depth, TA__F_I32), F(out_depth, TA__F_I32),
                                REQUANT(q), F(act_min, TA__F_F32), F(act_max, TA__F_F32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_fc, ta_fc_params)
 
 static ta_status prep_fc(ta__op_ctx *c) {
@@ -23,18 +17,21 @@ static ta_status prep_fc(ta__op_ctx *c) {
     if (st) return st;
     const ta_tensor *in = ta__op_in(c, 0), *w = ta__op_in(c, 1), *b = ta__op_in(c, 2), *out = ta__op_out(c, 0);
     ta_fc_params *p = (ta_fc_params *)c->params;
-    if (w->rank != 2 || w->shape[0] <= 0 || w->shape[1] <= 0) return ta__op_fail(c, TA_E_MALFORMED, "weights must be 2-D");
+    if (w->rank != 2 || w->shape[0] <= 0 || w->shape[1] <= 0)
+        return ta__op_fail(c, TA_E_MALFORMED, "weights must be 2-D");
     p->out_depth = w->shape[0];
     p->accum_depth = w->shape[1];
     int64_t no = ta__op_elems(out);
     if (no % p->out_depth) return ta__op_fail(c, TA_E_MALFORMED, "output size is not a multiple of the weights' rows");
     p->batches = (int32_t)(no / p->out_depth);
-    if (ta__op_elems(in) < (int64_t)p->batches * p->accum_depth) return ta__op_fail(c, TA_E_MALFORMED, "input is smaller than batches x depth");
+    if (ta__op_elems(in) < (int64_t)p->batches * p->accum_depth)
+        return ta__op_fail(c, TA_E_MALFORMED, "input is smaller than batches x depth");
     if ((st = ta__op_bias_len(c, b, p->out_depth))) return st;
     if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "weights are not constant");
     if (in->dtype == TA_DTYPE_INT8)
         return ta__op_prep_s8_weights(c, in, w, b, out, "weights", p->out_depth, w->quant.count <= 1, &p->q);
-    if (in->dtype == TA_DTYPE_FLOAT32) return ta__op_prep_f32_weights(c, w, b, out, "weights", &p->act_min, &p->act_max);
+    if (in->dtype == TA_DTYPE_FLOAT32)
+        return ta__op_prep_f32_weights(c, w, b, out, "weights", &p->act_min, &p->act_max);
     return ta__op_fail_type(c, "input", in->dtype);
 }
 
@@ -45,4 +42,5 @@ static ta_status run_fc(const ta__op_run *r) {
                                : ta_kernel_fully_connected_f32(p, in, w, b, out);
 }
 
-TA__OP_DEF(ta_op_FULLY_CONNECTED, FULLY_CONNECTED, ta_fc_params, k_fields_fc, TA__CLEAR_PADDING(clear_fc), prep_fc, run_fc, 0);
+TA__OP_DEF(ta_op_FULLY_CONNECTED, FULLY_CONNECTED, ta_fc_params, k_fields_fc, TA__CLEAR_PADDING(clear_fc), prep_fc,
+           run_fc, 0);

@@ -8,20 +8,14 @@ typedef struct hswish_params {
     size_t count;
 } hswish_params;
 
-#define F(m, t) TA__FIELD(hswish_params, m, t)
-#define FA(m, t, n) TA__FIELDS(hswish_params, m, t, n)
-#define D4(m) TA__DIMS4(hswish_params, m)
-#define REQUANT(m) TA__REQUANT(hswish_params, m)
-#define BCAST(m) TA__BCAST(hswish_params, m)
+/* clang-format off */
+#define TA__PARAMS_T hswish_params
 static const ta__field k_fields_hswish[] = {F(p.input_zp, TA__F_I32),      F(p.output_zp, TA__F_I32),
                                    F(p.output_mult16, TA__F_I32), F(p.output_exp, TA__F_I32),
                                    F(p.reluish_mult16, TA__F_I32), F(p.reluish_exp, TA__F_I32),
                                    F(count, TA__F_SIZE)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_hswish, hswish_params)
 
 static ta_status prep_hswish(ta__op_ctx *c) {
@@ -30,7 +24,8 @@ static ta_status prep_hswish(ta__op_ctx *c) {
     const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
     if (in->dtype != TA_DTYPE_INT8) return ta__op_fail_type(c, "input", in->dtype);
     c->path = TA__P_S8;
-    st = ta_hard_swish_prepare(&((hswish_params *)c->params)->p, ta__op_scale(in), ta__op_zp(in), ta__op_scale(out), ta__op_zp(out));
+    st = ta_hard_swish_prepare(&((hswish_params *)c->params)->p, ta__op_scale(in), ta__op_zp(in), ta__op_scale(out),
+                               ta__op_zp(out));
     return st ? ta__op_fail(c, st, "scales out of range (output multiplier above one)") : TA_OK;
 }
 
@@ -41,4 +36,5 @@ static ta_status run_hswish(const ta__op_run *r) {
                                : ta_kernel_hard_swish_f32(p->count, in, out);
 }
 
-TA__OP_DEF(ta_op_HARD_SWISH, HARD_SWISH, hswish_params, k_fields_hswish, TA__CLEAR_PADDING(clear_hswish), prep_hswish, run_hswish, 0);
+TA__OP_DEF(ta_op_HARD_SWISH, HARD_SWISH, hswish_params, k_fields_hswish, TA__CLEAR_PADDING(clear_hswish), prep_hswish,
+           run_hswish, 0);

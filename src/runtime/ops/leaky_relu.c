@@ -8,20 +8,14 @@ typedef struct leaky_params {
     size_t count;
 } leaky_params;
 
-#define F(m, t) TA__FIELD(leaky_params, m, t)
-#define FA(m, t, n) TA__FIELDS(leaky_params, m, t, n)
-#define D4(m) TA__DIMS4(leaky_params, m)
-#define REQUANT(m) TA__REQUANT(leaky_params, m)
-#define BCAST(m) TA__BCAST(leaky_params, m)
+/* clang-format off */
+#define TA__PARAMS_T leaky_params
 static const ta__field k_fields_leaky[] = {F(p.input_zp, TA__F_I32),       F(p.output_zp, TA__F_I32),
                                   F(p.alpha_mult, TA__F_I32),     F(p.alpha_shift, TA__F_I32),
                                   F(p.identity_mult, TA__F_I32),  F(p.identity_shift, TA__F_I32),
                                   F(p.alpha, TA__F_F32),          F(count, TA__F_SIZE)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_leaky, leaky_params)
 
 static ta_status prep_leaky(ta__op_ctx *c) {
@@ -31,7 +25,8 @@ static ta_status prep_leaky(ta__op_ctx *c) {
     const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
     if (in->dtype != TA_DTYPE_INT8 && in->dtype != TA_DTYPE_INT16) return ta__op_fail_type(c, "input", in->dtype);
     c->path = in->dtype == TA_DTYPE_INT8 ? TA__P_S8 : TA__P_S16;
-    st = ta_leaky_relu_prepare(&((leaky_params *)c->params)->p, c->op->opt.alpha, ta__op_scale(in), ta__op_zp(in), ta__op_scale(out), ta__op_zp(out));
+    st = ta_leaky_relu_prepare(&((leaky_params *)c->params)->p, c->op->opt.alpha, ta__op_scale(in), ta__op_zp(in),
+                               ta__op_scale(out), ta__op_zp(out));
     return st ? ta__op_fail(c, st, "alpha or scales out of range") : TA_OK;
 }
 
@@ -43,4 +38,5 @@ static ta_status run_leaky(const ta__op_run *r) {
                                   : ta_kernel_leaky_relu_f32(&p->p, p->count, in, out);
 }
 
-TA__OP_DEF(ta_op_LEAKY_RELU, LEAKY_RELU, leaky_params, k_fields_leaky, TA__CLEAR_PADDING(clear_leaky), prep_leaky, run_leaky, 0);
+TA__OP_DEF(ta_op_LEAKY_RELU, LEAKY_RELU, leaky_params, k_fields_leaky, TA__CLEAR_PADDING(clear_leaky), prep_leaky,
+           run_leaky, 0);

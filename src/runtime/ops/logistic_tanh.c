@@ -10,19 +10,13 @@ typedef struct act_params {
     size_t count;
 } act_params;
 
-#define F(m, t) TA__FIELD(act_params, m, t)
-#define FA(m, t, n) TA__FIELDS(act_params, m, t, n)
-#define D4(m) TA__DIMS4(act_params, m)
-#define REQUANT(m) TA__REQUANT(act_params, m)
-#define BCAST(m) TA__BCAST(act_params, m)
+/* clang-format off */
+#define TA__PARAMS_T act_params
 static const ta__field k_fields_act[] = {F(p.input_zp, TA__F_I32), F(p.input_mult, TA__F_I32),
                                 F(p.input_left_shift, TA__F_I32), F(p.input_range_radius, TA__F_I32),
                                 F(count, TA__F_SIZE)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_act, act_params)
 
 static ta_status prep_act(ta__op_ctx *c) {
@@ -31,7 +25,8 @@ static ta_status prep_act(ta__op_ctx *c) {
     const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
     if (in->dtype != TA_DTYPE_INT8) return ta__op_fail_type(c, "input", in->dtype);
     const bool logistic = c->op->kind == TA_OP_LOGISTIC;
-    if (ta__op_zp(out) != (logistic ? -128 : 0)) return ta__op_fail(c, TA_E_UNSUPPORTED, "unexpected output zero point");
+    if (ta__op_zp(out) != (logistic ? -128 : 0))
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "unexpected output zero point");
     c->path = TA__P_S8;
     ta_act_prepare_s8(&((act_params *)c->params)->p, ta__op_scale(in), ta__op_zp(in));
     return TA_OK;
@@ -40,7 +35,8 @@ static ta_status prep_act(ta__op_ctx *c) {
 static ta_status run_logistic(const ta__op_run *r) {
     const act_params *p = r->params;
     void *in = ta__op_in_ptr(r, 0), *out = ta__op_out_ptr(r, 0);
-    return r->path == TA__P_S8 ? ta_kernel_logistic_s8(&p->p, p->count, in, out) : ta_kernel_logistic_f32(p->count, in, out);
+    return r->path == TA__P_S8 ? ta_kernel_logistic_s8(&p->p, p->count, in, out)
+                               : ta_kernel_logistic_f32(p->count, in, out);
 }
 
 static ta_status run_tanh(const ta__op_run *r) {
@@ -49,5 +45,7 @@ static ta_status run_tanh(const ta__op_run *r) {
     return r->path == TA__P_S8 ? ta_kernel_tanh_s8(&p->p, p->count, in, out) : ta_kernel_tanh_f32(p->count, in, out);
 }
 
-TA__OP_DEF(ta_op_LOGISTIC, LOGISTIC, act_params, k_fields_act, TA__CLEAR_PADDING(clear_act), prep_act, run_logistic, TA__OP_INPLACE);
-TA__OP_DEF(ta_op_TANH, TANH, act_params, k_fields_act, TA__CLEAR_PADDING(clear_act), prep_act, run_tanh, TA__OP_INPLACE);
+TA__OP_DEF(ta_op_LOGISTIC, LOGISTIC, act_params, k_fields_act, TA__CLEAR_PADDING(clear_act), prep_act, run_logistic,
+           TA__OP_INPLACE);
+TA__OP_DEF(ta_op_TANH, TANH, act_params, k_fields_act, TA__CLEAR_PADDING(clear_act), prep_act, run_tanh,
+           TA__OP_INPLACE);

@@ -4,20 +4,14 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_mean_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_mean_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_mean_params, m)
-#define REQUANT(m) TA__REQUANT(ta_mean_params, m)
-#define BCAST(m) TA__BCAST(ta_mean_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_mean_params
 static const ta__field k_fields_mean[] = {
     F(rank, TA__F_I32), FA(in_shape, TA__F_I32, TA_KERNEL_MAX_REDUCE_RANK),
     FA(reduce, TA__F_BOOL, TA_KERNEL_MAX_REDUCE_RANK), F(same_quant, TA__F_BOOL), F(input_zp, TA__F_I32),
     F(output_zp, TA__F_I32), F(mult, TA__F_I32), F(shift, TA__F_I32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_mean, ta_mean_params)
 
 static ta_status prep_mean(ta__op_ctx *c) {
@@ -28,7 +22,8 @@ static ta_status prep_mean(ta__op_ctx *c) {
     int64_t na;
     if ((st = ta__op_const_i32(c, ta__op_in(c, 1), &axes, &na))) return st;
     ta_mean_params *p = (ta_mean_params *)c->params;
-    if (ta_mean_axes(p, in->shape, in->rank, axes, (int32_t)na)) return ta__op_fail(c, TA_E_UNSUPPORTED, "bad axes or rank > 5");
+    if (ta_mean_axes(p, in->shape, in->rank, axes, (int32_t)na))
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "bad axes or rank > 5");
     int64_t no = 1;
     for (int32_t d = 0; d < p->rank; d++)
         if (!p->reduce[d]) no *= p->in_shape[d];

@@ -9,17 +9,11 @@ typedef struct minmax_params {
     ta_dtype type;
 } minmax_params;
 
-#define F(m, t) TA__FIELD(minmax_params, m, t)
-#define FA(m, t, n) TA__FIELDS(minmax_params, m, t, n)
-#define D4(m) TA__DIMS4(minmax_params, m)
-#define REQUANT(m) TA__REQUANT(minmax_params, m)
-#define BCAST(m) TA__BCAST(minmax_params, m)
+/* clang-format off */
+#define TA__PARAMS_T minmax_params
 static const ta__field k_fields_mm[] = {BCAST(shape), F(type, TA__F_DTYPE)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_mm, minmax_params)
 
 static ta_status prep_minmax(ta__op_ctx *c) {
@@ -44,5 +38,7 @@ static ta_status run_maximum(const ta__op_run *r) {
     return ta_kernel_maximum(&p->shape, p->type, ta__op_in_ptr(r, 0), ta__op_in_ptr(r, 1), ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_MINIMUM, MINIMUM, minmax_params, k_fields_mm, TA__CLEAR_PADDING(clear_mm), prep_minmax, run_minimum, 0);
-TA__OP_DEF(ta_op_MAXIMUM, MAXIMUM, minmax_params, k_fields_mm, TA__CLEAR_PADDING(clear_mm), prep_minmax, run_maximum, 0);
+TA__OP_DEF(ta_op_MINIMUM, MINIMUM, minmax_params, k_fields_mm, TA__CLEAR_PADDING(clear_mm), prep_minmax, run_minimum,
+           0);
+TA__OP_DEF(ta_op_MAXIMUM, MAXIMUM, minmax_params, k_fields_mm, TA__CLEAR_PADDING(clear_mm), prep_minmax, run_maximum,
+           0);

@@ -4,20 +4,14 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_mul_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_mul_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_mul_params, m)
-#define REQUANT(m) TA__REQUANT(ta_mul_params, m)
-#define BCAST(m) TA__BCAST(ta_mul_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_mul_params
 static const ta__field k_fields_mul[] = {
     BCAST(shape), F(input1_offset, TA__F_I32), F(input2_offset, TA__F_I32), F(output_offset, TA__F_I32),
     F(output_mult, TA__F_I32), F(output_shift, TA__F_I32), F(act_min, TA__F_I32), F(act_max, TA__F_I32),
     F(f_act_min, TA__F_F32), F(f_act_max, TA__F_F32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_mul, ta_mul_params)
 
 static ta_status prep_mul(ta__op_ctx *c) {
@@ -33,8 +27,8 @@ static ta_status prep_mul(ta__op_ctx *c) {
     }
     if (a->dtype != TA_DTYPE_INT8) return ta__op_fail_type(c, "input", a->dtype);
     c->path = TA__P_S8;
-    st = ta_mul_prepare(p, a->dtype, ta__op_scale(a), ta__op_zp(a), ta__op_scale(b), ta__op_zp(b), ta__op_scale(out), ta__op_zp(out),
-                        c->op->opt.activation);
+    st = ta_mul_prepare(p, a->dtype, ta__op_scale(a), ta__op_zp(a), ta__op_scale(b), ta__op_zp(b), ta__op_scale(out),
+                        ta__op_zp(out), c->op->opt.activation);
     return st ? ta__op_fail(c, st, "cannot derive the rescaling") : TA_OK;
 }
 
@@ -46,4 +40,5 @@ static ta_status run_mul(const ta__op_run *r) {
                                   : ta_kernel_mul_f32(p, a, b, out);
 }
 
-TA__OP_DEF(ta_op_MUL, MUL, ta_mul_params, k_fields_mul, TA__CLEAR_PADDING(clear_mul), prep_mul, run_mul, TA__OP_INPLACE);
+TA__OP_DEF(ta_op_MUL, MUL, ta_mul_params, k_fields_mul, TA__CLEAR_PADDING(clear_mul), prep_mul, run_mul,
+           TA__OP_INPLACE);

@@ -96,6 +96,15 @@ typedef struct ta__field {
         TA__FIELDS(T, m.out, TA__F_I32, TA_KERNEL_MAX_BROADCAST_RANK)
 #define TA__COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Field lists read best in short names: an op file defines TA__PARAMS_T as
+ * the params struct a list describes, writes the list with these, and
+ * undefines it. */
+#define F(m, t) TA__FIELD(TA__PARAMS_T, m, t)
+#define FA(m, t, n) TA__FIELDS(TA__PARAMS_T, m, t, n)
+#define D4(m) TA__DIMS4(TA__PARAMS_T, m)
+#define REQUANT(m) TA__REQUANT(TA__PARAMS_T, m)
+#define BCAST(m) TA__BCAST(TA__PARAMS_T, m)
+
 /* Where the compiler can say which bytes of a struct are padding (GCC's
  * __builtin_clear_padding), the layout check proves that every other byte
  * belongs to a described field.  An op file gives each params struct a
@@ -162,7 +171,7 @@ enum {
      * of the output, for every i: with inputs and output of one shape (no
      * broadcasting) and one element size, the output may be an input's
      * buffer.  The INPLACE rewrite (rewrite.h) reads this flag through
-     * ta__op_inplace_kinds. */
+     * ta_op_list_inplace_kinds (ops.h). */
     TA__OP_INPLACE = 1u << 0,
     /* The op keeps state between invokes (state_bytes): the runtime gives it
      * that many persistent bytes, zeroed by init and ta_runtime_reset. */

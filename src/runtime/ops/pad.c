@@ -10,20 +10,14 @@ typedef struct pad_params {
     uint8_t value[8]; /* the pad value bytes */
 } pad_params;
 
-#define F(m, t) TA__FIELD(pad_params, m, t)
-#define FA(m, t, n) TA__FIELDS(pad_params, m, t, n)
-#define D4(m) TA__DIMS4(pad_params, m)
-#define REQUANT(m) TA__REQUANT(pad_params, m)
-#define BCAST(m) TA__BCAST(pad_params, m)
+/* clang-format off */
+#define TA__PARAMS_T pad_params
 static const ta__field k_fields_pad[] = {
     F(p.rank, TA__F_I32), FA(p.in_shape, TA__F_I32, TA_KERNEL_MAX_PAD_RANK),
     FA(p.before, TA__F_I32, TA_KERNEL_MAX_PAD_RANK), FA(p.after, TA__F_I32, TA_KERNEL_MAX_PAD_RANK),
     F(p.elem_size, TA__F_SIZE), FA(value, TA__F_RAW4, 2)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_pad, pad_params)
 
 static ta_status prep_pad(ta__op_ctx *c) {
@@ -34,7 +28,8 @@ static ta_status prep_pad(ta__op_ctx *c) {
     int64_t np;
     if ((st = ta__op_const_i32(c, ta__op_in(c, 1), &pads, &np))) return st;
     ta_pad_params *p = &((pad_params *)c->params)->p;
-    if (in->rank < 1 || in->rank > TA_KERNEL_MAX_PAD_RANK || np != 2 * in->rank) return ta__op_fail(c, TA_E_UNSUPPORTED, "rank above 5 or bad paddings");
+    if (in->rank < 1 || in->rank > TA_KERNEL_MAX_PAD_RANK || np != 2 * in->rank)
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "rank above 5 or bad paddings");
     p->rank = in->rank;
     p->elem_size = ta_dtype_size(in->dtype);
     if (in->dtype != out->dtype || (p->elem_size != 1 && p->elem_size != 2 && p->elem_size != 4 && p->elem_size != 8))
@@ -54,7 +49,7 @@ static ta_status prep_pad(ta__op_ctx *c) {
         if (no > INT32_MAX) return ta__op_fail(c, TA_E_MALFORMED, "output size does not match the paddings");
     }
     if (no != ta__op_elems(out)) return ta__op_fail(c, TA_E_MALFORMED, "output size does not match the paddings");
-    memset(((pad_params *)c->params)->value, 0, sizeof ((pad_params *)c->params)->value);
+    memset(((pad_params *)c->params)->value, 0, sizeof((pad_params *)c->params)->value);
     if (cv && cv->data && cv->data_bytes >= p->elem_size) {
         memcpy(((pad_params *)c->params)->value, cv->data, p->elem_size);
     } else if (cv) {

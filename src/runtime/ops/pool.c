@@ -3,20 +3,14 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_pool_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_pool_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_pool_params, m)
-#define REQUANT(m) TA__REQUANT(ta_pool_params, m)
-#define BCAST(m) TA__BCAST(ta_pool_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_pool_params
 static const ta__field k_fields_pool[] = {
     D4(input), D4(output), F(filter_h, TA__F_I32), F(filter_w, TA__F_I32), F(stride_h, TA__F_I32),
     F(stride_w, TA__F_I32), F(pad_h, TA__F_I32), F(pad_w, TA__F_I32), F(act_min, TA__F_I32),
     F(act_max, TA__F_I32), F(f_act_min, TA__F_F32), F(f_act_max, TA__F_F32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_pool, ta_pool_params)
 
 static ta_status prep_pool(ta__op_ctx *c) {
@@ -39,7 +33,8 @@ static ta_status prep_pool(ta__op_ctx *c) {
     if (in->dtype != out->dtype) return ta__op_fail_type(c, "output", out->dtype);
     if (in->dtype == TA_DTYPE_INT8) {
         c->path = TA__P_S8;
-        st = ta_quant_activation_range(o->activation, ta__op_scale(out), ta__op_zp(out), TA_DTYPE_INT8, &p->act_min, &p->act_max);
+        st = ta_quant_activation_range(o->activation, ta__op_scale(out), ta__op_zp(out), TA_DTYPE_INT8, &p->act_min,
+                                       &p->act_max);
         return st ? ta__op_fail(c, st, "unsupported fused activation") : TA_OK;
     }
     if (in->dtype == TA_DTYPE_FLOAT32) {
@@ -61,5 +56,7 @@ static ta_status run_max_pool(const ta__op_run *r) {
     return r->path == TA__P_S8 ? ta_kernel_max_pool_s8(p, in, out) : ta_kernel_max_pool_f32(p, in, out);
 }
 
-TA__OP_DEF(ta_op_AVERAGE_POOL_2D, AVERAGE_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool), prep_pool, run_avg_pool, 0);
-TA__OP_DEF(ta_op_MAX_POOL_2D, MAX_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool), prep_pool, run_max_pool, 0);
+TA__OP_DEF(ta_op_AVERAGE_POOL_2D, AVERAGE_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool),
+           prep_pool, run_avg_pool, 0);
+TA__OP_DEF(ta_op_MAX_POOL_2D, MAX_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool), prep_pool,
+           run_max_pool, 0);

@@ -12,18 +12,12 @@ typedef struct quant_params {
     size_t n;
 } quant_params;
 
-#define F(m, t) TA__FIELD(quant_params, m, t)
-#define FA(m, t, n) TA__FIELDS(quant_params, m, t, n)
-#define D4(m) TA__DIMS4(quant_params, m)
-#define REQUANT(m) TA__REQUANT(quant_params, m)
-#define BCAST(m) TA__BCAST(quant_params, m)
+/* clang-format off */
+#define TA__PARAMS_T quant_params
 static const ta__field k_fields_q[] = {F(in_type, TA__F_DTYPE), F(out_type, TA__F_DTYPE), F(scale, TA__F_F32), F(in_zp, TA__F_I32),
                               F(out_zp, TA__F_I32), F(mult, TA__F_I32), F(shift, TA__F_I32), F(n, TA__F_SIZE)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_q, quant_params)
 
 static ta_status prep_quantize(ta__op_ctx *c) {
@@ -55,8 +49,10 @@ static ta_status prep_quantize(ta__op_ctx *c) {
         return TA_OK;
     }
     if (!int_in) return ta__op_fail_type(c, "input", in->dtype);
-    ta_quant_multiplier((double)ta__op_scale(in) / (double)ta__op_scale(out), &((quant_params *)c->params)->mult, &((quant_params *)c->params)->shift);
-    if (((quant_params *)c->params)->shift > 30) return ta__op_fail(c, TA_E_UNSUPPORTED, "requantisation ratio too large");
+    ta_quant_multiplier((double)ta__op_scale(in) / (double)ta__op_scale(out), &((quant_params *)c->params)->mult,
+                        &((quant_params *)c->params)->shift);
+    if (((quant_params *)c->params)->shift > 30)
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "requantisation ratio too large");
     c->path = TA__P_S8;
     return TA_OK;
 }
@@ -64,9 +60,9 @@ static ta_status prep_quantize(ta__op_ctx *c) {
 static ta_status run_quantize(const ta__op_run *r) {
     const quant_params *q = r->params;
     void *in = ta__op_in_ptr(r, 0), *out = ta__op_out_ptr(r, 0);
-    return r->path == TA__P_F32 ? ta_kernel_quantize_f32(q->n, in, q->scale, q->out_zp, q->out_type, out)
-                                : ta_kernel_requantize(q->n, q->in_type, in, q->in_zp, q->mult, q->shift, q->out_type,
-                                                       q->out_zp, out);
+    return r->path == TA__P_F32
+               ? ta_kernel_quantize_f32(q->n, in, q->scale, q->out_zp, q->out_type, out)
+               : ta_kernel_requantize(q->n, q->in_type, in, q->in_zp, q->mult, q->shift, q->out_type, q->out_zp, out);
 }
 
 static ta_status run_dequantize(const ta__op_run *r) {
@@ -74,5 +70,7 @@ static ta_status run_dequantize(const ta__op_run *r) {
     return ta_kernel_dequantize(q->n, q->in_type, ta__op_in_ptr(r, 0), q->scale, q->in_zp, ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_QUANTIZE, QUANTIZE, quant_params, k_fields_q, TA__CLEAR_PADDING(clear_q), prep_quantize, run_quantize, TA__OP_INPLACE);
-TA__OP_DEF(ta_op_DEQUANTIZE, DEQUANTIZE, quant_params, k_fields_q, TA__CLEAR_PADDING(clear_q), prep_quantize, run_dequantize, TA__OP_INPLACE);
+TA__OP_DEF(ta_op_QUANTIZE, QUANTIZE, quant_params, k_fields_q, TA__CLEAR_PADDING(clear_q), prep_quantize, run_quantize,
+           TA__OP_INPLACE);
+TA__OP_DEF(ta_op_DEQUANTIZE, DEQUANTIZE, quant_params, k_fields_q, TA__CLEAR_PADDING(clear_q), prep_quantize,
+           run_dequantize, TA__OP_INPLACE);

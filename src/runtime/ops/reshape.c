@@ -8,17 +8,11 @@ typedef struct copy_params {
     size_t bytes;
 } copy_params;
 
-#define F(m, t) TA__FIELD(copy_params, m, t)
-#define FA(m, t, n) TA__FIELDS(copy_params, m, t, n)
-#define D4(m) TA__DIMS4(copy_params, m)
-#define REQUANT(m) TA__REQUANT(copy_params, m)
-#define BCAST(m) TA__BCAST(copy_params, m)
+/* clang-format off */
+#define TA__PARAMS_T copy_params
 static const ta__field k_fields_copy[] = {F(bytes, TA__F_SIZE)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_copy, copy_params)
 
 static ta_status prep_copy(ta__op_ctx *c) {
@@ -38,4 +32,5 @@ static ta_status run_copy(const ta__op_run *r) {
 
 TA__OP_DEF(ta_op_RESHAPE, RESHAPE, copy_params, k_fields_copy, TA__CLEAR_PADDING(clear_copy), prep_copy, run_copy, 0);
 TA__OP_DEF(ta_op_SQUEEZE, SQUEEZE, copy_params, k_fields_copy, TA__CLEAR_PADDING(clear_copy), prep_copy, run_copy, 0);
-TA__OP_DEF(ta_op_EXPAND_DIMS, EXPAND_DIMS, copy_params, k_fields_copy, TA__CLEAR_PADDING(clear_copy), prep_copy, run_copy, 0);
+TA__OP_DEF(ta_op_EXPAND_DIMS, EXPAND_DIMS, copy_params, k_fields_copy, TA__CLEAR_PADDING(clear_copy), prep_copy,
+           run_copy, 0);

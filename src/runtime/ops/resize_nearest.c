@@ -3,18 +3,12 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_resize_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_resize_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_resize_params, m)
-#define REQUANT(m) TA__REQUANT(ta_resize_params, m)
-#define BCAST(m) TA__BCAST(ta_resize_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_resize_params
 static const ta__field k_fields_rs[] = {D4(input), F(out_h, TA__F_I32), F(out_w, TA__F_I32), F(align_corners, TA__F_BOOL),
                                F(half_pixel_centers, TA__F_BOOL), F(elem_size, TA__F_SIZE)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_rs, ta_resize_params)
 
 static ta_status prep_resize(ta__op_ctx *c) {
@@ -44,4 +38,5 @@ static ta_status run_resize(const ta__op_run *r) {
     return ta_kernel_resize_nearest(r->params, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_RESIZE_NEAREST_NEIGHBOR, RESIZE_NEAREST_NEIGHBOR, ta_resize_params, k_fields_rs, TA__CLEAR_PADDING(clear_rs), prep_resize, run_resize, 0);
+TA__OP_DEF(ta_op_RESIZE_NEAREST_NEIGHBOR, RESIZE_NEAREST_NEIGHBOR, ta_resize_params, k_fields_rs,
+           TA__CLEAR_PADDING(clear_rs), prep_resize, run_resize, 0);

@@ -14,80 +14,47 @@ typedef struct count_params {
     size_t n;
 } count_params; /* SignalFftAutoScale, SignalFilterBankSquareRoot */
 
-#define F(m, t) TA__FIELD(ta_signal_window_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_signal_window_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_signal_window_params, m)
-#define REQUANT(m) TA__REQUANT(ta_signal_window_params, m)
-#define BCAST(m) TA__BCAST(ta_signal_window_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_signal_window_params
 static const ta__field k_fields_sig_window[] = {F(size, TA__F_I32), F(window, TA__F_I32),
                                        F(shift, TA__F_I32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_window, ta_signal_window_params)
 
-#define F(m, t) TA__FIELD(count_params, m, t)
-#define FA(m, t, n) TA__FIELDS(count_params, m, t, n)
-#define D4(m) TA__DIMS4(count_params, m)
-#define REQUANT(m) TA__REQUANT(count_params, m)
-#define BCAST(m) TA__BCAST(count_params, m)
+/* clang-format off */
+#define TA__PARAMS_T count_params
 static const ta__field k_fields_sig_count[] = {F(n, TA__F_SIZE)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_count, count_params)
 
-#define F(m, t) TA__FIELD(ta_signal_rfft_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_signal_rfft_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_signal_rfft_params, m)
-#define REQUANT(m) TA__REQUANT(ta_signal_rfft_params, m)
-#define BCAST(m) TA__BCAST(ta_signal_rfft_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_signal_rfft_params
 static const ta__field k_fields_sig_rfft[] = {F(fft_length, TA__F_I32), F(input_length, TA__F_I32),
                                      F(frames, TA__F_I32), F(twiddles, TA__F_PTR)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_rfft, ta_signal_rfft_params)
 
-#define F(m, t) TA__FIELD(ta_signal_energy_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_signal_energy_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_signal_energy_params, m)
-#define REQUANT(m) TA__REQUANT(ta_signal_energy_params, m)
-#define BCAST(m) TA__BCAST(ta_signal_energy_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_signal_energy_params
 static const ta__field k_fields_sig_energy[] = {F(count, TA__F_I32), F(start, TA__F_I32),
                                        F(end, TA__F_I32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_energy, ta_signal_energy_params)
 
-#define F(m, t) TA__FIELD(ta_signal_filter_bank_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_signal_filter_bank_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_signal_filter_bank_params, m)
-#define REQUANT(m) TA__REQUANT(ta_signal_filter_bank_params, m)
-#define BCAST(m) TA__BCAST(ta_signal_filter_bank_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_signal_filter_bank_params
 static const ta__field k_fields_sig_fb[] = {F(num_channels, TA__F_I32), F(input_size, TA__F_I32),
                                    F(weights_size, TA__F_I32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_fb, ta_signal_filter_bank_params)
 
-#define F(m, t) TA__FIELD(ta_signal_spectral_subtraction_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_signal_spectral_subtraction_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_signal_spectral_subtraction_params, m)
-#define REQUANT(m) TA__REQUANT(ta_signal_spectral_subtraction_params, m)
-#define BCAST(m) TA__BCAST(ta_signal_spectral_subtraction_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_signal_spectral_subtraction_params
 /* num_channels first: ta__op_state_bytes reads it from the record */
 static const ta__field k_fields_sig_ss[] = {F(num_channels, TA__F_I32),
                                    F(smoothing, TA__F_I32),
@@ -98,46 +65,32 @@ static const ta__field k_fields_sig_ss[] = {F(num_channels, TA__F_I32),
                                    F(smoothing_bits, TA__F_I32),
                                    F(spectral_subtraction_bits, TA__F_I32),
                                    F(clamping, TA__F_BOOL)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_ss, ta_signal_spectral_subtraction_params)
 
-#define F(m, t) TA__FIELD(ta_signal_pcan_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_signal_pcan_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_signal_pcan_params, m)
-#define REQUANT(m) TA__REQUANT(ta_signal_pcan_params, m)
-#define BCAST(m) TA__BCAST(ta_signal_pcan_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_signal_pcan_params
 static const ta__field k_fields_sig_pcan[] = {F(num_channels, TA__F_I32), F(snr_shift, TA__F_I32),
                                      F(lut_size, TA__F_I32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_pcan, ta_signal_pcan_params)
 
-#define F(m, t) TA__FIELD(ta_signal_filter_bank_log_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_signal_filter_bank_log_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_signal_filter_bank_log_params, m)
-#define REQUANT(m) TA__REQUANT(ta_signal_filter_bank_log_params, m)
-#define BCAST(m) TA__BCAST(ta_signal_filter_bank_log_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_signal_filter_bank_log_params
 static const ta__field k_fields_sig_log[] = {F(num_channels, TA__F_I32), F(input_correction_bits, TA__F_I32),
                                     F(output_scale, TA__F_I32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_log, ta_signal_filter_bank_log_params)
 
 /* ---- custom options: a FlexBuffer map ---------------------------------- */
 
 /* The op's custom options: a FlexBuffer map, verified in full. */
 static ta_status custom_options(ta__op_ctx *c, ta_flex_ref *map) {
-    if (!c->op->custom_data || !c->op->custom_data_bytes) return ta__op_fail(c, TA_E_MALFORMED, "custom options are missing");
+    if (!c->op->custom_data || !c->op->custom_data_bytes)
+        return ta__op_fail(c, TA_E_MALFORMED, "custom options are missing");
     ta_diag d;
     d.msg[0] = 0;
     ta_status st = ta_flex_root(c->op->custom_data, c->op->custom_data_bytes, map, &d);
@@ -151,10 +104,11 @@ static ta_status opt_int(ta__op_ctx *c, const ta_flex_ref *map, const char *key,
     ta_flex_ref r;
     ta_status st = ta_flex_map_find(map, key, &r);
     if (st == TA_E_NOT_FOUND)
-        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): custom option '%s' is missing", c->index, ta__op_ctx_name(c), key);
+        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): custom option '%s' is missing", c->index,
+                           ta__op_ctx_name(c), key);
     if (st || ta_flex_int(&r, v))
-        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): custom option '%s' is not an integer", c->index, ta__op_ctx_name(c),
-                           key);
+        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): custom option '%s' is not an integer", c->index,
+                           ta__op_ctx_name(c), key);
     if (*v < lo || *v > hi)
         return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): custom option '%s' = %lld is outside %lld..%lld",
                            c->index, ta__op_ctx_name(c), key, (long long)*v, (long long)lo, (long long)hi);
@@ -178,10 +132,13 @@ static ta_status opt_u32(ta__op_ctx *c, const ta_flex_ref *map, const char *key,
 
 /* Operand k: present, of type t, of rank `rank` (-1: any rank >= 1). */
 static ta_status sig_operand(ta__op_ctx *c, const ta_tensor *t, const char *role, ta_dtype type, int32_t rank) {
-    if (!t) return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): the %s is missing", c->index, ta__op_ctx_name(c), role);
+    if (!t)
+        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): the %s is missing", c->index, ta__op_ctx_name(c),
+                           role);
     if (t->dtype != type) return ta__op_fail_type(c, role, t->dtype);
     if (rank >= 0 ? t->rank != rank : t->rank < 1)
-        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): the %s has rank %d", c->index, ta__op_ctx_name(c), role, t->rank);
+        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): the %s has rank %d", c->index, ta__op_ctx_name(c),
+                           role, t->rank);
     return TA_OK;
 }
 
@@ -192,12 +149,14 @@ static ta_status prep_sig_window(ta__op_ctx *c) {
     ta_status st = ta__op_need_io(c, 2, 2, 1);
     const ta_tensor *in = ta__op_in(c, 0), *w = ta__op_in(c, 1), *out = ta__op_out(c, 0);
     if (st || (st = sig_operand(c, in, "input", TA_DTYPE_INT16, -1)) ||
-        (st = sig_operand(c, w, "weights", TA_DTYPE_INT16, 1)) || (st = sig_operand(c, out, "output", TA_DTYPE_INT16, in->rank)))
+        (st = sig_operand(c, w, "weights", TA_DTYPE_INT16, 1)) ||
+        (st = sig_operand(c, out, "output", TA_DTYPE_INT16, in->rank)))
         return st;
     ta_signal_window_params *p = (ta_signal_window_params *)c->params;
     ta_flex_ref map;
     if ((st = custom_options(c, &map)) || (st = opt_i32(c, &map, "shift", 0, 31, &p->shift))) return st;
-    if (ta__op_elems(in) != ta__op_elems(out) || ta__op_elems(w) < 1 || ta__op_elems(in) % ta__op_elems(w) || ta__op_elems(in) > INT32_MAX)
+    if (ta__op_elems(in) != ta__op_elems(out) || ta__op_elems(w) < 1 || ta__op_elems(in) % ta__op_elems(w) ||
+        ta__op_elems(in) > INT32_MAX)
         return ta__op_fail(c, TA_E_MALFORMED, "input and output must be whole frames of the weights");
     p->size = (int32_t)ta__op_elems(in);
     p->window = (int32_t)ta__op_elems(w);
@@ -208,7 +167,8 @@ static ta_status prep_sig_fft_auto_scale(ta__op_ctx *c) {
     c->path = TA__P_COPY;
     ta_status st = ta__op_need_io(c, 1, 1, 2);
     const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0), *sb = ta__op_out(c, 1);
-    if (st || (st = sig_operand(c, in, "input", TA_DTYPE_INT16, 1)) || (st = sig_operand(c, out, "output", TA_DTYPE_INT16, 1)) ||
+    if (st || (st = sig_operand(c, in, "input", TA_DTYPE_INT16, 1)) ||
+        (st = sig_operand(c, out, "output", TA_DTYPE_INT16, 1)) ||
         (st = sig_operand(c, sb, "scale bits output", TA_DTYPE_INT32, 0)))
         return st;
     if (ta__op_elems(in) != ta__op_elems(out)) return ta__op_fail(c, TA_E_MALFORMED, "output size differs from input");
@@ -220,7 +180,8 @@ static ta_status prep_sig_rfft(ta__op_ctx *c) {
     c->path = TA__P_COPY;
     ta_status st = ta__op_need_io(c, 1, 1, 1);
     const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
-    if (st || (st = sig_operand(c, in, "input", TA_DTYPE_INT16, -1)) || (st = sig_operand(c, out, "output", TA_DTYPE_INT16, in->rank)))
+    if (st || (st = sig_operand(c, in, "input", TA_DTYPE_INT16, -1)) ||
+        (st = sig_operand(c, out, "output", TA_DTYPE_INT16, in->rank)))
         return st;
     ta_signal_rfft_params *p = (ta_signal_rfft_params *)c->params;
     ta_flex_ref map;
@@ -231,7 +192,9 @@ static ta_status prep_sig_rfft(ta__op_ctx *c) {
     if (type != 7) /* TFLite's TensorType_INT16 */
         return ta__op_fail(c, TA_E_UNSUPPORTED, "only the int16 FFT (T = int16) has a kernel");
     const size_t table = ta_signal_rfft_table_count(p->fft_length);
-    if (!table) return ta__op_fail(c, TA_E_UNSUPPORTED, "fft_length must be 4 times a power of two, or twice one (radix 4 and 2)");
+    if (!table)
+        return ta__op_fail(c, TA_E_UNSUPPORTED,
+                           "fft_length must be 4 times a power of two, or twice one (radix 4 and 2)");
     p->input_length = in->shape[in->rank - 1];
     if (p->input_length < 1 || p->input_length > p->fft_length || ta__op_elems(in) % p->input_length)
         return ta__op_fail(c, TA_E_MALFORMED, "input frames do not fit fft_length");
@@ -250,10 +213,12 @@ static ta_status prep_sig_energy(ta__op_ctx *c) {
     c->path = TA__P_COPY;
     ta_status st = ta__op_need_io(c, 1, 1, 1);
     const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
-    if (st || (st = sig_operand(c, in, "input", TA_DTYPE_INT16, 1)) || (st = sig_operand(c, out, "output", TA_DTYPE_UINT32, 1)))
+    if (st || (st = sig_operand(c, in, "input", TA_DTYPE_INT16, 1)) ||
+        (st = sig_operand(c, out, "output", TA_DTYPE_UINT32, 1)))
         return st;
     ta_signal_energy_params *p = (ta_signal_energy_params *)c->params;
-    if (ta__op_elems(in) % 2 || ta__op_elems(out) != ta__op_elems(in) / 2) return ta__op_fail(c, TA_E_MALFORMED, "output must have one value per complex input");
+    if (ta__op_elems(in) % 2 || ta__op_elems(out) != ta__op_elems(in) / 2)
+        return ta__op_fail(c, TA_E_MALFORMED, "output must have one value per complex input");
     p->count = (int32_t)ta__op_elems(out);
     ta_flex_ref map;
     if ((st = custom_options(c, &map)) || (st = opt_i32(c, &map, "start_index", 0, p->count, &p->start)) ||
@@ -274,8 +239,10 @@ static ta_status prep_sig_filter_bank(ta__op_ctx *c) {
         if ((st = sig_operand(c, ta__op_in(c, k), roles[k - 1], TA_DTYPE_INT16, 1))) return st;
     ta_signal_filter_bank_params *p = (ta_signal_filter_bank_params *)c->params;
     ta_flex_ref map;
-    if ((st = custom_options(c, &map)) || (st = opt_i32(c, &map, "num_channels", 0, 1 << 20, &p->num_channels))) return st;
-    if (ta__op_elems(ta__op_out(c, 0)) != p->num_channels) return ta__op_fail(c, TA_E_MALFORMED, "output size differs from num_channels");
+    if ((st = custom_options(c, &map)) || (st = opt_i32(c, &map, "num_channels", 0, 1 << 20, &p->num_channels)))
+        return st;
+    if (ta__op_elems(ta__op_out(c, 0)) != p->num_channels)
+        return ta__op_fail(c, TA_E_MALFORMED, "output size differs from num_channels");
     for (uint32_t k = 3; k <= 5; k++)
         if (ta__op_elems(ta__op_in(c, k)) < (int64_t)p->num_channels + 1)
             return ta__op_fail(c, TA_E_MALFORMED, "channel tables need num_channels + 1 entries");
@@ -283,13 +250,15 @@ static ta_status prep_sig_filter_bank(ta__op_ctx *c) {
     const int64_t nw = ta__op_elems(ta__op_in(c, 1)), nu = ta__op_elems(ta__op_in(c, 2));
     p->weights_size = (int32_t)(nw < nu ? nw : nu);
     /* constant tables (the usual case): check every band now */
-    const ta_signal_filter_bank_tables t = {ta__op_in(c, 1)->data, ta__op_in(c, 2)->data, ta__op_in(c, 3)->data, ta__op_in(c, 4)->data,
-                                            ta__op_in(c, 5)->data};
+    const ta_signal_filter_bank_tables t = {ta__op_in(c, 1)->data, ta__op_in(c, 2)->data, ta__op_in(c, 3)->data,
+                                            ta__op_in(c, 4)->data, ta__op_in(c, 5)->data};
     if (t.weights && t.unweights && t.freq_starts && t.weight_starts && t.widths) {
         for (uint32_t k = 1; k <= 5; k++)
-            if (((uintptr_t)ta__op_in(c, k)->data & 1u) != 0) return ta__op_fail(c, TA_E_MALFORMED, "a table is misaligned");
+            if (((uintptr_t)ta__op_in(c, k)->data & 1u) != 0)
+                return ta__op_fail(c, TA_E_MALFORMED, "a table is misaligned");
         if (ta_signal_filter_bank_check(p, &t))
-            return ta__op_fail(c, TA_E_MALFORMED, "a channel's band or weights fall outside the input or weight tables");
+            return ta__op_fail(c, TA_E_MALFORMED,
+                               "a channel's band or weights fall outside the input or weight tables");
     }
     return TA_OK;
 }
@@ -301,7 +270,8 @@ static ta_status prep_sig_fb_sqrt(ta__op_ctx *c) {
         (st = sig_operand(c, ta__op_in(c, 1), "scale bits", TA_DTYPE_INT32, 0)) ||
         (st = sig_operand(c, ta__op_out(c, 0), "output", TA_DTYPE_UINT32, 1)))
         return st;
-    if (ta__op_elems(ta__op_in(c, 0)) != ta__op_elems(ta__op_out(c, 0))) return ta__op_fail(c, TA_E_MALFORMED, "output size differs from input");
+    if (ta__op_elems(ta__op_in(c, 0)) != ta__op_elems(ta__op_out(c, 0)))
+        return ta__op_fail(c, TA_E_MALFORMED, "output size differs from input");
     ((count_params *)c->params)->n = (size_t)ta__op_elems(ta__op_in(c, 0));
     return TA_OK;
 }
@@ -331,7 +301,8 @@ static ta_status prep_sig_spectral_sub(ta__op_ctx *c) {
     p->smoothing_bits = (uint32_t)sb;
     p->spectral_subtraction_bits = (uint32_t)ssb;
     p->clamping = clamping != 0;
-    if (ta__op_elems(ta__op_in(c, 0)) != p->num_channels || ta__op_elems(ta__op_out(c, 0)) != p->num_channels || ta__op_elems(ta__op_out(c, 1)) != p->num_channels)
+    if (ta__op_elems(ta__op_in(c, 0)) != p->num_channels || ta__op_elems(ta__op_out(c, 0)) != p->num_channels ||
+        ta__op_elems(ta__op_out(c, 1)) != p->num_channels)
         return ta__op_fail(c, TA_E_MALFORMED, "input and outputs must have num_channels elements");
     c->state = (size_t)p->num_channels * sizeof(uint32_t); /* the noise estimates */
     return TA_OK;
@@ -351,7 +322,8 @@ static ta_status prep_sig_pcan(ta__op_ctx *c) {
     const int64_t n = ta__op_elems(ta__op_in(c, 0));
     if (n < 1 || ta__op_elems(ta__op_in(c, 1)) != n || ta__op_elems(ta__op_out(c, 0)) != n)
         return ta__op_fail(c, TA_E_MALFORMED, "input, noise estimate and output sizes differ");
-    if (ta__op_elems(ta__op_in(c, 2)) < 125) return ta__op_fail(c, TA_E_MALFORMED, "gain table has fewer than 125 entries");
+    if (ta__op_elems(ta__op_in(c, 2)) < 125)
+        return ta__op_fail(c, TA_E_MALFORMED, "gain table has fewer than 125 entries");
     p->num_channels = (int32_t)n;
     p->lut_size = (int32_t)ta__op_elems(ta__op_in(c, 2));
     return TA_OK;
@@ -369,7 +341,8 @@ static ta_status prep_sig_fb_log(ta__op_ctx *c) {
         (st = opt_i32(c, &map, "input_correction_bits", 0, 31, &p->input_correction_bits)) ||
         (st = opt_i32(c, &map, "output_scale", INT32_MIN, INT32_MAX, &p->output_scale)))
         return st;
-    if (ta__op_elems(ta__op_in(c, 0)) != ta__op_elems(ta__op_out(c, 0))) return ta__op_fail(c, TA_E_MALFORMED, "output size differs from input");
+    if (ta__op_elems(ta__op_in(c, 0)) != ta__op_elems(ta__op_out(c, 0)))
+        return ta__op_fail(c, TA_E_MALFORMED, "output size differs from input");
     p->num_channels = (int32_t)ta__op_elems(ta__op_in(c, 0));
     return TA_OK;
 }
@@ -427,21 +400,102 @@ static ta_status run_fb_log(const ta__op_run *r) {
 }
 
 /* Record kinds TA__K_SIG_* (op.h), matched by custom name. */
-const ta_op_def ta_op_SignalWindow = {TA__K_SIG_WINDOW, 0, TA__OVERLAP_NONE, "SignalWindow", k_fields_sig_window, (uint16_t)TA__COUNT(k_fields_sig_window),
-                               (uint16_t)sizeof(ta_signal_window_params), TA__CLEAR_PADDING(clear_sig_window), prep_sig_window, run_window, NULL};
-const ta_op_def ta_op_SignalFftAutoScale = {TA__K_SIG_FFT_AUTO_SCALE, 0, TA__OVERLAP_NONE, "SignalFftAutoScale", k_fields_sig_count, (uint16_t)TA__COUNT(k_fields_sig_count),
-                               (uint16_t)sizeof(count_params), TA__CLEAR_PADDING(clear_sig_count), prep_sig_fft_auto_scale, run_fft_auto_scale, NULL};
-const ta_op_def ta_op_SignalRfft = {TA__K_SIG_RFFT, 0, TA__OVERLAP_NONE, "SignalRfft", k_fields_sig_rfft, (uint16_t)TA__COUNT(k_fields_sig_rfft),
-                               (uint16_t)sizeof(ta_signal_rfft_params), TA__CLEAR_PADDING(clear_sig_rfft), prep_sig_rfft, run_rfft, NULL};
-const ta_op_def ta_op_SignalEnergy = {TA__K_SIG_ENERGY, 0, TA__OVERLAP_NONE, "SignalEnergy", k_fields_sig_energy, (uint16_t)TA__COUNT(k_fields_sig_energy),
-                               (uint16_t)sizeof(ta_signal_energy_params), TA__CLEAR_PADDING(clear_sig_energy), prep_sig_energy, run_energy, NULL};
-const ta_op_def ta_op_SignalFilterBank = {TA__K_SIG_FILTER_BANK, 0, TA__OVERLAP_NONE, "SignalFilterBank", k_fields_sig_fb, (uint16_t)TA__COUNT(k_fields_sig_fb),
-                               (uint16_t)sizeof(ta_signal_filter_bank_params), TA__CLEAR_PADDING(clear_sig_fb), prep_sig_filter_bank, run_filter_bank, NULL};
-const ta_op_def ta_op_SignalFilterBankSquareRoot = {TA__K_SIG_FB_SQRT, 0, TA__OVERLAP_NONE, "SignalFilterBankSquareRoot", k_fields_sig_count, (uint16_t)TA__COUNT(k_fields_sig_count),
-                               (uint16_t)sizeof(count_params), TA__CLEAR_PADDING(clear_sig_count), prep_sig_fb_sqrt, run_fb_sqrt, NULL};
-const ta_op_def ta_op_SignalFilterBankSpectralSubtraction = {TA__K_SIG_SPECTRAL_SUB, TA__OP_STATE, TA__OVERLAP_NONE, "SignalFilterBankSpectralSubtraction", k_fields_sig_ss, (uint16_t)TA__COUNT(k_fields_sig_ss),
-                               (uint16_t)sizeof(ta_signal_spectral_subtraction_params), TA__CLEAR_PADDING(clear_sig_ss), prep_sig_spectral_sub, run_spectral_sub, spectral_sub_state};
-const ta_op_def ta_op_SignalPCAN = {TA__K_SIG_PCAN, 0, TA__OVERLAP_NONE, "SignalPCAN", k_fields_sig_pcan, (uint16_t)TA__COUNT(k_fields_sig_pcan),
-                               (uint16_t)sizeof(ta_signal_pcan_params), TA__CLEAR_PADDING(clear_sig_pcan), prep_sig_pcan, run_pcan, NULL};
-const ta_op_def ta_op_SignalFilterBankLog = {TA__K_SIG_FB_LOG, 0, TA__OVERLAP_NONE, "SignalFilterBankLog", k_fields_sig_log, (uint16_t)TA__COUNT(k_fields_sig_log),
-                               (uint16_t)sizeof(ta_signal_filter_bank_log_params), TA__CLEAR_PADDING(clear_sig_log), prep_sig_fb_log, run_fb_log, NULL};
+const ta_op_def ta_op_SignalWindow = {TA__K_SIG_WINDOW,
+                                      0,
+                                      TA__OVERLAP_NONE,
+                                      "SignalWindow",
+                                      k_fields_sig_window,
+                                      (uint16_t)TA__COUNT(k_fields_sig_window),
+                                      (uint16_t)sizeof(ta_signal_window_params),
+                                      TA__CLEAR_PADDING(clear_sig_window),
+                                      prep_sig_window,
+                                      run_window,
+                                      NULL};
+const ta_op_def ta_op_SignalFftAutoScale = {TA__K_SIG_FFT_AUTO_SCALE,
+                                            0,
+                                            TA__OVERLAP_NONE,
+                                            "SignalFftAutoScale",
+                                            k_fields_sig_count,
+                                            (uint16_t)TA__COUNT(k_fields_sig_count),
+                                            (uint16_t)sizeof(count_params),
+                                            TA__CLEAR_PADDING(clear_sig_count),
+                                            prep_sig_fft_auto_scale,
+                                            run_fft_auto_scale,
+                                            NULL};
+const ta_op_def ta_op_SignalRfft = {TA__K_SIG_RFFT,
+                                    0,
+                                    TA__OVERLAP_NONE,
+                                    "SignalRfft",
+                                    k_fields_sig_rfft,
+                                    (uint16_t)TA__COUNT(k_fields_sig_rfft),
+                                    (uint16_t)sizeof(ta_signal_rfft_params),
+                                    TA__CLEAR_PADDING(clear_sig_rfft),
+                                    prep_sig_rfft,
+                                    run_rfft,
+                                    NULL};
+const ta_op_def ta_op_SignalEnergy = {TA__K_SIG_ENERGY,
+                                      0,
+                                      TA__OVERLAP_NONE,
+                                      "SignalEnergy",
+                                      k_fields_sig_energy,
+                                      (uint16_t)TA__COUNT(k_fields_sig_energy),
+                                      (uint16_t)sizeof(ta_signal_energy_params),
+                                      TA__CLEAR_PADDING(clear_sig_energy),
+                                      prep_sig_energy,
+                                      run_energy,
+                                      NULL};
+const ta_op_def ta_op_SignalFilterBank = {TA__K_SIG_FILTER_BANK,
+                                          0,
+                                          TA__OVERLAP_NONE,
+                                          "SignalFilterBank",
+                                          k_fields_sig_fb,
+                                          (uint16_t)TA__COUNT(k_fields_sig_fb),
+                                          (uint16_t)sizeof(ta_signal_filter_bank_params),
+                                          TA__CLEAR_PADDING(clear_sig_fb),
+                                          prep_sig_filter_bank,
+                                          run_filter_bank,
+                                          NULL};
+const ta_op_def ta_op_SignalFilterBankSquareRoot = {TA__K_SIG_FB_SQRT,
+                                                    0,
+                                                    TA__OVERLAP_NONE,
+                                                    "SignalFilterBankSquareRoot",
+                                                    k_fields_sig_count,
+                                                    (uint16_t)TA__COUNT(k_fields_sig_count),
+                                                    (uint16_t)sizeof(count_params),
+                                                    TA__CLEAR_PADDING(clear_sig_count),
+                                                    prep_sig_fb_sqrt,
+                                                    run_fb_sqrt,
+                                                    NULL};
+const ta_op_def ta_op_SignalFilterBankSpectralSubtraction = {TA__K_SIG_SPECTRAL_SUB,
+                                                             TA__OP_STATE,
+                                                             TA__OVERLAP_NONE,
+                                                             "SignalFilterBankSpectralSubtraction",
+                                                             k_fields_sig_ss,
+                                                             (uint16_t)TA__COUNT(k_fields_sig_ss),
+                                                             (uint16_t)sizeof(ta_signal_spectral_subtraction_params),
+                                                             TA__CLEAR_PADDING(clear_sig_ss),
+                                                             prep_sig_spectral_sub,
+                                                             run_spectral_sub,
+                                                             spectral_sub_state};
+const ta_op_def ta_op_SignalPCAN = {TA__K_SIG_PCAN,
+                                    0,
+                                    TA__OVERLAP_NONE,
+                                    "SignalPCAN",
+                                    k_fields_sig_pcan,
+                                    (uint16_t)TA__COUNT(k_fields_sig_pcan),
+                                    (uint16_t)sizeof(ta_signal_pcan_params),
+                                    TA__CLEAR_PADDING(clear_sig_pcan),
+                                    prep_sig_pcan,
+                                    run_pcan,
+                                    NULL};
+const ta_op_def ta_op_SignalFilterBankLog = {TA__K_SIG_FB_LOG,
+                                             0,
+                                             TA__OVERLAP_NONE,
+                                             "SignalFilterBankLog",
+                                             k_fields_sig_log,
+                                             (uint16_t)TA__COUNT(k_fields_sig_log),
+                                             (uint16_t)sizeof(ta_signal_filter_bank_log_params),
+                                             TA__CLEAR_PADDING(clear_sig_log),
+                                             prep_sig_fb_log,
+                                             run_fb_log,
+                                             NULL};

@@ -4,18 +4,12 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_softmax_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_softmax_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_softmax_params, m)
-#define REQUANT(m) TA__REQUANT(ta_softmax_params, m)
-#define BCAST(m) TA__BCAST(ta_softmax_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_softmax_params
 static const ta__field k_fields_sm[] = {F(outer, TA__F_I32), F(depth, TA__F_I32), F(input_mult, TA__F_I32),
                                F(input_left_shift, TA__F_I32), F(diff_min, TA__F_I32), F(beta, TA__F_F32)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sm, ta_softmax_params)
 
 static ta_status prep_softmax(ta__op_ctx *c) {
@@ -34,10 +28,12 @@ static ta_status prep_softmax(ta__op_ctx *c) {
     }
     if (in->dtype != TA_DTYPE_INT8) return ta__op_fail_type(c, "input", in->dtype);
     if (out->dtype == TA_DTYPE_INT8) {
-        if (ta__op_zp(out) != -128 || ta__op_scale(out) != 1.0f / 256.0f) return ta__op_fail(c, TA_E_UNSUPPORTED, "int8 output must have scale 1/256 and zero point -128");
+        if (ta__op_zp(out) != -128 || ta__op_scale(out) != 1.0f / 256.0f)
+            return ta__op_fail(c, TA_E_UNSUPPORTED, "int8 output must have scale 1/256 and zero point -128");
         c->path = TA__P_S8;
     } else if (out->dtype == TA_DTYPE_INT16) {
-        if (ta__op_zp(out) != -32768) return ta__op_fail(c, TA_E_UNSUPPORTED, "int16 output must have zero point -32768");
+        if (ta__op_zp(out) != -32768)
+            return ta__op_fail(c, TA_E_UNSUPPORTED, "int16 output must have zero point -32768");
         c->path = TA__P_S8_S16;
     } else {
         return ta__op_fail_type(c, "output", out->dtype);
@@ -54,4 +50,5 @@ static ta_status run_softmax(const ta__op_run *r) {
                                      : ta_kernel_softmax_f32(p, in, out);
 }
 
-TA__OP_DEF(ta_op_SOFTMAX, SOFTMAX, ta_softmax_params, k_fields_sm, TA__CLEAR_PADDING(clear_sm), prep_softmax, run_softmax, 0);
+TA__OP_DEF(ta_op_SOFTMAX, SOFTMAX, ta_softmax_params, k_fields_sm, TA__CLEAR_PADDING(clear_sm), prep_softmax,
+           run_softmax, 0);

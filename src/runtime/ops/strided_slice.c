@@ -4,20 +4,14 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_slice_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_slice_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_slice_params, m)
-#define REQUANT(m) TA__REQUANT(ta_slice_params, m)
-#define BCAST(m) TA__BCAST(ta_slice_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_slice_params
 static const ta__field k_fields_sl[] = {
     F(rank, TA__F_I32), FA(in_shape, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK), FA(start, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK),
     FA(stop, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK), FA(stride, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK),
     F(elem_size, TA__F_SIZE)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sl, ta_slice_params)
 
 static ta_status prep_slice(ta__op_ctx *c) {
@@ -31,14 +25,16 @@ static ta_status prep_slice(ta__op_ctx *c) {
         return st;
     const ta_op_options *o = &c->op->opt;
     if (o->ellipsis_mask || o->new_axis_mask) return ta__op_fail(c, TA_E_UNSUPPORTED, "ellipsis/new-axis masks");
-    if (nb != in->rank || ne != in->rank || ns != in->rank) return ta__op_fail(c, TA_E_MALFORMED, "begin/end/strides must match the input rank");
+    if (nb != in->rank || ne != in->rank || ns != in->rank)
+        return ta__op_fail(c, TA_E_MALFORMED, "begin/end/strides must match the input rank");
     if (in->dtype != out->dtype) return ta__op_fail_type(c, "output", out->dtype);
     /* The kernel walks each axis with int32 indices i += stride from a start
      * in [-1, n]: |stride| <= INT32_MAX - n keeps every step in range. */
     for (int32_t d = 0; d < in->rank; d++) {
         const int64_t mag = s[d] < 0 ? -(int64_t)s[d] : (int64_t)s[d];
         if (in->shape[d] < 0) return ta__op_fail(c, TA_E_MALFORMED, "input has an unknown (-1) dim");
-        if (mag > (int64_t)INT32_MAX - in->shape[d]) return ta__op_fail(c, TA_E_MALFORMED, "a stride is out of range for the input extent");
+        if (mag > (int64_t)INT32_MAX - in->shape[d])
+            return ta__op_fail(c, TA_E_MALFORMED, "a stride is out of range for the input extent");
     }
     ta_slice_params *p = (ta_slice_params *)c->params;
     if (ta_strided_slice_resolve(p, in->shape, in->rank, b, e, s, o->begin_mask, o->end_mask, o->shrink_axis_mask,
@@ -60,4 +56,5 @@ static ta_status run_slice(const ta__op_run *r) {
     return ta_kernel_strided_slice(r->params, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_STRIDED_SLICE, STRIDED_SLICE, ta_slice_params, k_fields_sl, TA__CLEAR_PADDING(clear_sl), prep_slice, run_slice, 0);
+TA__OP_DEF(ta_op_STRIDED_SLICE, STRIDED_SLICE, ta_slice_params, k_fields_sl, TA__CLEAR_PADDING(clear_sl), prep_slice,
+           run_slice, 0);

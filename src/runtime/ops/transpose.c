@@ -3,18 +3,12 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_transpose_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_transpose_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_transpose_params, m)
-#define REQUANT(m) TA__REQUANT(ta_transpose_params, m)
-#define BCAST(m) TA__BCAST(ta_transpose_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_transpose_params
 static const ta__field k_fields_tr[] = {F(rank, TA__F_I32), FA(in_shape, TA__F_I32, TA_KERNEL_MAX_TRANSPOSE_RANK),
                                FA(perm, TA__F_I32, TA_KERNEL_MAX_TRANSPOSE_RANK), F(elem_size, TA__F_SIZE)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_tr, ta_transpose_params)
 
 static ta_status prep_transpose(ta__op_ctx *c) {
@@ -25,7 +19,8 @@ static ta_status prep_transpose(ta__op_ctx *c) {
     int64_t np;
     if ((st = ta__op_const_i32(c, ta__op_in(c, 1), &perm, &np))) return st;
     ta_transpose_params *p = (ta_transpose_params *)c->params;
-    if (in->rank < 1 || in->rank > TA_KERNEL_MAX_TRANSPOSE_RANK || np != in->rank) return ta__op_fail(c, TA_E_UNSUPPORTED, "rank above 6 or bad perm");
+    if (in->rank < 1 || in->rank > TA_KERNEL_MAX_TRANSPOSE_RANK || np != in->rank)
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "rank above 6 or bad perm");
     p->rank = in->rank;
     p->elem_size = ta_dtype_size(in->dtype);
     if (!p->elem_size || in->dtype != out->dtype) return ta__op_fail_type(c, "input", in->dtype);
@@ -43,4 +38,5 @@ static ta_status run_transpose(const ta__op_run *r) {
     return ta_kernel_transpose(r->params, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_TRANSPOSE, TRANSPOSE, ta_transpose_params, k_fields_tr, TA__CLEAR_PADDING(clear_tr), prep_transpose, run_transpose, 0);
+TA__OP_DEF(ta_op_TRANSPOSE, TRANSPOSE, ta_transpose_params, k_fields_tr, TA__CLEAR_PADDING(clear_tr), prep_transpose,
+           run_transpose, 0);

@@ -5,19 +5,13 @@
  */
 #include "runtime/ops/op.h"
 
-#define F(m, t) TA__FIELD(ta_tconv_params, m, t)
-#define FA(m, t, n) TA__FIELDS(ta_tconv_params, m, t, n)
-#define D4(m) TA__DIMS4(ta_tconv_params, m)
-#define REQUANT(m) TA__REQUANT(ta_tconv_params, m)
-#define BCAST(m) TA__BCAST(ta_tconv_params, m)
+/* clang-format off */
+#define TA__PARAMS_T ta_tconv_params
 static const ta__field k_fields_tconv[] = {D4(input),        D4(filter),        D4(output),
                                   F(stride_h, TA__F_I32), F(stride_w, TA__F_I32), F(pad_h, TA__F_I32),
                                   F(pad_w, TA__F_I32),    REQUANT(q)};
-#undef F
-#undef FA
-#undef D4
-#undef REQUANT
-#undef BCAST
+#undef TA__PARAMS_T
+/* clang-format on */
 TA__CLEAR_PADDING_FN(clear_tconv, ta_tconv_params)
 
 /* TRANSPOSE_CONV: inputs output_shape (ignored, as TFLM), filter, input,
@@ -27,7 +21,9 @@ static ta_status prep_tconv(ta__op_ctx *c) {
     if (st) return st;
     const ta_tensor *w = ta__op_in(c, 1), *in = ta__op_in(c, 2), *b = ta__op_in(c, 3), *out = ta__op_out(c, 0);
     ta_tconv_params *p = (ta_tconv_params *)c->params;
-    if ((st = ta__op_dims4(c, in, &p->input)) || (st = ta__op_dims4(c, w, &p->filter)) || (st = ta__op_dims4(c, out, &p->output))) return st;
+    if ((st = ta__op_dims4(c, in, &p->input)) || (st = ta__op_dims4(c, w, &p->filter)) ||
+        (st = ta__op_dims4(c, out, &p->output)))
+        return st;
     const ta_op_options *o = &c->op->opt;
     p->stride_h = o->stride_h;
     p->stride_w = o->stride_w;
@@ -45,7 +41,8 @@ static ta_status prep_tconv(ta__op_ctx *c) {
     if (in->dtype == TA_DTYPE_FLOAT32) {
         if (w->dtype != TA_DTYPE_FLOAT32) return ta__op_fail_type(c, "filter", w->dtype);
         if (b && b->dtype != TA_DTYPE_FLOAT32) return ta__op_fail_type(c, "bias", b->dtype);
-        if (o->activation != TA_ACT_NONE) return ta__op_fail(c, TA_E_UNSUPPORTED, "fused activation on float transpose conv");
+        if (o->activation != TA_ACT_NONE)
+            return ta__op_fail(c, TA_E_UNSUPPORTED, "fused activation on float transpose conv");
         c->path = TA__P_F32;
         return TA_OK;
     }
@@ -68,4 +65,5 @@ static ta_status run_tconv(const ta__op_run *r) {
                                   : ta_kernel_transpose_conv_f32(p, in, w, b, out);
 }
 
-TA__OP_DEF(ta_op_TRANSPOSE_CONV, TRANSPOSE_CONV, ta_tconv_params, k_fields_tconv, TA__CLEAR_PADDING(clear_tconv), prep_tconv, run_tconv, 0);
+TA__OP_DEF(ta_op_TRANSPOSE_CONV, TRANSPOSE_CONV, ta_tconv_params, k_fields_tconv, TA__CLEAR_PADDING(clear_tconv),
+           prep_tconv, run_tconv, 0);

@@ -10,8 +10,9 @@
  * output channel, so prepare proves the length, not just the type. */
 ta_status ta__op_bias_len(const ta__op_ctx *c, const ta_tensor *b, int32_t channels) {
     if (b && ta__op_elems(b) != (int64_t)channels)
-        return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): bias tensor %d has %lld elements for %d output channels",
-                           c->index, ta__op_ctx_name(c), b->index, (long long)ta__op_elems(b), channels);
+        return ta_diag_set(c->diag, TA_E_MALFORMED,
+                           "op %u (%s): bias tensor %d has %lld elements for %d output channels", c->index,
+                           ta__op_ctx_name(c), b->index, (long long)ta__op_elems(b), channels);
     return TA_OK;
 }
 
@@ -33,7 +34,8 @@ static ta_status requant_table(ta__op_ctx *c, const ta_tensor *in, const ta_tens
         q->per_channel = false;
         if (m) {
             int32_t sh;
-            ta_quant_multiplier(ta_quant_fc_real_multiplier(ta__op_scale(in), w->quant.scale[0], ta__op_scale(out)), &m[0], &sh);
+            ta_quant_multiplier(ta_quant_fc_real_multiplier(ta__op_scale(in), w->quant.scale[0], ta__op_scale(out)),
+                                &m[0], &sh);
             if (sh > 127 || sh < -128) return ta__op_fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
             int8_t *s8 = (int8_t *)(m + 1);
             *s8 = (int8_t)sh;
@@ -87,13 +89,16 @@ ta_status ta__op_prep_s16x8(ta__op_ctx *c, const ta_tensor *in, const ta_tensor 
                             const ta_tensor *out, ta_requant *q, int32_t channels, bool allow_b32) {
     if (w->dtype != TA_DTYPE_INT8) return ta__op_fail_type(c, "filter", w->dtype);
     if (out->dtype != TA_DTYPE_INT16) return ta__op_fail_type(c, "output", out->dtype);
-    if (ta__op_zp(in) != 0 || ta__op_zp(out) != 0) return ta__op_fail(c, TA_E_UNSUPPORTED, "int16 input and output need zero point 0");
-    if (b && b->dtype != TA_DTYPE_INT64 && !(allow_b32 && b->dtype == TA_DTYPE_INT32)) return ta__op_fail_type(c, "bias", b->dtype);
+    if (ta__op_zp(in) != 0 || ta__op_zp(out) != 0)
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "int16 input and output need zero point 0");
+    if (b && b->dtype != TA_DTYPE_INT64 && !(allow_b32 && b->dtype == TA_DTYPE_INT32))
+        return ta__op_fail_type(c, "bias", b->dtype);
     c->path = b && b->dtype == TA_DTYPE_INT32 ? TA__P_S16_B32 : !b && allow_b32 ? TA__P_S16_B32 : TA__P_S16;
     ta_status st = requant_table(c, in, w, out, channels, false, q);
     if (st) return st;
     if (q->shift && c->path == TA__P_S16)
         for (int32_t k = 0; k < channels; k++)
-            if (q->shift[k] > 7) return ta__op_fail(c, TA_E_UNSUPPORTED, "requantisation ratio too large for the int64 path");
+            if (q->shift[k] > 7)
+                return ta__op_fail(c, TA_E_UNSUPPORTED, "requantisation ratio too large for the int64 path");
     return TA_OK;
 }
