@@ -198,6 +198,13 @@ static void elementwise(void) {
     expect(prep(TA_OP_QUANTIZE, NULL, &f, 1, &q0, 1, &d), TA_E_MALFORMED, &d, "QUANTIZE",
            "output scale is not positive");
     expect(prep(TA_OP_DEQUANTIZE, NULL, &a, 1, &a, 1, &d), TA_E_UNSUPPORTED, &d, "DEQUANTIZE", "output type int8");
+    /* operands every kind refuses: an unknown (-1) dim, an empty output */
+    operand unk[2] = {a, a};
+    unk[1].shape[0] = -1;
+    expect(prep(TA_OP_ADD, NULL, unk, 2, &out, 1, &d), TA_E_UNSUPPORTED, &d, "ADD", "unknown (-1) dim");
+    operand empty = a;
+    empty.shape[0] = 0;
+    expect(prep(TA_OP_ADD, NULL, in, 2, &empty, 1, &d), TA_E_UNSUPPORTED, &d, "ADD", "has no elements");
     /* RESHAPE: the same bytes */
     operand r = {.dt = TA_DTYPE_INT8, .rank = 1, .shape = {8}};
     expect(prep(TA_OP_RESHAPE, NULL, &a, 1, &r, 1, &d), TA_OK, &d, "RESHAPE", "");
@@ -247,6 +254,16 @@ static void movement(void) {
     expect(prep(TA_OP_MEAN, NULL, min, 2, &mout, 1, &d), TA_OK, &d, "MEAN", "");
     mout.shape[0] = 4;
     expect(prep(TA_OP_MEAN, NULL, min, 2, &mout, 1, &d), TA_E_MALFORMED, &d, "MEAN", "does not match the reduction");
+    /* AVERAGE_POOL_2D 2x2 stride 2; a zero filter */
+    ta_op_options po = ta_op_options_default();
+    po.padding = TA_PAD_VALID;
+    po.filter_w = po.filter_h = po.stride_w = po.stride_h = 2;
+    const int32_t s44[4] = {1, 4, 4, 2}, s22[4] = {1, 2, 2, 2};
+    operand pi = act8(4, s44, k_scale1, k_zp0), pq = act8(4, s22, k_scale1, k_zp0);
+    expect(prep(TA_OP_AVERAGE_POOL_2D, &po, &pi, 1, &pq, 1, &d), TA_OK, &d, "AVERAGE_POOL_2D", "");
+    po.filter_w = 0;
+    expect(prep(TA_OP_MAX_POOL_2D, &po, &pi, 1, &pq, 1, &d), TA_E_MALFORMED, &d, "MAX_POOL_2D",
+           "filter size and stride");
     /* CONCATENATION: int8 inputs share the output's quantisation */
     ta_op_options co = ta_op_options_default();
     co.axis = 1;

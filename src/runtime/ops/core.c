@@ -280,9 +280,12 @@ ta_status ta__op_def_layout_check(const ta_op_def *d, ta_diag *diag) {
  *  - no op writes a constant: its bytes are the model's, in flash on a target;
  *  - a constant holds at least the bytes its shape says the kernel reads
  *    (the importer guarantees it; a graph built through graph.h may not);
- *  - every shape, with 0 and -1 dims counted as 1, has at most INT32_MAX
- *    elements.  Kernels index with int32, and prepare multiplies subsets of
- *    dims in int64: with this bound no such product can overflow. */
+ *  - every shape, with 0 dims counted as 1, has at most INT32_MAX elements.
+ *    Kernels index with int32, and prepare multiplies subsets of dims in
+ *    int64: with this bound no such product can overflow;
+ *  - no dim is -1 (unknown: the planner sizes it as 1, but the kinds'
+ *    prepares read dims as extents) and no output has a 0 dim (the runtime
+ *    gives zero-size tensors no bytes, and kernels refuse a NULL buffer). */
 static ta_status operands_ok(const ta__op_ctx *c) {
     for (uint32_t k = 0; k < c->op->n_inputs + c->op->n_outputs; k++) {
         const bool is_out = k >= c->op->n_inputs;
@@ -299,6 +302,12 @@ static ta_status operands_ok(const ta__op_ctx *c) {
                                ta__op_ctx_name(c), idx, t->data_bytes, t->bytes);
         int64_t n = 1;
         for (int32_t d = 0; d < t->rank; d++) {
+            if (t->shape[d] < 0)
+                return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): tensor %d has an unknown (-1) dim", c->index,
+                                   ta__op_ctx_name(c), idx);
+            if (is_out && t->shape[d] == 0)
+                return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): output tensor %d has no elements (a 0 dim)",
+                                   c->index, ta__op_ctx_name(c), idx);
             n *= t->shape[d] > 1 ? t->shape[d] : 1;
             if (n > INT32_MAX)
                 return ta_diag_set(c->diag, TA_E_UNSUPPORTED, "op %u (%s): tensor %d has more than 2^31-1 elements",
@@ -337,6 +346,10 @@ ta_status ta__op_prepare_in(const ta_op_list *ops, const ta_graph *g, uint32_t s
     uint8_t *rec = ta__bump_take_aligned(&c.carve, HDR_WORDS + n_io + words, 4u, REC_ALIGN);
     const size_t fixed_bytes = c.carve.used;
     st = def->prepare(&c);
+    /* Everything a kind's prepare hands to a kernel helper comes from the
+     * model: a helper's TA_E_INVALID_ARG (a scale or range it cannot take)
+     * is the model's value, not the caller's mistake (the diag says which). */
+    if (st == TA_E_INVALID_ARG) st = TA_E_UNSUPPORTED;
     if (st) return st;
     if (c.scratch > UINT32_MAX) return ta__op_fail(&c, TA_E_UNSUPPORTED, "scratch above 4 GiB");
     if (c.state > UINT32_MAX) return ta__op_fail(&c, TA_E_UNSUPPORTED, "op state above 4 GiB");

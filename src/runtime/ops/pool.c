@@ -24,6 +24,8 @@ static ta_status prep_pool(ta__op_ctx *c) {
     p->filter_w = o->filter_w;
     p->stride_h = o->stride_h;
     p->stride_w = o->stride_w;
+    if (p->filter_h <= 0 || p->filter_w <= 0 || p->stride_h <= 0 || p->stride_w <= 0)
+        return ta__op_fail(c, TA_E_MALFORMED, "filter size and stride must be positive");
     int32_t oh = ta_kernel_out_size(o->padding, p->input.h, p->filter_h, p->stride_h, 1);
     int32_t ow = ta_kernel_out_size(o->padding, p->input.w, p->filter_w, p->stride_w, 1);
     p->pad_h = ta_kernel_padding(p->stride_h, 1, p->input.h, p->filter_h, oh, NULL);
