@@ -205,6 +205,16 @@ static void elementwise(void) {
     operand empty = a;
     empty.shape[0] = 0;
     expect(prep(TA_OP_ADD, NULL, in, 2, &empty, 1, &d), TA_E_UNSUPPORTED, &d, "ADD", "has no elements");
+    /* quantisation every kind refuses: a NaN scale, a zero point outside int8 */
+    static const float k_nan[1] = {__builtin_nanf("")};
+    static const int64_t k_zp200[1] = {200};
+    operand qn[2] = {a, a};
+    qn[0].scales = k_nan;
+    expect(prep(TA_OP_ADD, NULL, qn, 2, &out, 1, &d), TA_E_MALFORMED, &d, "ADD", "NaN scale");
+    qn[0] = a;
+    qn[1].zps = k_zp200;
+    expect(prep(TA_OP_ADD, NULL, qn, 2, &out, 1, &d), TA_E_MALFORMED, &d, "ADD",
+           "zero point 200, outside its int8 range");
     /* RESHAPE: the same bytes */
     operand r = {.dt = TA_DTYPE_INT8, .rank = 1, .shape = {8}};
     expect(prep(TA_OP_RESHAPE, NULL, &a, 1, &r, 1, &d), TA_OK, &d, "RESHAPE", "");

@@ -285,7 +285,11 @@ ta_status ta__op_def_layout_check(const ta_op_def *d, ta_diag *diag) {
  *    int64: with this bound no such product can overflow;
  *  - no dim is -1 (unknown: the planner sizes it as 1, but the kinds'
  *    prepares read dims as extents) and no output has a 0 dim (the runtime
- *    gives zero-size tensors no bytes, and kernels refuse a NULL buffer). */
+ *    gives zero-size tensors no bytes, and kernels refuse a NULL buffer);
+ *  - quantisation: every scale is finite and >= 0 (prepares divide by them
+ *    and convert ratios to integers), every zero point fits the tensor's
+ *    type (int8 -128..127, uint8 0..255, int16 -32768..32767, others int32
+ *    without INT32_MIN): kernels add and negate them in int32. */
 static ta_status operands_ok(const ta__op_ctx *c) {
     for (uint32_t k = 0; k < c->op->n_inputs + c->op->n_outputs; k++) {
         const bool is_out = k >= c->op->n_inputs;
@@ -296,6 +300,24 @@ static ta_status operands_ok(const ta__op_ctx *c) {
             return ta_diag_set(c->diag, TA_E_MALFORMED,
                                "op %u (%s): output tensor %d '%s' is a constant (would write into the model)", c->index,
                                ta__op_ctx_name(c), idx, t->name);
+        for (uint32_t q = 0; q < t->quant.count; q++) {
+            const float sc = t->quant.scale ? t->quant.scale[q] : 0.0f;
+            const int64_t zp = t->quant.zero_point ? t->quant.zero_point[q] : 0;
+            const int64_t lo = t->dtype == TA_DTYPE_INT8    ? -128
+                               : t->dtype == TA_DTYPE_UINT8 ? 0
+                               : t->dtype == TA_DTYPE_INT16 ? -32768
+                                                            : -INT32_MAX;
+            const int64_t hi = t->dtype == TA_DTYPE_INT8    ? 127
+                               : t->dtype == TA_DTYPE_UINT8 ? 255
+                               : t->dtype == TA_DTYPE_INT16 ? 32767
+                                                            : INT32_MAX;
+            if (!(sc >= 0.0f && sc <= 3.4e38f))
+                return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): tensor %d has a negative, infinite or NaN scale",
+                                   c->index, ta__op_ctx_name(c), idx);
+            if (zp < lo || zp > hi)
+                return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): tensor %d has zero point %lld, outside its %s range",
+                                   c->index, ta__op_ctx_name(c), idx, (long long)zp, ta_dtype_str(t->dtype));
+        }
         if (t->data && ta_dtype_size(t->dtype) && t->data_bytes < t->bytes)
             return ta_diag_set(c->diag, TA_E_MALFORMED,
                                "op %u (%s): constant tensor %d holds %zu bytes, its shape needs %zu", c->index,
