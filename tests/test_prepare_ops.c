@@ -28,6 +28,11 @@ static int8_t g_w8[4 * 3 * 3 * 2];
 static float g_wf[4 * 8];
 static int32_t g_b32[8], g_pads[8], g_axes[2], g_bes[3][4];
 
+/* A custom op's name and options for the next prep() (TA_OP_CUSTOM). */
+static const char *g_custom_name;
+static const void *g_custom_data;
+static size_t g_custom_bytes;
+
 /* The op of kind `kind` with these operands: prepare's status (size pass,
  * then the fill when it passes), its diag in d. */
 static ta_status prep(ta_op_kind kind, const ta_op_options *opt, const operand *in, uint32_t n_in, const operand *out,
@@ -58,7 +63,15 @@ static ta_status prep(ta_op_kind kind, const ta_op_options *opt, const operand *
         td.quant.zero_point = o->zps;
         CHECK(ta_graph_add_tensor(&g, &td, slot) == TA_OK);
     }
-    ta_op_desc od = {.kind = kind, .inputs = ins, .n_inputs = n_in, .outputs = outs, .n_outputs = n_out, .opt = opt};
+    ta_op_desc od = {.kind = kind,
+                     .custom_name = g_custom_name,
+                     .custom_data = g_custom_data,
+                     .custom_data_bytes = g_custom_bytes,
+                     .inputs = ins,
+                     .n_inputs = n_in,
+                     .outputs = outs,
+                     .n_outputs = n_out,
+                     .opt = opt};
     CHECK(ta_graph_add_op(&g, &od, NULL) == TA_OK);
     ta__op_info info;
     d->msg[0] = 0;
@@ -331,11 +344,37 @@ static void recurrent(void) {
     expect(prep(TA_OP_LSTM, NULL, in, 5, &out, 1, &d), TA_E_MALFORMED, &d, "LSTM", "expects 24 inputs");
 }
 
+/* The signal library's custom ops: matched by name, options a FlexBuffer */
+static void signal_ops(void) {
+    ta_diag d;
+    operand in[2] = {{.dt = TA_DTYPE_INT16, .rank = 1, .shape = {8}}, {.dt = TA_DTYPE_INT16, .rank = 1, .shape = {8}}};
+    operand out = {.dt = TA_DTYPE_INT16, .rank = 1, .shape = {8}};
+    g_custom_name = "SignalWindow";
+    expect(prep(TA_OP_CUSTOM, NULL, in, 2, &out, 1, &d), TA_E_MALFORMED, &d, "SignalWindow",
+           "custom options are missing");
+    static const uint8_t junk[4] = {0xff, 0xff, 0xff, 0xff};
+    g_custom_data = junk;
+    g_custom_bytes = sizeof junk;
+    expect(prep(TA_OP_CUSTOM, NULL, in, 2, &out, 1, &d), TA_E_MALFORMED, &d, "SignalWindow",
+           "custom options: flexbuffer");
+    g_custom_data = NULL;
+    g_custom_bytes = 0;
+    operand i32 = in[0];
+    i32.dt = TA_DTYPE_INT32;
+    operand bad[2] = {i32, in[1]};
+    expect(prep(TA_OP_CUSTOM, NULL, bad, 2, &out, 1, &d), TA_E_UNSUPPORTED, &d, "SignalWindow", "input type int32");
+    g_custom_name = "SignalNotAnOp";
+    expect(prep(TA_OP_CUSTOM, NULL, in, 2, &out, 1, &d), TA_E_UNSUPPORTED, &d, "SignalNotAnOp",
+           "no kernel for this op");
+    g_custom_name = NULL;
+}
+
 int main(void) {
     conv();
     fully_connected();
     elementwise();
     movement();
     recurrent();
+    signal_ops();
     return ta_test_finish("test_prepare_ops");
 }
