@@ -6,9 +6,10 @@
 
 /* clang-format off */
 #define TA__PARAMS_T ta_batch_matmul_params
-static const ta__field k_fields_bmm[] = {FA(lhs, TA__F_I32, 5),       FA(rhs, TA__F_I32, 5),      F(adj_x, TA__F_BOOL),
-                                F(adj_y, TA__F_BOOL),        F(lhs_offset, TA__F_I32),   F(rhs_offset, TA__F_I32),
-                                F(output_offset, TA__F_I32), F(mult, TA__F_I32),         F(shift, TA__F_I32)};
+static const ta__field k_fields_bmm[] = {
+    FA(lhs, TA__F_I32, 5), FA(rhs, TA__F_I32, 5), F(adj_x, TA__F_BOOL), F(adj_y, TA__F_BOOL),
+    F(lhs_offset, TA__F_I32), F(rhs_offset, TA__F_I32), F(output_offset, TA__F_I32), F(mult, TA__F_I32),
+    F(shift, TA__F_I32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_bmm, ta_batch_matmul_params)

@@ -10,7 +10,8 @@ typedef struct cast_params {
 
 /* clang-format off */
 #define TA__PARAMS_T cast_params
-static const ta__field k_fields_cast[] = {F(in_type, TA__F_DTYPE), F(out_type, TA__F_DTYPE), F(n, TA__F_SIZE)};
+static const ta__field k_fields_cast[] = {
+    F(in_type, TA__F_DTYPE), F(out_type, TA__F_DTYPE), F(n, TA__F_SIZE)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_cast, cast_params)

@@ -6,7 +6,8 @@
 
 /* clang-format off */
 #define TA__PARAMS_T ta_concat_params
-static const ta__field k_fields_cat[] = {F(n_inputs, TA__F_I32), F(outer, TA__F_I64), F(copy_bytes, TA__F_PTR)};
+static const ta__field k_fields_cat[] = {
+    F(n_inputs, TA__F_I32), F(outer, TA__F_I64), F(copy_bytes, TA__F_PTR)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_cat, ta_concat_params)

@@ -9,9 +9,9 @@
 /* clang-format off */
 #define TA__PARAMS_T ta_conv_params
 static const ta__field k_fields_conv[] = {
-    D4(input), D4(filter), D4(output), F(stride_h, TA__F_I32), F(stride_w, TA__F_I32),
-    F(dilation_h, TA__F_I32), F(dilation_w, TA__F_I32), F(pad_h, TA__F_I32), F(pad_w, TA__F_I32),
-    REQUANT(q), F(act_min, TA__F_F32), F(act_max, TA__F_F32)};
+    D4(input), D4(filter), D4(output), F(stride_h, TA__F_I32), F(stride_w, TA__F_I32), F(dilation_h, TA__F_I32),
+    F(dilation_w, TA__F_I32), F(pad_h, TA__F_I32), F(pad_w, TA__F_I32), REQUANT(q), F(act_min, TA__F_F32),
+    F(act_max, TA__F_F32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_conv, ta_conv_params)

@@ -6,7 +6,8 @@
 
 /* clang-format off */
 #define TA__PARAMS_T ta_div_params
-static const ta__field k_fields_div[] = {BCAST(shape), F(act_min, TA__F_I32), F(act_max, TA__F_I32)};
+static const ta__field k_fields_div[] = {
+    BCAST(shape), F(act_min, TA__F_I32), F(act_max, TA__F_I32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_div, ta_div_params)

@@ -6,8 +6,9 @@
 
 /* clang-format off */
 #define TA__PARAMS_T ta_fc_params
-static const ta__field k_fields_fc[] = {F(batches, TA__F_I32), F(accum_depth, TA__F_I32), F(out_depth, TA__F_I32),
-                               REQUANT(q), F(act_min, TA__F_F32), F(act_max, TA__F_F32)};
+static const ta__field k_fields_fc[] = {
+    F(batches, TA__F_I32), F(accum_depth, TA__F_I32), F(out_depth, TA__F_I32), REQUANT(q), F(act_min, TA__F_F32),
+    F(act_max, TA__F_F32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_fc, ta_fc_params)

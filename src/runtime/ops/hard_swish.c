@@ -10,10 +10,9 @@ typedef struct hswish_params {
 
 /* clang-format off */
 #define TA__PARAMS_T hswish_params
-static const ta__field k_fields_hswish[] = {F(p.input_zp, TA__F_I32),      F(p.output_zp, TA__F_I32),
-                                   F(p.output_mult16, TA__F_I32), F(p.output_exp, TA__F_I32),
-                                   F(p.reluish_mult16, TA__F_I32), F(p.reluish_exp, TA__F_I32),
-                                   F(count, TA__F_SIZE)};
+static const ta__field k_fields_hswish[] = {
+    F(p.input_zp, TA__F_I32), F(p.output_zp, TA__F_I32), F(p.output_mult16, TA__F_I32), F(p.output_exp, TA__F_I32),
+    F(p.reluish_mult16, TA__F_I32), F(p.reluish_exp, TA__F_I32), F(count, TA__F_SIZE)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_hswish, hswish_params)

@@ -10,10 +10,9 @@ typedef struct leaky_params {
 
 /* clang-format off */
 #define TA__PARAMS_T leaky_params
-static const ta__field k_fields_leaky[] = {F(p.input_zp, TA__F_I32),       F(p.output_zp, TA__F_I32),
-                                  F(p.alpha_mult, TA__F_I32),     F(p.alpha_shift, TA__F_I32),
-                                  F(p.identity_mult, TA__F_I32),  F(p.identity_shift, TA__F_I32),
-                                  F(p.alpha, TA__F_F32),          F(count, TA__F_SIZE)};
+static const ta__field k_fields_leaky[] = {
+    F(p.input_zp, TA__F_I32), F(p.output_zp, TA__F_I32), F(p.alpha_mult, TA__F_I32), F(p.alpha_shift, TA__F_I32),
+    F(p.identity_mult, TA__F_I32), F(p.identity_shift, TA__F_I32), F(p.alpha, TA__F_F32), F(count, TA__F_SIZE)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_leaky, leaky_params)

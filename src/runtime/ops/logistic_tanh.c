@@ -12,9 +12,9 @@ typedef struct act_params {
 
 /* clang-format off */
 #define TA__PARAMS_T act_params
-static const ta__field k_fields_act[] = {F(p.input_zp, TA__F_I32), F(p.input_mult, TA__F_I32),
-                                F(p.input_left_shift, TA__F_I32), F(p.input_range_radius, TA__F_I32),
-                                F(count, TA__F_SIZE)};
+static const ta__field k_fields_act[] = {
+    F(p.input_zp, TA__F_I32), F(p.input_mult, TA__F_I32), F(p.input_left_shift, TA__F_I32),
+    F(p.input_range_radius, TA__F_I32), F(count, TA__F_SIZE)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_act, act_params)

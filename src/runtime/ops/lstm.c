@@ -8,12 +8,11 @@
 /* clang-format off */
 #define TA__PARAMS_T ta_lstm_params
 /* ta_lstm_fc is four int32s, so each gate array is 16 consecutive words */
-static const ta__field k_fields_lstm[] = {F(time_major, TA__F_BOOL),    F(batch, TA__F_I32),         F(time, TA__F_I32),
-                                 F(input_dim, TA__F_I32),      F(state_dim, TA__F_I32),     FA(in_fc, TA__F_I32, 16),
-                                 FA(rec_fc, TA__F_I32, 16),    F(cell_act, TA__F_I32),      F(cell_scale_power, TA__F_I32),
-                                 F(cell_clip, TA__F_I32),      F(fc_mult, TA__F_I32),       F(fc_shift, TA__F_I32),
-                                 F(ic_mult, TA__F_I32),        F(ic_shift, TA__F_I32),      F(h_mult, TA__F_I32),
-                                 F(h_shift, TA__F_I32),        F(h_zp, TA__F_I32)};
+static const ta__field k_fields_lstm[] = {
+    F(time_major, TA__F_BOOL), F(batch, TA__F_I32), F(time, TA__F_I32), F(input_dim, TA__F_I32),
+    F(state_dim, TA__F_I32), FA(in_fc, TA__F_I32, 16), FA(rec_fc, TA__F_I32, 16), F(cell_act, TA__F_I32),
+    F(cell_scale_power, TA__F_I32), F(cell_clip, TA__F_I32), F(fc_mult, TA__F_I32), F(fc_shift, TA__F_I32),
+    F(ic_mult, TA__F_I32), F(ic_shift, TA__F_I32), F(h_mult, TA__F_I32), F(h_shift, TA__F_I32), F(h_zp, TA__F_I32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_lstm, ta_lstm_params)

@@ -11,7 +11,8 @@ typedef struct minmax_params {
 
 /* clang-format off */
 #define TA__PARAMS_T minmax_params
-static const ta__field k_fields_mm[] = {BCAST(shape), F(type, TA__F_DTYPE)};
+static const ta__field k_fields_mm[] = {
+    BCAST(shape), F(type, TA__F_DTYPE)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_mm, minmax_params)

@@ -7,8 +7,8 @@
 #define TA__PARAMS_T ta_pool_params
 static const ta__field k_fields_pool[] = {
     D4(input), D4(output), F(filter_h, TA__F_I32), F(filter_w, TA__F_I32), F(stride_h, TA__F_I32),
-    F(stride_w, TA__F_I32), F(pad_h, TA__F_I32), F(pad_w, TA__F_I32), F(act_min, TA__F_I32),
-    F(act_max, TA__F_I32), F(f_act_min, TA__F_F32), F(f_act_max, TA__F_F32)};
+    F(stride_w, TA__F_I32), F(pad_h, TA__F_I32), F(pad_w, TA__F_I32), F(act_min, TA__F_I32), F(act_max, TA__F_I32),
+    F(f_act_min, TA__F_F32), F(f_act_max, TA__F_F32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_pool, ta_pool_params)

@@ -14,8 +14,9 @@ typedef struct quant_params {
 
 /* clang-format off */
 #define TA__PARAMS_T quant_params
-static const ta__field k_fields_q[] = {F(in_type, TA__F_DTYPE), F(out_type, TA__F_DTYPE), F(scale, TA__F_F32), F(in_zp, TA__F_I32),
-                              F(out_zp, TA__F_I32), F(mult, TA__F_I32), F(shift, TA__F_I32), F(n, TA__F_SIZE)};
+static const ta__field k_fields_q[] = {
+    F(in_type, TA__F_DTYPE), F(out_type, TA__F_DTYPE), F(scale, TA__F_F32), F(in_zp, TA__F_I32),
+    F(out_zp, TA__F_I32), F(mult, TA__F_I32), F(shift, TA__F_I32), F(n, TA__F_SIZE)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_q, quant_params)

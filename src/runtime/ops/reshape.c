@@ -10,7 +10,8 @@ typedef struct copy_params {
 
 /* clang-format off */
 #define TA__PARAMS_T copy_params
-static const ta__field k_fields_copy[] = {F(bytes, TA__F_SIZE)};
+static const ta__field k_fields_copy[] = {
+    F(bytes, TA__F_SIZE)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_copy, copy_params)

@@ -5,8 +5,9 @@
 
 /* clang-format off */
 #define TA__PARAMS_T ta_resize_params
-static const ta__field k_fields_rs[] = {D4(input), F(out_h, TA__F_I32), F(out_w, TA__F_I32), F(align_corners, TA__F_BOOL),
-                               F(half_pixel_centers, TA__F_BOOL), F(elem_size, TA__F_SIZE)};
+static const ta__field k_fields_rs[] = {
+    D4(input), F(out_h, TA__F_I32), F(out_w, TA__F_I32), F(align_corners, TA__F_BOOL),
+    F(half_pixel_centers, TA__F_BOOL), F(elem_size, TA__F_SIZE)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_rs, ta_resize_params)

@@ -16,71 +16,68 @@ typedef struct count_params {
 
 /* clang-format off */
 #define TA__PARAMS_T ta_signal_window_params
-static const ta__field k_fields_sig_window[] = {F(size, TA__F_I32), F(window, TA__F_I32),
-                                       F(shift, TA__F_I32)};
+static const ta__field k_fields_sig_window[] = {
+    F(size, TA__F_I32), F(window, TA__F_I32), F(shift, TA__F_I32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_window, ta_signal_window_params)
 
 /* clang-format off */
 #define TA__PARAMS_T count_params
-static const ta__field k_fields_sig_count[] = {F(n, TA__F_SIZE)};
+static const ta__field k_fields_sig_count[] = {
+    F(n, TA__F_SIZE)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_count, count_params)
 
 /* clang-format off */
 #define TA__PARAMS_T ta_signal_rfft_params
-static const ta__field k_fields_sig_rfft[] = {F(fft_length, TA__F_I32), F(input_length, TA__F_I32),
-                                     F(frames, TA__F_I32), F(twiddles, TA__F_PTR)};
+static const ta__field k_fields_sig_rfft[] = {
+    F(fft_length, TA__F_I32), F(input_length, TA__F_I32), F(frames, TA__F_I32), F(twiddles, TA__F_PTR)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_rfft, ta_signal_rfft_params)
 
 /* clang-format off */
 #define TA__PARAMS_T ta_signal_energy_params
-static const ta__field k_fields_sig_energy[] = {F(count, TA__F_I32), F(start, TA__F_I32),
-                                       F(end, TA__F_I32)};
+static const ta__field k_fields_sig_energy[] = {
+    F(count, TA__F_I32), F(start, TA__F_I32), F(end, TA__F_I32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_energy, ta_signal_energy_params)
 
 /* clang-format off */
 #define TA__PARAMS_T ta_signal_filter_bank_params
-static const ta__field k_fields_sig_fb[] = {F(num_channels, TA__F_I32), F(input_size, TA__F_I32),
-                                   F(weights_size, TA__F_I32)};
+static const ta__field k_fields_sig_fb[] = {
+    F(num_channels, TA__F_I32), F(input_size, TA__F_I32), F(weights_size, TA__F_I32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_fb, ta_signal_filter_bank_params)
 
 /* clang-format off */
 #define TA__PARAMS_T ta_signal_spectral_subtraction_params
-/* num_channels first: ta__op_state_bytes reads it from the record */
-static const ta__field k_fields_sig_ss[] = {F(num_channels, TA__F_I32),
-                                   F(smoothing, TA__F_I32),
-                                   F(one_minus_smoothing, TA__F_I32),
-                                   F(alternate_smoothing, TA__F_I32),
-                                   F(alternate_one_minus_smoothing, TA__F_I32),
-                                   F(min_signal_remaining, TA__F_I32),
-                                   F(smoothing_bits, TA__F_I32),
-                                   F(spectral_subtraction_bits, TA__F_I32),
-                                   F(clamping, TA__F_BOOL)};
+/* spectral_sub_state (below) reads num_channels from the decoded params */
+static const ta__field k_fields_sig_ss[] = {
+    F(num_channels, TA__F_I32), F(smoothing, TA__F_I32), F(one_minus_smoothing, TA__F_I32),
+    F(alternate_smoothing, TA__F_I32), F(alternate_one_minus_smoothing, TA__F_I32),
+    F(min_signal_remaining, TA__F_I32), F(smoothing_bits, TA__F_I32), F(spectral_subtraction_bits, TA__F_I32),
+    F(clamping, TA__F_BOOL)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_ss, ta_signal_spectral_subtraction_params)
 
 /* clang-format off */
 #define TA__PARAMS_T ta_signal_pcan_params
-static const ta__field k_fields_sig_pcan[] = {F(num_channels, TA__F_I32), F(snr_shift, TA__F_I32),
-                                     F(lut_size, TA__F_I32)};
+static const ta__field k_fields_sig_pcan[] = {
+    F(num_channels, TA__F_I32), F(snr_shift, TA__F_I32), F(lut_size, TA__F_I32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_pcan, ta_signal_pcan_params)
 
 /* clang-format off */
 #define TA__PARAMS_T ta_signal_filter_bank_log_params
-static const ta__field k_fields_sig_log[] = {F(num_channels, TA__F_I32), F(input_correction_bits, TA__F_I32),
-                                    F(output_scale, TA__F_I32)};
+static const ta__field k_fields_sig_log[] = {
+    F(num_channels, TA__F_I32), F(input_correction_bits, TA__F_I32), F(output_scale, TA__F_I32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sig_log, ta_signal_filter_bank_log_params)

@@ -6,8 +6,9 @@
 
 /* clang-format off */
 #define TA__PARAMS_T ta_softmax_params
-static const ta__field k_fields_sm[] = {F(outer, TA__F_I32), F(depth, TA__F_I32), F(input_mult, TA__F_I32),
-                               F(input_left_shift, TA__F_I32), F(diff_min, TA__F_I32), F(beta, TA__F_F32)};
+static const ta__field k_fields_sm[] = {
+    F(outer, TA__F_I32), F(depth, TA__F_I32), F(input_mult, TA__F_I32), F(input_left_shift, TA__F_I32),
+    F(diff_min, TA__F_I32), F(beta, TA__F_F32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sm, ta_softmax_params)

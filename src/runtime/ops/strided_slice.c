@@ -7,9 +7,9 @@
 /* clang-format off */
 #define TA__PARAMS_T ta_slice_params
 static const ta__field k_fields_sl[] = {
-    F(rank, TA__F_I32), FA(in_shape, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK), FA(start, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK),
-    FA(stop, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK), FA(stride, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK),
-    F(elem_size, TA__F_SIZE)};
+    F(rank, TA__F_I32), FA(in_shape, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK),
+    FA(start, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK), FA(stop, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK),
+    FA(stride, TA__F_I32, TA_KERNEL_MAX_SLICE_RANK), F(elem_size, TA__F_SIZE)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_sl, ta_slice_params)

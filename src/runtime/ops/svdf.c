@@ -7,10 +7,10 @@
 
 /* clang-format off */
 #define TA__PARAMS_T ta_svdf_params
-static const ta__field k_fields_svdf[] = {F(batch, TA__F_I32),     F(input_size, TA__F_I32), F(n_filter, TA__F_I32),
-                                 F(n_memory, TA__F_I32),  F(rank, TA__F_I32),       F(input_zp, TA__F_I32),
-                                 F(state_zp, TA__F_I32),  F(output_zp, TA__F_I32),  F(mult1, TA__F_I32),
-                                 F(shift1, TA__F_I32),    F(mult2, TA__F_I32),      F(shift2, TA__F_I32)};
+static const ta__field k_fields_svdf[] = {
+    F(batch, TA__F_I32), F(input_size, TA__F_I32), F(n_filter, TA__F_I32), F(n_memory, TA__F_I32),
+    F(rank, TA__F_I32), F(input_zp, TA__F_I32), F(state_zp, TA__F_I32), F(output_zp, TA__F_I32),
+    F(mult1, TA__F_I32), F(shift1, TA__F_I32), F(mult2, TA__F_I32), F(shift2, TA__F_I32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_svdf, ta_svdf_params)

@@ -5,8 +5,9 @@
 
 /* clang-format off */
 #define TA__PARAMS_T ta_transpose_params
-static const ta__field k_fields_tr[] = {F(rank, TA__F_I32), FA(in_shape, TA__F_I32, TA_KERNEL_MAX_TRANSPOSE_RANK),
-                               FA(perm, TA__F_I32, TA_KERNEL_MAX_TRANSPOSE_RANK), F(elem_size, TA__F_SIZE)};
+static const ta__field k_fields_tr[] = {
+    F(rank, TA__F_I32), FA(in_shape, TA__F_I32, TA_KERNEL_MAX_TRANSPOSE_RANK),
+    FA(perm, TA__F_I32, TA_KERNEL_MAX_TRANSPOSE_RANK), F(elem_size, TA__F_SIZE)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_tr, ta_transpose_params)

@@ -7,9 +7,9 @@
 
 /* clang-format off */
 #define TA__PARAMS_T ta_tconv_params
-static const ta__field k_fields_tconv[] = {D4(input),        D4(filter),        D4(output),
-                                  F(stride_h, TA__F_I32), F(stride_w, TA__F_I32), F(pad_h, TA__F_I32),
-                                  F(pad_w, TA__F_I32),    REQUANT(q)};
+static const ta__field k_fields_tconv[] = {
+    D4(input), D4(filter), D4(output), F(stride_h, TA__F_I32), F(stride_w, TA__F_I32), F(pad_h, TA__F_I32),
+    F(pad_w, TA__F_I32), REQUANT(q)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_tconv, ta_tconv_params)
