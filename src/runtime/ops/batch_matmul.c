@@ -49,6 +49,7 @@ static ta_status prep_bmm(ta__op_ctx *c) {
         if (ta__op_zp(l) || ta__op_zp(r) || ta__op_zp(out))
             return ta__op_fail(c, TA_E_UNSUPPORTED, "int16 operands need zero point 0");
         if (p->shift > 7) return ta__op_fail(c, TA_E_UNSUPPORTED, "requantisation ratio too large");
+        if ((st = ta__op_acc64_ok(c, NULL, p->adj_x ? p->lhs[3] : p->lhs[4], 30))) return st;
         c->path = TA__P_S16;
         return TA_OK;
     }

@@ -82,7 +82,10 @@ static ta_status prep_conv(ta__op_ctx *c) {
                            "filter count is not a multiple of the groups (input channels / filter channels)");
     if ((st = ta__op_bias_len(c, b, p->output.c))) return st;
     if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "filter is not constant");
-    if (in->dtype == TA_DTYPE_INT16) return prep_conv_s16(c, &p->q, p->output.c);
+    if (in->dtype == TA_DTYPE_INT16) {
+        if ((st = ta__op_acc64_ok(c, b, (int64_t)p->filter.h * p->filter.w * p->filter.c, 23))) return st;
+        return prep_conv_s16(c, &p->q, p->output.c);
+    }
     if (in->dtype == TA_DTYPE_INT8)
         return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     if (in->dtype == TA_DTYPE_FLOAT32) return ta__op_prep_f32_weights(c, w, b, out, "filter", &p->act_min, &p->act_max);

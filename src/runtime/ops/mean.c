@@ -38,7 +38,9 @@ static ta_status prep_mean(ta__op_ctx *c) {
     p->input_zp = ta__op_zp(in);
     p->output_zp = ta__op_zp(out);
     p->same_quant = false; /* TFLM (reference commit) always requantises; see kernels.h */
+    if (!(ta__op_scale(out) > 0.0f)) return ta__op_fail(c, TA_E_MALFORMED, "output scale is not positive");
     ta_quant_multiplier((double)ta__op_scale(in) / (double)ta__op_scale(out), &p->mult, &p->shift);
+    if (p->shift > 30) return ta__op_fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
     c->scratch = ta_kernel_mean_s8_scratch_bytes(p);
     return TA_OK;
 }

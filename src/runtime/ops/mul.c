@@ -29,6 +29,7 @@ static ta_status prep_mul(ta__op_ctx *c) {
     c->path = TA__P_S8;
     st = ta_mul_prepare(p, a->dtype, ta__op_scale(a), ta__op_zp(a), ta__op_scale(b), ta__op_zp(b), ta__op_scale(out),
                         ta__op_zp(out), c->op->opt.activation);
+    if (!st && p->output_shift > 30) st = TA_E_UNSUPPORTED; /* the kernel shifts left by it in int32 */
     return st ? ta__op_fail(c, st, "cannot derive the rescaling") : TA_OK;
 }
 

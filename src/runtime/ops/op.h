@@ -251,6 +251,9 @@ ta_status ta__op_prep_s8_weights(ta__op_ctx *c, const ta_tensor *in, const ta_te
                                  ta_requant *q);
 /* The bias (when given) has one element per output channel. */
 ta_status ta__op_bias_len(const ta__op_ctx *c, const ta_tensor *b, int32_t channels);
+/* The int16 paths' int64 accumulator stays below 2^47: |bias| plus `depth`
+ * products of at most 2^prod_bits (the bias must be constant). */
+ta_status ta__op_acc64_ok(const ta__op_ctx *c, const ta_tensor *b, int64_t depth, int prod_bits);
 /* float32: float32 weights and output, float32 bias when given; TA__P_F32. */
 ta_status ta__op_prep_f32_weights(ta__op_ctx *c, const ta_tensor *w, const ta_tensor *b, const ta_tensor *out,
                                   const char *role, float *lo, float *hi);

@@ -246,10 +246,14 @@ static ta_status prep_sig_filter_bank(ta__op_ctx *c) {
     p->input_size = (int32_t)ta__op_elems(ta__op_in(c, 0));
     const int64_t nw = ta__op_elems(ta__op_in(c, 1)), nu = ta__op_elems(ta__op_in(c, 2));
     p->weights_size = (int32_t)(nw < nu ? nw : nu);
-    /* constant tables (the usual case): check every band now */
+    /* The tables must be constant (as TFLM's front end has them): every
+     * band is checked here against the input and weight tables, so the
+     * kernel never meets a band prepare did not prove in bounds. */
     const ta_signal_filter_bank_tables t = {ta__op_in(c, 1)->data, ta__op_in(c, 2)->data, ta__op_in(c, 3)->data,
                                             ta__op_in(c, 4)->data, ta__op_in(c, 5)->data};
-    if (t.weights && t.unweights && t.freq_starts && t.weight_starts && t.widths) {
+    if (!t.weights || !t.unweights || !t.freq_starts || !t.weight_starts || !t.widths)
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "weight and channel tables must be constant");
+    {
         for (uint32_t k = 1; k <= 5; k++)
             if (((uintptr_t)ta__op_in(c, k)->data & 1u) != 0)
                 return ta__op_fail(c, TA_E_MALFORMED, "a table is misaligned");

@@ -51,6 +51,8 @@ static ta_status prep_tconv(ta__op_ctx *c) {
         return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
     }
     if (in->dtype == TA_DTYPE_INT16) {
+        /* an output element gathers at most filter.h x filter.w x input.c products */
+        if ((st = ta__op_acc64_ok(c, b, (int64_t)p->filter.h * p->filter.w * p->input.c, 23))) return st;
         c->scratch = ta_kernel_transpose_conv_scratch_bytes(p, TA_DTYPE_INT16);
         return ta__op_prep_s16x8(c, in, w, b, out, &p->q, p->output.c, false);
     }

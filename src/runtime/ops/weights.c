@@ -16,6 +16,40 @@ ta_status ta__op_bias_len(const ta__op_ctx *c, const ta_tensor *b, int32_t chann
     return TA_OK;
 }
 
+/* The int16 kernels (CONV_2D, TRANSPOSE_CONV, BATCH_MATMUL) accumulate in
+ * int64 and requantise with ta_q_mul64, which multiplies the accumulator
+ * by a 16-bit multiplier: |acc| must stay below 2^47.  acc is the bias
+ * (int64 or int32 data, read here) plus `depth` products of at most
+ * 2^prod_bits each. */
+ta_status ta__op_acc64_ok(const ta__op_ctx *c, const ta_tensor *b, int64_t depth, int prod_bits) {
+    const int64_t limit = INT64_C(1) << 47;
+    if (depth < 0 || depth > (limit >> prod_bits))
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "accumulation too deep for the int64 path");
+    int64_t max_bias = 0;
+    if (b && b->data) {
+        const size_t es = b->dtype == TA_DTYPE_INT64 ? 8 : 4;
+        const size_t n = b->data_bytes / es;
+        for (size_t i = 0; i < n; i++) {
+            int64_t v;
+            if (es == 8) {
+                memcpy(&v, (const uint8_t *)b->data + 8 * i, 8);
+            } else {
+                int32_t v32;
+                memcpy(&v32, (const uint8_t *)b->data + 4 * i, 4);
+                v = v32;
+            }
+            if (v == INT64_MIN) return ta__op_fail(c, TA_E_UNSUPPORTED, "a bias value overflows the int64 path");
+            if (v < 0) v = -v;
+            if (v > max_bias) max_bias = v;
+        }
+    } else if (b) {
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "int16 bias must be constant");
+    }
+    if (max_bias > limit - (depth << prod_bits))
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "a bias value overflows the int64 path");
+    return TA_OK;
+}
+
 /* Per-channel requantisation table for conv/depthwise/FC (per_channel or broadcast). */
 static ta_status requant_table(ta__op_ctx *c, const ta_tensor *in, const ta_tensor *w, const ta_tensor *out,
                                int32_t channels, bool fc_per_tensor, ta_requant *q) {
@@ -29,20 +63,31 @@ static ta_status requant_table(ta__op_ctx *c, const ta_tensor *in, const ta_tens
     ta_status st = ta_quant_activation_range(c->op->opt.activation, ta__op_scale(out), ta__op_zp(out), out->dtype,
                                              &q->act_min, &q->act_max);
     if (st) return ta__op_fail(c, st, "unsupported fused activation");
+    /* Kernels shift left by a positive shift in int32: above 30 is undefined
+     * (and no real model's ratio comes near 2^30).  Checked in the size
+     * query too, not only when the tables are filled. */
     if (fc_per_tensor) {
         int32_t *m = ta__op_take(c, sizeof(int32_t) + 1);
         q->per_channel = false;
+        int32_t mult, sh;
+        ta_quant_multiplier(ta_quant_fc_real_multiplier(ta__op_scale(in), w->quant.scale[0], ta__op_scale(out)), &mult,
+                            &sh);
+        if (sh > 30) return ta__op_fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
         if (m) {
-            int32_t sh;
-            ta_quant_multiplier(ta_quant_fc_real_multiplier(ta__op_scale(in), w->quant.scale[0], ta__op_scale(out)),
-                                &m[0], &sh);
-            if (sh > 127 || sh < -128) return ta__op_fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
+            m[0] = mult;
             int8_t *s8 = (int8_t *)(m + 1);
             *s8 = (int8_t)sh;
             q->mult = &m[0];
             q->shift = s8;
         }
         return TA_OK;
+    }
+    for (int32_t k = 0; k < channels; k++) {
+        int32_t mult, sh;
+        ta_quant_multiplier((double)ta__op_scale(in) * (double)w->quant.scale[w->quant.count == 1 ? 0 : k] /
+                                (double)ta__op_scale(out),
+                            &mult, &sh);
+        if (sh > 30) return ta__op_fail(c, TA_E_UNSUPPORTED, "requantisation ratio out of range");
     }
     int32_t *m = ta__op_take(c, (size_t)channels * sizeof(int32_t));
     int8_t *s = ta__op_take(c, (size_t)channels);
