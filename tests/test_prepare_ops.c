@@ -172,6 +172,18 @@ static void fully_connected(void) {
     o3.shape[1] = 3;
     expect(prep(TA_OP_FULLY_CONNECTED, NULL, in, 2, &o3, 1, &d), TA_E_MALFORMED, &d, "FULLY_CONNECTED",
            "not a multiple");
+    /* int8 with a requantisation ratio of 2^40: the kernel would shift an
+     * int32 left by more than 30 */
+    static const float k_big[1] = {1.0f}, k_tiny[1] = {1e-12f};
+    const int32_t sq[2] = {1, 8}, sw8[2] = {4, 8}, so8[2] = {1, 4};
+    operand qi[2] = {act8(2, sq, k_big, k_zp0), act8(2, sw8, k_big, k_zp0)};
+    qi[1].data = g_w8;
+    qi[1].data_bytes = 32;
+    operand qo = act8(2, so8, k_scale1, k_zp0);
+    expect(prep(TA_OP_FULLY_CONNECTED, NULL, qi, 2, &qo, 1, &d), TA_OK, &d, "FULLY_CONNECTED", "");
+    qo.scales = k_tiny;
+    expect(prep(TA_OP_FULLY_CONNECTED, NULL, qi, 2, &qo, 1, &d), TA_E_UNSUPPORTED, &d, "FULLY_CONNECTED",
+           "requantisation ratio out of range");
     operand i16 = in[0];
     i16.dt = TA_DTYPE_INT16;
     operand ins2[2] = {i16, in[1]};
