@@ -121,6 +121,9 @@ static void conv(void) {
     bad.rank = 3;
     operand ins2[3] = {bad, in[1], in[2]};
     expect(prep(TA_OP_CONV_2D, &opt, ins2, 3, &out, 1, &d), TA_E_MALFORMED, &d, "CONV_2D", "expects 4-D tensors");
+    operand ob = out;
+    ob.shape[0] = 2;
+    expect(prep(TA_OP_CONV_2D, &opt, in, 3, &ob, 1, &d), TA_E_MALFORMED, &d, "CONV_2D", "output batch differs");
     operand o2 = out;
     o2.shape[1] = 4;
     expect(prep(TA_OP_CONV_2D, &opt, in, 3, &o2, 1, &d), TA_E_MALFORMED, &d, "CONV_2D", "output shape does not match");
@@ -309,6 +312,10 @@ static void movement(void) {
     cin[1].zps = k_zp5;
     expect(prep(TA_OP_CONCATENATION, &co, cin, 2, &cout, 1, &d), TA_E_UNSUPPORTED, &d, "CONCATENATION",
            "share the output's scale");
+    cin[1] = a;
+    cin[1].shape[0] = 1; /* narrower than the output off the axis */
+    expect(prep(TA_OP_CONCATENATION, &co, cin, 2, &cout, 1, &d), TA_E_MALFORMED, &d, "CONCATENATION",
+           "differ from the output's off the axis");
     co.axis = 2;
     cin[1] = a;
     expect(prep(TA_OP_CONCATENATION, &co, cin, 2, &cout, 1, &d), TA_E_MALFORMED, &d, "CONCATENATION",

@@ -31,6 +31,11 @@ static ta_status prep_concat(ta__op_ctx *c) {
         if (!t) return ta__op_fail(c, TA_E_MALFORMED, "an input is missing");
         if (t->dtype != out->dtype) return ta__op_fail_type(c, "mixed input", t->dtype);
         if (t->rank != out->rank) return ta__op_fail(c, TA_E_MALFORMED, "input rank differs from output");
+        /* the kernel copies rows of `inner` elements from every input: each
+         * input must have the output's dims except along the axis */
+        for (int32_t d = 0; d < out->rank; d++)
+            if (d != axis && t->shape[d] != out->shape[d])
+                return ta__op_fail(c, TA_E_MALFORMED, "an input's dims differ from the output's off the axis");
         if (t->dtype == TA_DTYPE_INT8 && (ta__op_scale(t) != ta__op_scale(out) || ta__op_zp(t) != ta__op_zp(out)))
             return ta__op_fail(c, TA_E_UNSUPPORTED, "int8 inputs must share the output's scale and zero point");
         int64_t ax = t->shape[axis];

@@ -76,6 +76,7 @@ static ta_status prep_conv(ta__op_ctx *c) {
     const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
     if (oh != p->output.h || ow != p->output.w || p->output.c != p->filter.n || p->input.c % p->filter.c)
         return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    if (p->output.n != p->input.n) return ta__op_fail(c, TA_E_MALFORMED, "output batch differs from input");
     /* grouped conv: the kernel maps output channel oc to group oc / (filter.n / groups) */
     if (p->filter.n % (p->input.c / p->filter.c))
         return ta__op_fail(c, TA_E_MALFORMED,
@@ -102,7 +103,8 @@ static ta_status prep_dwconv(ta__op_ctx *c) {
     if (p->output.c % p->input.c)
         return ta__op_fail(c, TA_E_MALFORMED, "output channels are not a multiple of input channels");
     p->depth_multiplier = p->output.c / p->input.c;
-    if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c)
+    if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c ||
+        p->output.n != p->input.n)
         return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
     if ((st = ta__op_bias_len(c, b, p->output.c))) return st;
     if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "filter is not constant");
