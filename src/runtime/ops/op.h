@@ -7,8 +7,8 @@
  * it is frozen into record words), the prepare that derives the record from
  * the graph, the invoke that runs the kernels from it, its scratch and state
  * sizes and its flags.  It exports one `ta_op_def` per kind; the list of all
- * definitions is ta_op_list_all (all.c).  Adding an op is one file and one
- * line there.
+ * definitions is ta_op_list_all (all.c).  Adding an op is one file, one
+ * line there and its extern in include/tinyarena/ops.h.
  *
  * The record (ops.h): w0 kind | path << 16, w1 n_in | n_out << 16, w2
  * scratch bytes, w3 params words, the io tensor indices, the params words
