@@ -1,7 +1,8 @@
 /*
  * The op table: every op definition of the library, and the calls that use
  * all of them.  This is the only list of op kinds: a new op is one file
- * under src/runtime/ops/ and one line here.
+ * under src/runtime/ops/, one line here and its extern in
+ * include/tinyarena/ops.h.
  *
  * Firmware that runs one model never references this file (its budget
  * header lists the model's ops, ta_runtime_options_for_ops): under
