@@ -28,7 +28,7 @@ if $cc $flags "$tmp/layout.c" "$tmp/lib32.a" -lm -o "$tmp/layout" && "$tmp/layou
 # Each model from TFLM's graph and from the rewritten one (--rewrite all).
 header_build() {
   grep -q "BUDGET_CONST_BYTES" "$1" || { echo "FAIL: no const blob in the header"; return 1; }
-  $cc $flags -DTA_HEADER="\"$1\"" -DTA_PREFIX=BUDGET -DTA_BUDGET=budget "$src/tests/header_run.c" "$tmp/lib32.a" -lm -o "$2"
+  $cc $flags -DTA_HEADER="\"$1\"" -DTA_PREFIX=BUDGET -DTA_BUDGET=budget -DTA_OPS=BUDGET_OPS "$src/tests/header_run.c" "$tmp/lib32.a" -lm -o "$2"
 }
 header_models ", -m32, const blob from the 64-bit CLI" <<'LIST'
 tflm/person_detect person no_person

@@ -1,7 +1,8 @@
 /* Compiled by tests/header_run.sh against a header emitted by
  * `tinyarena plan MODEL --header`: runs the model from a static arena of
  * exactly the header's size with the header's table as the plan (no planner
- * call), and writes each output's raw bytes, for comparison with TFLM.
+ * call) and only the header's ops (<P>_OPS), and writes each output's raw
+ * bytes, for comparison with TFLM.
  *   header_run MODEL.tflite OUTDIR [INPUT.raw ...] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,11 @@ int main(int argc, char **argv) {
     size_t len = f ? fread(model, 1, sizeof model, f) : 0;
     if (f) fclose(f);
     if (len != sizeof model) return fprintf(stderr, "model size\n"), 1;
+#ifdef TA_OPS /* the header's op list: the model runs with its own ops only */
+    ta_runtime_options opt = ta_runtime_options_for_ops(TA_OPS);
+#else /* a header from before the op list */
     ta_runtime_options opt = ta_runtime_options_default();
+#endif
     ta_runtime_use_budget(&opt, &TA_BUDGET);
     ta_runtime rt;
     ta_diag d;

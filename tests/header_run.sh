@@ -7,7 +7,7 @@
 lib="${TA_LIB:?}"
 # Each model twice: TFLM's graph and the rewritten one.
 header_build() {
-  $cc -std=c11 -Wall -Wextra -Werror $TA_CFLAGS -I"$src/include" -DTA_HEADER="\"$1\"" -DTA_PREFIX=BUDGET -DTA_BUDGET=budget \
+  $cc -std=c11 -Wall -Wextra -Werror $TA_CFLAGS -I"$src/include" -DTA_HEADER="\"$1\"" -DTA_PREFIX=BUDGET -DTA_BUDGET=budget -DTA_OPS=BUDGET_OPS \
       "$src/tests/header_run.c" "$lib" -lm -o "$2"
 }
 header_models "" <<'LIST'

@@ -84,7 +84,9 @@ static ta_status pipe_run(const ta_graph *g, uint32_t flags, piped *p) {
     p->g = g;
     size_t need = ta_rewrite_graph_bytes(g, flags);
     p->g2mem = malloc(need);
-    ta_status st = ta_rewrite_graph(g, flags, p->g2mem, need, &p->g2, &p->st, &d);
+    ta_op_kind_set ip;
+    ta_op_list_inplace_kinds(&ta_op_list_all, &ip);
+    ta_status st = ta_rewrite_graph(g, flags, &ip, p->g2mem, need, &p->g2, &p->st, &d);
     if (st) return st;
     p->g = &p->g2;
     need = ta_lifetime_bytes(p->g, 0);
@@ -93,7 +95,7 @@ static ta_status pipe_run(const ta_graph *g, uint32_t flags, piped *p) {
     p->buffer_of = malloc(sizeof(int32_t) * (p->g->n_tensors + 1));
     need = ta_rewrite_buffers_bytes(p->g);
     void *bm = malloc(need);
-    st = ta_rewrite_buffers(p->g, &p->lt, flags, bm, need, p->buffer_of, &p->st, &d);
+    st = ta_rewrite_buffers(p->g, &p->lt, flags, &ip, bm, need, p->buffer_of, &p->st, &d);
     free(bm);
     if (st) return st;
     ta_lifetime_options lo = {.buffer_of = p->buffer_of, .n_buffer_of = p->g->n_tensors};
@@ -1153,10 +1155,10 @@ static void test_api(void) {
     /* unknown flags, short memory */
     ta_graph g2;
     char small[64];
-    CHECK(ta_rewrite_graph(&b.g, 64, small, sizeof small, &g2, NULL, &d) == TA_E_INVALID_ARG);
-    CHECK(ta_rewrite_graph(&b.g, TA_REWRITE_FUSEPAD, small, sizeof small, &g2, NULL, &d) == TA_E_NO_MEMORY);
+    CHECK(ta_rewrite_graph(&b.g, 64, NULL, small, sizeof small, &g2, NULL, &d) == TA_E_INVALID_ARG);
+    CHECK(ta_rewrite_graph(&b.g, TA_REWRITE_FUSEPAD, NULL, small, sizeof small, &g2, NULL, &d) == TA_E_NO_MEMORY);
     int32_t bo[3];
-    CHECK(ta_rewrite_buffers(&b.g, &p.lt, TA_REWRITE_ALIAS, small, 0, bo, NULL, &d) == TA_E_NO_MEMORY);
+    CHECK(ta_rewrite_buffers(&b.g, &p.lt, TA_REWRITE_ALIAS, NULL, small, 0, bo, NULL, &d) == TA_E_NO_MEMORY);
     pipe_free(&p);
     free(b.mem);
 }

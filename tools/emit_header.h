@@ -1,6 +1,7 @@
 #ifndef TA_EMIT_HEADER_H
 #define TA_EMIT_HEADER_H
 #include <stdint.h>
+#include <stdio.h>
 
 #include "firmware.h"
 #include "model_plan.h"
@@ -19,4 +20,9 @@
  * Returns CLI_OK or prints an error. */
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
                 uint64_t model_hash, uint64_t model_bytes, const fw_budget *fw, uint32_t rewrites);
+
+/* The header's op list (emit_ops.c): <P>_OPS_COUNT, <p>_op_defs and <P>_OPS,
+ * a ta_op_list of the definitions subgraph 0 of g needs (nothing when the
+ * runtime cannot run g). */
+void emit_ops(FILE *f, const ta_graph *g, const char *lo, const char *up);
 #endif

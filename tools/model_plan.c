@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tinyarena/ops.h"
 
 int model_rewrite_graph(const ta_graph *g, uint32_t rewrites, const ta_graph **graph, ta_graph *storage, void **mem,
                         ta_rewrite_stats *stats, const char *what) {
@@ -13,7 +14,9 @@ int model_rewrite_graph(const ta_graph *g, uint32_t rewrites, const ta_graph **g
     ta_diag d;
     size_t need = ta_rewrite_graph_bytes(g, rewrites);
     *mem = cli_xmalloc(need);
-    ta_status st = ta_rewrite_graph(g, rewrites, *mem, need, storage, stats, &d);
+    ta_op_kind_set inplace; /* the runtime's: every op the CLI's runtime can run */
+    ta_op_list_inplace_kinds(&ta_op_list_all, &inplace);
+    ta_status st = ta_rewrite_graph(g, rewrites, &inplace, *mem, need, storage, stats, &d);
     if (st) return cli_error("%s: rewrite: %s: %s", what, ta_status_str(st), d.msg);
     *graph = storage;
     return CLI_OK;
@@ -42,7 +45,9 @@ int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifet
         mp->buffer_of = cli_xcalloc(g->n_tensors, sizeof *mp->buffer_of);
         size_t bb = ta_rewrite_buffers_bytes(g);
         void *bm = cli_xmalloc(bb);
-        st = ta_rewrite_buffers(g, &mp->lt, rewrites, bm, bb, mp->buffer_of, stats, &d);
+        ta_op_kind_set inplace;
+        ta_op_list_inplace_kinds(&ta_op_list_all, &inplace);
+        st = ta_rewrite_buffers(g, &mp->lt, rewrites, &inplace, bm, bb, mp->buffer_of, stats, &d);
         free(bm);
         if (st) return cli_error("%s: rewrite: %s: %s", what, ta_status_str(st), d.msg);
         lo.buffer_of = mp->buffer_of;

@@ -41,7 +41,7 @@ static int fail(const char *what) {
  * stack (the default 16 KB one), and touches nothing else. */
 #define REDERIVE_STACK 12288u
 static ta_status rederive_in(void *work, size_t bytes) {
-    ta_runtime_options o = ta_runtime_options_default();
+    ta_runtime_options o = ta_runtime_options_for_ops(MODEL_BUDGET_OPS);
     ta_runtime_use_budget(&o, &model_budget);
     ta_runtime_use_init(&o, NULL, 0);
     ta_arena_breakdown b;
@@ -66,7 +66,8 @@ static int rederive(void) {
 
 int main(void) {
     board_puts("tinyarena: " MODEL_DATA_NAME " on " BOARD_CPU "\n");
-    ta_runtime_options opt = ta_runtime_options_default();
+    /* only the model's ops: the firmware links only their kernels */
+    ta_runtime_options opt = ta_runtime_options_for_ops(MODEL_BUDGET_OPS);
     ta_runtime_use_budget(&opt, &model_budget); /* plan, op constants and init table from flash, hash checked */
     /* MODEL_BUDGET_ARENA_BYTES is the least: 32 bytes less is refused with
      * one line, and nothing is written (the arena is still all zero) */

@@ -1,6 +1,7 @@
 /* Firmware-style inference: one static arena of exactly the generated
- * budget, a precomputed plan (no planner code), the op constants and the
- * init table read from the header's const arrays (flash), no malloc.  The only file
+ * budget, a precomputed plan (no planner code), only the kernels of the
+ * model's ops (the header's op list), the op constants and the init table
+ * read from the header's const arrays (flash), no malloc.  The only file
  * I/O is reading the model bytes (firmware would have them in flash). */
 #include <stdio.h>
 #include <string.h>
@@ -24,7 +25,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: expected %u model bytes\n", argv[1], (unsigned)MODEL_BUDGET_MODEL_BYTES);
         return 1;
     }
-    ta_runtime_options opt = ta_runtime_options_default();
+    /* the model's ops only (the header's op list): no other kernel is linked */
+    ta_runtime_options opt = ta_runtime_options_for_ops(MODEL_BUDGET_OPS);
     ta_runtime_use_budget(&opt, &model_budget); /* plan, op constants and init table from the header, hash checked */
     ta_runtime rt;
     ta_diag d;

@@ -52,8 +52,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tinyarena/graph.h"
 #include "tinyarena/status.h"
+#include "tinyarena/types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -30,11 +30,12 @@
  *     one request: lifetime the union, size the largest member.
  *
  *     ta_graph g2;  void *m = malloc(ta_rewrite_graph_bytes(g, flags));
- *     ta_rewrite_graph(g, flags, m, ta_rewrite_graph_bytes(g, flags), &g2, &stats, &diag);
+ *     ta_op_kind_set ip;  ta_op_list_inplace_kinds(&ta_op_list_all, &ip);   // ops.h
+ *     ta_rewrite_graph(g, flags, &ip, m, ta_rewrite_graph_bytes(g, flags), &g2, &stats, &diag);
  *     ... ta_lifetime_analyze(&g2, ...) -> lt ...
  *     int32_t *buffer_of = malloc(g2.n_tensors * sizeof *buffer_of);
  *     void *s = malloc(ta_rewrite_buffers_bytes(&g2));
- *     ta_rewrite_buffers(&g2, &lt, flags, s, ta_rewrite_buffers_bytes(&g2), buffer_of, &stats, &diag);
+ *     ta_rewrite_buffers(&g2, &lt, flags, &ip, s, ta_rewrite_buffers_bytes(&g2), buffer_of, &stats, &diag);
  *     ta_lifetime_options lo = {.buffer_of = buffer_of, .n_buffer_of = g2.n_tensors};
  *     ta_lifetime_requests(&g2, &lt, &lo, ...);
  *
@@ -47,9 +48,9 @@
  *   graph input and B a graph output.  Nothing ever writes into a shared
  *   buffer except the op creating its first tensor and INPLACE ops, whose
  *   rule below protects every member.
- * INPLACE  op ADD/SUB/MUL (both inputs exactly the output's shape: no
- *   broadcasting), LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, QUANTIZE,
- *   DEQUANTIZE; output Y and input X planned, equal element count and equal
+ * INPLACE  an op of a kind in the `inplace` set (the runtime's op table:
+ *   ADD/SUB/MUL, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE) with one input, or
+ *   two inputs both exactly the output's shape (no broadcasting); output Y and input X planned, equal element count and equal
  *   element size (so int8->int8 requantisation qualifies, float->int8 does
  *   not), Y written by this op only; and no tensor sharing X's buffer is
  *   needed after this op -- none is read later and none is a graph output
@@ -78,6 +79,7 @@
 #ifndef TINYARENA_REWRITE_H
 #define TINYARENA_REWRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -94,6 +96,18 @@ extern "C" {
 #define TA_REWRITE_FUSEPAD 4u
 #define TA_REWRITE_ORDER 8u
 #define TA_REWRITE_ALL 15u
+
+/* A set of op kinds, one bit per ta_op_kind. */
+typedef struct ta_op_kind_set {
+    uint32_t bits[(TA_OP_KIND_COUNT + 31) / 32];
+} ta_op_kind_set;
+
+static inline bool ta_op_kind_set_has(const ta_op_kind_set *s, ta_op_kind k) {
+    return s && (unsigned)k < TA_OP_KIND_COUNT && ((s->bits[(unsigned)k / 32] >> ((unsigned)k % 32)) & 1u);
+}
+static inline void ta_op_kind_set_add(ta_op_kind_set *s, ta_op_kind k) {
+    if ((unsigned)k < TA_OP_KIND_COUNT) s->bits[(unsigned)k / 32] |= 1u << ((unsigned)k % 32);
+}
 
 /* What the rewrites did (each pass adds its own counts). */
 typedef struct ta_rewrite_stats {
@@ -119,13 +133,14 @@ size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags);
  * Pass 1: FUSEPAD and ORDER (other flags are ignored here).  Builds *out in
  * mem: every subgraph, every tensor (same indices; folded PAD outputs get
  * TA_TENSOR_ELIDED), subgraph 0's ops without the folded PADs and, with
- * ORDER, in the order that keeps the fewest bytes live.  stats (optional)
+ * ORDER, in the order that keeps the fewest bytes live (costing INPLACE
+ * with the kinds in `inplace`, as pass 2 will).  stats (optional)
  * gets fused_pads and reordered.  Deterministic.  TA_E_NO_MEMORY when bytes
  * is below ta_rewrite_graph_bytes; TA_E_INVALID_ARG for unknown flags;
  * TA_E_MALFORMED for a graph ta_graph_validate refuses.
  */
-ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, void *mem, size_t bytes, ta_graph *out,
-                           ta_rewrite_stats *stats, ta_diag *diag);
+ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_set *inplace, void *mem, size_t bytes,
+                           ta_graph *out, ta_rewrite_stats *stats, ta_diag *diag);
 
 /* The new graph ta_rewrite_graph builds lives in the first this-many bytes
  * of its block; the rest is work for the call (ORDER's search) and may be
@@ -139,11 +154,14 @@ size_t ta_rewrite_buffers_bytes(const ta_graph *g);
  * Pass 2: ALIAS and INPLACE (other flags are ignored here).  g is the graph
  * as it runs (pass 1's output, or the model's graph), lt its lifetimes.
  * Writes buffer_of[0 .. g->n_tensors) (every tensor its own buffer when no
- * rewrite applies) for ta_lifetime_options.buffer_of.  stats (optional) gets
- * aliased and in_place.  Deterministic.
+ * rewrite applies) for ta_lifetime_options.buffer_of.  INPLACE considers
+ * the op kinds in `inplace` (NULL: none): the kinds whose kernels read
+ * element i before writing it, which only the runtime's op table knows --
+ * ta_op_list_inplace_kinds (ops.h) gives them for an op list.  stats
+ * (optional) gets aliased and in_place.  Deterministic.
  */
-ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, void *mem, size_t bytes,
-                             int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *diag);
+ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const ta_op_kind_set *inplace,
+                             void *mem, size_t bytes, int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *diag);
 
 #ifdef __cplusplus
 }

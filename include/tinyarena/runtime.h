@@ -61,6 +61,7 @@
 #include "tinyarena/budget.h"
 #include "tinyarena/graph.h"
 #include "tinyarena/lifetime.h"
+#include "tinyarena/ops.h"
 #include "tinyarena/plan.h"
 #include "tinyarena/status.h"
 #include "tinyarena/tflite.h"
@@ -119,10 +120,19 @@ typedef struct ta_runtime_options {
                                   no planner, no work block.  Set by
                                   ta_runtime_use_budget from the table. */
     size_t init_bytes;
+    const ta_op_list *ops;     /* the op definitions the runtime may run (ops.h); a
+                                  model op without one fails at query/init naming
+                                  the op.  Must outlive the runtime; NULL: open
+                                  refuses. */
 } ta_runtime_options;
 
-/* Defaults: scratch PLANNED, no poison, no rewrites, planner NULL (pick one below). */
+/* Defaults: scratch PLANNED, no poison, no rewrites, planner NULL (pick one
+ * below), every op (ops = &ta_op_list_all: links every kernel). */
 ta_runtime_options ta_runtime_options_default(void);
+
+/* The same defaults with the op list `ops` (a budget header's <P>_OPS):
+ * firmware that calls only this links only the kernels the list names. */
+ta_runtime_options ta_runtime_options_for_ops(const ta_op_list *ops);
 
 /* Plans with the named strategy of plan.h ("greedy", "best", ...).
  * TA_E_UNKNOWN_STRATEGY for an unknown name.  (src/runtime/plan_strategy.c:

@@ -34,9 +34,9 @@ const char *ta_status_str(ta_status st) {
 typedef struct {
     char *buf;
     size_t cap, len;
-} out_t;
+} diag_out;
 
-static void put_c(out_t *o, char c) {
+static void put_c(diag_out *o, char c) {
     if (o->len + 1 < o->cap) o->buf[o->len++] = c;
     o->buf[o->len < o->cap ? o->len : o->cap - 1] = '\0';
 }
@@ -44,12 +44,12 @@ static void put_c(out_t *o, char c) {
 /* Strings substituted with %s come from data (tensor and op names of a
  * model, file names): control characters become '?', so a diag stays one
  * line whatever a hostile file names its ops. */
-static void put_s(out_t *o, const char *s) {
+static void put_s(diag_out *o, const char *s) {
     if (!s) s = "(null)";
     for (; *s; s++) put_c(o, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
 }
 
-static void put_u(out_t *o, unsigned long long v, unsigned base) {
+static void put_u(diag_out *o, unsigned long long v, unsigned base) {
     char tmp[24];
     int n = 0;
     do {
@@ -60,7 +60,7 @@ static void put_u(out_t *o, unsigned long long v, unsigned base) {
     while (n) put_c(o, tmp[--n]);
 }
 
-static void put_i(out_t *o, long long v) {
+static void put_i(diag_out *o, long long v) {
     if (v < 0) {
         put_c(o, '-');
         put_u(o, (unsigned long long)(-(v + 1)) + 1u, 10);
@@ -71,7 +71,7 @@ static void put_i(out_t *o, long long v) {
 
 ta_status ta_diag_set(ta_diag *d, ta_status st, const char *fmt, ...) {
     if (!d || !fmt) return st;
-    out_t o = {d->msg, sizeof d->msg, 0};
+    diag_out o = {d->msg, sizeof d->msg, 0};
     d->item[0] = d->item[1] = SIZE_MAX;
     d->msg[0] = '\0';
     va_list ap;

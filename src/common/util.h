@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define TA_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TA_MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -36,18 +37,24 @@ static inline void ta__bump_init(ta__bump *b, void *mem, size_t cap) {
     b->fail = false;
 }
 
-/* Slice of `count * size` bytes aligned to 16; NULL (and fail) when it does not fit.
- * With base == NULL it only counts, which is how scratch sizes are computed:
- * run the same carving code on a NULL bump and read `used`. */
-static inline void *ta__bump_take(ta__bump *b, size_t count, size_t size) {
+/* Slice of `count * size` bytes aligned to `align` (a power of two, at most
+ * 16); NULL (and fail) when it does not fit.  With base == NULL it only
+ * counts, which is how sizes are computed: run the same carving code on a
+ * NULL bump and read `used`. */
+static inline void *ta__bump_take_aligned(ta__bump *b, size_t count, size_t size, size_t align) {
     if (size && count > SIZE_MAX / size) { b->fail = true; return NULL; }
     size_t bytes = count * size;
-    size_t start = ta__align_up(b->used, 16);
+    size_t start = ta__align_up(b->used, align);
     if (start == SIZE_MAX || bytes > SIZE_MAX - start - 16) { b->fail = true; return NULL; }
     b->used = start + bytes;
     if (!b->base) return NULL;
     if (b->used > b->cap) { b->fail = true; return NULL; }
     return b->base + start;
+}
+
+/* The same, aligned to 16. */
+static inline void *ta__bump_take(ta__bump *b, size_t count, size_t size) {
+    return ta__bump_take_aligned(b, count, size, 16);
 }
 
 /* Scratch bytes a bump needs for the slices above, with slack for aligning the base. */
@@ -74,4 +81,12 @@ static inline uint64_t ta__rng_next(uint64_t *s) {
 }
 
 void ta__memset(void *dst, int v, size_t n);
+
+/* A 32-bit word in the host's byte order at any address (records, blobs). */
+static inline uint32_t ta__rd32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static inline void ta__wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 #endif

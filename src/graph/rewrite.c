@@ -81,9 +81,9 @@ static bool control_flow(const ta_op *op) {
 typedef struct {
     uint16_t *uses, *producers;
     uint32_t *last_user;
-} usage_t;
+} tensor_usage;
 
-static void count_usage(const ta_graph *g, usage_t *u) {
+static void count_usage(const ta_graph *g, tensor_usage *u) {
     const ta_subgraph *s = &g->subgraphs[0];
     memset(u->uses, 0, s->n_tensors * sizeof *u->uses);
     memset(u->producers, 0, s->n_tensors * sizeof *u->producers);
@@ -102,23 +102,6 @@ static void count_usage(const ta_graph *g, usage_t *u) {
     }
 }
 
-static bool inplace_kind(ta_op_kind k) {
-    switch (k) {
-    case TA_OP_ADD:
-    case TA_OP_SUB:
-    case TA_OP_MUL:
-    case TA_OP_LOGISTIC:
-    case TA_OP_TANH:
-    case TA_OP_RELU:
-    case TA_OP_RELU6:
-    case TA_OP_RELU_N1_TO_1:
-    case TA_OP_QUANTIZE:
-    case TA_OP_DEQUANTIZE: return true;
-    default: return false;
-    }
-}
-
-static bool binary_kind(ta_op_kind k) { return k == TA_OP_ADD || k == TA_OP_SUB || k == TA_OP_MUL; }
 
 static bool same_shape(const ta_tensor *a, const ta_tensor *b) {
     if (a->rank != b->rank) return false;
@@ -136,17 +119,18 @@ static bool same_elements(const ta_tensor *a, const ta_tensor *b) {
 }
 
 /* Whether op's output may be written over its input i as far as the op
- * itself goes: kind, shapes (no broadcasting), element count and size.
+ * itself goes: its kind is in `inplace` (the runtime's op table knows which
+ * kernels read element i before writing it: ta_op_list_inplace_kinds; the
+ * graph layer does not), shapes (no broadcasting), element count and size.
  * Whether that input's bytes are still needed is the caller's question. */
-static bool inplace_candidate(const ta_graph *g, const ta_op *op, uint32_t i) {
-    if (!inplace_kind(op->kind) || op->n_outputs != 1 || i >= op->n_inputs) return false;
+static bool inplace_candidate(const ta_graph *g, const ta_op_kind_set *inplace, const ta_op *op, uint32_t i) {
+    if (!ta_op_kind_set_has(inplace, op->kind) || op->n_outputs != 1 || i >= op->n_inputs) return false;
     const ta_tensor *y = tensor0(g, op->outputs[0]), *x = tensor0(g, op->inputs[i]);
     if (!x || !y || op->inputs[i] == op->outputs[0] || !ta_lifetime_is_planned(x) || !same_elements(x, y)) return false;
-    if (binary_kind(op->kind)) {
-        /* every input exactly the output's shape, so the kernel reads element
-         * i of each before writing element i */
-        const ta_tensor *a = op->n_inputs == 2 ? tensor0(g, op->inputs[0]) : NULL;
-        const ta_tensor *c = op->n_inputs == 2 ? tensor0(g, op->inputs[1]) : NULL;
+    if (op->n_inputs == 2) {
+        /* a binary op: every input exactly the output's shape, so the kernel
+         * reads element i of each before writing element i */
+        const ta_tensor *a = tensor0(g, op->inputs[0]), *c = tensor0(g, op->inputs[1]);
         return a && c && same_shape(a, y) && same_shape(c, y) && a->dtype == y->dtype && c->dtype == y->dtype;
     }
     return op->n_inputs == 1;
@@ -187,9 +171,9 @@ typedef struct order_s {
     uint64_t *set[2], *hash[2]; /* beam levels: op sets and their hashes */
     size_t *peak[2], *live[2];  /* per state: peak so far, bytes resident */
     uint16_t *trail;            /* per step and state: parent << 10 | op position */
-} order_t;
+} order_search;
 
-static void carve_order(ta__bump *b, const ta_graph *g, order_t *o);
+static void carve_order(ta__bump *b, const ta_graph *g, order_search *o);
 
 typedef struct {
     ta_graph_limits lim;    /* of the new graph: what g uses */
@@ -197,13 +181,14 @@ typedef struct {
     int32_t *conv_src;      /* per op: the tensor a fused conv reads, or -1 */
     int32_t *conv_pad;      /* per op: top, bottom, left, right of a fused conv */
     uint32_t *order;        /* execution order: op indices of subgraph 0 */
-    usage_t u;
+    tensor_usage u;
     void *graph_mem;
     size_t graph_bytes;
-    order_t o;              /* ORDER's search (carved with TA_REWRITE_ORDER only) */
-} pass1_t;
+    order_search o;              /* ORDER's search (carved with TA_REWRITE_ORDER only) */
+    const ta_op_kind_set *inplace; /* kinds that may run in place (INPLACE in ORDER's costs) */
+} pass1_work;
 
-static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_t *p) {
+static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_work *p) {
     memset(&p->lim, 0, sizeof p->lim);
     p->lim.subgraphs = g->n_subgraphs;
     p->lim.tensors = g->n_tensors;
@@ -230,7 +215,7 @@ static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_t *p) {
 size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags) {
     if (!g) return 0;
     ta__bump b;
-    pass1_t p;
+    pass1_work p;
     ta__bump_init(&b, NULL, 0);
     if (!carve1(&b, g, flags, &p)) return 0;
     return ta__bump_need(&b);
@@ -239,7 +224,7 @@ size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags) {
 size_t ta_rewrite_graph_keep_bytes(const ta_graph *g) {
     if (!g) return 0;
     ta__bump b;
-    pass1_t p;
+    pass1_work p;
     ta__bump_init(&b, NULL, 0);
     if (!carve1(&b, g, 0, &p)) return 0;
     return 16 + p.graph_bytes; /* the block's alignment, then the graph (carved first) */
@@ -273,7 +258,7 @@ static bool all_finite(const ta_tensor *w) {
 /* Whether PAD op `k` of subgraph 0 folds into the conv reading its output;
  * on success *conv gets that conv's index and pad[4] the amounts
  * (top, bottom, left, right).  The conditions are rewrite.h's. */
-static bool fusable_pad(const ta_graph *g, const usage_t *u, uint32_t k, uint32_t *conv, int32_t pad[4]) {
+static bool fusable_pad(const ta_graph *g, const tensor_usage *u, uint32_t k, uint32_t *conv, int32_t pad[4]) {
     const ta_subgraph *s = &g->subgraphs[0];
     const ta_op *op = &g->ops[s->op_base + k];
     if (op->kind != TA_OP_PAD && op->kind != TA_OP_PADV2) return false;
@@ -333,7 +318,7 @@ static bool fusable_pad(const ta_graph *g, const usage_t *u, uint32_t k, uint32_
 
 /* ---- ORDER: a memory-aware topological order ------------------------------ */
 
-static void carve_order(ta__bump *b, const ta_graph *g, order_t *o) {
+static void carve_order(ta__bump *b, const ta_graph *g, order_search *o) {
     const ta_subgraph *s = &g->subgraphs[0];
     const uint32_t n = s->n_ops, nt = s->n_tensors, ni = g->index_used, w = (n + 63) / 64 ? (n + 63) / 64 : 1;
     o->op = ta__bump_take(b, n, sizeof(uint32_t));
@@ -364,7 +349,7 @@ static void carve_order(ta__bump *b, const ta_graph *g, order_t *o) {
 static bool has(const uint64_t *set, uint32_t i) { return (set[i / 64] >> (i % 64)) & 1u; }
 
 /* Op k's input i as it runs (a fused conv reads the PAD's input). */
-static int32_t eff_input(const ta_graph *g, const pass1_t *p, uint32_t k, uint32_t i) {
+static int32_t eff_input(const ta_graph *g, const pass1_work *p, uint32_t k, uint32_t i) {
     return i == 0 && p->conv_src[k] >= 0 ? p->conv_src[k] : g->ops[g->subgraphs[0].op_base + k].inputs[i];
 }
 
@@ -376,7 +361,7 @@ static void add_unique(uint32_t *list, uint32_t start, uint32_t *end, uint32_t v
 
 /* Whether buffer b has no reader left after position v runs, given the set
  * `done` already ran (and is not a graph output). */
-static bool dies_at(const order_t *o, const uint64_t *done, uint32_t b, uint32_t v) {
+static bool dies_at(const order_search *o, const uint64_t *done, uint32_t b, uint32_t v) {
     if (o->out[b]) return false;
     for (uint32_t j = o->cs[b]; j < o->cs[b + 1]; j++)
         if (o->cons[j] != v && !has(done, o->cons[j])) return false;
@@ -386,7 +371,7 @@ static bool dies_at(const order_t *o, const uint64_t *done, uint32_t b, uint32_t
 /* Running position v after `done`: the bytes live while it runs (TFLM's
  * rules: everything resident, its inputs included, plus what it creates,
  * minus an output written in place) and the bytes resident afterwards. */
-static void step_cost(const order_t *o, const uint64_t *done, size_t live, uint32_t v, size_t *at, size_t *after) {
+static void step_cost(const order_search *o, const uint64_t *done, size_t live, uint32_t v, size_t *at, size_t *after) {
     size_t add = 0, keep = 0, freed = 0, credit = 0;
     for (uint32_t j = o->os[v]; j < o->os[v + 1]; j++) {
         const uint32_t b = o->outs[j];
@@ -411,8 +396,8 @@ static void step_cost(const order_t *o, const uint64_t *done, size_t live, uint3
  * then to the state found first (the model's order is tried first); 4. the
  * model's order is kept unless the search found a strictly lower peak.
  * Returns how many ops moved. */
-static uint32_t order_ops(const ta_graph *g, uint32_t flags, pass1_t *p, uint32_t n) {
-    order_t *o = &p->o;
+static uint32_t order_ops(const ta_graph *g, uint32_t flags, pass1_work *p, uint32_t n) {
+    order_search *o = &p->o;
     const ta_subgraph *s = &g->subgraphs[0];
     const uint32_t nt = s->n_tensors, w = (n + 63) / 64 ? (n + 63) / 64 : 1;
     if (n < 3 || n > ORDER_MAX_OPS) return 0;
@@ -473,7 +458,7 @@ static uint32_t order_ops(const ta_graph *g, uint32_t flags, pass1_t *p, uint32_
         o->credit[v] = 0;
         if ((flags & TA_REWRITE_INPLACE) && p->conv_src[k] < 0 && no - o->os[v] == 1) {
             for (uint32_t i = 0; i < op->n_inputs; i++)
-                if (inplace_candidate(g, op, i)) add_unique(o->pins, o->ps[v], &np, (uint32_t)o->buf[op->inputs[i]]);
+                if (inplace_candidate(g, p->inplace, op, i)) add_unique(o->pins, o->ps[v], &np, (uint32_t)o->buf[op->inputs[i]]);
             o->credit[v] = o->size[o->outs[o->os[v]]];
         }
         o->zob[v] = ta__rng_next(&(uint64_t){0x9E3779B97F4A7C15ull * (v + 1)});
@@ -604,8 +589,8 @@ static ta_status copy_op(ta_graph *out, const ta_op *op, const int32_t *inputs, 
  * tensors first (same indices; a folded PAD's output flagged ELIDED), then
  * the ops in order, a fused conv reading the PAD's input with EXPLICIT
  * padding -- and the subgraph's inputs and outputs. */
-ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, void *mem, size_t bytes, ta_graph *out,
-                           ta_rewrite_stats *stats, ta_diag *d) {
+ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_set *inplace, void *mem, size_t bytes,
+                           ta_graph *out, ta_rewrite_stats *stats, ta_diag *d) {
     if (!g || !out) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: NULL argument");
     if (flags & ~TA_REWRITE_ALL) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: unknown flags 0x%x", flags);
     const size_t need = ta_rewrite_graph_bytes(g, flags);
@@ -614,9 +599,10 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, void *mem, size_t 
     ta_status st = ta_graph_validate(g, d);
     if (st) return st;
     ta__bump b;
-    pass1_t p;
+    pass1_work p;
     ta__bump_init_aligned(&b, mem, bytes);
     if (!carve1(&b, g, flags, &p)) return ta_diag_set(d, TA_E_NO_MEMORY, "rewrite needs %zu bytes, has %zu", need, bytes);
+    p.inplace = inplace;
     uint32_t n_ops0 = 0, n_order = 0, fused = 0, moved = 0;
     if (g->n_subgraphs) {
         const ta_subgraph *s0 = &g->subgraphs[0];
@@ -713,8 +699,8 @@ size_t ta_rewrite_buffers_bytes(const ta_graph *g) {
  *     that qualifies -- above all, a group needed until exactly this op's
  *     step (the op is its last reader and no member is a graph output);
  *  4. a joining tensor extends its group's "needed until". */
-ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, void *mem, size_t bytes,
-                             int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *d) {
+ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const ta_op_kind_set *inplace,
+                             void *mem, size_t bytes, int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *d) {
     if (!g || !lt || !buffer_of) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: NULL argument");
     if (flags & ~TA_REWRITE_ALL) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: unknown flags 0x%x", flags);
     if (lt->n_tensors != g->n_tensors || lt->n_ops != g->n_ops)
@@ -728,7 +714,7 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
     ta__bump b;
     ta__bump_init_aligned(&b, mem, bytes);
     int32_t *until = ta__bump_take(&b, s->n_tensors, sizeof(int32_t));
-    usage_t u;
+    tensor_usage u;
     u.uses = ta__bump_take(&b, s->n_tensors, sizeof(uint16_t));
     u.producers = ta__bump_take(&b, s->n_tensors, sizeof(uint16_t));
     u.last_user = ta__bump_take(&b, s->n_tensors, sizeof(uint32_t));
@@ -753,7 +739,7 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
             if (flags & TA_REWRITE_ALIAS) join = op->inputs[0];
         } else if (flags & TA_REWRITE_INPLACE) {
             for (uint32_t i = 0; i < op->n_inputs && join < 0; i++) {
-                if (!inplace_candidate(g, op, i)) continue;
+                if (!inplace_candidate(g, inplace, op, i)) continue;
                 const int32_t r = buffer_of[base + (uint32_t)op->inputs[i]] - (int32_t)base;
                 if (until[r] == step) join = op->inputs[i];
             }

@@ -8,7 +8,7 @@
  * from that record, a table of tensor data pointers and the op's scratch --
  * the graph is not needed at invoke time.
  *
- * The record is frozen (see ops.c): 32-bit words and tables, no pointers
+ * The record is frozen (see ops/op.h and ops/core.c): 32-bit words and tables, no pointers
  * (tables are found by their offset from the record start), no size_t.  It
  * does not change after prepare and can be moved or copied anywhere -- into
  * the arena, or out to a const blob that firmware keeps in flash -- as long
@@ -22,10 +22,12 @@
 #ifndef TA_RUNTIME_OPS_H
 #define TA_RUNTIME_OPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "tinyarena/graph.h"
+#include "tinyarena/ops.h"
 #include "tinyarena/status.h"
 
 typedef struct ta__op_info {
@@ -38,37 +40,49 @@ typedef struct ta__op_info {
                              multipliers and shifts, concat sizes) */
 } ta__op_info;
 
-/* Validates op `op_index` of subgraph sg and fills its record.  Errors name
- * the op, its index and the offending type, e.g. "op 3 (CONV_2D): input type
- * int16 is not supported".  TA_E_UNSUPPORTED for ops/types without a kernel,
- * TA_E_MALFORMED for inconsistent shapes or missing constant operands,
- * TA_E_NO_MEMORY when data_bytes is below the size query. */
-ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data,
-                         size_t data_bytes, ta__op_info *info, ta_diag *diag);
+/* Validates op `op_index` of subgraph sg and fills its record, with the
+ * op's definition from `ops` (ta_op_list_all: every op).  Errors name the
+ * op, its index and the offending type, e.g. "op 3 (CONV_2D): input type
+ * int16 is not supported".  TA_E_UNSUPPORTED for ops/types without a kernel
+ * (or without a definition in `ops`), TA_E_MALFORMED for inconsistent
+ * shapes or missing constant operands, TA_E_NO_MEMORY when data_bytes is
+ * below the size query. */
+ta_status ta__op_prepare_in(const ta_op_list *ops, const ta_graph *g, uint32_t sg, uint32_t op_index, void *data,
+                            size_t data_bytes, ta__op_info *info, ta_diag *diag);
 
-/* Runs a prepared op from its record.  ptrs[k] is the data of local tensor
- * k of the subgraph (constant tensors: their model data); scratch is at
- * least ta__op_scratch_bytes(rec), 8-byte aligned (NULL when that is 0). */
+/* Runs a prepared op from its record with its definition from `ops`.
+ * ptrs[k] is the data of local tensor k of the subgraph (constant tensors:
+ * their model data); scratch is at least ta__op_scratch_bytes(rec), 8-byte
+ * aligned (NULL when that is 0); state is ta__op_state_bytes_in(ops, rec)
+ * bytes, 8-byte aligned, which the op reads and updates (NULL when 0; an op
+ * with state refuses NULL). */
+ta_status ta__op_invoke_in(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
+                           ta_diag *diag);
+
+/* The same with every op (ta_op_list_all; all.c), for tests and hosts. */
+ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data, size_t data_bytes,
+                         ta__op_info *info, ta_diag *diag);
 ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_diag *diag);
-/* The same for ops with state (ta__op_state_bytes): state points at that
- * many bytes, 8-byte aligned, which the op reads and updates (ta__op_invoke
- * passes NULL, which such an op refuses). */
 ta_status ta__op_invoke_state(const void *rec, void *const *ptrs, void *scratch, void *state, ta_diag *diag);
 
 /* The op kind a record runs (TA_OP_CUSTOM for the signal library's custom
- * ops), its name for messages ("CONV_2D", "SignalRfft"), the scratch it
- * needs during invoke and the state it keeps between invokes. */
+ * ops), its name for messages ("CONV_2D", "SignalRfft"; from its definition
+ * in `ops`, "UNKNOWN" without one), the scratch it needs during invoke and
+ * the state it keeps between invokes (0 without a definition in `ops`). */
 ta_op_kind ta__op_kind(const void *rec);
-const char *ta__op_name(const void *rec);
+const char *ta__op_name_in(const ta_op_list *ops, const void *rec);
 uint32_t ta__op_scratch_bytes(const void *rec);
-uint32_t ta__op_state_bytes(const void *rec);
+uint32_t ta__op_state_bytes_in(const ta_op_list *ops, const void *rec);
+/* Whether `ops` has the definition a record runs (init from an init table
+ * checks every op's before anything is written). */
+bool ta__op_has_def(const ta_op_list *ops, const void *rec);
 /* The record's output count; *tensor (when k is below it) gets output k's
  * tensor index (-1: absent).  Poison mode re-checksums what an op wrote. */
 uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor);
 
-/* Checks that every kind's record field list covers its params struct on
- * this ABI (no field forgotten: gaps only where the compiler pads).  For
- * tests. */
+/* Checks that every definition's record field list covers its params
+ * struct on this ABI (no field forgotten: gaps only where the compiler
+ * pads), that kinds are unique and names match the kinds.  For tests. */
 ta_status ta__op_layout_check(ta_diag *diag);
 
 #endif

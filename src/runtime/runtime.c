@@ -71,7 +71,7 @@ static const uint8_t *op_record(const ta_runtime *rt, uint32_t op);
 static void reset_vars(ta_runtime *rt) {
     for (uint32_t i = 0; i < rt->n_vars; i++) memset(rt->vars[i].data, rt->vars[i].fill, rt->vars[i].bytes);
     for (uint32_t o = 0, k = 0; o < rt->n_ops && k < rt->n_state_ops; o++) {
-        const uint32_t sb = ta__op_state_bytes(op_record(rt, o));
+        const uint32_t sb = ta__op_state_bytes_in(rt->opt.ops, op_record(rt, o));
         if (sb) memset(rt->state_ptrs[k++], 0, sb);
     }
 }
@@ -79,12 +79,17 @@ static void reset_vars(ta_runtime *rt) {
 /* Offset of the first record: header and op offset table, 8-aligned. */
 static size_t consts_records_at(size_t n_ops) { return ta__align_up(CONSTS_HDR + 4 * n_ops, REC_ALIGN); }
 
-ta_runtime_options ta_runtime_options_default(void) {
+ta_runtime_options ta_runtime_options_for_ops(const ta_op_list *ops) {
     ta_runtime_options o;
     memset(&o, 0, sizeof o);
     o.scratch = TA_SCRATCH_PLANNED;
+    o.ops = ops;
     return o;
 }
+
+/* A function of its own: firmware that names its ops never references the
+ * list of all of them, so --gc-sections drops every unused kernel. */
+ta_runtime_options ta_runtime_options_default(void) { return ta_runtime_options_for_ops(&ta_op_list_all); }
 
 /* ---- table plan source --------------------------------------------------- */
 
@@ -319,7 +324,7 @@ static ta_status check_consts(ta_runtime *rt, const built_t *w, carve_t *c, ta_d
         const size_t len = ta__align_up(w->info[o].data_bytes, REC_ALIGN);
         ta__op_info info;
         memset(rec, 0, len);
-        ta_status st = ta__op_prepare(&w->g, 0, o, rec, w->info[o].data_bytes, &info, diag);
+        ta_status st = ta__op_prepare_in(rt->opt.ops, &w->g, 0, o, rec, w->info[o].data_bytes, &info, diag);
         if (st) return st;
         if (rd32(k + CONSTS_HDR + 4 * (size_t)o) != at || memcmp(k + at, rec, len) != 0)
             return ta_diag_set(diag, TA_E_BAD_REQUEST,
@@ -356,13 +361,15 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
                            ta_rewrite_names(((const ta_budget *)rt->opt.planner_ctx)->rewrites, a, sizeof a),
                            ta_rewrite_names(rw, b, sizeof b));
     }
+    ta_op_kind_set inplace; /* the kinds of this op list that may run in place */
+    ta_op_list_inplace_kinds(rt->opt.ops, &inplace);
     if (rw & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER)) {
         /* the rewritten graph: same tensors, fewer or reordered ops */
         const size_t rb = ta_rewrite_graph_bytes(&w->g, rw);
         void *rmem = carve(&c, 1, rb);
         if (!rmem) return short_work(rt, &c, 0, diag);
         ta_graph g2;
-        if ((st = ta_rewrite_graph(&w->g, rw, rmem, rb, &g2, NULL, diag))) return st;
+        if ((st = ta_rewrite_graph(&w->g, rw, &inplace, rmem, rb, &g2, NULL, diag))) return st;
         release(&c, rmem, ta_rewrite_graph_keep_bytes(&w->g)); /* the rest was the rewrite's work */
         w->g = g2;
     }
@@ -375,7 +382,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
     w->sreq_of_op = carve(&c, sg->n_ops, sizeof *w->sreq_of_op);
     if (sg->n_ops && (!w->info || !w->sreq || !w->sreq_of_op)) return short_work(rt, &c, 0, diag);
     for (uint32_t o = 0; o < sg->n_ops; o++) {
-        if ((st = ta__op_prepare(&w->g, 0, o, NULL, 0, &w->info[o], diag))) return st;
+        if ((st = ta__op_prepare_in(rt->opt.ops, &w->g, 0, o, NULL, 0, &w->info[o], diag))) return st;
         w->records = ta__add_sat(w->records, ta__align_up(w->info[o].data_bytes, REC_ALIGN));
         w->tables = ta__add_sat(w->tables, w->info[o].table_bytes);
         w->sreq_of_op[o] = -1;
@@ -430,7 +437,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w
         const size_t bb = ta_rewrite_buffers_bytes(&w->g);
         void *bmem = carve(&c, 1, bb);
         if ((w->g.n_tensors && !w->buffer_of) || !bmem) return short_work(rt, &c, 0, diag);
-        if ((st = ta_rewrite_buffers(&w->g, &w->lt, rw, bmem, bb, w->buffer_of, NULL, diag))) return st;
+        if ((st = ta_rewrite_buffers(&w->g, &w->lt, rw, &inplace, bmem, bb, w->buffer_of, NULL, diag))) return st;
         lopt.buffer_of = w->buffer_of;
         lopt.n_buffer_of = w->g.n_tensors;
     }
@@ -665,8 +672,12 @@ static ta_status fast_build(ta_runtime *rt, built_t *w, bool bound, ta_diag *dia
         if (fnv32(FNV32_START, rec, end - off) != rd32(ops + INIT_OP * (size_t)o))
             return ta_diag_set(diag, TA_E_BAD_REQUEST,
                                "const blob: op %u (%s) record differs from what this model derives (corrupted, or made by another tinyarena version)",
-                               o, ta__op_name(rec));
-        const size_t sb = ta__op_scratch_bytes(rec), stb = ta__op_state_bytes(rec);
+                               o, ta__op_name_in(rt->opt.ops, rec));
+        /* the op list (a header's <P>_OPS) must hold every op the table runs */
+        if (!ta__op_has_def(rt->opt.ops, rec))
+            return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op in the runtime's op list", o,
+                               ta_op_kind_str(ta__op_kind(rec)));
+        const size_t sb = ta__op_scratch_bytes(rec), stb = ta__op_state_bytes_in(rt->opt.ops, rec);
         const uint32_t so = rd32(ops + INIT_OP * (size_t)o + 4);
         if (sb) {
             w->n_sops++;
@@ -762,7 +773,7 @@ static void fast_init(ta_runtime *rt, const built_t *w, const tail_t *t, uint8_t
     uint8_t *sd = tp + t->state + ta__align_up(w->n_state_ops * sizeof(void *), ALIGN);
     for (uint32_t o = 0, ks = 0, kst = 0; o < n_ops; o++) {
         const uint8_t *rec = op_record(rt, o);
-        const uint32_t sb = ta__op_scratch_bytes(rec), stb = ta__op_state_bytes(rec);
+        const uint32_t sb = ta__op_scratch_bytes(rec), stb = ta__op_state_bytes_in(rt->opt.ops, rec);
         if (sb) {
             const uint32_t so = rd32(ops + INIT_OP * (size_t)o + 4);
             rt->scratch_ptrs[ks++] = so == NO_SCRATCH ? (void *)(tp + t->shared) : (void *)(head + so);
@@ -801,6 +812,9 @@ ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const t
                           ta_diag *diag) {
     if (!rt || !model || !opt) return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime open: NULL argument");
     memset(rt, 0, sizeof *rt);
+    if (!opt->ops || (opt->ops->count && !opt->ops->defs))
+        return ta_diag_set(diag, TA_E_INVALID_ARG,
+                           "runtime open: no op list (ta_runtime_options_default: every op; firmware: ta_runtime_options_for_ops)");
     if (opt->model_hash && ta_budget_hash(model, len) != opt->model_hash)
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was made for other model bytes (hash mismatch)");
     ta_status st = ta_tflite_open(&rt->model, model, len, diag);
@@ -930,7 +944,7 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
             const size_t len = ta__align_up(w.info[o].data_bytes, REC_ALIGN);
             wr32(img + CONSTS_HDR + 4 * (size_t)o, (uint32_t)at);
             memset(img + at, 0, len);
-            if ((st = ta__op_prepare(&w.g, 0, o, img + at, w.info[o].data_bytes, &w.info[o], diag))) return st;
+            if ((st = ta__op_prepare_in(rt->opt.ops, &w.g, 0, o, img + at, w.info[o].data_bytes, &w.info[o], diag))) return st;
             at += len;
         }
         rt->consts = img;
@@ -1080,7 +1094,7 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
             rt->poison.tensor = pb->tensor;
             rt->poison.op = (int32_t)op;
             return ta_diag_set(diag, TA_E_OVERLAP, "poison: tensor %d (live steps %d..%d) was clobbered by op %u (%s)",
-                               pb->tensor, pb->first, pb->last, op, ta__op_name(op_record(rt, op)));
+                               pb->tensor, pb->first, pb->last, op, ta__op_name_in(rt->opt.ops, op_record(rt, op)));
         }
     }
     return TA_OK;
@@ -1100,8 +1114,8 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
         if (poison) poison_fill(rt, step);
         const uint8_t *rec = op_record(rt, o);
         void *scratch = ta__op_scratch_bytes(rec) && slot < rt->n_scratch_ops ? rt->scratch_ptrs[slot++] : NULL;
-        void *state = ta__op_state_bytes(rec) && sslot < rt->n_state_ops ? rt->state_ptrs[sslot++] : NULL;
-        ta_status st = ta__op_invoke_state(rec, rt->ptrs, scratch, state, diag);
+        void *state = ta__op_state_bytes_in(rt->opt.ops, rec) && sslot < rt->n_state_ops ? rt->state_ptrs[sslot++] : NULL;
+        ta_status st = ta__op_invoke_in(rt->opt.ops, rec, rt->ptrs, scratch, state, diag);
         if (st) {
             ta_diag tmp;
             memset(&tmp, 0, sizeof tmp);

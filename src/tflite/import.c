@@ -26,449 +26,7 @@
  * occupies at least 4 bytes of its own); only aliased offsets can spend
  * more, and those are cut off in time linear in the file size.
  */
-#include <string.h>
-
-#include "common/util.h"
-#include "tflite/fb.h"
-#include "tflite/schema_ids.h"
-#include "tinyarena/tflite.h"
-
-#define OFFLINE_METADATA_NAME "OfflineMemoryAllocation"
-
-typedef enum {
-    CTX_MODEL,
-    CTX_OPCODE,
-    CTX_BUFFER,
-    CTX_SUBGRAPH,
-    CTX_TENSOR,
-    CTX_OP,
-    CTX_METADATA
-} ctx_kind;
-
-/* Walker state. */
-typedef struct rd {
-    ta_fb fb;
-    ta_graph *g; /* NULL while verifying and counting */
-    ta_diag *d;
-    ta_diag ctx_buf; /* holds the "tensor 3 of subgraph 0" prefix */
-    ctx_kind ck;
-    uint32_t ci, cs;
-    uint32_t version;
-    ta_fb_vec opcodes, subgraphs, buffers, metadata;
-    const char *description;
-    uint64_t n_tensors, n_ops, n_indices, n_dims, const_bytes;
-    const int32_t *offline;
-    uint32_t offline_count;
-} rd;
-
-/* ---- diagnostics ------------------------------------------------------ */
-
-static const char *ctx(rd *r) {
-    switch (r->ck) {
-    case CTX_MODEL: return "model";
-    case CTX_OPCODE: ta_diag_set(&r->ctx_buf, TA_OK, "operator code %u", r->ci); break;
-    case CTX_BUFFER: ta_diag_set(&r->ctx_buf, TA_OK, "buffer %u", r->ci); break;
-    case CTX_SUBGRAPH: ta_diag_set(&r->ctx_buf, TA_OK, "subgraph %u", r->ci); break;
-    case CTX_TENSOR: ta_diag_set(&r->ctx_buf, TA_OK, "tensor %u of subgraph %u", r->ci, r->cs); break;
-    case CTX_OP: ta_diag_set(&r->ctx_buf, TA_OK, "op %u of subgraph %u", r->ci, r->cs); break;
-    case CTX_METADATA: ta_diag_set(&r->ctx_buf, TA_OK, "metadata %u", r->ci); break;
-    }
-    return r->ctx_buf.msg;
-}
-
-static void set_ctx(rd *r, ctx_kind k, uint32_t i, uint32_t s) {
-    r->ck = k;
-    r->ci = i;
-    r->cs = s;
-}
-
-/* A FlatBuffers-level failure of the field `what` in the current object. */
-static ta_status bad(rd *r, const char *what) {
-    if (strcmp(r->fb.why, TA_FB_WORK_EXCEEDED) == 0)
-        return ta_diag_set(r->d, TA_E_MALFORMED,
-                           "%s: %s: work limit of %llu units exceeded (file %zu bytes; aliased "
-                           "offsets?)",
-                           ctx(r), what, (unsigned long long)r->fb.work_limit, r->fb.len);
-    return ta_diag_set(r->d, TA_E_MALFORMED, "%s: %s: %s (offset %llu, file %zu bytes)", ctx(r),
-                       what, r->fb.why, (unsigned long long)r->fb.at, r->fb.len);
-}
-
-#define FB(call, what)                          \
-    do {                                        \
-        if (!(call)) return bad(r, (what));     \
-    } while (0)
-
-#define TRY(call)                               \
-    do {                                        \
-        ta_status st_ = (call);                 \
-        if (st_ != TA_OK) return st_;           \
-    } while (0)
-
-/* A failure of a graph call while importing (only capacity can fail). */
-static ta_status graph_fail(rd *r, ta_status st, const char *what) {
-    if (st == TA_E_NO_MEMORY)
-        return ta_diag_set(r->d, st, "%s: graph capacity too small for the %s (size it with "
-                                     "ta_tflite_graph_limits)", ctx(r), what);
-    return ta_diag_set(r->d, st, "%s: adding the %s to the graph failed: %s", ctx(r), what,
-                       ta_status_str(st));
-}
-
-/* ---- small mappings ---------------------------------------------------- */
-
-static bool map_type(int v, ta_dtype *out) {
-    static const ta_dtype k[TFL_TYPE_COUNT] = {
-        [TFL_TYPE_FLOAT32] = TA_DTYPE_FLOAT32,   [TFL_TYPE_FLOAT16] = TA_DTYPE_FLOAT16,
-        [TFL_TYPE_INT32] = TA_DTYPE_INT32,       [TFL_TYPE_UINT8] = TA_DTYPE_UINT8,
-        [TFL_TYPE_INT64] = TA_DTYPE_INT64,       [TFL_TYPE_STRING] = TA_DTYPE_STRING,
-        [TFL_TYPE_BOOL] = TA_DTYPE_BOOL,         [TFL_TYPE_INT16] = TA_DTYPE_INT16,
-        [TFL_TYPE_COMPLEX64] = TA_DTYPE_COMPLEX64, [TFL_TYPE_INT8] = TA_DTYPE_INT8,
-        [TFL_TYPE_FLOAT64] = TA_DTYPE_FLOAT64,   [TFL_TYPE_COMPLEX128] = TA_DTYPE_COMPLEX128,
-        [TFL_TYPE_UINT64] = TA_DTYPE_UINT64,     [TFL_TYPE_RESOURCE] = TA_DTYPE_RESOURCE,
-        [TFL_TYPE_VARIANT] = TA_DTYPE_VARIANT,   [TFL_TYPE_UINT32] = TA_DTYPE_UINT32,
-        [TFL_TYPE_UINT16] = TA_DTYPE_UINT16,     [TFL_TYPE_INT4] = TA_DTYPE_INT4,
-    };
-    if (v < 0 || v >= TFL_TYPE_COUNT) return false;
-    *out = k[v];
-    return true;
-}
-
-static ta_op_kind map_kind(int32_t code) {
-    switch (code) {
-    case TFL_OP_ADD: return TA_OP_ADD;
-    case TFL_OP_SUB: return TA_OP_SUB;
-    case TFL_OP_MUL: return TA_OP_MUL;
-    case TFL_OP_DIV: return TA_OP_DIV;
-    case TFL_OP_AVERAGE_POOL_2D: return TA_OP_AVERAGE_POOL_2D;
-    case TFL_OP_MAX_POOL_2D: return TA_OP_MAX_POOL_2D;
-    case TFL_OP_CONCATENATION: return TA_OP_CONCATENATION;
-    case TFL_OP_CONV_2D: return TA_OP_CONV_2D;
-    case TFL_OP_DEPTHWISE_CONV_2D: return TA_OP_DEPTHWISE_CONV_2D;
-    case TFL_OP_TRANSPOSE_CONV: return TA_OP_TRANSPOSE_CONV;
-    case TFL_OP_FULLY_CONNECTED: return TA_OP_FULLY_CONNECTED;
-    case TFL_OP_BATCH_MATMUL: return TA_OP_BATCH_MATMUL;
-    case TFL_OP_DEQUANTIZE: return TA_OP_DEQUANTIZE;
-    case TFL_OP_QUANTIZE: return TA_OP_QUANTIZE;
-    case TFL_OP_RESHAPE: return TA_OP_RESHAPE;
-    case TFL_OP_SQUEEZE: return TA_OP_SQUEEZE;
-    case TFL_OP_EXPAND_DIMS: return TA_OP_EXPAND_DIMS;
-    case TFL_OP_SOFTMAX: return TA_OP_SOFTMAX;
-    case TFL_OP_LOGISTIC: return TA_OP_LOGISTIC;
-    case TFL_OP_TANH: return TA_OP_TANH;
-    case TFL_OP_RELU: return TA_OP_RELU;
-    case TFL_OP_RELU6: return TA_OP_RELU6;
-    case TFL_OP_RELU_N1_TO_1: return TA_OP_RELU_N1_TO_1;
-    case TFL_OP_LEAKY_RELU: return TA_OP_LEAKY_RELU;
-    case TFL_OP_HARD_SWISH: return TA_OP_HARD_SWISH;
-    case TFL_OP_PRELU: return TA_OP_PRELU;
-    case TFL_OP_PAD: return TA_OP_PAD;
-    case TFL_OP_PADV2: return TA_OP_PADV2;
-    case TFL_OP_MIRROR_PAD: return TA_OP_MIRROR_PAD;
-    case TFL_OP_TRANSPOSE: return TA_OP_TRANSPOSE;
-    case TFL_OP_MEAN: return TA_OP_MEAN;
-    case TFL_OP_SUM: return TA_OP_SUM;
-    case TFL_OP_REDUCE_MAX: return TA_OP_REDUCE_MAX;
-    case TFL_OP_STRIDED_SLICE: return TA_OP_STRIDED_SLICE;
-    case TFL_OP_SLICE: return TA_OP_SLICE;
-    case TFL_OP_SPLIT: return TA_OP_SPLIT;
-    case TFL_OP_SPLIT_V: return TA_OP_SPLIT_V;
-    case TFL_OP_PACK: return TA_OP_PACK;
-    case TFL_OP_UNPACK: return TA_OP_UNPACK;
-    case TFL_OP_GATHER: return TA_OP_GATHER;
-    case TFL_OP_RESIZE_BILINEAR: return TA_OP_RESIZE_BILINEAR;
-    case TFL_OP_RESIZE_NEAREST_NEIGHBOR: return TA_OP_RESIZE_NEAREST_NEIGHBOR;
-    case TFL_OP_ARG_MAX: return TA_OP_ARG_MAX;
-    case TFL_OP_ARG_MIN: return TA_OP_ARG_MIN;
-    case TFL_OP_CAST: return TA_OP_CAST;
-    case TFL_OP_SHAPE: return TA_OP_SHAPE;
-    case TFL_OP_LOG: return TA_OP_LOG;
-    case TFL_OP_EXP: return TA_OP_EXP;
-    case TFL_OP_SQRT: return TA_OP_SQRT;
-    case TFL_OP_RSQRT: return TA_OP_RSQRT;
-    case TFL_OP_SQUARE: return TA_OP_SQUARE;
-    case TFL_OP_ABS: return TA_OP_ABS;
-    case TFL_OP_NEG: return TA_OP_NEG;
-    case TFL_OP_MINIMUM: return TA_OP_MINIMUM;
-    case TFL_OP_MAXIMUM: return TA_OP_MAXIMUM;
-    case TFL_OP_SVDF: return TA_OP_SVDF;
-    case TFL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return TA_OP_LSTM;
-    case TFL_OP_IF: return TA_OP_IF;
-    case TFL_OP_WHILE: return TA_OP_WHILE;
-    case TFL_OP_CALL_ONCE: return TA_OP_CALL_ONCE;
-    case TFL_OP_CALL: return TA_OP_CALL;
-    default: return TA_OP_OTHER;
-    }
-}
-
-/* Alignment promised for constant data of type t: its element size, capped
- * at 4.  Inline buffers are always 4-aligned (the data follows a u32 count);
- * 8-byte types can sit at 4 mod 8 in real files (TFLM's own seanet
- * transpose_conv0 has an int64 buffer at offset 84), so readers of int64 /
- * float64 data must not assume more than 4. */
-static size_t data_align(ta_dtype t) {
-    size_t s = ta_dtype_size(t);
-    return s == 0 ? 1 : (s > 4 ? 4 : s);
-}
-
-static bool aligned(const void *p, size_t a) { return ((uintptr_t)p % a) == 0; }
-
-/* ---- buffers ------------------------------------------------------------ */
-
-/* Data of buffer `idx` (verified against n_buffers by the caller): the
- * inline `data` vector, or for large models the external range
- * [offset, offset + size) of the file when offset > 1 (the schema's rule:
- * offsets 0 and 1 are sentinels for "not used").  walk_buffers() checks
- * every buffer first, in its own context, so later calls from a tensor or a
- * metadata entry cannot fail. */
-static ta_status buffer_data(rd *r, uint32_t idx, const uint8_t **data, size_t *bytes) {
-    ta_fb_table b;
-    ta_fb_vec v;
-    uint64_t off, size;
-    *data = NULL;
-    *bytes = 0;
-    FB(ta_fb_vec_table(&r->fb, &r->buffers, idx, &b), "buffer table");
-    FB(ta_fb_vector(&r->fb, &b, TFL_BUFFER_DATA, 1, &v), "buffer data");
-    FB(ta_fb_u64(&r->fb, &b, TFL_BUFFER_OFFSET, 0, &off), "buffer offset");
-    FB(ta_fb_u64(&r->fb, &b, TFL_BUFFER_SIZE, 0, &size), "buffer size");
-    if (off > 1) {
-        if (v.n)
-            return ta_diag_set(r->d, TA_E_MALFORMED,
-                               "%s: both inline data and an external offset", ctx(r));
-        if (size > r->fb.len || off > r->fb.len - size)
-            return ta_diag_set(r->d, TA_E_MALFORMED,
-                               "%s: external data out of bounds (offset %llu, size %llu, file "
-                               "%zu bytes)",
-                               ctx(r), (unsigned long long)off, (unsigned long long)size,
-                               r->fb.len);
-        if (size) {
-            *data = r->fb.p + off;
-            *bytes = (size_t)size;
-        }
-        return TA_OK;
-    }
-    if (v.n) {
-        *data = r->fb.p + v.pos;
-        *bytes = v.n;
-    }
-    return TA_OK;
-}
-
-static ta_status walk_buffers(rd *r) {
-    for (uint32_t i = 0; i < r->buffers.n; i++) {
-        const uint8_t *data;
-        size_t bytes;
-        set_ctx(r, CTX_BUFFER, i, 0);
-        TRY(buffer_data(r, i, &data, &bytes));
-    }
-    return TA_OK;
-}
-
-/* ---- operator codes --------------------------------------------------- */
-
-typedef struct opcode {
-    int32_t code;            /* effective builtin code */
-    int32_t version;
-    const char *custom_code; /* NULL when absent */
-} opcode;
-
-/* Reads operator code `i`.  The effective code is the larger of the int8
- * deprecated_builtin_code and the int32 builtin_code: old writers fill only
- * the first, new ones write 127 (PLACEHOLDER_FOR_GREATER_OP_CODES) there for
- * codes above 126 and the real code in the second. */
-static ta_status read_opcode(rd *r, uint32_t i, opcode *oc) {
-    ta_fb_table t;
-    int8_t dep;
-    int32_t code;
-    FB(ta_fb_vec_table(&r->fb, &r->opcodes, i, &t), "operator code table");
-    FB(ta_fb_i8(&r->fb, &t, TFL_OPCODE_DEPRECATED_BUILTIN_CODE, 0, &dep), "deprecated_builtin_code");
-    FB(ta_fb_i32(&r->fb, &t, TFL_OPCODE_BUILTIN_CODE, 0, &code), "builtin_code");
-    FB(ta_fb_i32(&r->fb, &t, TFL_OPCODE_VERSION, 1, &oc->version), "version");
-    FB(ta_fb_string(&r->fb, &t, TFL_OPCODE_CUSTOM_CODE, &oc->custom_code, NULL), "custom_code");
-    oc->code = TA_MAX((int32_t)dep, code);
-    if (oc->code < 0)
-        return ta_diag_set(r->d, TA_E_MALFORMED, "operator code %u: negative builtin code %d", i,
-                           oc->code);
-    if (oc->code == TFL_OP_CUSTOM && !oc->custom_code)
-        return ta_diag_set(r->d, TA_E_MALFORMED, "operator code %u: CUSTOM without custom_code", i);
-    return TA_OK;
-}
-
-static ta_status walk_opcodes(rd *r) {
-    for (uint32_t i = 0; i < r->opcodes.n; i++) {
-        opcode oc;
-        set_ctx(r, CTX_OPCODE, i, 0);
-        TRY(read_opcode(r, i, &oc));
-    }
-    return TA_OK;
-}
-
-/* ---- tensors ------------------------------------------------------------ */
-
-/* Reads an int32 index vector and checks every entry is in [lo, n). */
-static ta_status index_list(rd *r, const ta_fb_table *t, unsigned slot, const char *what,
-                            int32_t lo, uint32_t n, ta_fb_vec *v) {
-    FB(ta_fb_vector(&r->fb, t, slot, 4, v), what);
-    FB(ta_fb_charge(&r->fb, v->n), what);
-    for (uint32_t i = 0; i < v->n; i++) {
-        int32_t x = ta_fb_vec_i32(&r->fb, v, i);
-        if (x < lo || (x >= 0 && (uint32_t)x >= n))
-            return ta_diag_set(r->d, TA_E_MALFORMED, "%s: %s %u refers to tensor %d of %u", ctx(r),
-                               what, i, x, n);
-    }
-    return TA_OK;
-}
-
-static ta_status read_quant(rd *r, const ta_fb_table *t, int32_t rank, const int32_t *shape,
-                            ta_quant *q) {
-    ta_fb_table qt;
-    bool present;
-    ta_fb_vec scale, zp;
-    int32_t axis;
-    memset(q, 0, sizeof *q);
-    FB(ta_fb_table_field(&r->fb, t, TFL_TENSOR_QUANTIZATION, &qt, &present), "quantization");
-    if (!present) return TA_OK;
-    FB(ta_fb_vector(&r->fb, &qt, TFL_QUANT_SCALE, 4, &scale), "quantization scale");
-    FB(ta_fb_vector(&r->fb, &qt, TFL_QUANT_ZERO_POINT, 8, &zp), "quantization zero_point");
-    FB(ta_fb_i32(&r->fb, &qt, TFL_QUANT_QUANTIZED_DIMENSION, 0, &axis), "quantized_dimension");
-    if (scale.n == 0) return TA_OK; /* min/max only, or custom details: not affine */
-    if (zp.n != 0 && zp.n != scale.n)
-        return ta_diag_set(r->d, TA_E_MALFORMED, "%s: %u zero points for %u scales", ctx(r), zp.n,
-                           scale.n);
-    if (scale.n > 1) {
-        /* Old TOCO files give 1-D per-channel bias tensors the filter's
-         * quantized_dimension (3).  A rank-1 tensor has one possible axis,
-         * so take 0 when the count matches; any other axis outside the
-         * rank is an error. */
-        if ((axis < 0 || axis >= rank) && rank == 1 && shape[0] >= 0 &&
-            (uint32_t)shape[0] == scale.n)
-            axis = 0;
-        if (axis < 0 || axis >= rank)
-            return ta_diag_set(r->d, TA_E_MALFORMED,
-                               "%s: quantized_dimension %d outside rank %d", ctx(r), axis, rank);
-        if (shape[axis] >= 0 && (uint32_t)shape[axis] != scale.n)
-            return ta_diag_set(r->d, TA_E_MALFORMED,
-                               "%s: %u scales for dimension %d of size %d", ctx(r), scale.n, axis,
-                               shape[axis]);
-    }
-    /* Per-tensor: the axis means nothing; keep the IR's promise that it is
-     * a dimension index (or 0). */
-    if (scale.n == 1 && (axis < 0 || axis >= TA_MAX(rank, 1))) axis = 0;
-    q->count = scale.n;
-    q->scale = (const float *)ta_fb_vec_data(&r->fb, &scale);
-    q->zero_point = zp.n ? (const int64_t *)ta_fb_vec_data(&r->fb, &zp) : NULL;
-    q->axis = axis;
-    /* The FlatBuffers layer aligned these relative to the file start and
-     * open() checked the base; check the addresses anyway, the graph will
-     * dereference them as float and int64_t. */
-    if (!aligned(q->scale, 4) || (q->zero_point && !aligned(q->zero_point, 8)))
-        return ta_diag_set(r->d, TA_E_MALFORMED, "%s: misaligned quantization arrays", ctx(r));
-    return TA_OK;
-}
-
-static ta_status walk_tensor(rd *r, uint32_t sg, const ta_fb_vec *tensors, uint32_t i) {
-    ta_fb_table t;
-    ta_fb_vec shape, sig;
-    ta_tensor_desc td;
-    int32_t dims[TA_MAX_RANK];
-    int8_t type;
-    uint32_t buf;
-    bool is_var, sparse;
-    ta_fb_table sp;
-    memset(&td, 0, sizeof td);
-    set_ctx(r, CTX_TENSOR, i, sg);
-
-    FB(ta_fb_vec_table(&r->fb, tensors, i, &t), "tensor table");
-    FB(ta_fb_vector(&r->fb, &t, TFL_TENSOR_SHAPE, 4, &shape), "shape vector");
-    if (shape.n > TA_MAX_RANK)
-        return ta_diag_set(r->d, TA_E_UNSUPPORTED, "%s: rank %u exceeds %d", ctx(r), shape.n,
-                           TA_MAX_RANK);
-    FB(ta_fb_charge(&r->fb, shape.n), "shape vector");
-    for (uint32_t k = 0; k < shape.n; k++) {
-        dims[k] = ta_fb_vec_i32(&r->fb, &shape, k);
-        if (dims[k] < -1)
-            return ta_diag_set(r->d, TA_E_MALFORMED, "%s: dimension %u is %d", ctx(r), k, dims[k]);
-    }
-    td.rank = (int32_t)shape.n;
-    td.shape = dims;
-
-    FB(ta_fb_i8(&r->fb, &t, TFL_TENSOR_TYPE, 0, &type), "type");
-    if (!map_type(type, &td.dtype))
-        return ta_diag_set(r->d, TA_E_MALFORMED, "%s: unknown type %d", ctx(r), (int)type);
-
-    FB(ta_fb_string(&r->fb, &t, TFL_TENSOR_NAME, &td.name, NULL), "name");
-    if (!td.name) td.name = "";
-
-    FB(ta_fb_bool(&r->fb, &t, TFL_TENSOR_IS_VARIABLE, false, &is_var), "is_variable");
-    if (is_var) td.flags |= TA_TENSOR_VARIABLE;
-
-    FB(ta_fb_table_field(&r->fb, &t, TFL_TENSOR_SPARSITY, &sp, &sparse), "sparsity");
-    if (sparse)
-        return ta_diag_set(r->d, TA_E_UNSUPPORTED, "%s: sparse tensors are not supported", ctx(r));
-
-    /* shape_signature: same rank, -1 marks a dimension only known at run time. */
-    FB(ta_fb_vector(&r->fb, &t, TFL_TENSOR_SHAPE_SIGNATURE, 4, &sig), "shape_signature");
-    if (sig.present && sig.n != 0) {
-        if (sig.n != shape.n)
-            return ta_diag_set(r->d, TA_E_MALFORMED, "%s: shape_signature has %u dims, shape %u",
-                               ctx(r), sig.n, shape.n);
-        FB(ta_fb_charge(&r->fb, sig.n), "shape_signature");
-        for (uint32_t k = 0; k < sig.n; k++) {
-            int32_t s = ta_fb_vec_i32(&r->fb, &sig, k);
-            if (s < -1)
-                return ta_diag_set(r->d, TA_E_MALFORMED, "%s: shape_signature dimension %u is %d",
-                                   ctx(r), k, s);
-            if (s == -1) td.flags |= TA_TENSOR_DYNAMIC;
-        }
-    }
-
-    TRY(read_quant(r, &t, td.rank, dims, &td.quant));
-
-    /* Byte size exactly as ta_graph_add_tensor computes it, so an absurd
-     * shape fails here (open) and never later (import). */
-    uint64_t elems = 1;
-    for (int32_t k = 0; k < td.rank; k++) {
-        uint64_t dk = dims[k] < 0 ? 1u : (uint64_t)dims[k];
-        if (dk && elems > UINT64_MAX / dk)
-            return ta_diag_set(r->d, TA_E_MALFORMED, "%s: element count overflows", ctx(r));
-        elems *= dk;
-    }
-    size_t bytes = 0;
-    if (elems == UINT64_MAX || ta_dtype_bytes_for(td.dtype, elems, &bytes) == TA_E_OVERFLOW)
-        return ta_diag_set(r->d, TA_E_MALFORMED, "%s: byte size overflows", ctx(r));
-
-    FB(ta_fb_u32(&r->fb, &t, TFL_TENSOR_BUFFER, 0, &buf), "buffer index");
-    if (buf >= r->buffers.n)
-        return ta_diag_set(r->d, TA_E_MALFORMED, "%s: buffer index %u out of range (%u buffers)",
-                           ctx(r), buf, r->buffers.n);
-    const uint8_t *data;
-    size_t data_bytes;
-    TRY(buffer_data(r, buf, &data, &data_bytes));
-    if (data_bytes) {
-        if (!aligned(data, data_align(td.dtype)))
-            return ta_diag_set(r->d, TA_E_MALFORMED,
-                               "%s: constant data of buffer %u misaligned for %s (offset %zu)",
-                               ctx(r), buf, ta_dtype_str(td.dtype), (size_t)(data - r->fb.p));
-        /* Like TFLite's interpreter, insist the data is exactly what the
-         * shape needs, so kernels reading it in place stay inside it.
-         * INT4 data may be packed (two per byte) or one per byte. */
-        if (ta_dtype_size(td.dtype) && data_bytes != bytes &&
-            !(td.dtype == TA_DTYPE_INT4 && data_bytes == elems))
-            return ta_diag_set(r->d, TA_E_MALFORMED,
-                               "%s: buffer %u holds %zu bytes, the shape needs %zu", ctx(r), buf,
-                               data_bytes, bytes);
-        td.data = data;
-        td.data_bytes = data_bytes;
-        td.flags |= TA_TENSOR_CONST;
-        r->const_bytes += data_bytes;
-    }
-
-    r->n_tensors++;
-    r->n_dims += shape.n;
-    if (r->g) {
-        ta_status st = ta_graph_add_tensor(r->g, &td, NULL);
-        if (st) return graph_fail(r, st, "tensor");
-    }
-    return TA_OK;
-}
+#include "tflite/import.h"
 
 /* ---- operators ---------------------------------------------------------- */
 
@@ -492,7 +50,7 @@ static ta_status padding(rd *r, uint8_t v, ta_padding *out) {
 }
 
 static ta_status out_type(rd *r, int8_t v, ta_dtype *out) {
-    if (!map_type(v, out))
+    if (!ta__tfl_map_type(v, out))
         return ta_diag_set(r->d, TA_E_MALFORMED, "%s: unknown output type %d", ctx(r), (int)v);
     return TA_OK;
 }
@@ -705,7 +263,7 @@ static ta_status walk_op(rd *r, uint32_t sg, const ta_fb_vec *ops, uint32_t k, u
     uint8_t opt_type;
     bool has_opt;
     uint64_t big_off, big_size;
-    opcode oc;
+    ta__tfl_opcode oc;
     ta_op_desc od;
     ta_op_options opt = ta_op_options_default();
     memset(&od, 0, sizeof od);
@@ -716,9 +274,9 @@ static ta_status walk_op(rd *r, uint32_t sg, const ta_fb_vec *ops, uint32_t k, u
     if (opcode_index >= r->opcodes.n)
         return ta_diag_set(r->d, TA_E_MALFORMED, "%s: opcode_index %u out of range (%u codes)",
                            ctx(r), opcode_index, r->opcodes.n);
-    TRY(index_list(r, &t, TFL_OP_INPUTS, "input", -1, n_tensors, &in));
-    TRY(index_list(r, &t, TFL_OP_OUTPUTS, "output", 0, n_tensors, &out));
-    TRY(index_list(r, &t, TFL_OP_INTERMEDIATES, "intermediate", -1, n_tensors, &inter));
+    TRY(ta__tfl_index_list(r, &t, TFL_OP_INPUTS, "input", -1, n_tensors, &in));
+    TRY(ta__tfl_index_list(r, &t, TFL_OP_OUTPUTS, "output", 0, n_tensors, &out));
+    TRY(ta__tfl_index_list(r, &t, TFL_OP_INTERMEDIATES, "intermediate", -1, n_tensors, &inter));
 
     FB(ta_fb_u8(fb, &t, TFL_OP_BUILTIN_OPTIONS_TYPE, 0, &opt_type), "builtin_options_type");
     FB(ta_fb_table_field(fb, &t, TFL_OP_BUILTIN_OPTIONS, &o, &has_opt), "builtin_options");
@@ -748,14 +306,14 @@ static ta_status walk_op(rd *r, uint32_t sg, const ta_fb_vec *ops, uint32_t k, u
         od.custom_data_bytes = copt.n;
     }
 
-    TRY(read_opcode(r, opcode_index, &oc)); /* verified by walk_opcodes already */
+    TRY(ta__tfl_read_opcode(r, opcode_index, &oc)); /* verified by ta__tfl_walk_opcodes already */
     od.builtin_code = oc.code;
     od.version = oc.version;
     if (oc.code == TFL_OP_CUSTOM) {
         od.kind = TA_OP_CUSTOM;
         od.custom_name = oc.custom_code;
     } else {
-        od.kind = map_kind(oc.code);
+        od.kind = ta__tfl_map_kind(oc.code);
         if (od.kind == TA_OP_OTHER) {
             const char *nm = ta__tfl_builtin_name(oc.code);
             od.custom_name = nm ? nm : "UNKNOWN_BUILTIN";
@@ -797,15 +355,15 @@ static ta_status walk_subgraph(rd *r, uint32_t sg) {
     FB(ta_fb_vector(fb, &t, TFL_SUBGRAPH_OPERATORS, 4, &ops), "operators");
     if (tensors.n > 0x7fffffffu || ops.n > 0x7fffffffu)
         return ta_diag_set(r->d, TA_E_MALFORMED, "%s: absurd tensor or operator count", ctx(r));
-    TRY(index_list(r, &t, TFL_SUBGRAPH_INPUTS, "input", 0, tensors.n, &in));
-    TRY(index_list(r, &t, TFL_SUBGRAPH_OUTPUTS, "output", 0, tensors.n, &out));
+    TRY(ta__tfl_index_list(r, &t, TFL_SUBGRAPH_INPUTS, "input", 0, tensors.n, &in));
+    TRY(ta__tfl_index_list(r, &t, TFL_SUBGRAPH_OUTPUTS, "output", 0, tensors.n, &out));
     r->n_indices += (uint64_t)in.n + out.n;
 
     if (r->g) {
         ta_status st = ta_graph_add_subgraph(r->g, name ? name : "", NULL);
         if (st) return graph_fail(r, st, "subgraph");
     }
-    for (uint32_t i = 0; i < tensors.n; i++) TRY(walk_tensor(r, sg, &tensors, i));
+    for (uint32_t i = 0; i < tensors.n; i++) TRY(ta__tfl_walk_tensor(r, sg, &tensors, i));
     for (uint32_t k = 0; k < ops.n; k++) TRY(walk_op(r, sg, &ops, k, tensors.n));
     if (r->g) {
         set_ctx(r, CTX_SUBGRAPH, sg, 0);
@@ -830,7 +388,7 @@ static ta_status read_metadata(rd *r, uint32_t i, const char **name, const uint8
     if (buf >= r->buffers.n)
         return ta_diag_set(r->d, TA_E_MALFORMED, "%s: buffer index %u out of range (%u buffers)",
                            ctx(r), buf, r->buffers.n);
-    return buffer_data(r, buf, data, bytes);
+    return ta__tfl_buffer_data(r, buf, data, bytes);
 }
 
 /* Checks an OfflineMemoryAllocation table: int32 words [format version 0,
@@ -915,8 +473,8 @@ static ta_status walk_root(rd *r) {
 
 static ta_status walk(rd *r) {
     TRY(walk_root(r));
-    TRY(walk_buffers(r));
-    TRY(walk_opcodes(r));
+    TRY(ta__tfl_walk_buffers(r));
+    TRY(ta__tfl_walk_opcodes(r));
     for (uint32_t sg = 0; sg < r->subgraphs.n; sg++) TRY(walk_subgraph(r, sg));
     TRY(walk_metadata(r));
     return TA_OK;

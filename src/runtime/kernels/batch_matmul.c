@@ -39,9 +39,9 @@ typedef struct {
     int32_t out[5], depth;
     int64_t la, lk, rk, rc;       /* element strides inside one matrix */
     int64_t lb[3], rb[3];         /* batch strides (0 where the operand broadcasts) */
-} walk_t;
+} bmm_walk;
 
-static ta_status walk_init(const ta_batch_matmul_params *p, walk_t *w) {
+static ta_status walk_init(const ta_batch_matmul_params *p, bmm_walk *w) {
     ta_status st = ta_batch_matmul_shape(p, w->out);
     if (st) return st;
     w->depth = p->adj_x ? p->lhs[3] : p->lhs[4];
@@ -78,7 +78,7 @@ static ta_status walk_init(const ta_batch_matmul_params *p, walk_t *w) {
 
 ta_status ta_kernel_batch_matmul_s8(const ta_batch_matmul_params *p, const int8_t *lhs, const int8_t *rhs,
                                     int8_t *output) {
-    walk_t w;
+    bmm_walk w;
     if (!lhs || !rhs || !output) return TA_E_INVALID_ARG;
     ta_status st = walk_init(p, &w);
     if (st) return st;
@@ -97,7 +97,7 @@ ta_status ta_kernel_batch_matmul_s8(const ta_batch_matmul_params *p, const int8_
 
 ta_status ta_kernel_batch_matmul_s16(const ta_batch_matmul_params *p, const int16_t *lhs, const int16_t *rhs,
                                      int16_t *output) {
-    walk_t w;
+    bmm_walk w;
     if (!lhs || !rhs || !output) return TA_E_INVALID_ARG;
     ta_status st = walk_init(p, &w);
     if (st) return st;
@@ -115,7 +115,7 @@ ta_status ta_kernel_batch_matmul_s16(const ta_batch_matmul_params *p, const int1
 
 ta_status ta_kernel_batch_matmul_f32(const ta_batch_matmul_params *p, const float *lhs, const float *rhs,
                                      float *output) {
-    walk_t w;
+    bmm_walk w;
     if (!lhs || !rhs || !output) return TA_E_INVALID_ARG;
     ta_status st = walk_init(p, &w);
     if (st) return st;

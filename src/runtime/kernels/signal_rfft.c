@@ -75,9 +75,9 @@ typedef struct {
     int32_t in_len;    /* samples present; the rest of the N are zero */
     const int16_t *tw; /* n twiddles */
     int16_t *out;      /* the n-point transform */
-} fft_t;
+} fft_plan;
 
-static void bfly2(const fft_t *f, size_t at, size_t fstride, size_t m) {
+static void bfly2(const fft_plan *f, size_t at, size_t fstride, size_t m) {
     for (size_t k = 0; k < m; k++) {
         cpx a = fixdiv(ld(f->out, at + k), 2), b = fixdiv(ld(f->out, at + k + m), 2);
         const cpx t = cmul(b, ld(f->tw, k * fstride));
@@ -86,7 +86,7 @@ static void bfly2(const fft_t *f, size_t at, size_t fstride, size_t m) {
     }
 }
 
-static void bfly4(const fft_t *f, size_t at, size_t fstride, size_t m) {
+static void bfly4(const fft_plan *f, size_t at, size_t fstride, size_t m) {
     for (size_t k = 0; k < m; k++) {
         int16_t *o = f->out;
         const cpx x0 = fixdiv(ld(o, at + k), 4), x1 = fixdiv(ld(o, at + k + m), 4);
@@ -108,7 +108,7 @@ static void bfly4(const fft_t *f, size_t at, size_t fstride, size_t m) {
 
 /* The sub-transform of n_here points whose inputs are complex elements
  * first, first + fstride, ... into out[at, at + n_here). */
-static void work(const fft_t *f, size_t at, size_t first, size_t fstride, size_t n_here) {
+static void work(const fft_plan *f, size_t at, size_t first, size_t fstride, size_t n_here) {
     const size_t p = n_here % 4 == 0 ? 4 : 2, m = n_here / p;
     if (m == 1) {
         for (size_t q = 0; q < p; q++) {
@@ -163,7 +163,7 @@ ta_status ta_kernel_signal_rfft_s16(const ta_signal_rfft_params *p, const int16_
     const int16_t *super = p->twiddles + 2 * n;
     for (int32_t fr = 0; fr < p->frames; fr++) {
         int16_t *out = output + (size_t)fr * 2 * (n + 1);
-        const fft_t f = {input + (size_t)fr * (size_t)p->input_length, p->input_length, p->twiddles, out};
+        const fft_plan f = {input + (size_t)fr * (size_t)p->input_length, p->input_length, p->twiddles, out};
         work(&f, 0, 0, 1, n);
         /* split: DC and Nyquist from bin 0, then bins k and n - k together */
         const cpx dc = fixdiv(ld(out, 0), 2);

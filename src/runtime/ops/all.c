@@ -1,0 +1,91 @@
+/*
+ * The op table: every op definition of the library, and the calls that use
+ * all of them.  This is the only list of op kinds: a new op is one file
+ * under src/runtime/ops/, one line here and its extern in
+ * include/tinyarena/ops.h.
+ *
+ * Firmware that runs one model never references this file (its budget
+ * header lists the model's ops, ta_runtime_options_for_ops): under
+ * --gc-sections the definitions -- and the kernels -- no model op needs are
+ * then not linked.
+ */
+#include "runtime/ops/op.h"
+
+static const ta_op_def *const k_all[] = {
+    &ta_op_ADD,
+    &ta_op_SUB,
+    &ta_op_MUL,
+    &ta_op_DIV,
+    &ta_op_AVERAGE_POOL_2D,
+    &ta_op_MAX_POOL_2D,
+    &ta_op_CONCATENATION,
+    &ta_op_CONV_2D,
+    &ta_op_DEPTHWISE_CONV_2D,
+    &ta_op_TRANSPOSE_CONV,
+    &ta_op_FULLY_CONNECTED,
+    &ta_op_BATCH_MATMUL,
+    &ta_op_DEQUANTIZE,
+    &ta_op_QUANTIZE,
+    &ta_op_RESHAPE,
+    &ta_op_SQUEEZE,
+    &ta_op_EXPAND_DIMS,
+    &ta_op_SOFTMAX,
+    &ta_op_LOGISTIC,
+    &ta_op_TANH,
+    &ta_op_LEAKY_RELU,
+    &ta_op_HARD_SWISH,
+    &ta_op_PAD,
+    &ta_op_PADV2,
+    &ta_op_TRANSPOSE,
+    &ta_op_MEAN,
+    &ta_op_STRIDED_SLICE,
+    &ta_op_RESIZE_NEAREST_NEIGHBOR,
+    &ta_op_CAST,
+    &ta_op_MINIMUM,
+    &ta_op_MAXIMUM,
+    &ta_op_SVDF,
+    &ta_op_LSTM,
+    &ta_op_SignalWindow,
+    &ta_op_SignalFftAutoScale,
+    &ta_op_SignalRfft,
+    &ta_op_SignalEnergy,
+    &ta_op_SignalFilterBank,
+    &ta_op_SignalFilterBankSquareRoot,
+    &ta_op_SignalFilterBankSpectralSubtraction,
+    &ta_op_SignalPCAN,
+    &ta_op_SignalFilterBankLog,
+};
+
+const ta_op_list ta_op_list_all = {k_all, (uint32_t)TA__COUNT(k_all), true};
+
+ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data, size_t data_bytes,
+                         ta__op_info *info, ta_diag *diag) {
+    return ta__op_prepare_in(&ta_op_list_all, g, sg, op_index, data, data_bytes, info, diag);
+}
+
+ta_status ta__op_invoke(const void *rec, void *const *ptrs, void *scratch, ta_diag *diag) {
+    return ta__op_invoke_in(&ta_op_list_all, rec, ptrs, scratch, NULL, diag);
+}
+
+ta_status ta__op_invoke_state(const void *rec, void *const *ptrs, void *scratch, void *state, ta_diag *diag) {
+    return ta__op_invoke_in(&ta_op_list_all, rec, ptrs, scratch, state, diag);
+}
+
+ta_status ta__op_layout_check(ta_diag *diag) {
+    for (uint32_t i = 0; i < ta_op_list_all.count; i++) {
+        const ta_op_def *d = ta_op_list_all.defs[i];
+        /* one definition per record kind, named as messages name the kind */
+        for (uint32_t j = 0; j < i; j++)
+            if (ta_op_list_all.defs[j]->kind == d->kind)
+                return ta_diag_set(diag, TA_E_MALFORMED, "%s: record kind %u is also %s's", d->name, d->kind,
+                                   ta_op_list_all.defs[j]->name);
+        if (d->kind < TA__K_SIGNAL && strcmp(d->name, ta_op_kind_str((ta_op_kind)d->kind)) != 0)
+            return ta_diag_set(diag, TA_E_MALFORMED, "%s: named other than its kind %s", d->name,
+                               ta_op_kind_str((ta_op_kind)d->kind));
+        if (!d->prepare || !d->invoke || !(d->flags & TA__OP_STATE) != !d->state_bytes)
+            return ta_diag_set(diag, TA_E_MALFORMED, "%s: incomplete definition", d->name);
+        ta_status st = ta__op_def_layout_check(d, diag);
+        if (st) return st;
+    }
+    return TA_OK;
+}

@@ -1,0 +1,142 @@
+/*
+ * CONV_2D and DEPTHWISE_CONV_2D: 4-D input, filter and output, optional
+ * bias; int8 (per-channel requantisation), int16 x int8 (CONV_2D: int64 or
+ * int32 bias) and float32.  SAME/VALID padding as TFLM's prepare computes
+ * it, and EXPLICIT padding for a PAD folded into the conv (rewrite.h).
+ */
+#include "runtime/ops/op.h"
+
+/* clang-format off */
+#define TA__PARAMS_T ta_conv_params
+static const ta__field k_fields_conv[] = {
+    D4(input), D4(filter), D4(output), F(stride_h, TA__F_I32), F(stride_w, TA__F_I32), F(dilation_h, TA__F_I32),
+    F(dilation_w, TA__F_I32), F(pad_h, TA__F_I32), F(pad_w, TA__F_I32), REQUANT(q), F(act_min, TA__F_F32),
+    F(act_max, TA__F_F32)};
+#undef TA__PARAMS_T
+/* clang-format on */
+TA__CLEAR_PADDING_FN(clear_conv, ta_conv_params)
+
+/* clang-format off */
+#define TA__PARAMS_T ta_dwconv_params
+static const ta__field k_fields_dw[] = {
+    D4(input), D4(filter), D4(output), F(depth_multiplier, TA__F_I32), F(stride_h, TA__F_I32),
+    F(stride_w, TA__F_I32), F(dilation_h, TA__F_I32), F(dilation_w, TA__F_I32), F(pad_h, TA__F_I32),
+    F(pad_w, TA__F_I32), REQUANT(q), F(act_min, TA__F_F32), F(act_max, TA__F_F32)};
+#undef TA__PARAMS_T
+/* clang-format on */
+TA__CLEAR_PADDING_FN(clear_dw, ta_dwconv_params)
+
+/* CONV_2D and DEPTHWISE_CONV_2D: input, filter, optional bias and output;
+ * the three 4-D shapes. */
+static ta_status conv_io(ta__op_ctx *c, ta_dims4 *in, ta_dims4 *filter, ta_dims4 *out) {
+    ta_status st = ta__op_need_io(c, 2, 3, 1);
+    if (st) return st;
+    if ((st = ta__op_dims4(c, ta__op_in(c, 0), in)) || (st = ta__op_dims4(c, ta__op_in(c, 1), filter)) ||
+        (st = ta__op_dims4(c, ta__op_out(c, 0), out)))
+        return st;
+    return TA_OK;
+}
+
+/* One spatial axis (w_axis: width, else height) of a conv or depthwise
+ * conv: the stride and dilation (absent: 1) from the options, the output
+ * extent (returned) and the leading padding.  SAME/VALID as TFLM's prepare
+ * computes them; EXPLICIT (a PAD op folded into the conv by a rewrite,
+ * rewrite.h) pads `lead` before and `trail` after, and the output is VALID's
+ * over the padded extent.  The kernels take only the leading amount: taps
+ * past the input's far edge are skipped, which is the trailing padding. */
+static int32_t conv_axis(const ta__op_ctx *c, bool w_axis, int32_t in, int32_t filter, int32_t *stride_out,
+                         int32_t *dilation_out, int32_t *lead_out) {
+    const ta_op_options *o = &c->op->opt;
+    const int32_t stride = w_axis ? o->stride_w : o->stride_h, dil = w_axis ? o->dilation_w : o->dilation_h;
+    const int32_t dilation = dil > 0 ? dil : 1;
+    const int32_t lead = w_axis ? o->pad_left : o->pad_top, trail = w_axis ? o->pad_right : o->pad_bottom;
+    *stride_out = stride;
+    *dilation_out = dilation;
+    if (o->padding == TA_PAD_EXPLICIT) {
+        const int64_t padded = (int64_t)in + lead + trail;
+        *lead_out = lead;
+        if (lead < 0 || trail < 0 || padded > INT32_MAX) return 0; /* refused as a shape mismatch */
+        return ta_kernel_out_size(TA_PAD_VALID, (int32_t)padded, filter, stride, dilation);
+    }
+    const int32_t out = ta_kernel_out_size(o->padding, in, filter, stride, dilation);
+    *lead_out = ta_kernel_padding(stride, dilation, in, filter, out, NULL);
+    return out;
+}
+
+static ta_status prep_conv_s16(ta__op_ctx *c, ta_requant *q, int32_t channels) {
+    return ta__op_prep_s16x8(c, ta__op_in(c, 0), ta__op_in(c, 1), ta__op_in(c, 2), ta__op_out(c, 0), q, channels, true);
+}
+
+static ta_status prep_conv(ta__op_ctx *c) {
+    ta_conv_params *p = (ta_conv_params *)c->params;
+    ta_status st = conv_io(c, &p->input, &p->filter, &p->output);
+    if (st) return st;
+    const ta_tensor *in = ta__op_in(c, 0), *w = ta__op_in(c, 1), *b = ta__op_in(c, 2), *out = ta__op_out(c, 0);
+    const int32_t oh = conv_axis(c, false, p->input.h, p->filter.h, &p->stride_h, &p->dilation_h, &p->pad_h);
+    const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
+    if (oh != p->output.h || ow != p->output.w || p->output.c != p->filter.n || p->input.c % p->filter.c)
+        return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    if (p->output.n != p->input.n) return ta__op_fail(c, TA_E_MALFORMED, "output batch differs from input");
+    /* grouped conv: the kernel maps output channel oc to group oc / (filter.n / groups) */
+    if (p->filter.n % (p->input.c / p->filter.c))
+        return ta__op_fail(c, TA_E_MALFORMED,
+                           "filter count is not a multiple of the groups (input channels / filter channels)");
+    if ((st = ta__op_bias_len(c, b, p->output.c))) return st;
+    if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "filter is not constant");
+    if (in->dtype == TA_DTYPE_INT16) {
+        if ((st = ta__op_acc64_ok(c, b, (int64_t)p->filter.h * p->filter.w * p->filter.c, 23))) return st;
+        return prep_conv_s16(c, &p->q, p->output.c);
+    }
+    if (in->dtype == TA_DTYPE_INT8)
+        return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
+    if (in->dtype == TA_DTYPE_FLOAT32) return ta__op_prep_f32_weights(c, w, b, out, "filter", &p->act_min, &p->act_max);
+    return ta__op_fail_type(c, "input", in->dtype);
+}
+
+static ta_status prep_dwconv(ta__op_ctx *c) {
+    ta_dwconv_params *p = (ta_dwconv_params *)c->params;
+    ta_status st = conv_io(c, &p->input, &p->filter, &p->output);
+    if (st) return st;
+    const ta_tensor *in = ta__op_in(c, 0), *w = ta__op_in(c, 1), *b = ta__op_in(c, 2), *out = ta__op_out(c, 0);
+    const int32_t oh = conv_axis(c, false, p->input.h, p->filter.h, &p->stride_h, &p->dilation_h, &p->pad_h);
+    const int32_t ow = conv_axis(c, true, p->input.w, p->filter.w, &p->stride_w, &p->dilation_w, &p->pad_w);
+    if (p->output.c % p->input.c)
+        return ta__op_fail(c, TA_E_MALFORMED, "output channels are not a multiple of input channels");
+    p->depth_multiplier = p->output.c / p->input.c;
+    if (oh != p->output.h || ow != p->output.w || p->filter.n != 1 || p->filter.c != p->output.c ||
+        p->output.n != p->input.n)
+        return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
+    if ((st = ta__op_bias_len(c, b, p->output.c))) return st;
+    if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "filter is not constant");
+    if (in->dtype == TA_DTYPE_INT8)
+        return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        if (w->dtype != TA_DTYPE_FLOAT32 || out->dtype != TA_DTYPE_FLOAT32)
+            return ta__op_fail_type(c, "filter/output", w->dtype);
+        if (b && b->dtype != TA_DTYPE_FLOAT32) return ta__op_fail_type(c, "bias", b->dtype);
+        c->path = TA__P_F32;
+        return ta__op_float_act(c, &p->act_min, &p->act_max);
+    }
+    return ta__op_fail_type(c, "input", in->dtype);
+}
+
+static ta_status run_conv(const ta__op_run *r) {
+    const ta_conv_params *p = r->params;
+    void *in = ta__op_in_ptr(r, 0), *w = ta__op_in_ptr(r, 1), *b = ta__op_in_ptr(r, 2), *out = ta__op_out_ptr(r, 0);
+    return r->path == TA__P_S8        ? ta_kernel_conv2d_s8(p, in, w, b, out)
+           : r->path == TA__P_S16     ? ta_kernel_conv2d_s16(p, in, w, b, out)
+           : r->path == TA__P_S16_B32 ? ta_kernel_conv2d_s16_b32(p, in, w, b, out)
+                                      : ta_kernel_conv2d_f32(p, in, w, b, out);
+}
+
+static ta_status run_dwconv(const ta__op_run *r) {
+    const ta_dwconv_params *p = r->params;
+    void *in = ta__op_in_ptr(r, 0), *w = ta__op_in_ptr(r, 1), *b = ta__op_in_ptr(r, 2), *out = ta__op_out_ptr(r, 0);
+    return r->path == TA__P_S8 ? ta_kernel_depthwise_conv2d_s8(p, in, w, b, out)
+                               : ta_kernel_depthwise_conv2d_f32(p, in, w, b, out);
+}
+
+TA__OP_DEF(ta_op_CONV_2D, CONV_2D, ta_conv_params, k_fields_conv, TA__CLEAR_PADDING(clear_conv), prep_conv, run_conv,
+           0);
+TA__OP_DEF(ta_op_DEPTHWISE_CONV_2D, DEPTHWISE_CONV_2D, ta_dwconv_params, k_fields_dw, TA__CLEAR_PADDING(clear_dw),
+           prep_dwconv, run_dwconv, 0);

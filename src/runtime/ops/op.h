@@ -1,0 +1,273 @@
+/*
+ * Internal: what one op definition is made of, and the helpers its
+ * prepare and invoke share (src/runtime/ops/core.c).
+ *
+ * An op file (src/runtime/ops/<kind>.c) owns one op kind, or a tight family
+ * that shares its params struct: the params struct and its field list (how
+ * it is frozen into record words), the prepare that derives the record from
+ * the graph, the invoke that runs the kernels from it, its scratch and state
+ * sizes and its flags.  It exports one `ta_op_def` per kind; the list of all
+ * definitions is ta_op_list_all (all.c).  Adding an op is one file, one
+ * line there and its extern in include/tinyarena/ops.h.
+ *
+ * The record (ops.h): w0 kind | path << 16, w1 n_in | n_out << 16, w2
+ * scratch bytes, w3 params words, the io tensor indices, the params words
+ * (the field list, in order), then 8-aligned tables.  Kinds and paths are
+ * part of the const-blob format: never renumber them.
+ */
+#ifndef TA_RUNTIME_OPS_OP_H
+#define TA_RUNTIME_OPS_OP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "runtime/ops.h"
+#include "tinyarena/kernels.h"
+#include "tinyarena/ops.h"
+
+/* Which kernel variant a record runs (the record's path byte). */
+enum {
+    TA__P_NONE = 0,
+    TA__P_S8,
+    TA__P_S16,
+    TA__P_F32,
+    TA__P_S8_S16, /* softmax int8 -> int16 */
+    TA__P_COPY,
+    TA__P_S16_B32, /* int16 conv with int32 bias (or none) */
+    TA__P_S8_S8,   /* svdf with int8 time weights and state */
+    TA__P_S32      /* int32 ADD, MUL, DIV */
+};
+
+/* Record kinds of the custom ops that have a kernel: TFLM's signal library.
+ * They import as TA_OP_CUSTOM named by their custom code; their records
+ * carry these kinds, above every ta_op_kind and fixed, so that records stay
+ * the same when builtin kinds are added. */
+enum {
+    TA__K_SIGNAL = 0x100,
+    TA__K_SIG_WINDOW = TA__K_SIGNAL,
+    TA__K_SIG_FFT_AUTO_SCALE,
+    TA__K_SIG_RFFT,
+    TA__K_SIG_ENERGY,
+    TA__K_SIG_FILTER_BANK,
+    TA__K_SIG_FB_SQRT,
+    TA__K_SIG_SPECTRAL_SUB,
+    TA__K_SIG_PCAN,
+    TA__K_SIG_FB_LOG
+};
+
+/* ---- field lists: how a params struct becomes record words --------------- */
+
+/* Field types: how a field is stored in the host struct and in the record. */
+enum {
+    TA__F_I32 = 1,
+    TA__F_F32,
+    TA__F_RAW4,
+    TA__F_BOOL,
+    TA__F_SIZE, /* a size_t as one word (prepare refuses values above 32 bits) */
+    TA__F_I64,  /* two words, low first */
+    TA__F_DTYPE,
+    TA__F_PTR,  /* a table inside the record, as its offset from the record start (0: NULL) */
+    TA__F_EDGE  /* a nested struct's start or end: padding may precede it */
+};
+
+typedef struct ta__field {
+    uint16_t off;  /* offsetof(params struct, field) */
+    uint8_t type;  /* TA__F_* */
+    uint8_t count; /* array elements (1: a scalar) */
+} ta__field;
+
+#define TA__FIELD(T, m, t) {(uint16_t)offsetof(T, m), t, 1}
+#define TA__FIELDS(T, m, t, n) {(uint16_t)offsetof(T, m), t, n}
+/* A ta_dims4, a ta_requant and a ta_broadcast member, field by field. */
+#define TA__DIMS4(T, m)                                                                                         \
+    TA__FIELD(T, m.n, TA__F_I32), TA__FIELD(T, m.h, TA__F_I32), TA__FIELD(T, m.w, TA__F_I32),                 \
+        TA__FIELD(T, m.c, TA__F_I32)
+#define TA__REQUANT(T, m)                                                                                       \
+    {(uint16_t)offsetof(T, m), TA__F_EDGE, 0}, TA__FIELD(T, m.input_offset, TA__F_I32),                        \
+        TA__FIELD(T, m.weights_offset, TA__F_I32), TA__FIELD(T, m.output_offset, TA__F_I32),                    \
+        TA__FIELD(T, m.mult, TA__F_PTR), TA__FIELD(T, m.shift, TA__F_PTR), TA__FIELD(T, m.per_channel, TA__F_BOOL), \
+        TA__FIELD(T, m.act_min, TA__F_I32), TA__FIELD(T, m.act_max, TA__F_I32),                                 \
+        {(uint16_t)(offsetof(T, m) + sizeof(ta_requant)), TA__F_EDGE, 0}
+#define TA__BCAST(T, m)                                                                                         \
+    TA__FIELD(T, m.rank, TA__F_I32), TA__FIELDS(T, m.in1, TA__F_I32, TA_KERNEL_MAX_BROADCAST_RANK),            \
+        TA__FIELDS(T, m.in2, TA__F_I32, TA_KERNEL_MAX_BROADCAST_RANK),                                          \
+        TA__FIELDS(T, m.out, TA__F_I32, TA_KERNEL_MAX_BROADCAST_RANK)
+#define TA__COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Field lists read best in short names: an op file defines TA__PARAMS_T as
+ * the params struct a list describes, writes the list with these, and
+ * undefines it. */
+#define F(m, t) TA__FIELD(TA__PARAMS_T, m, t)
+#define FA(m, t, n) TA__FIELDS(TA__PARAMS_T, m, t, n)
+#define D4(m) TA__DIMS4(TA__PARAMS_T, m)
+#define REQUANT(m) TA__REQUANT(TA__PARAMS_T, m)
+#define BCAST(m) TA__BCAST(TA__PARAMS_T, m)
+
+/* Where the compiler can say which bytes of a struct are padding (GCC's
+ * __builtin_clear_padding), the layout check proves that every other byte
+ * belongs to a described field.  An op file gives each params struct a
+ * TA__CLEAR_PADDING_FN(name, T) and points its definition at it. */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_clear_padding)
+#define TA__HAVE_CLEAR_PADDING 1
+#endif
+#endif
+#ifdef TA__HAVE_CLEAR_PADDING
+#define TA__CLEAR_PADDING_FN(name, T)                                                                           \
+    static void name(void *p) { __builtin_clear_padding((T *)p); }
+#define TA__CLEAR_PADDING(name) name
+#else
+#define TA__CLEAR_PADDING_FN(name, T)
+#define TA__CLEAR_PADDING(name) NULL
+#endif
+
+/* The largest params struct any op uses (each op file asserts its own). */
+#define TA__OP_PARAMS_MAX 512u
+
+/* ---- prepare ---------------------------------------------------------------- */
+
+typedef struct ta__op_ctx {
+    const ta_graph *g;
+    uint32_t sg, index;
+    const ta_op *op;
+    const ta_op_def *def;
+    ta_diag *diag;
+    ta__bump carve;    /* the record block (base NULL: count only); tables come from here */
+    void *params;      /* the definition's params struct, zeroed: prepare fills it */
+    uint8_t path;      /* TA__P_*: which kernel invoke runs */
+    size_t scratch;    /* kernel scratch bytes during invoke */
+    size_t state;      /* bytes of state the op keeps between invokes */
+} ta__op_ctx;
+
+/* ---- invoke ----------------------------------------------------------------- */
+
+typedef struct ta__op_run {
+    const void *params; /* decoded from the record: pointers resolved into it */
+    unsigned kind;      /* the record kind */
+    uint8_t path;
+    uint16_t n_in, n_out;
+    const int32_t *io;  /* n_in inputs then n_out outputs, tensor indices (-1: absent) */
+    void *const *ptrs;  /* per tensor: its data */
+    void *scratch;
+    size_t scratch_bytes;
+    void *state;        /* the op's state (ta_op_def.state_bytes), or NULL */
+} ta__op_run;
+
+/* Input k's data (NULL when absent); output k's. */
+static inline void *ta__op_in_ptr(const ta__op_run *r, uint32_t k) {
+    return k < r->n_in && r->io[k] >= 0 ? r->ptrs[r->io[k]] : NULL;
+}
+static inline void *ta__op_out_ptr(const ta__op_run *r, uint32_t k) {
+    return k < r->n_out && r->io[r->n_in + k] >= 0 ? r->ptrs[r->io[r->n_in + k]] : NULL;
+}
+
+/* ---- the definition ---------------------------------------------------------- */
+
+/* Flags. */
+enum {
+    /* The kernel reads element i of every input before it writes element i
+     * of the output, for every i: with inputs and output of one shape (no
+     * broadcasting) and one element size, the output may be an input's
+     * buffer.  The INPLACE rewrite (rewrite.h) reads this flag through
+     * ta_op_list_inplace_kinds (ops.h). */
+    TA__OP_INPLACE = 1u << 0,
+    /* The op keeps state between invokes (state_bytes): the runtime gives it
+     * that many persistent bytes, zeroed by init and ta_runtime_reset. */
+    TA__OP_STATE = 1u << 1
+};
+
+/* What overlap of an output with an input the kernel tolerates beyond
+ * TA__OP_INPLACE: a placeholder for the sub-tensor issue (outputs as views
+ * of inputs).  Every kernel today is TA__OVERLAP_NONE or, with
+ * TA__OP_INPLACE, exactly-aligned elementwise; nothing reads this field yet. */
+enum { TA__OVERLAP_NONE = 0 };
+
+struct ta_op_def {
+    uint16_t kind;          /* the record kind: a ta_op_kind, or a TA__K_SIG_* */
+    uint16_t flags;         /* TA__OP_* */
+    uint8_t overlap;        /* TA__OVERLAP_* (placeholder, see above) */
+    const char *name;       /* ta_op_kind_str(kind), or the custom op's name */
+    const ta__field *fields;
+    uint16_t n_fields;
+    uint16_t params_bytes;  /* sizeof the params struct the fields describe */
+    void (*clear_padding)(void *params); /* layout check; NULL without the builtin */
+    ta_status (*prepare)(ta__op_ctx *c);
+    ta_status (*invoke)(const ta__op_run *r);
+    /* TA__OP_STATE: the state bytes from the decoded params; else NULL */
+    uint32_t (*state_bytes)(const void *params);
+};
+
+/* A definition for kind K (a ta_op_kind name without TA_OP_) with params
+ * struct T and field list FL. */
+#define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl)                                                          \
+    const ta_op_def sym = {(uint16_t)TA_OP_##K, (uint16_t)(fl), TA__OVERLAP_NONE, #K, FL, (uint16_t)TA__COUNT(FL), \
+                           (uint16_t)sizeof(T), clear, prep, run, NULL};                                          \
+    _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
+
+/* ---- shared prepare helpers (core.c) ------------------------------------------ */
+
+/* The op's name for messages: its custom name, else its kind. */
+const char *ta__op_ctx_name(const ta__op_ctx *c);
+/* "op 3 (CONV_2D): what" */
+ta_status ta__op_fail(const ta__op_ctx *c, ta_status st, const char *what);
+/* "op 3 (CONV_2D): role type int16 is not supported" (TA_E_UNSUPPORTED) */
+ta_status ta__op_fail_type(const ta__op_ctx *c, const char *role, ta_dtype t);
+/* Input / output k's tensor (NULL when absent). */
+const ta_tensor *ta__op_in(const ta__op_ctx *c, uint32_t k);
+const ta_tensor *ta__op_out(const ta__op_ctx *c, uint32_t k);
+/* First scale, first zero point (0 when not quantised), element count. */
+float ta__op_scale(const ta_tensor *t);
+int32_t ta__op_zp(const ta_tensor *t);
+int64_t ta__op_elems(const ta_tensor *t);
+/* min_in..max_in inputs, n_out outputs, the first min_in inputs and every
+ * output present. */
+ta_status ta__op_need_io(ta__op_ctx *c, uint32_t min_in, uint32_t max_in, uint32_t n_out);
+/* A 4-D tensor with positive dims. */
+ta_status ta__op_dims4(const ta__op_ctx *c, const ta_tensor *t, ta_dims4 *d);
+/* A constant int32 operand (axis, perm, paddings...): data and count. */
+ta_status ta__op_const_i32(const ta__op_ctx *c, const ta_tensor *t, const int32_t **v, int64_t *n);
+/* The float activation range of the op's fused activation. */
+ta_status ta__op_float_act(ta__op_ctx *c, float *lo, float *hi);
+/* A table of `bytes` in the record (8-aligned); NULL in the size pass. */
+void *ta__op_take(ta__op_ctx *c, size_t bytes);
+/* ADD, SUB, MUL, DIV, MINIMUM, MAXIMUM: two inputs and the output of one
+ * type, shapes that broadcast to the output's; float32: TA__P_F32 and the
+ * activation range. */
+ta_status ta__op_prep_binary(ta__op_ctx *c, ta_broadcast *shape, float *f_act_min, float *f_act_max);
+/* Elementwise unary ops: one input and one output of one type and size;
+ * *count their elements; float32: TA__P_F32. */
+ta_status ta__op_prep_unary(ta__op_ctx *c, size_t *count);
+/* A variable (state) operand: present, flagged variable, of this type. */
+ta_status ta__op_need_state(ta__op_ctx *c, const ta_tensor *t, ta_dtype type, const char *what);
+
+/* Weighted ops (weights.c): CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
+ * TRANSPOSE_CONV.  int8: int8 weights (`role` in messages) and output,
+ * int32 bias or none, TA__P_S8 and the requantisation table (per tensor for
+ * FULLY_CONNECTED with one weight scale). */
+ta_status ta__op_prep_s8_weights(ta__op_ctx *c, const ta_tensor *in, const ta_tensor *w, const ta_tensor *b,
+                                 const ta_tensor *out, const char *role, int32_t channels, bool fc_per_tensor,
+                                 ta_requant *q);
+/* The bias (when given) has one element per output channel. */
+ta_status ta__op_bias_len(const ta__op_ctx *c, const ta_tensor *b, int32_t channels);
+/* The int16 paths' int64 accumulator stays below 2^47: |bias| plus `depth`
+ * products of at most 2^prod_bits (the bias must be constant). */
+ta_status ta__op_acc64_ok(const ta__op_ctx *c, const ta_tensor *b, int64_t depth, int prod_bits);
+/* float32: float32 weights and output, float32 bias when given; TA__P_F32. */
+ta_status ta__op_prep_f32_weights(ta__op_ctx *c, const ta_tensor *w, const ta_tensor *b, const ta_tensor *out,
+                                  const char *role, float *lo, float *hi);
+/* int16 x int8 (CONV_2D, TRANSPOSE_CONV): TA__P_S16 or TA__P_S16_B32. */
+ta_status ta__op_prep_s16x8(ta__op_ctx *c, const ta_tensor *in, const ta_tensor *w, const ta_tensor *b,
+                            const ta_tensor *out, ta_requant *q, int32_t channels, bool allow_b32);
+
+/* ---- the table ------------------------------------------------------------------ */
+
+/* One definition's field list against its params struct (ta__op_layout_check). */
+ta_status ta__op_def_layout_check(const ta_op_def *d, ta_diag *diag);
+/* The definition of `list` that runs op (NULL: none). */
+const ta_op_def *ta__op_def_for(const ta_op_list *list, const ta_op *op);
+/* The definition of `list` for a record kind (NULL: none). */
+const ta_op_def *ta__op_def_of_kind(const ta_op_list *list, unsigned kind);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * AVERAGE_POOL_2D and MAX_POOL_2D (one params struct): int8 and float32.
+ */
+#include "runtime/ops/op.h"
+
+/* clang-format off */
+#define TA__PARAMS_T ta_pool_params
+static const ta__field k_fields_pool[] = {
+    D4(input), D4(output), F(filter_h, TA__F_I32), F(filter_w, TA__F_I32), F(stride_h, TA__F_I32),
+    F(stride_w, TA__F_I32), F(pad_h, TA__F_I32), F(pad_w, TA__F_I32), F(act_min, TA__F_I32), F(act_max, TA__F_I32),
+    F(f_act_min, TA__F_F32), F(f_act_max, TA__F_F32)};
+#undef TA__PARAMS_T
+/* clang-format on */
+TA__CLEAR_PADDING_FN(clear_pool, ta_pool_params)
+
+static ta_status prep_pool(ta__op_ctx *c) {
+    ta_status st = ta__op_need_io(c, 1, 1, 1);
+    if (st) return st;
+    const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
+    ta_pool_params *p = (ta_pool_params *)c->params;
+    if ((st = ta__op_dims4(c, in, &p->input)) || (st = ta__op_dims4(c, out, &p->output))) return st;
+    const ta_op_options *o = &c->op->opt;
+    p->filter_h = o->filter_h;
+    p->filter_w = o->filter_w;
+    p->stride_h = o->stride_h;
+    p->stride_w = o->stride_w;
+    if (p->filter_h <= 0 || p->filter_w <= 0 || p->stride_h <= 0 || p->stride_w <= 0)
+        return ta__op_fail(c, TA_E_MALFORMED, "filter size and stride must be positive");
+    int32_t oh = ta_kernel_out_size(o->padding, p->input.h, p->filter_h, p->stride_h, 1);
+    int32_t ow = ta_kernel_out_size(o->padding, p->input.w, p->filter_w, p->stride_w, 1);
+    p->pad_h = ta_kernel_padding(p->stride_h, 1, p->input.h, p->filter_h, oh, NULL);
+    p->pad_w = ta_kernel_padding(p->stride_w, 1, p->input.w, p->filter_w, ow, NULL);
+    if (oh != p->output.h || ow != p->output.w || p->output.c != p->input.c || p->output.n != p->input.n)
+        return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match input and options");
+    if (in->dtype != out->dtype) return ta__op_fail_type(c, "output", out->dtype);
+    if (in->dtype == TA_DTYPE_INT8) {
+        c->path = TA__P_S8;
+        st = ta_quant_activation_range(o->activation, ta__op_scale(out), ta__op_zp(out), TA_DTYPE_INT8, &p->act_min,
+                                       &p->act_max);
+        return st ? ta__op_fail(c, st, "unsupported fused activation") : TA_OK;
+    }
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        c->path = TA__P_F32;
+        return ta__op_float_act(c, &p->f_act_min, &p->f_act_max);
+    }
+    return ta__op_fail_type(c, "input", in->dtype);
+}
+
+static ta_status run_avg_pool(const ta__op_run *r) {
+    const ta_pool_params *p = r->params;
+    void *in = ta__op_in_ptr(r, 0), *out = ta__op_out_ptr(r, 0);
+    return r->path == TA__P_S8 ? ta_kernel_avg_pool_s8(p, in, out) : ta_kernel_avg_pool_f32(p, in, out);
+}
+
+static ta_status run_max_pool(const ta__op_run *r) {
+    const ta_pool_params *p = r->params;
+    void *in = ta__op_in_ptr(r, 0), *out = ta__op_out_ptr(r, 0);
+    return r->path == TA__P_S8 ? ta_kernel_max_pool_s8(p, in, out) : ta_kernel_max_pool_f32(p, in, out);
+}
+
+TA__OP_DEF(ta_op_AVERAGE_POOL_2D, AVERAGE_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool),
+           prep_pool, run_avg_pool, 0);
+TA__OP_DEF(ta_op_MAX_POOL_2D, MAX_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool), prep_pool,
+           run_max_pool, 0);
