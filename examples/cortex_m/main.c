@@ -38,8 +38,12 @@ static int fail(const char *what) {
  * is what proves the host's blob is what this target's prepare derives
  * (short enums, 4-byte pointers, newlib's libm).  It runs after the model,
  * in the arena (free by then) or, when that is too small, in a block on the
- * stack (the default 16 KB one), and touches nothing else. */
+ * stack, and touches nothing else. */
+/* Stack blocks for the work block: 12 KB fits most models with the default
+ * 16 KB stack; 24 KB fits the largest tested one on a 32-bit target
+ * (KWS_2 attention with --rewrite all) when the build reserves 32 KB. */
 #define REDERIVE_STACK 12288u
+#define REDERIVE_STACK_LARGE 24576u
 static ta_status rederive_in(void *work, size_t bytes) {
     ta_runtime_options o = ta_runtime_options_for_ops(MODEL_BUDGET_OPS);
     ta_runtime_use_budget(&o, &model_budget);
@@ -52,9 +56,14 @@ static __attribute__((noinline)) ta_status rederive_on_stack(void) {
     uint8_t work[REDERIVE_STACK];
     return rederive_in(work, sizeof work);
 }
+static __attribute__((noinline)) ta_status rederive_on_large_stack(void) {
+    uint8_t work[REDERIVE_STACK_LARGE];
+    return rederive_in(work, sizeof work);
+}
 static int rederive(void) {
     ta_status st = rederive_in(arena, sizeof arena);
     if (st == TA_E_NO_MEMORY && board_stack_bytes() >= REDERIVE_STACK + 4096u) st = rederive_on_stack();
+    if (st == TA_E_NO_MEMORY && board_stack_bytes() >= REDERIVE_STACK_LARGE + 4096u) st = rederive_on_large_stack();
     if (st == TA_E_NO_MEMORY) {
         put_kv("blob_rederived", 0); /* no room on this build: checked on the others */
         return 0;
