@@ -167,10 +167,17 @@ static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_optio
     for (int which = 0; which < ORD_COUNT && best > floor; which++) {
         if (which && ta__deadline_hit(&dl)) break;
         make_order(&m, reqs, n, which, m.deg, m.wt);
-        for (int f = 0; f < 2 && best > floor; f++) {
+        /* With relations every run is made twice, with and without them: a
+         * heuristic is not monotone, and this way relations never make the
+         * portfolio's result worse (the second runs are valid plans too). */
+        const int passes = m.rel.nr ? 2 : 1;
+        for (int fp = 0; fp < 2 * passes && best > floor; fp++) {
+            int f = fp / passes;
+            m.p.rel = fp % passes ? NULL : (m.rel.nr ? &m.rel : NULL);
             m.p.dl = best == SIZE_MAX ? NULL : &dl;
             size_t a;
             if (which == ORD_TFLM && f == TA_FIT_FIRST && opt && opt->start) {
+                if (fp % passes) continue;
                 memcpy(m.cur_off, opt->start, n * sizeof(size_t)); /* the caller's plan stands in */
                 a = ta_plan_arena_bytes(reqs, n, m.cur_off);
             } else {
@@ -185,6 +192,7 @@ static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_optio
             }
         }
     }
+    m.p.rel = m.rel.nr ? &m.rel : NULL; /* the local search places with the relations */
     /* Local search.  Budget: about 2M placements in all, 8..2000 rounds;
      * opt->work_limit (placements) overrides. */
     uint64_t budget = opt && opt->work_limit ? opt->work_limit : 2000000u;
