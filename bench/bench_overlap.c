@@ -1,7 +1,8 @@
 /* bench_overlap: what CONV_2D overlap relations would save (planning only).
  *
  * For person_detect, vww_96_int8 and the PyTorch MobileNetV2, planned from
- * the .tflite under TFLM's rules (tensors only, 16-byte alignment), every
+ * the .tflite under TFLM's rules (tensors only, 16-byte alignment), and
+ * again with every rewrite (rewrite.h: alias, inplace, fusepad, order), every
  * CONV_2D whose input dies at the op (its last use) gets the relation
  * ta_walk_conv2d derives from the kernel's walk, and the plan is made again
  * with the relations.  Columns: the arena without relations (optimal), with
@@ -25,6 +26,7 @@
 #include "model_load.h"
 #include "model_plan.h"
 #include "plan_report.h"
+#include "tinyarena/rewrite.h"
 #include "tinyarena/walk.h"
 
 static const char *const k_models[] = {"tflm/person_detect.tflite", "mlperf_tiny/vww_96_int8.tflite",
@@ -43,6 +45,10 @@ static size_t conv_relations(const model_plan *mp, ta_conv_walk walk, bool only_
     for (uint32_t t = 0; t < g->n_tensors; t++) req_of[t] = -1;
     for (size_t i = 0; i < mp->n; i++)
         if (mp->origin[i].kind == TA_BUFFER_TENSOR) req_of[mp->origin[i].index] = (int32_t)i;
+    /* with the alias/inplace rewrites a tensor lives in its group's buffer */
+    if (mp->buffer_of)
+        for (uint32_t t = 0; t < g->n_tensors; t++)
+            if (req_of[t] < 0 && mp->buffer_of[t] >= 0) req_of[t] = req_of[mp->buffer_of[t]];
     size_t nr = 0;
     const ta_subgraph *sg = &g->subgraphs[0];
     for (uint32_t k = 0; k < sg->n_ops; k++) {
@@ -107,7 +113,7 @@ static void cell(char *buf, size_t len, size_t arena, size_t bound, size_t base,
 int main(int argc, char **argv) {
     const char *data = argc > 1 ? argv[1] : getenv("TINYARENA_DATA");
     if (!data || !*data) data = "../shared";
-    printf("| model | TFLM rules, optimal | + 1x1 CONV_2D, REREAD walk | + 1x1 CONV_2D, PIXEL walk | + every CONV_2D, "
+    printf("| model | no relations, optimal | + 1x1 CONV_2D, REREAD walk | + 1x1 CONV_2D, PIXEL walk | + every CONV_2D, "
            "REREAD walk |\n|---|---|---|---|---|\n");
     int rc = 0;
     for (size_t m = 0; m < sizeof k_models / sizeof k_models[0]; m++) {
@@ -120,32 +126,43 @@ int main(int argc, char **argv) {
             continue;
         }
         ta_lifetime_options lo = {.align = 16, .offline_offsets = lm.offline, .n_offline = lm.n_offline};
-        model_plan mp;
-        memset(&mp, 0, sizeof mp);
-        if (model_plan_build(&mp, &lm.g, &lo, NULL, 0, path) == CLI_OK) {
-            ta_overlap *ov = malloc((lm.g.n_ops + 1) * sizeof *ov);
-            size_t base, bound;
-            bool proven;
-            plan(&mp, NULL, 0, &base, &bound, &proven);
-            char c[3][96];
-            const struct {
-                ta_conv_walk w;
-                bool only;
-            } cols[3] = {{TA_CONV_WALK_REREAD, true}, {TA_CONV_WALK_PIXEL, true}, {TA_CONV_WALK_REREAD, false}};
-            for (int k = 0; k < 3; k++) {
-                size_t nr = conv_relations(&mp, cols[k].w, cols[k].only, ov), a, b;
-                bool pr;
-                plan(&mp, ov, nr, &a, &b, &pr);
-                cell(c[k], sizeof c[k], a, b, base, nr);
+        for (int rw = 0; rw < 2; rw++) {
+            model_plan mp;
+            memset(&mp, 0, sizeof mp);
+            const ta_graph *g = &lm.g;
+            ta_graph g2;
+            void *g2mem = NULL;
+            ta_rewrite_stats st;
+            memset(&st, 0, sizeof st);
+            bool ok = rw ? model_rewrite_graph(&lm.g, TA_REWRITE_ALL, &g, &g2, &g2mem, &st, path) == CLI_OK &&
+                               model_plan_build_rewritten(&mp, g, &lo, NULL, 0, path, TA_REWRITE_ALL, &st) == CLI_OK
+                         : model_plan_build(&mp, &lm.g, &lo, NULL, 0, path) == CLI_OK;
+            if (ok) {
+                ta_overlap *ov = malloc((g->n_ops + 1) * sizeof *ov);
+                size_t base, bound;
+                bool proven;
+                plan(&mp, NULL, 0, &base, &bound, &proven);
+                char c[3][96];
+                const struct {
+                    ta_conv_walk w;
+                    bool only;
+                } cols[3] = {{TA_CONV_WALK_REREAD, true}, {TA_CONV_WALK_PIXEL, true}, {TA_CONV_WALK_REREAD, false}};
+                for (int k = 0; k < 3; k++) {
+                    size_t nr = conv_relations(&mp, cols[k].w, cols[k].only, ov), a2, b2;
+                    bool pr;
+                    plan(&mp, ov, nr, &a2, &b2, &pr);
+                    cell(c[k], sizeof c[k], a2, b2, base, nr);
+                }
+                char bb[32];
+                printf("| %s%s | %s%s | %s | %s | %s |\n", k_models[m], rw ? ", --rewrite all" : "",
+                       fmt_bytes(base, bb), proven ? " (proven)" : "", c[0], c[1], c[2]);
+                free(ov);
+            } else {
+                rc = 1;
             }
-            char bb[32];
-            printf("| %s | %s%s | %s | %s | %s |\n", k_models[m], fmt_bytes(base, bb), proven ? " (proven)" : "", c[0],
-                   c[1], c[2]);
-            free(ov);
-        } else {
-            rc = 1;
+            model_plan_free(&mp);
+            free(g2mem);
         }
-        model_plan_free(&mp);
         model_unload(&lm);
     }
     return rc;
