@@ -105,6 +105,10 @@ bool ta_request_overlap_time(const ta_request *a, const ta_request *b);
  * that are disjoint are always fine.  The pair's lifetimes need not overlap
  * (then the relation changes nothing).
  *
+ * A relation permits sharing for the pair's whole joint lifetime, so declare
+ * one only where that is the kernel's own run: X's last use and Y's first
+ * step both the op that walks X into Y.
+ *
  * Several relations may name the same pair (in either order): the pair may
  * overlap wherever any one of them permits.  Three buffers that share bytes
  * need a relation on every pair among them.
