@@ -84,6 +84,8 @@ static size_t conv_relations(const model_plan *mp, ta_conv_walk walk, bool only_
     return nr;
 }
 
+static int32_t g_peak; /* the last plan's peak step */
+
 static void plan(const model_plan *mp, const ta_overlap *ov, size_t nr, size_t *arena, size_t *bound, bool *proven) {
     ta_plan_options opt;
     memset(&opt, 0, sizeof opt);
@@ -95,6 +97,7 @@ static void plan(const model_plan *mp, const ta_overlap *ov, size_t nr, size_t *
     *arena = o.st ? 0 : o.res.arena_bytes;
     *bound = o.st ? 0 : o.res.lower_bound_bytes;
     *proven = !o.st && o.res.proof == TA_PROOF_OPTIMAL;
+    g_peak = o.res.peak_step;
     if (o.st) fprintf(stderr, "bench_overlap: %s\n", o.diag.msg);
     free(o.offsets);
 }
@@ -114,7 +117,7 @@ int main(int argc, char **argv) {
     const char *data = argc > 1 ? argv[1] : getenv("TINYARENA_DATA");
     if (!data || !*data) data = "../shared";
     printf("| model | no relations, optimal | + 1x1 CONV_2D, REREAD walk | + 1x1 CONV_2D, PIXEL walk | + every CONV_2D, "
-           "REREAD walk |\n|---|---|---|---|---|\n");
+           "REREAD walk | peak (bound) without -> with every CONV_2D |\n|---|---|---|---|---|---|\n");
     int rc = 0;
     for (size_t m = 0; m < sizeof k_models / sizeof k_models[0]; m++) {
         char path[1024];
@@ -142,7 +145,8 @@ int main(int argc, char **argv) {
                 size_t base, bound;
                 bool proven;
                 plan(&mp, NULL, 0, &base, &bound, &proven);
-                char c[3][96];
+                char c[3][96], before[96], after[96];
+                model_plan_step_label(&mp, g_peak, before, sizeof before);
                 const struct {
                     ta_conv_walk w;
                     bool only;
@@ -152,10 +156,11 @@ int main(int argc, char **argv) {
                     bool pr;
                     plan(&mp, ov, nr, &a2, &b2, &pr);
                     cell(c[k], sizeof c[k], a2, b2, base, nr);
+                    if (k == 2) model_plan_step_label(&mp, g_peak, after, sizeof after);
                 }
                 char bb[32];
-                printf("| %s%s | %s%s | %s | %s | %s |\n", k_models[m], rw ? ", --rewrite all" : "",
-                       fmt_bytes(base, bb), proven ? " (proven)" : "", c[0], c[1], c[2]);
+                printf("| %s%s | %s%s | %s | %s | %s | %s -> %s |\n", k_models[m], rw ? ", --rewrite all" : "",
+                       fmt_bytes(base, bb), proven ? " (proven)" : "", c[0], c[1], c[2], before, after);
                 free(ov);
             } else {
                 rc = 1;
