@@ -24,7 +24,7 @@ ta_status ta_walk_conv2d(const ta_conv_geometry *g, ta_conv_walk walk, ta_overla
                            g->out_c,    g->filter_h, g->filter_w, g->stride_h,   g->stride_w,   g->dilation_h,
                            g->dilation_w};
     for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++)
-        if (pos[i] < 1) return ta_diag_set(d, TA_E_BAD_REQUEST, "conv geometry: dimension %zu is %d (< 1)", i, pos[i]);
+        if (pos[i] < 1) return ta_diag_set(d, TA_E_BAD_REQUEST, "conv geometry: dimension %zu is %ld (< 1)", i, (long)pos[i]);
     if (g->pad_top < 0 || g->pad_left < 0)
         return ta_diag_set(d, TA_E_BAD_REQUEST, "conv geometry: negative padding");
     if (g->in_elem < 1 || g->in_elem > 8 || g->out_elem < 1 || g->out_elem > 8)
