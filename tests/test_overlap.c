@@ -270,6 +270,29 @@ static void test_chain_and_triangle(void) {
     CHECK_EQ_U(bound_of(r, 3, twice, 2), bound_by_steps(r, 3, twice, 2));
 }
 
+/* A chain of five in-place elementwise ops (each output over its input,
+ * equal sizes, ABOVE d = 0): one buffer's worth of bytes for greedy, best,
+ * optimal and pingpong (one slot); linear and naive ignore relations. */
+static void test_inplace_chain(void) {
+    ta_request r[6];
+    ta_overlap ov[5];
+    for (int i = 0; i < 6; i++) r[i] = req(1000, 8, i, i + 1);
+    for (uint32_t i = 0; i < 5; i++) ov[i] = (ta_overlap){i, i + 1, TA_OVERLAP_ABOVE, 0};
+    size_t off[6];
+    CHECK_EQ_U(bound_of(r, 6, ov, 5), 1000);
+    const char *const one[] = {"pingpong", "greedy", "best", "optimal"};
+    for (size_t s = 0; s < 4; s++) {
+        outcome o = run(one[s], r, 6, ov, 5, off);
+        CHECK_EQ_U(o.arena, 1000);
+    }
+    CHECK_EQ_U(run("pingpong", r, 6, NULL, 0, off).arena, 2000);
+    CHECK_EQ_U(run("linear", r, 6, ov, 5, off).arena, 2000);
+    /* a relation one way only: the output may not start below its input */
+    for (uint32_t i = 0; i < 5; i++) ov[i].d = 8;
+    CHECK_EQ_U(run("pingpong", r, 6, ov, 5, off).arena, 2000);
+    CHECK(run("best", r, 6, ov, 5, off).arena <= 1040);
+}
+
 static void test_bad_relations(void) {
     ta_request r[2] = {req(16, 1, 0, 1), req(16, 1, 1, 2)};
     const ta_overlap bad[] = {
@@ -402,6 +425,7 @@ int main(void) {
     test_conv1x1_golden();
     test_check_exact();
     test_chain_and_triangle();
+    test_inplace_chain();
     test_bad_relations();
     test_random();
     test_random_dense();
