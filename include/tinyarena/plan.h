@@ -229,7 +229,16 @@ typedef struct ta_strategy {
  * Scratch grows with the overlapping pairs (a few MB for real models, at most
  * 64 MB plus best's); problems with more than 4096 sized buffers, 2^20
  * overlapping pairs or a larger search state are not searched: best's plan
- * comes back as OPTIMAL when it meets the bound, else TIMEOUT.
+ * comes back as OPTIMAL when it meets the bound, else TIMEOUT.  The same
+ * holds for every problem with overlap relations (ta_plan_options.overlaps):
+ * the search's placements and section bounds assume disjoint buffers, so it
+ * does not run there (yet); the bound is then the relation-aware one.
+ *
+ * Relations in the other strategies: greedy and best place a related buffer
+ * against what its placed partners' relations still forbid (best also runs
+ * each order without them and keeps the smaller); pingpong and linear put a
+ * buffer in place at a live related buffer's offset when a relation permits
+ * it; naive ignores them.  With no relation every strategy is unchanged.
  */
 
 /* The built-in strategies, in the order tables print them.  *count receives
