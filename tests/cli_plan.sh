@@ -25,6 +25,29 @@ expect_error no_header '' "empty file"
 out=$("$cli" plan --buffers "$tmp/nope.csv" 2>&1); [ $? -ne 0 ] && ok "missing file: $out" || bad "missing file"
 out=$("$cli" plan --buffers x.csv --strategy nope 2>&1); [ $? -ne 0 ] || bad "unknown strategy accepted"
 
+# Overlap relations: the 1x1 convolution 8 -> 16 channels (README "Planning a buffer list").
+expect_error ov_unknown 'id,lower,upper,size,overlap_with,overlap_d\na,0,2,16,,\nb,1,3,16,zz,0\n' "ov_unknown.csv:3: buffer 'b': overlap_with 'zz' names no buffer"
+expect_error ov_self 'id,lower,upper,size,overlap_with,overlap_d\na,0,2,16,a,0\n' "ov_self.csv:2: buffer 'a': overlap_with names the buffer itself"
+expect_error ov_dup 'id,lower,upper,size,overlap_with,overlap_d\na,0,2,16,,\na,0,2,16,,\nb,1,3,16,a,0\n' "overlap_with 'a' names several rows"
+expect_error ov_kind 'id,lower,upper,size,overlap_with,overlap_d,overlap_kind\na,0,2,16,,,\nb,1,3,16,a,0,sideways\n' "overlap_kind 'sideways' is not 'above' or 'below'"
+expect_error ov_d 'id,lower,upper,size,overlap_with,overlap_d\na,0,2,16,,\nb,1,3,16,a,x\n' "ov_d.csv:3: buffer 'b': overlap_d 'x' is not an integer"
+expect_error ov_half 'id,lower,upper,size,overlap_with\na,0,2,16,\n' "overlap_with and overlap_d come together"
+expect_error ov_nowith 'id,lower,upper,size,overlap_with,overlap_d\na,0,2,16,,5\n' "overlap_d without overlap_with"
+printf 'id,lower,upper,size,alignment,overlap_with,overlap_d,overlap_kind\nin,0,2,18432,16,,,\nout,1,3,36864,16,in,%s,below\n' 0 > "$tmp/conv.csv"
+json=$("$cli" plan --buffers "$tmp/conv.csv" --strategy greedy --json) || bad "overlap json run"
+for field in '"arena_bytes": 36864' '"lower_bound_bytes": 36864' '"overlaps": [{"x": "in", "y": "out", "kind": "below", "d": 0, "shared_bytes": 18432}]'; do
+  echo "$json" | grep -qF "$field" && ok "overlap json has $field" || bad "overlap json lacks $field: $json"
+done
+printf 'id,lower,upper,size,alignment,overlap_with,overlap_d,overlap_kind\nin,0,2,18432,16,,,\nout,1,3,36864,16,in,4096,below\n' > "$tmp/conv4k.csv"
+out=$("$cli" plan --buffers "$tmp/conv4k.csv") || bad "overlap table run"
+echo "$out" | grep -q "^optimal *40,960 .*proven optimal" && ok "d=4096: 40,960 proven" || bad "d=4096 table: $out"
+echo "$out" | grep -q "^linear *55,296" && ok "linear: the output does not fit inside its input" || bad "linear: $out"
+# the same file without the relation columns (what a MiniMalloc reader keeps) plans as before
+cut -d, -f1-5 "$tmp/conv.csv" > "$tmp/conv_plain.csv"
+"$cli" plan --buffers "$tmp/conv_plain.csv" --strategy best --json | grep -qF '"arena_bytes": 55296' && ok "without relations: 55,296" || bad "plain conv"
+"$cli" plan --buffers "$tmp/conv.csv" --strategy best --offsets "$tmp/conv_off.csv" >/dev/null || bad "overlap offsets run"
+[ "$(sed -n 3p "$tmp/conv_off.csv")" = "out,1,3,36864,16,in,0,below,0" ] && ok "offsets keep relation columns" || bad "offsets: $(cat "$tmp/conv_off.csv")"
+
 # The README example of MiniMalloc: capacity 12, offsets 8,8,4,4,0.
 printf 'id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n' > "$tmp/m12.csv"
 json=$("$cli" plan --buffers "$tmp/m12.csv" --strategy greedy --json) || bad "json run"

@@ -36,6 +36,43 @@ static char *xstrdup(const char *s) {
 
 #define MAXCOLS 32
 
+static const buffer_list *g_sort_bl; /* qsort has no context argument */
+static int cmp_id(const void *a, const void *b) {
+    return strcmp(g_sort_bl->ids[*(const size_t *)a], g_sort_bl->ids[*(const size_t *)b]);
+}
+
+/* Turns each relation's partner id into its row index: ids sorted once,
+ * then a binary search per relation.  An unknown id, an id on several rows
+ * or a buffer related to itself is an error naming the line. */
+static bool resolve_overlaps(const char *path, buffer_list *bl, char **with, const size_t *row) {
+    size_t *by = cli_xmalloc(bl->n * sizeof *by);
+    for (size_t i = 0; i < bl->n; i++) by[i] = i;
+    g_sort_bl = bl;
+    qsort(by, bl->n, sizeof *by, cmp_id);
+    bool ok = true;
+    for (size_t k = 0; k < bl->n_overlaps && ok; k++) {
+        size_t lo = 0, hi = bl->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(bl->ids[by[mid]], with[k]) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        const char *y = bl->ids[row[k]];
+        if (lo == bl->n || strcmp(bl->ids[by[lo]], with[k]))
+            ok = !cli_error("%s:%zu: buffer '%s': overlap_with '%s' names no buffer", path, bl->lineno[row[k]], y,
+                            with[k]);
+        else if (lo + 1 < bl->n && !strcmp(bl->ids[by[lo + 1]], with[k]))
+            ok = !cli_error("%s:%zu: buffer '%s': overlap_with '%s' names several rows (ids must be unique)", path,
+                            bl->lineno[row[k]], y, with[k]);
+        else if (by[lo] == row[k])
+            ok = !cli_error("%s:%zu: buffer '%s': overlap_with names the buffer itself", path, bl->lineno[row[k]], y);
+        else
+            bl->overlaps[k].x = (uint32_t)by[lo];
+    }
+    free(by);
+    return ok;
+}
+
 bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
     memset(out, 0, sizeof *out);
     out->col_offset = -1;
@@ -60,8 +97,13 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
      *   MiniMalloc: id,lower,upper,size[,alignment][,offset]   lifetime [lower, upper)
      *   TFLM:       id,size,first,last[,offline_offset]        lifetime [first, last]
      * Column order is free in both; an offset of -1 (or empty) means "not fixed". */
-    int col[8] = {-1, -1, -1, -1, -1, -1, -1, -1}; /* id lower upper size alignment offset first last */
-    static const char *const names[8] = {"id", "lower", "upper", "size", "alignment", "offset", "first", "last"};
+    int col[11] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}; /* id lower upper size alignment offset first last
+                                                                overlap_with overlap_d overlap_kind */
+    static const char *const names[11] = {"id",   "lower",        "upper",     "size",        "alignment", "offset",
+                                          "first", "last", "overlap_with", "overlap_d", "overlap_kind"};
+    /* relations: the partner's id per row, resolved once every id is known */
+    char **rel_with = NULL;
+    size_t *rel_row = NULL, rel_cap = 0;
     bool have_header = false, ok = true, inclusive = false;
     char *next = (char *)text, *end = (char *)text + len;
     while (next < end && ok) {
@@ -92,7 +134,7 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
         }
         if (!have_header) {
             for (int i = 0; i < nf && ok; i++) {
-                for (int k = 0; k < 8; k++) {
+                for (int k = 0; k < 11; k++) {
                     bool match = strcasecmp(f[i], names[k]) == 0 || (k == 4 && strcasecmp(f[i], "align") == 0) ||
                                  (k == 5 && strcasecmp(f[i], "offline_offset") == 0);
                     if (match) {
@@ -119,6 +161,11 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
                 col[1] = col[6];
                 col[2] = col[7];
             }
+            if (ok && (col[8] >= 0) != (col[9] >= 0))
+                ok = !cli_error("%s:%zu: overlap_with and overlap_d come together (one without the other)", path,
+                                lineno);
+            if (ok && col[10] >= 0 && col[8] < 0)
+                ok = !cli_error("%s:%zu: overlap_kind without overlap_with", path, lineno);
             out->ncols = nf;
             out->col_offset = col[5];
             out->has_align = col[4] >= 0;
@@ -218,12 +265,54 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
                 break;
             }
         }
+        if (col[8] >= 0 && *f[col[8]]) {
+            int64_t dv;
+            if (!cli_parse_i64(f[col[9]], &dv)) {
+                ok = !cli_error("%s:%zu: buffer '%s': overlap_d '%s' is not an integer (plain decimal: digits, "
+                                "optionally a leading '-')", path, lineno, f[col[0]], f[col[9]]);
+                break;
+            }
+            if (dv > (int64_t)TA_PLAN_MAX_ARENA || dv < -(int64_t)TA_PLAN_MAX_ARENA) {
+                ok = !cli_error("%s:%zu: buffer '%s': overlap_d %lld is beyond +-2^40", path, lineno, f[col[0]],
+                                (long long)dv);
+                break;
+            }
+            uint32_t kind = TA_OVERLAP_ABOVE;
+            if (col[10] >= 0 && *f[col[10]]) {
+                if (!strcasecmp(f[col[10]], "below")) kind = TA_OVERLAP_BELOW;
+                else if (strcasecmp(f[col[10]], "above")) {
+                    ok = !cli_error("%s:%zu: buffer '%s': overlap_kind '%s' is not 'above' or 'below'", path, lineno,
+                                    f[col[0]], f[col[10]]);
+                    break;
+                }
+            }
+            if (out->n_overlaps == rel_cap) {
+                rel_cap = rel_cap ? 2 * rel_cap : 16;
+                out->overlaps = realloc(out->overlaps, rel_cap * sizeof *out->overlaps);
+                rel_with = realloc(rel_with, rel_cap * sizeof *rel_with);
+                rel_row = realloc(rel_row, rel_cap * sizeof *rel_row);
+                if (!out->overlaps || !rel_with || !rel_row) {
+                    ok = !cli_error("out of memory");
+                    break;
+                }
+            }
+            out->overlaps[out->n_overlaps] = (ta_overlap){0, (uint32_t)out->n, kind, dv};
+            rel_with[out->n_overlaps] = xstrdup(f[col[8]]);
+            rel_row[out->n_overlaps++] = out->n;
+        } else if (col[8] >= 0 && *f[col[9]]) {
+            ok = !cli_error("%s:%zu: buffer '%s': overlap_d without overlap_with", path, lineno, f[col[0]]);
+            break;
+        }
         out->ids[out->n] = xstrdup(f[col[0]]);
         out->lines[out->n] = xstrdup(raw);
         out->lineno[out->n] = lineno;
         out->n++;
     }
     if (ok && !have_header) ok = !cli_error("%s: empty file (no header row)", path);
+    if (ok && out->n_overlaps) ok = resolve_overlaps(path, out, rel_with, rel_row);
+    for (size_t i = 0; i < out->n_overlaps && rel_with; i++) free(rel_with[i]);
+    free(rel_with);
+    free(rel_row);
     free(text);
     if (!ok) buffers_csv_free(out);
     return ok;
@@ -294,5 +383,6 @@ void buffers_csv_free(buffer_list *bl) {
     free(bl->lineno);
     free(bl->reqs);
     free(bl->header);
+    free(bl->overlaps);
     memset(bl, 0, sizeof *bl);
 }

@@ -5,7 +5,11 @@
  *  - TFLM's planner lists: id,size,first,last[,offline_offset]; [first, last]
  *    inclusive, as in the core.
  * Columns may come in any order; `align` is accepted for `alignment`, and an
- * offset (or offline_offset) of -1 or empty means the buffer is not fixed. */
+ * offset (or offline_offset) of -1 or empty means the buffer is not fixed.
+ * Optional overlap relations (either layout): `overlap_with` names the id of
+ * the buffer this row's buffer may be written over (empty: none),
+ * `overlap_d` its d in bytes (signed), `overlap_kind` `above` (default) or
+ * `below`; the row's buffer is the relation's y (see ta_overlap). */
 #ifndef TA_BUFFERS_CSV_H
 #define TA_BUFFERS_CSV_H
 
@@ -23,6 +27,8 @@ typedef struct {
     char *header;      /* raw header row */
     int ncols, col_offset; /* col_offset -1 when absent */
     bool has_align;
+    ta_overlap *overlaps; /* n_overlaps relations, in row order (NULL: none) */
+    size_t n_overlaps;
 } buffer_list;
 
 /* Reads path.  min_align (>= 1) raises every buffer's alignment.  On error

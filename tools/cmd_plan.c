@@ -1,4 +1,6 @@
 /* `tinyarena plan`: plan a buffer list (CSV) or a model. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +93,70 @@ static plan_outcome run_in_table(const ta_strategy *s, const ta_request *reqs, s
     return plan_report_run(s, reqs, n, &o2);
 }
 
+/* Appends printf-style text to a growing string. */
+static void sb_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    if (*len + (size_t)k + 1 > *cap) {
+        *cap = 2 * (*len + (size_t)k + 1);
+        char *nb = realloc(*buf, *cap);
+        if (!nb) {
+            cli_error("out of memory");
+            exit(CLI_FAIL);
+        }
+        *buf = nb;
+    }
+    va_start(ap, fmt);
+    vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+    va_end(ap);
+    *len += (size_t)k;
+}
+
+static void sb_json_str(char **buf, size_t *len, size_t *cap, const char *s) {
+    sb_printf(buf, len, cap, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') sb_printf(buf, len, cap, "\\%c", c);
+        else if (c < 0x20) sb_printf(buf, len, cap, "\\u%04x", c);
+        else sb_printf(buf, len, cap, "%c", c);
+    }
+    sb_printf(buf, len, cap, "\"");
+}
+
+/* The list's relations for --json (NULL when it has none):
+ * "overlaps": [{"x": ID, "y": ID, "kind": "above"|"below", "d": N,
+ * "shared_bytes": N}, ...], where shared_bytes is how many bytes the plan
+ * actually lets the pair share while both are live (0: the relation went
+ * unused). */
+static char *overlaps_json(const buffer_list *bl, const size_t *off) {
+    if (!bl->n_overlaps) return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    sb_printf(&buf, &len, &cap, "\"overlaps\": [");
+    for (size_t k = 0; k < bl->n_overlaps; k++) {
+        const ta_overlap *o = &bl->overlaps[k];
+        const ta_request *x = &bl->reqs[o->x], *y = &bl->reqs[o->y];
+        size_t shared = 0;
+        if (ta_request_overlap_time(x, y)) {
+            size_t s = off[o->x] > off[o->y] ? off[o->x] : off[o->y];
+            size_t ex = off[o->x] + ta_request_padded(x), ey = off[o->y] + ta_request_padded(y);
+            size_t e = ex < ey ? ex : ey;
+            shared = e > s ? e - s : 0;
+        }
+        sb_printf(&buf, &len, &cap, "%s{\"x\": ", k ? ", " : "");
+        sb_json_str(&buf, &len, &cap, bl->ids[o->x]);
+        sb_printf(&buf, &len, &cap, ", \"y\": ");
+        sb_json_str(&buf, &len, &cap, bl->ids[o->y]);
+        sb_printf(&buf, &len, &cap, ", \"kind\": \"%s\", \"d\": %lld, \"shared_bytes\": %zu}",
+                  o->kind == TA_OVERLAP_BELOW ? "below" : "above", (long long)o->d, shared);
+    }
+    sb_printf(&buf, &len, &cap, "], ");
+    return buf;
+}
+
 static int plan_buffers(const plan_args *a) {
     buffer_list bl;
     if (!buffers_csv_read(a->buffers, a->align ? (size_t)a->align : 1, &bl)) return CLI_FAIL;
@@ -99,6 +165,8 @@ static int plan_buffers(const plan_args *a) {
     opt.time_limit_s = a->time_limit;
     opt.clock = cli_clock;
     opt.seed = a->seed;
+    opt.overlaps = bl.overlaps;
+    opt.n_overlaps = bl.n_overlaps;
     size_t count;
     const ta_strategy *const *all = ta_strategy_list(&count);
     const ta_strategy *one = NULL;
@@ -113,8 +181,9 @@ static int plan_buffers(const plan_args *a) {
     }
     opt.time_limit_s = search_limit(a, one ? is_search(one) : 2);
     /* Input problems (bad alignment, colliding fixed offsets) are reported
-     * against the file, naming lines. */
-    {
+     * against the file, naming lines.  (With relations, fixed buffers they
+     * let share bytes do not collide: ta_plan_run checks those.) */
+    if (!bl.n_overlaps) {
         size_t need = ta_plan_check_scratch_bytes(bl.n);
         void *scratch = cli_xmalloc(need);
         ta_diag d;
@@ -142,7 +211,11 @@ static int plan_buffers(const plan_args *a) {
         if (o.st) {
             rc = cli_error("%s: strategy %s: %s: %s", a->buffers, one->name, ta_status_str(o.st), o.diag.msg);
         } else {
-            if (a->json) plan_report_json(stdout, &o, bl.reqs, bl.n, (const char *const *)bl.ids, NULL);
+            if (a->json) {
+                char *extra = overlaps_json(&bl, o.offsets);
+                plan_report_json(stdout, &o, bl.reqs, bl.n, (const char *const *)bl.ids, extra);
+                free(extra);
+            }
             else plan_report_table(stdout, &o, 1);
             viz_plan vp = viz_plan_of_buffers(bl.reqs, bl.n, (const char *const *)bl.ids, &o, 1, 0, a->buffers);
             if (a->timeline) timeline_print(stdout, &vp, a->color);
@@ -161,8 +234,10 @@ static int plan_buffers(const plan_args *a) {
                 lb = o[i].res.lower_bound_bytes;
                 naive = o[i].res.naive_bytes;
             }
-        printf("%s: %zu buffers, lower bound %s B, no reuse %s B\n", a->buffers, bl.n, fmt_bytes(lb, b1),
+        printf("%s: %zu buffers, lower bound %s B, no reuse %s B", a->buffers, bl.n, fmt_bytes(lb, b1),
                fmt_bytes(naive, b2));
+        if (bl.n_overlaps) printf(", %zu overlap relations", bl.n_overlaps);
+        printf("\n");
         plan_report_table(stdout, o, count);
         viz_plan vp = viz_plan_of_buffers(bl.reqs, bl.n, (const char *const *)bl.ids, o, count,
                                           viz_find(o, count, "best"), a->buffers);

@@ -72,6 +72,76 @@ size_t ta_request_padded(const ta_request *r);
 /* True when the lifetimes of a and b share at least one step. */
 bool ta_request_overlap_time(const ta_request *a, const ta_request *b);
 
+/*
+ * Overlap relations.  Normally two buffers live at the same step never share
+ * a byte.  A kernel that walks its input X and writes its output Y in a
+ * known order can tolerate Y over the part of X it has already consumed;
+ * a relation declares that tolerance for one pair, and every strategy, the
+ * bound and the validator honour it.  Relations only ever *permit*: a plan
+ * valid without them stays valid with them.
+ *
+ * A relation (x, y, kind, d) says the pair may share bytes, even where their
+ * lifetimes overlap, when their offsets satisfy (padded sizes Px, Py):
+ *
+ *   TA_OVERLAP_ABOVE   offset(y) >= offset(x) + d
+ *                      "Y may start at X.offset + d": Y sits at least d bytes
+ *                      above X's start.  Safe for a kernel that walks both
+ *                      buffers from the high addresses down (a backward walk,
+ *                      as an in-place PAD does): each write lands on X bytes
+ *                      the walk has already passed.  d = 0 with equal sizes
+ *                      is plain in place.
+ *   TA_OVERLAP_BELOW   offset(y) + Py <= offset(x) + Px - d
+ *                      the mirror image: Y ends at least d bytes below X's
+ *                      end.  Safe for a kernel that walks from the low
+ *                      addresses up (a forward walk): the write front stays
+ *                      behind the read front.
+ *
+ * Note the direction: in a forward walk Y must trail X, so it is the *end*
+ * form that a forward walk declares; "start at X.offset + d" is only safe
+ * when the walk goes downwards.  d is in bytes and may be negative (Y may
+ * reach below X's start, as a PAD output does) or smaller than Px (the
+ * common case: the bytes the kernel still needs when it writes); a d of Px
+ * or more permits nothing the disjointness rule did not already.  Bytes
+ * that are disjoint are always fine.  The pair's lifetimes need not overlap
+ * (then the relation changes nothing).
+ *
+ * A relation permits sharing for the pair's whole joint lifetime, so declare
+ * one only where that is the kernel's own run: X's last use and Y's first
+ * step both the op that walks X into Y.
+ *
+ * Several relations may name the same pair (in either order): the pair may
+ * overlap wherever any one of them permits.  Three buffers that share bytes
+ * need a relation on every pair among them.
+ *
+ * Validation (ta_plan_run, ta_plan_check_overlaps): x and y index the
+ * requests, x != y, kind is one of the two, |d| <= TA_PLAN_MAX_ARENA, at
+ * most TA_PLAN_MAX_BUFFERS relations; else TA_E_BAD_REQUEST (or
+ * TA_E_OVERFLOW for the count) naming the relation.
+ *
+ * Memory: the relation array is the caller's, read only, for the call.
+ */
+typedef enum ta_overlap_kind {
+    TA_OVERLAP_ABOVE = 0, /* offset(y) >= offset(x) + d */
+    TA_OVERLAP_BELOW = 1  /* offset(y) + padded(y) <= offset(x) + padded(x) - d */
+} ta_overlap_kind;
+
+typedef struct ta_overlap {
+    uint32_t x;    /* the buffer read (request index) */
+    uint32_t y;    /* the buffer written over it (request index) */
+    uint32_t kind; /* a ta_overlap_kind */
+    int64_t d;     /* bytes, signed; see above */
+} ta_overlap;
+
+/* True when placing x at off_x and y at off_y breaks no byte rule for this
+ * pair under relation o alone: the bytes are disjoint or o permits the
+ * overlap.  (Time is not looked at.)  reqs must hold o->x and o->y. */
+bool ta_overlap_permits(const ta_request *reqs, const ta_overlap *o, size_t off_x, size_t off_y);
+
+/* The fewest bytes the pair's union can cover under relation o (the sum of
+ * the padded sizes when o permits no sharing): max(Px, max(d, 0) + Py),
+ * capped at Px + Py, for both kinds (they are mirror images). */
+size_t ta_overlap_union_bytes(const ta_request *reqs, const ta_overlap *o);
+
 /* Options for ta_plan_run.  NULL means all defaults. */
 typedef uint64_t (*ta_clock_fn)(void *ctx); /* monotonic microseconds */
 
@@ -93,6 +163,11 @@ typedef struct ta_plan_options {
      * usual result); optimal takes it as its incumbent instead of running
      * best.  NULL: none.  An invalid plan is caught by the final check. */
     const size_t *start;
+    /* Optional overlap relations (see ta_overlap above): n_overlaps entries,
+     * read only.  NULL / 0: none, and every strategy gives exactly the
+     * offsets it gave before relations existed. */
+    const ta_overlap *overlaps;
+    size_t n_overlaps;
 } ta_plan_options;
 
 /* How strong the result is. */
@@ -154,7 +229,16 @@ typedef struct ta_strategy {
  * Scratch grows with the overlapping pairs (a few MB for real models, at most
  * 64 MB plus best's); problems with more than 4096 sized buffers, 2^20
  * overlapping pairs or a larger search state are not searched: best's plan
- * comes back as OPTIMAL when it meets the bound, else TIMEOUT.
+ * comes back as OPTIMAL when it meets the bound, else TIMEOUT.  The same
+ * holds for every problem with overlap relations (ta_plan_options.overlaps):
+ * the search's placements and section bounds assume disjoint buffers, so it
+ * does not run there (yet); the bound is then the relation-aware one.
+ *
+ * Relations in the other strategies: greedy and best place a related buffer
+ * against what its placed partners' relations still forbid (best also runs
+ * each order without them and keeps the smaller); pingpong and linear put a
+ * buffer in place at a live related buffer's offset when a relation permits
+ * it; naive ignores them.  With no relation every strategy is unchanged.
  */
 
 /* The built-in strategies, in the order tables print them.  *count receives
@@ -214,6 +298,29 @@ ta_status ta_plan_bound(const ta_request *reqs, size_t n, void *scratch, size_t 
                         size_t *bytes, int32_t *peak_step);
 
 /*
+ * The lower bound with overlap relations.  For every step t:
+ *   load(t) = sum of padded sizes live at t
+ *           - sum, over related pairs live together at t, of the most bytes
+ *             the pair may share (Px + Py - ta_overlap_union_bytes; for a pair
+ *             named by several relations, the largest)
+ * and *bytes = max(max over t of load(t), largest padded buffer).
+ * Why it is a bound: the bytes covered at t are at least the sum of the sizes
+ * minus the sum of the pairwise intersections (inclusion-exclusion cut after
+ * the pairs), unrelated live pairs intersect in nothing, and a related pair
+ * in at most what its relations permit.  On a chain X-Y-Z (X, Z unrelated,
+ * so disjoint) it is exactly the union of each related pair counted once:
+ * Px + Py + Pz - s(X,Y) - s(Y,Z).  Where relations close a triangle the
+ * three-way intersection is not added back, so the bound can be loose there
+ * (never above a valid plan).  With no relations it is ta_plan_bound.
+ * Alignment is ignored (it only makes real plans larger).  *peak_step: the
+ * first step where the maximum is reached.  O((n + r) log(n + r)).
+ */
+size_t ta_plan_bound_overlaps_scratch_bytes(size_t n, size_t n_overlaps);
+ta_status ta_plan_bound_overlaps(const ta_request *reqs, size_t n, const ta_overlap *overlaps,
+                                 size_t n_overlaps, void *scratch, size_t scratch_bytes, size_t *bytes,
+                                 int32_t *peak_step);
+
+/*
  * The validator.  Checks that
  *   - every offset is a multiple of its buffer's alignment (TA_E_MISALIGNED);
  *   - fixed buffers sit at their fixed offset (TA_E_FIXED_MOVED);
@@ -227,6 +334,21 @@ ta_status ta_plan_bound(const ta_request *reqs, size_t n, void *scratch, size_t 
 size_t ta_plan_check_scratch_bytes(size_t n);
 ta_status ta_plan_check(const ta_request *reqs, size_t n, const size_t *offsets, size_t arena_bytes,
                         uint32_t flags, void *scratch, size_t scratch_bytes, ta_diag *diag);
+
+/*
+ * The validator with overlap relations: the same checks as ta_plan_check
+ * (which is this with no relations), except that two buffers live at the
+ * same step may share bytes when a relation on the pair permits it
+ * (ta_overlap_permits), and nothing more.  The relations are validated first
+ * (TA_E_BAD_REQUEST naming the bad one).  Buffers named by no relation go
+ * through ta_plan_check's sweep; each buffer named by a relation is compared
+ * with every buffer live beside it: O((n + r) log n + n k), k the most
+ * related buffers live at one step.
+ */
+size_t ta_plan_check_overlaps_scratch_bytes(size_t n, size_t n_overlaps);
+ta_status ta_plan_check_overlaps(const ta_request *reqs, size_t n, const ta_overlap *overlaps,
+                                 size_t n_overlaps, const size_t *offsets, size_t arena_bytes,
+                                 uint32_t flags, void *scratch, size_t scratch_bytes, ta_diag *diag);
 
 /* max over i of offsets[i] + padded size (0 for n == 0). */
 size_t ta_plan_arena_bytes(const ta_request *reqs, size_t n, const size_t *offsets);

@@ -26,6 +26,8 @@ static inline bool ta__time_overlap(const ta_request *a, const ta_request *b) {
  */
 typedef enum { TA_FIT_FIRST = 0, TA_FIT_BEST = 1 } ta__fit;
 
+typedef struct ta__rel ta__rel; /* overlap relations by buffer (below) */
+
 /* A deadline against the caller's clock (ta_plan_options.clock).  Strategies
  * poll it between units of work; `hit` latches so a late clock read cannot
  * un-expire it.  With no clock or no limit it never expires. */
@@ -90,6 +92,7 @@ typedef struct ta__placer {
     size_t n_placed;
     int walk;          /* 0: choose per query; 1: always sort hits; 2: always walk (tests) */
     ta__deadline *dl;  /* optional: ta__placer_run stops when it expires */
+    ta__rel *rel;       /* optional overlap relations (set after init; NULL: none) */
     bool aborted;      /* the last ta__placer_run stopped at the deadline */
 } ta__placer;
 
@@ -128,12 +131,45 @@ void ta__iota(uint32_t *ids, size_t n);
  * were written (n). `tmp` holds n ids. */
 void ta__order_tflm(const ta_request *reqs, const size_t *pad, size_t n, uint32_t *order, uint32_t *tmp);
 
+/*
+ * Overlap relations, indexed by buffer: start[id] .. start[id + 1] - 1 are
+ * the positions in adj[] of the relations naming id (as x or as y), in
+ * relation order.  okey/oend are the placer's per-query work arrays (each
+ * placed buffer as an obstacle to the one being placed; see placer.c).
+ * Built once per call from the caller's relations; read only after that.
+ */
+struct ta__rel {
+    const ta_overlap *o;
+    size_t nr, n;
+    uint32_t *start; /* n + 1 */
+    uint32_t *adj;   /* 2 nr relation indices */
+    size_t *okey, *oend; /* placer: per placed buffer, its obstacle for the query */
+};
+
+/* Carves r's arrays for n buffers and nr relations (nr == 0: nothing). */
+void ta__rel_carve(ta__rel *r, ta__bump *b, size_t n, size_t nr);
+/* Fills the index (relations already validated). */
+void ta__rel_build(ta__rel *r, const ta_overlap *o, size_t nr, size_t n);
+/* Relations of the options (NULL / 0 when none). */
+static inline size_t ta__n_rel(const ta_plan_options *opt) {
+    return opt && opt->overlaps ? opt->n_overlaps : 0;
+}
+/* The other buffer of relation o. */
+static inline uint32_t ta__rel_other(const ta_overlap *o, uint32_t id) { return o->x == id ? o->y : o->x; }
+/* Validates relations against n requests (TA_E_BAD_REQUEST / TA_E_OVERFLOW). */
+ta_status ta__rel_validate(const ta_request *reqs, size_t n, const ta_overlap *o, size_t nr, ta_diag *d);
+/* True when buffers i at oi and j at oj may share bytes under some relation
+ * of the index (byte disjointness is not looked at). */
+bool ta__rel_pair_permits(const ta__rel *r, const ta_request *reqs, uint32_t i, size_t oi, uint32_t j, size_t oj);
+
 /* Pairwise-overlap sweep shared by the validator and the fixed-offset check.
- * mode selects participants. Returns TA_OK or TA_E_OVERLAP (diag names both). */
+ * mode selects participants; rel (optional) permits the overlaps its
+ * relations allow. Returns TA_OK or TA_E_OVERLAP (diag names both). */
 typedef enum { TA__SWEEP_ALL, TA__SWEEP_FIXED, TA__SWEEP_FREE } ta__sweep_mode;
 size_t ta__sweep_scratch(size_t n);
 ta_status ta__sweep_overlap(const ta_request *reqs, size_t n, const size_t *offsets,
-                            ta__sweep_mode mode, void *scratch, size_t scratch_bytes, ta_diag *d);
+                            ta__sweep_mode mode, const ta__rel *rel, void *scratch, size_t scratch_bytes,
+                            ta_diag *d);
 /* ta_budget_hash in 32-bit halves (budget.c: what armv6-m runs); the same value. */
 uint64_t ta__budget_hash_halves(const void *bytes, size_t len);
 #endif

@@ -111,6 +111,7 @@ void ta__placer_init(ta__placer *p, const ta_request *reqs, size_t n, size_t *of
     p->walk = 0;
     p->lpos_ready = false;
     p->dl = NULL;
+    p->rel = NULL;
     p->aborted = false;
     ta__placer_reset(p);
 }
@@ -382,9 +383,85 @@ static void walk(walk_t *w, uint32_t x) {
     }
 }
 
+/*
+ * The gap scan when id is named by overlap relations.  A placed buffer A at
+ * a forbids the offsets b of the new buffer B in the open interval
+ * (a - Pb, a + Pa); a relation on the pair shrinks that interval to what it
+ * does not permit (several relations: the intersection, as any one of them
+ * permits).  Writing each forbidden interval (L, H) as the obstacle
+ * [L + Pb, H) -- the plain byte range when no relation applies, possibly
+ * empty or inverted when one does -- the usual scan in obstacle order finds
+ * the first (or best) free offset, because "b fits before obstacle [s, e)"
+ * is b + Pb <= s, i.e. b <= L, and "b clears it" is b >= H.  Obstacles that
+ * forbid nothing (L + 1 >= H) are dropped.  Only a few buffers per model
+ * carry relations, so this path always collects and sorts the hits.
+ */
+static int cmp_okey(uint32_t a, uint32_t b, const void *ctx) {
+    const size_t *k = ctx;
+    return (k[a] > k[b]) - (k[a] < k[b]);
+}
+
+static size_t find_related(ta__placer *p, uint32_t id, ta__fit fit) {
+    ta__rel *rl = p->rel;
+    size_t size = p->pad[id], a = ta__align_of(&p->reqs[id]);
+    size_t k = overlapping_upto(p, id, SIZE_MAX);
+    for (size_t i = 0; i < k; i++) {
+        uint32_t h = p->hits[i];
+        rl->okey[h] = p->off[h];
+        rl->oend[h] = p->off[h] + p->pad[h];
+    }
+    const int64_t sb = (int64_t)size;
+    for (uint32_t q = rl->start[id]; q < rl->start[id + 1]; q++) {
+        const ta_overlap *o = &rl->o[rl->adj[q]];
+        uint32_t j = ta__rel_other(o, id);
+        if (!p->placed[j] || !ta__time_overlap(&p->reqs[id], &p->reqs[j]) || !p->pad[j]) continue;
+        int64_t aj = (int64_t)p->off[j], sa = (int64_t)p->pad[j];
+        /* current forbidden interval (L, H) of the pair, from its obstacle */
+        int64_t L = (int64_t)rl->okey[j] - sb, H = (int64_t)rl->oend[j];
+        if (o->kind == TA_OVERLAP_ABOVE) {
+            if (o->y == id) H = TA_MIN(H, aj + o->d);      /* b >= a + d is fine */
+            else L = TA_MAX(L, aj - o->d);                  /* a >= b + d: b <= a - d */
+        } else {
+            if (o->y == id) L = TA_MAX(L, aj + sa - o->d - sb); /* b + Pb <= a + Pa - d */
+            else H = TA_MIN(H, aj + sa + o->d - sb);            /* a + Pa <= b + Pb - d */
+        }
+        /* (L only rises from a - Pb and H only falls from a + Pa, so the
+         * obstacle stays inside A's bytes: both fit a size_t) */
+        rl->okey[j] = (size_t)(L + sb);
+        rl->oend[j] = (size_t)TA_MAX(H, (int64_t)0); /* H <= 0 forbids no offset >= 0 */
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++) {
+        uint32_t h = p->hits[i];
+        int64_t L = (int64_t)rl->okey[h] - sb, H = (int64_t)rl->oend[h];
+        bool related = false; /* (only related pairs can forbid nothing) */
+        for (uint32_t q = rl->start[id]; q < rl->start[id + 1] && !related; q++)
+            related = ta__rel_other(&rl->o[rl->adj[q]], id) == h;
+        if (related && (L + 1 >= H || H <= 0)) continue; /* forbids nothing */
+        p->hits[m++] = h;
+    }
+    ta__sort_ids(p->hits, m, cmp_okey, rl->okey, p->tmp);
+    size_t end = 0, best = TA_NO_OFFSET, best_gap = SIZE_MAX;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t h = p->hits[i];
+        size_t c = ta__align_up(end, a), s = rl->okey[h];
+        if (s >= c && s - c >= size) {
+            if (fit == TA_FIT_FIRST) return c;
+            if (s - c < best_gap) {
+                best_gap = s - c;
+                best = c;
+            }
+        }
+        if (rl->oend[h] > end) end = rl->oend[h];
+    }
+    if (best != TA_NO_OFFSET) return best;
+    return ta__align_up(end, a);
+}
+
 size_t ta__placer_find(ta__placer *p, uint32_t id, ta__fit fit) {
     size_t size = p->pad[id], a = ta__align_of(&p->reqs[id]);
     if (size == 0) return 0; /* occupies nothing; TFLM puts it at 0 too */
+    if (p->rel && p->rel->nr && p->rel->start[id] < p->rel->start[id + 1]) return find_related(p, id, fit);
     /* Dense when more than 64 placed buffers, and at least an eighth of
      * all placed, overlap: the collection stops at 64, the Fenwick count
      * decides the rest in O(log n). */

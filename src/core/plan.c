@@ -37,8 +37,10 @@ const ta_strategy *ta_strategy_find(const char *name) {
  * the test goes through a uint64_t parameter so that is no warning). */
 static bool above_cap(uint64_t bytes) { return bytes > TA_PLAN_MAX_ARENA; }
 
-ta_status ta_plan_requests_check(const ta_request *reqs, size_t n, uint32_t flags, void *scratch,
-                                 size_t scratch_bytes, size_t *fixed_conflicts, ta_diag *d) {
+/* ta_plan_requests_check, with optional relations (fixed buffers a relation
+ * lets share bytes do not collide). */
+static ta_status requests_check(const ta_request *reqs, size_t n, uint32_t flags, const ta__rel *rel, void *scratch,
+                                size_t scratch_bytes, size_t *fixed_conflicts, ta_diag *d) {
     if (n && !reqs) return TA_E_INVALID_ARG;
     if (n > TA_PLAN_MAX_BUFFERS)
         return ta_diag_set(d, TA_E_OVERFLOW, "%zu buffers: more than %u (2^24), the cap", n, TA_PLAN_MAX_BUFFERS);
@@ -77,7 +79,7 @@ ta_status ta_plan_requests_check(const ta_request *reqs, size_t n, uint32_t flag
     }
     if (!n_fixed) return TA_OK;
     if (!(flags & TA_PLAN_ALLOW_FIXED_CONFLICT)) {
-        ta_status st = ta__sweep_overlap(reqs, n, NULL, TA__SWEEP_FIXED, scratch, scratch_bytes, d);
+        ta_status st = ta__sweep_overlap(reqs, n, NULL, TA__SWEEP_FIXED, rel, scratch, scratch_bytes, d);
         if (st == TA_E_OVERLAP) {
             char why[TA_DIAG_LEN];
             size_t a = d ? d->item[0] : SIZE_MAX, b = d ? d->item[1] : SIZE_MAX;
@@ -99,12 +101,18 @@ ta_status ta_plan_requests_check(const ta_request *reqs, size_t n, uint32_t flag
             if (!ta__is_fixed(&reqs[j]) || !ta_request_padded(&reqs[j])) continue;
             if (!ta__time_overlap(&reqs[i], &reqs[j])) continue;
             if (reqs[i].fixed < reqs[j].fixed + ta_request_padded(&reqs[j]) &&
-                reqs[j].fixed < reqs[i].fixed + ta_request_padded(&reqs[i]))
+                reqs[j].fixed < reqs[i].fixed + ta_request_padded(&reqs[i]) &&
+                !ta__rel_pair_permits(rel, reqs, (uint32_t)i, reqs[i].fixed, (uint32_t)j, reqs[j].fixed))
                 count++;
         }
     }
     if (fixed_conflicts) *fixed_conflicts = count;
     return TA_OK;
+}
+
+ta_status ta_plan_requests_check(const ta_request *reqs, size_t n, uint32_t flags, void *scratch,
+                                 size_t scratch_bytes, size_t *fixed_conflicts, ta_diag *d) {
+    return requests_check(reqs, n, flags, NULL, scratch, scratch_bytes, fixed_conflicts, d);
 }
 
 ta_status ta_plan_scratch_bytes(const ta_strategy *s, const ta_request *reqs, size_t n,
@@ -115,8 +123,9 @@ ta_status ta_plan_scratch_bytes(const ta_strategy *s, const ta_request *reqs, si
     ta_status st = s->scratch_bytes(reqs, n, opt, &own);
     if (st) return st;
     size_t need = own;
-    if (ta_plan_bound_scratch_bytes(n) > need) need = ta_plan_bound_scratch_bytes(n);
-    if (ta_plan_check_scratch_bytes(n) > need) need = ta_plan_check_scratch_bytes(n);
+    size_t nr = ta__n_rel(opt);
+    if (ta_plan_bound_overlaps_scratch_bytes(n, nr) > need) need = ta_plan_bound_overlaps_scratch_bytes(n, nr);
+    if (ta_plan_check_overlaps_scratch_bytes(n, nr) > need) need = ta_plan_check_overlaps_scratch_bytes(n, nr);
     *bytes = need;
     return TA_OK;
 }
@@ -137,9 +146,23 @@ ta_status ta_plan_run(const ta_strategy *s, const ta_request *reqs, size_t n,
                            need, scratch ? scratch_bytes : 0);
     uint32_t flags = opt ? opt->flags : 0;
     memset(res, 0, sizeof *res);
-    st = ta_plan_requests_check(reqs, n, flags, scratch, scratch_bytes, &res->fixed_conflicts, d);
+    const ta_overlap *ov = opt ? opt->overlaps : NULL;
+    size_t nr = ta__n_rel(opt);
+    st = ta__rel_validate(reqs, n, ov, nr, d);
     if (st) return st;
-    st = ta_plan_bound(reqs, n, scratch, scratch_bytes, &res->lower_bound_bytes, &res->peak_step);
+    {
+        /* the relation index first, the sweep's scratch after it */
+        ta__bump b;
+        ta__bump_init_aligned(&b, scratch, scratch_bytes);
+        ta__rel rel;
+        ta__rel_carve(&rel, &b, n, nr);
+        size_t used = b.used;
+        if (b.fail || used > b.cap) return ta_diag_set(d, TA_E_NO_MEMORY, "scratch too small");
+        ta__rel_build(&rel, ov, nr, n);
+        st = requests_check(reqs, n, flags, &rel, b.base + used, b.cap - used, &res->fixed_conflicts, d);
+        if (st) return st;
+    }
+    st = ta_plan_bound_overlaps(reqs, n, ov, nr, scratch, scratch_bytes, &res->lower_bound_bytes, &res->peak_step);
     if (st) return ta_diag_set(d, st, "lower bound failed");
     size_t lb = res->lower_bound_bytes;
     int32_t peak = res->peak_step;
@@ -161,7 +184,7 @@ ta_status ta_plan_run(const ta_strategy *s, const ta_request *reqs, size_t n,
     if (res->proven_bytes < lb && !res->fixed_conflicts) res->proven_bytes = lb;
     if (res->proof == TA_PROOF_NONE && res->arena_bytes == lb) res->proven_bytes = lb;
     /* Every plan is proven valid before it leaves the core. */
-    st = ta_plan_check(reqs, n, offsets, res->arena_bytes, flags, scratch, scratch_bytes, d);
+    st = ta_plan_check_overlaps(reqs, n, ov, nr, offsets, res->arena_bytes, flags, scratch, scratch_bytes, d);
     if (st) {
         char why[TA_DIAG_LEN];
         memcpy(why, d ? d->msg : "", d ? sizeof why : 1);

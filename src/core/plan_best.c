@@ -11,14 +11,16 @@ enum { ORD_TFLM, ORD_SIZE, ORD_LENGTH, ORD_AREA, ORD_DEGREE, ORD_WEIGHT, ORD_STA
 
 typedef struct {
     ta__placer p;
+    ta__rel rel;
     uint32_t *order, *cand, *best_order;
     size_t *best_off, *cur_off, *keep_off;
     uint64_t *key1, *key2; /* sort keys for the current order */
     uint64_t *deg, *wt;    /* conflict count and conflicting bytes per buffer */
 } best_mem;
 
-static void carve(ta__bump *b, size_t n, best_mem *m) {
+static void carve(ta__bump *b, size_t n, size_t nr, best_mem *m) {
     ta__placer_carve(&m->p, b, n);
+    ta__rel_carve(&m->rel, b, n, nr);
     m->order = ta__bump_take(b, n, sizeof(uint32_t));
     m->cand = ta__bump_take(b, n, sizeof(uint32_t));
     m->best_order = ta__bump_take(b, n, sizeof(uint32_t));
@@ -35,7 +37,7 @@ static ta_status best_scratch(const ta_request *reqs, size_t n, const ta_plan_op
     ta__bump b;
     best_mem m;
     ta__bump_init(&b, NULL, 0);
-    carve(&b, n, &m);
+    carve(&b, n, ta__n_rel(opt), &m);
     *bytes = ta__bump_need(&b);
     return TA_OK;
 }
@@ -136,9 +138,13 @@ static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_optio
     ta__bump b;
     best_mem m;
     ta__bump_init_aligned(&b, scratch, scratch_bytes);
-    carve(&b, n, &m);
+    carve(&b, n, ta__n_rel(opt), &m);
     if (b.fail) return TA_E_NO_MEMORY;
     ta__placer_init(&m.p, reqs, n, m.cur_off);
+    if (ta__n_rel(opt)) { /* every order and fit places with the relations */
+        ta__rel_build(&m.rel, opt->overlaps, ta__n_rel(opt), n);
+        m.p.rel = &m.rel;
+    }
     if (n == 0) return TA_OK;
 
     /* Steps: 1. conflict degree and weight of every buffer (a query against
@@ -161,10 +167,17 @@ static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_optio
     for (int which = 0; which < ORD_COUNT && best > floor; which++) {
         if (which && ta__deadline_hit(&dl)) break;
         make_order(&m, reqs, n, which, m.deg, m.wt);
-        for (int f = 0; f < 2 && best > floor; f++) {
+        /* With relations every run is made twice, with and without them: a
+         * heuristic is not monotone, and this way relations never make the
+         * portfolio's result worse (the second runs are valid plans too). */
+        const int passes = m.rel.nr ? 2 : 1;
+        for (int fp = 0; fp < 2 * passes && best > floor; fp++) {
+            int f = fp / passes;
+            m.p.rel = fp % passes ? NULL : (m.rel.nr ? &m.rel : NULL);
             m.p.dl = best == SIZE_MAX ? NULL : &dl;
             size_t a;
             if (which == ORD_TFLM && f == TA_FIT_FIRST && opt && opt->start) {
+                if (fp % passes) continue;
                 memcpy(m.cur_off, opt->start, n * sizeof(size_t)); /* the caller's plan stands in */
                 a = ta_plan_arena_bytes(reqs, n, m.cur_off);
             } else {
@@ -179,6 +192,7 @@ static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_optio
             }
         }
     }
+    m.p.rel = m.rel.nr ? &m.rel : NULL; /* the local search places with the relations */
     /* Local search.  Budget: about 2M placements in all, 8..2000 rounds;
      * opt->work_limit (placements) overrides. */
     uint64_t budget = opt && opt->work_limit ? opt->work_limit : 2000000u;

@@ -93,11 +93,11 @@ static uint32_t drop_min(treap *t, uint32_t x) {
 size_t ta__sweep_scratch(size_t n) {
     ta__bump b;
     ta__bump_init(&b, NULL, 0);
-    for (int i = 0; i < 5; i++) ta__bump_take(&b, n, sizeof(uint32_t));
+    for (int i = 0; i < 7; i++) ta__bump_take(&b, n, sizeof(uint32_t));
     return ta__bump_need(&b);
 }
 
-size_t ta_plan_check_scratch_bytes(size_t n) { return ta__sweep_scratch(n); }
+size_t ta_plan_check_scratch_bytes(size_t n) { return ta_plan_check_overlaps_scratch_bytes(n, 0); }
 
 static ta_status overlap_diag(const treap *t, uint32_t a, uint32_t b, ta_diag *d) {
     if (a > b) {
@@ -119,8 +119,22 @@ static ta_status overlap_diag(const treap *t, uint32_t a, uint32_t b, ta_diag *d
     return TA_E_OVERLAP;
 }
 
+static bool bytes_meet(const treap *t, uint32_t a, uint32_t b) {
+    size_t oa = off_of(t, a), ob = off_of(t, b);
+    return oa < ob + ta_request_padded(&t->reqs[b]) && ob < oa + ta_request_padded(&t->reqs[a]);
+}
+
+/*
+ * With relations, buffers named by one ("related") may legally overlap, so
+ * they stay out of the treap, whose disjointness the two-neighbour test
+ * needs.  They wait in a plain list of the live related buffers instead:
+ * every new buffer is compared with each of them (and a new related buffer
+ * with its two treap neighbours, as an unrelated one is), so every pair
+ * live together is looked at exactly when the later of the two starts.
+ */
 ta_status ta__sweep_overlap(const ta_request *reqs, size_t n, const size_t *offsets,
-                            ta__sweep_mode mode, void *scratch, size_t scratch_bytes, ta_diag *d) {
+                            ta__sweep_mode mode, const ta__rel *rel, void *scratch, size_t scratch_bytes,
+                            ta_diag *d) {
     if (scratch_bytes < ta__sweep_scratch(n)) return TA_E_NO_MEMORY;
     ta__bump b;
     ta__bump_init_aligned(&b, scratch, scratch_bytes);
@@ -129,8 +143,12 @@ ta_status ta__sweep_overlap(const ta_request *reqs, size_t n, const size_t *offs
     uint32_t *tmp = ta__bump_take(&b, n, sizeof(uint32_t));
     treap t = {reqs, offsets, ta__bump_take(&b, n, sizeof(uint32_t)),
                ta__bump_take(&b, n, sizeof(uint32_t))};
+    uint32_t *live = ta__bump_take(&b, n, sizeof(uint32_t)); /* live related buffers */
+    uint32_t *lpos = ta__bump_take(&b, n, sizeof(uint32_t)); /* index in live[] */
     if (b.fail) return TA_E_NO_MEMORY;
-    size_t m = 0;
+    bool has_rel = rel && rel->nr;
+#define RELATED(id) (has_rel && rel->start[(id)] < rel->start[(id) + 1])
+    size_t m = 0, nlive = 0;
     for (size_t i = 0; i < n; i++) {
         const ta_request *r = &reqs[i];
         if (ta_request_padded(r) == 0) continue; /* occupies no byte */
@@ -147,9 +165,22 @@ ta_status ta__sweep_overlap(const ta_request *reqs, size_t n, const size_t *offs
         uint32_t id = by_first[i];
         int32_t step = reqs[id].first;
         while (j < m && reqs[by_last[j]].last < step) {
+            uint32_t q = by_last[j++];
+            if (RELATED(q)) {
+                uint32_t k = lpos[q];
+                live[k] = live[--nlive];
+                lpos[live[k]] = k;
+                continue;
+            }
             uint32_t l, r;
-            split(&t, root, by_last[j++], &l, &r);
+            split(&t, root, q, &l, &r);
             root = merge(&t, l, drop_min(&t, r)); /* r's minimum is the retiring buffer */
+        }
+        for (size_t k = 0; k < nlive; k++) {
+            uint32_t q = live[k];
+            if (!bytes_meet(&t, q, id)) continue;
+            if (!RELATED(id) || !ta__rel_pair_permits(rel, reqs, id, off_of(&t, id), q, off_of(&t, q)))
+                return overlap_diag(&t, q, id, d);
         }
         t.left[id] = t.right[id] = NIL;
         uint32_t l, r;
@@ -159,8 +190,15 @@ ta_status ta__sweep_overlap(const ta_request *reqs, size_t n, const size_t *offs
         if (pred != NIL && off_of(&t, pred) + ta_request_padded(&reqs[pred]) > o)
             return overlap_diag(&t, pred, id, d);
         if (succ != NIL && off_of(&t, succ) < e) return overlap_diag(&t, succ, id, d);
-        root = merge(&t, merge(&t, l, id), r);
+        if (RELATED(id)) {
+            root = merge(&t, l, r);
+            lpos[id] = (uint32_t)nlive;
+            live[nlive++] = id;
+        } else {
+            root = merge(&t, merge(&t, l, id), r);
+        }
     }
+#undef RELATED
     return TA_OK;
 }
 
@@ -173,11 +211,28 @@ size_t ta_plan_arena_bytes(const ta_request *reqs, size_t n, const size_t *offse
     return arena;
 }
 
+size_t ta_plan_check_overlaps_scratch_bytes(size_t n, size_t n_overlaps) {
+    ta__bump b;
+    ta__bump_init(&b, NULL, 0);
+    ta__rel r;
+    ta__rel_carve(&r, &b, n, n_overlaps);
+    ta__bump_take(&b, ta__sweep_scratch(n), 1);
+    return ta__bump_need(&b);
+}
+
 ta_status ta_plan_check(const ta_request *reqs, size_t n, const size_t *offsets, size_t arena_bytes,
                         uint32_t flags, void *scratch, size_t scratch_bytes, ta_diag *d) {
-    if ((n && (!reqs || !offsets))) return TA_E_INVALID_ARG;
+    return ta_plan_check_overlaps(reqs, n, NULL, 0, offsets, arena_bytes, flags, scratch, scratch_bytes, d);
+}
+
+ta_status ta_plan_check_overlaps(const ta_request *reqs, size_t n, const ta_overlap *overlaps, size_t nr,
+                                 const size_t *offsets, size_t arena_bytes, uint32_t flags, void *scratch,
+                                 size_t scratch_bytes, ta_diag *d) {
+    if ((n && (!reqs || !offsets)) || (nr && !overlaps)) return TA_E_INVALID_ARG;
     if (n > TA_PLAN_MAX_BUFFERS) return TA_E_OVERFLOW;
-    if (scratch_bytes < ta_plan_check_scratch_bytes(n)) return TA_E_NO_MEMORY;
+    if (scratch_bytes < ta_plan_check_overlaps_scratch_bytes(n, nr)) return TA_E_NO_MEMORY;
+    ta_status st = ta__rel_validate(reqs, n, overlaps, nr, d);
+    if (st) return st;
     size_t n_fixed = 0;
     for (size_t i = 0; i < n; i++) {
         const ta_request *r = &reqs[i];
@@ -198,12 +253,20 @@ ta_status ta_plan_check(const ta_request *reqs, size_t n, const size_t *offsets,
                                "buffer %zu: bytes [%zu,%zu) end past the arena of %zu bytes", i,
                                offsets[i], ta__add_sat(offsets[i], pad), arena_bytes);
     }
+    ta__bump b;
+    ta__bump_init_aligned(&b, scratch, scratch_bytes);
+    ta__rel rel;
+    ta__rel_carve(&rel, &b, n, nr);
+    void *sw = ta__bump_take(&b, ta__sweep_scratch(n), 1);
+    if (b.fail) return TA_E_NO_MEMORY;
+    ta__rel_build(&rel, overlaps, nr, n);
+    size_t swb = ta__sweep_scratch(n);
     if (!(flags & TA_PLAN_ALLOW_FIXED_CONFLICT) || n_fixed == 0)
-        return ta__sweep_overlap(reqs, n, offsets, TA__SWEEP_ALL, scratch, scratch_bytes, d);
+        return ta__sweep_overlap(reqs, n, offsets, TA__SWEEP_ALL, &rel, sw, swb, d);
     /* Fixed buffers may collide with each other on purpose; every free buffer
      * must still be clear of everything.  Free vs free by the sweep, free vs
      * fixed pairwise (offline plans carry few fixed buffers). */
-    ta_status st = ta__sweep_overlap(reqs, n, offsets, TA__SWEEP_FREE, scratch, scratch_bytes, d);
+    st = ta__sweep_overlap(reqs, n, offsets, TA__SWEEP_FREE, &rel, sw, swb, d);
     if (st) return st;
     treap t = {reqs, offsets, NULL, NULL};
     for (size_t i = 0; i < n; i++) {
@@ -213,7 +276,8 @@ ta_status ta_plan_check(const ta_request *reqs, size_t n, const size_t *offsets,
             if (ta__is_fixed(&reqs[j]) || !ta__time_overlap(&reqs[i], &reqs[j])) continue;
             size_t fj = ta_request_padded(&reqs[j]);
             if (!fi || !fj) continue;
-            if (offsets[i] < offsets[j] + fj && offsets[j] < offsets[i] + fi)
+            if (offsets[i] < offsets[j] + fj && offsets[j] < offsets[i] + fi &&
+                !ta__rel_pair_permits(&rel, reqs, (uint32_t)i, offsets[i], (uint32_t)j, offsets[j]))
                 return overlap_diag(&t, (uint32_t)i, (uint32_t)j, d);
         }
     }

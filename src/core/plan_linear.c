@@ -1,7 +1,13 @@
 /* linear: simulate execution order with a free list.
  * At each step, first free the buffers whose last step has passed, then
  * place each new buffer at the lowest offset that fits (first fit),
- * coalescing free neighbours.  The arena grows only when nothing fits. */
+ * coalescing free neighbours.  The arena grows only when nothing fits.
+ *
+ * Overlap relations: a new buffer Y goes in place, at the offset of a live
+ * related X, when a relation permits the same offset, Y fits inside X's
+ * bytes and X dies no later than Y.  Each byte is freed by exactly one
+ * owner, the last of its users to die: X keeps only [X + |Y|, X end) and Y
+ * owns [X, X + |Y|) (a chain of in-place ops nests the same way). */
 #include <string.h>
 
 #include "core/core.h"
@@ -11,9 +17,11 @@ typedef struct {
     size_t *bs, *be; /* free blocks [bs, be), sorted by start, disjoint, non-adjacent */
     size_t nb, cap;
     size_t top;      /* high-water mark: everything at or above is free */
+    size_t *own_lo;  /* a buffer frees [own_lo, offset + padded) when it dies */
+    ta__rel rel;
 } lin_mem;
 
-static void carve(ta__bump *b, size_t n, lin_mem *m) {
+static void carve(ta__bump *b, size_t n, size_t nr, lin_mem *m) {
     m->by_first = ta__bump_take(b, n, sizeof(uint32_t));
     m->by_last = ta__bump_take(b, n, sizeof(uint32_t));
     m->tmp = ta__bump_take(b, n, sizeof(uint32_t));
@@ -21,13 +29,15 @@ static void carve(ta__bump *b, size_t n, lin_mem *m) {
     m->cap = 2 * n + 2;
     m->bs = ta__bump_take(b, m->cap, sizeof(size_t));
     m->be = ta__bump_take(b, m->cap, sizeof(size_t));
+    m->own_lo = ta__bump_take(b, nr ? n : 0, sizeof(size_t));
+    ta__rel_carve(&m->rel, b, n, nr);
 }
 
 static ta_status lin_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
     ta__bump b;
     lin_mem m;
     ta__bump_init(&b, NULL, 0);
-    carve(&b, n, &m);
+    carve(&b, n, ta__n_rel(opt), &m);
     *bytes = ta__bump_need(&b);
     return TA_OK;
 }
@@ -93,13 +103,38 @@ static size_t place(lin_mem *m, size_t s, size_t a, uint64_t *work) {
     return c;
 }
 
+/* A live related buffer i may sit on in place (see the top), or UINT32_MAX.
+ * Only buffers placed by the simulation (not fixed, not empty) qualify, and
+ * only while they still own all their bytes. */
+static uint32_t in_place_host(const lin_mem *m, const ta_request *reqs, const size_t *offsets, uint32_t i) {
+    const ta__rel *r = &m->rel;
+    if (!r->nr) return UINT32_MAX;
+    size_t pi = ta_request_padded(&reqs[i]);
+    for (uint32_t q = r->start[i]; q < r->start[i + 1]; q++) {
+        uint32_t x = ta__rel_other(&r->o[r->adj[q]], i);
+        const ta_request *rx = &reqs[x];
+        size_t px = ta_request_padded(rx);
+        if (ta__is_fixed(rx) || !px || pi > px) continue;
+        /* placed already (own_lo set), live now, dying no later than i */
+        bool placed = m->own_lo[x] != SIZE_MAX;
+        if (!placed || rx->last < reqs[i].first || rx->last > reqs[i].last) continue;
+        if (m->own_lo[x] != offsets[x] || offsets[x] % ta__align_of(&reqs[i])) continue;
+        if (ta__rel_pair_permits(r, reqs, i, offsets[x], x, offsets[x])) return x;
+    }
+    return UINT32_MAX;
+}
+
 static ta_status lin_plan(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *scratch,
                           size_t scratch_bytes, size_t *offsets, ta_plan_result *res, ta_diag *d) {
     ta__bump b;
     lin_mem m;
     ta__bump_init_aligned(&b, scratch, scratch_bytes);
-    carve(&b, n, &m);
+    carve(&b, n, ta__n_rel(opt), &m);
     if (b.fail) return TA_E_NO_MEMORY;
+    if (ta__n_rel(opt)) {
+        ta__rel_build(&m.rel, opt->overlaps, ta__n_rel(opt), n);
+        for (size_t i = 0; i < n; i++) m.own_lo[i] = SIZE_MAX; /* not placed yet */
+    }
     /* Steps: 1. fixed buffers are reserved for the whole run (a simulation in
      * time order cannot see a fixed buffer's future); the holes between them
      * start out free.  2. order free buffers by first step (ties: input order)
@@ -152,9 +187,17 @@ static ta_status lin_plan(const ta_request *reqs, size_t n, const ta_plan_option
         uint32_t i = m.by_first[k];
         while (j < nfree && reqs[m.by_last[j]].last < reqs[i].first) {
             uint32_t g = m.by_last[j++];
-            free_range(&m, offsets[g], offsets[g] + ta_request_padded(&reqs[g]));
+            free_range(&m, m.rel.nr ? m.own_lo[g] : offsets[g], offsets[g] + ta_request_padded(&reqs[g]));
         }
-        offsets[i] = place(&m, ta_request_padded(&reqs[i]), ta__align_of(&reqs[i]), &work);
+        size_t pi = ta_request_padded(&reqs[i]);
+        uint32_t host = in_place_host(&m, reqs, offsets, i);
+        if (host != UINT32_MAX) {
+            offsets[i] = offsets[host];
+            m.own_lo[host] = offsets[host] + pi; /* the shared bytes are i's to free */
+        } else {
+            offsets[i] = place(&m, pi, ta__align_of(&reqs[i]), &work);
+        }
+        if (m.rel.nr) m.own_lo[i] = offsets[i];
     }
     res->work = work;
     return TA_OK;

@@ -269,6 +269,7 @@ static ta_status opt_scratch(const ta_request *reqs, size_t n, const ta_plan_opt
     if (st) return st;
     opt_counts c;
     layout(reqs, n, &c);
+    if (ta__n_rel(opt)) c.search = false; /* see opt_plan */
     ta__bump b;
     opt_mem M;
     ta__bump_init(&b, NULL, 0);
@@ -879,6 +880,12 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     if (st) return st;
     opt_counts c;
     layout(reqs, n, &c);
+    /* Overlap relations: the search's canonical placements and section
+     * bounds assume related buffers never share bytes, so it does not run
+     * (yet); best's plan, which uses the relations, comes back, proven when
+     * it meets the core's bound (which counts related pairs as unions). */
+    const bool related = ta__n_rel(opt) > 0;
+    if (related) c.search = false;
     ta__bump b;
     opt_mem M;
     memset(&M, 0, sizeof M);
@@ -927,7 +934,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
             lb = TA_MAX(lb, reqs[i].fixed + p);
         }
     }
-    if (!g) g = 1;
+    if (!g || related) g = 1; /* relations place buffers at any byte */
     res->work = best_work;
     res->proof = TA_PROOF_OPTIMAL;
     res->proven_bytes = hi;

@@ -1,7 +1,12 @@
 /* pingpong: slot reuse, the design notes' double buffer generalised to DAGs.
  * Each buffer (in order of first step) moves into the first slot whose
  * tenant is dead, or opens a new slot.  A slot is as large as its largest
- * tenant; slots are laid end to end.  On a pure chain this gives two slots. */
+ * tenant; slots are laid end to end.  On a pure chain this gives two slots.
+ *
+ * Overlap relations: a buffer may also move into a slot whose tenant is
+ * still live when a relation on the pair permits both at the same offset
+ * (in place: the tenant is the op's input, the buffer its output), and every
+ * earlier tenant is dead.  A chain of in-place ops then needs one slot. */
 #include "core/core.h"
 
 typedef struct {
@@ -9,9 +14,12 @@ typedef struct {
     int32_t *slot_last;  /* last step of the slot's current tenant */
     size_t *slot_size, *slot_align, *slot_off;
     uint32_t *slot_order;
+    uint32_t *slot_tenant;   /* the slot's latest tenant */
+    int32_t *slot_prev_last; /* last step of every earlier tenant */
+    ta__rel rel;
 } pp_mem;
 
-static void carve(ta__bump *b, size_t n, pp_mem *m) {
+static void carve(ta__bump *b, size_t n, size_t nr, pp_mem *m) {
     m->order = ta__bump_take(b, n, sizeof(uint32_t));
     m->tmp = ta__bump_take(b, n, sizeof(uint32_t));
     m->slot_of = ta__bump_take(b, n, sizeof(uint32_t));
@@ -20,13 +28,16 @@ static void carve(ta__bump *b, size_t n, pp_mem *m) {
     m->slot_align = ta__bump_take(b, n, sizeof(size_t));
     m->slot_off = ta__bump_take(b, n, sizeof(size_t));
     m->slot_order = ta__bump_take(b, n, sizeof(uint32_t));
+    m->slot_tenant = ta__bump_take(b, n, sizeof(uint32_t));
+    m->slot_prev_last = ta__bump_take(b, n, sizeof(int32_t));
+    ta__rel_carve(&m->rel, b, n, nr);
 }
 
 static ta_status pp_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
     ta__bump b;
     pp_mem m;
     ta__bump_init(&b, NULL, 0);
-    carve(&b, n, &m);
+    carve(&b, n, ta__n_rel(opt), &m);
     *bytes = ta__bump_need(&b);
     return TA_OK;
 }
@@ -41,8 +52,10 @@ static ta_status pp_plan(const ta_request *reqs, size_t n, const ta_plan_options
     ta__bump b;
     pp_mem m;
     ta__bump_init_aligned(&b, scratch, scratch_bytes);
-    carve(&b, n, &m);
+    carve(&b, n, ta__n_rel(opt), &m);
     if (b.fail) return TA_E_NO_MEMORY;
+    if (ta__n_rel(opt)) ta__rel_build(&m.rel, opt->overlaps, ta__n_rel(opt), n);
+    const bool related = m.rel.nr > 0;
     /* Steps: 1. fixed buffers keep their offsets; the slots start above them.
      * 2. visit free buffers by first step (ties: input order); take the
      *    lowest-numbered slot whose tenant's last step is before our first.
@@ -65,14 +78,26 @@ static ta_status pp_plan(const ta_request *reqs, size_t n, const ta_plan_options
         uint32_t i = m.order[k];
         size_t s = 0;
         /* first dead slot; O(slots) per buffer, slots stay few in practice */
-        while (s < nslots && m.slot_last[s] >= reqs[i].first) s++;
+        bool in_place = false;
+        for (; s < nslots; s++) {
+            if (m.slot_last[s] < reqs[i].first) break;
+            /* the only live tenant is related and shares its offset with us */
+            if (related && m.slot_prev_last[s] < reqs[i].first &&
+                ta__rel_pair_permits(&m.rel, reqs, i, 0, m.slot_tenant[s], 0)) {
+                in_place = true;
+                break;
+            }
+        }
         work += s + 1;
         if (s == nslots) {
             nslots++;
             m.slot_size[s] = 0;
             m.slot_align[s] = 1;
+            m.slot_last[s] = INT32_MIN;
         }
-        m.slot_last[s] = reqs[i].last;
+        m.slot_prev_last[s] = m.slot_last[s];
+        m.slot_tenant[s] = i;
+        if (!in_place || reqs[i].last > m.slot_last[s]) m.slot_last[s] = reqs[i].last;
         size_t p = ta_request_padded(&reqs[i]);
         if (p > m.slot_size[s]) m.slot_size[s] = p;
         if (ta__align_of(&reqs[i]) > m.slot_align[s]) m.slot_align[s] = ta__align_of(&reqs[i]);

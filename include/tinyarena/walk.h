@@ -1,0 +1,72 @@
+/*
+ * tinyarena/walk.h -- what a kernel's walk tolerates: overlap relations
+ * (plan.h, ta_overlap) derived from the order in which a kernel reads its
+ * input and writes its output.  Format-free: plain geometry in, a relation
+ * out; no graph, no model.
+ *
+ * One description per kernel family: the loop order and window geometry.
+ * From it, the tightest d such that writing the output over the input at
+ * that d never overwrites an input byte the walk will still read.  Nothing
+ * here changes a kernel; a runtime may only use a relation with a kernel
+ * that really runs in the described order.
+ */
+#ifndef TINYARENA_WALK_H
+#define TINYARENA_WALK_H
+
+#include <stdint.h>
+
+#include "tinyarena/plan.h"
+#include "tinyarena/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* CONV_2D walk orders (NHWC, output pixels in row-major order, batch
+ * outermost, both walks forward: low addresses first). */
+typedef enum ta_conv_walk {
+    /* for each output pixel, for each output channel: read the whole window,
+     * write one output element.  The reference kernel's order (TFLM's, and
+     * this runtime's CONV_2D today): the window is read again for every
+     * output channel, so a pixel's first writes must miss its own window. */
+    TA_CONV_WALK_REREAD = 0,
+    /* for each output pixel: read the window once, then write every output
+     * channel (accumulators or the window held aside meanwhile). */
+    TA_CONV_WALK_PIXEL = 1
+} ta_conv_walk;
+
+typedef struct ta_conv_geometry {
+    int32_t batches;                  /* >= 1 */
+    int32_t in_h, in_w, in_c;         /* input NHWC, >= 1 */
+    int32_t out_h, out_w, out_c;      /* output NHWC, >= 1 */
+    int32_t filter_h, filter_w;       /* >= 1 */
+    int32_t stride_h, stride_w;       /* >= 1 */
+    int32_t dilation_h, dilation_w;   /* >= 1 */
+    int32_t pad_top, pad_left;        /* >= 0: zero rows/columns before the input */
+    int32_t in_elem, out_elem;        /* bytes per element, 1..8 */
+} ta_conv_geometry;
+
+/*
+ * The overlap CONV_2D tolerates for input X and output Y under walk `walk`:
+ * fills rel->kind = TA_OVERLAP_BELOW and rel->d (rel->x, rel->y untouched:
+ * the caller's buffer indices).  The relation permits exactly the
+ * placements where every output write lands below every input byte still to
+ * be read (or past X's end): with Y ending d bytes below X's end, the
+ * tightest such d; d - 1 would overwrite a byte before its last read.
+ *   - d in [-padded Y, bytes of X]: -Y's size means any overlap is safe
+ *     (every read precedes every write), X's size means none is.
+ *   - Bytes are unpadded element bytes; a plan rounds offsets up to the
+ *     buffers' alignment, which only moves Y further down: still safe.
+ * The 1x1 convolution 8 -> 16 channels of person_detect (48x48, int8):
+ * REREAD d = 7 (in_c - 1: a pixel's first output channel would land on the
+ * input bytes its other channels still read), PIXEL d = -8.
+ * O(batches x out_h x out_w), no memory.  TA_E_INVALID_ARG for NULL,
+ * TA_E_BAD_REQUEST for a dimension out of range, TA_E_OVERFLOW for tensors
+ * above 2^40 bytes or more than 2^31 output pixels.
+ */
+ta_status ta_walk_conv2d(const ta_conv_geometry *g, ta_conv_walk walk, ta_overlap *rel, ta_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

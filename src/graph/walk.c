@@ -1,0 +1,80 @@
+/* Overlap relations from kernel walks (walk.h). */
+#include "tinyarena/walk.h"
+
+#include "common/util.h"
+
+#define INF INT64_MAX
+
+/* Lowest in-bounds input index along one axis for output position o, or -1
+ * when the whole window is padding.  (The window's lowest in-bounds row and
+ * lowest in-bounds column give its lowest input byte: NHWC is row-major.) */
+static int64_t first_in(int64_t o, int64_t stride, int64_t pad, int64_t dil, int64_t taps, int64_t size) {
+    int64_t base = o * stride - pad, k = 0;
+    if (base < 0) k = (-base + dil - 1) / dil; /* first tap at or after index 0 */
+    if (k >= taps) return -1;
+    int64_t i = base + k * dil;
+    return i < size ? i : -1;
+}
+
+ta_status ta_walk_conv2d(const ta_conv_geometry *g, ta_conv_walk walk, ta_overlap *rel, ta_diag *d) {
+    if (!g || !rel) return ta_diag_set(d, TA_E_INVALID_ARG, "NULL argument");
+    if (walk != TA_CONV_WALK_REREAD && walk != TA_CONV_WALK_PIXEL)
+        return ta_diag_set(d, TA_E_BAD_REQUEST, "unknown conv walk %d", (int)walk);
+    const int32_t pos[] = {g->batches,  g->in_h,     g->in_w,     g->in_c,       g->out_h,      g->out_w,
+                           g->out_c,    g->filter_h, g->filter_w, g->stride_h,   g->stride_w,   g->dilation_h,
+                           g->dilation_w};
+    for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++)
+        if (pos[i] < 1) return ta_diag_set(d, TA_E_BAD_REQUEST, "conv geometry: dimension %zu is %ld (< 1)", i, (long)pos[i]);
+    if (g->pad_top < 0 || g->pad_left < 0)
+        return ta_diag_set(d, TA_E_BAD_REQUEST, "conv geometry: negative padding");
+    if (g->in_elem < 1 || g->in_elem > 8 || g->out_elem < 1 || g->out_elem > 8)
+        return ta_diag_set(d, TA_E_BAD_REQUEST, "conv geometry: element size out of 1..8");
+    /* sizes: each factor < 2^31, checked product by product against 2^40 */
+    const int64_t cap = (int64_t)TA_PLAN_MAX_ARENA;
+    int64_t xs = g->batches, ys = g->batches;
+    const int32_t xf[] = {g->in_h, g->in_w, g->in_c, g->in_elem}, yf[] = {g->out_h, g->out_w, g->out_c, g->out_elem};
+    for (int i = 0; i < 4; i++) {
+        if (xs > cap / xf[i] || ys > cap / yf[i])
+            return ta_diag_set(d, TA_E_OVERFLOW, "conv geometry: a tensor above 2^40 bytes");
+        xs *= xf[i];
+        ys *= yf[i];
+    }
+    int64_t pixels = (int64_t)g->batches * g->out_h * g->out_w;
+    if (pixels > INT32_MAX) return ta_diag_set(d, TA_E_OVERFLOW, "conv geometry: more than 2^31 output pixels");
+    const int64_t pix_in = (int64_t)g->in_c * g->in_elem;    /* bytes per input pixel */
+    const int64_t pix_out = (int64_t)g->out_c * g->out_elem; /* bytes per output pixel */
+    /*
+     * Y at X.offset + delta (delta <= 0: Y below).  The write of output
+     * bytes [w0, w1) at a moment when the lowest input byte still to be read
+     * is `need` is safe iff delta + w1 <= need.  Walking the pixels
+     * backwards keeps `after`, the lowest byte any later pixel reads; the
+     * largest safe delta is the minimum over all writes.
+     *   REREAD: channels 0..C-2 of pixel p are written while p's window is
+     *   still to be read again (need = min(first(p), after)); channel C-1
+     *   after its last read (need = after).
+     *   PIXEL: every channel after the window's only read (need = after).
+     */
+    int64_t delta = INF, after = INF;
+    for (int64_t p = pixels - 1; p >= 0; p--) {
+        int64_t b = p / ((int64_t)g->out_h * g->out_w), rem = p % ((int64_t)g->out_h * g->out_w);
+        int64_t oy = rem / g->out_w, ox = rem % g->out_w;
+        int64_t iy = first_in(oy, g->stride_h, g->pad_top, g->dilation_h, g->filter_h, g->in_h);
+        int64_t ix = first_in(ox, g->stride_w, g->pad_left, g->dilation_w, g->filter_w, g->in_w);
+        int64_t first = iy < 0 || ix < 0 ? INF : ((b * g->in_h + iy) * g->in_w + ix) * pix_in;
+        int64_t end = (p + 1) * pix_out; /* this pixel's writes end here */
+        if (after != INF) delta = TA_MIN(delta, after - end);
+        if (walk == TA_CONV_WALK_REREAD && g->out_c > 1) {
+            int64_t need = TA_MIN(first, after);
+            if (need != INF) delta = TA_MIN(delta, need - (end - g->out_elem));
+        }
+        after = TA_MIN(after, first);
+    }
+    /* d from delta: Y.end <= X.end - d  <=>  delta <= xs - ys - d */
+    if (delta == INF || delta > xs) delta = xs; /* every placement is safe */
+    int64_t dd = xs - ys - delta;
+    if (dd > xs) dd = xs;   /* no overlap is safe: X's size permits none */
+    if (dd < -ys) dd = -ys; /* (only with delta = xs) */
+    rel->kind = TA_OVERLAP_BELOW;
+    rel->d = dd;
+    return TA_OK;
+}
