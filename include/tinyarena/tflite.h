@@ -72,6 +72,7 @@ typedef struct ta_tflite_model {
     uint32_t version;
     uint32_t n_subgraphs, n_operator_codes, n_buffers, n_metadata;
     uint64_t n_tensors, n_ops, n_indices, n_dims; /* over all subgraphs */
+    uint64_t n_words; /* 8-byte words of misaligned zero points to copy */
     uint64_t const_bytes;
     uint64_t work_limit, work_used;
     const char *description;
@@ -111,7 +112,8 @@ ta_status ta_tflite_open(ta_tflite_model *m, const void *bytes, size_t len, ta_d
 
 /* Capacities ta_graph_bytes() needs to import the model: exact counts of
  * subgraphs, tensors, ops, indices (op inputs+outputs+intermediates plus
- * subgraph inputs+outputs) and dims (sum of ranks).  TA_E_STATE when m is
+ * subgraph inputs+outputs), dims (sum of ranks) and words (int64 zero points
+ * the file stores misaligned, which the import copies into the graph).  TA_E_STATE when m is
  * not open; TA_E_OVERFLOW when a count does not fit a ta_graph. */
 ta_status ta_tflite_graph_limits(const ta_tflite_model *m, ta_graph_limits *lim);
 

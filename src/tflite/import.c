@@ -56,7 +56,7 @@ typedef struct rd {
     uint32_t version;
     ta_fb_vec opcodes, subgraphs, buffers, metadata;
     const char *description;
-    uint64_t n_tensors, n_ops, n_indices, n_dims, const_bytes;
+    uint64_t n_tensors, n_ops, n_indices, n_dims, n_words, const_bytes;
     const int32_t *offline;
     uint32_t offline_count;
 } rd;
@@ -354,7 +354,21 @@ static ta_status read_quant(rd *r, const ta_fb_table *t, int32_t rank, const int
     if (scale.n == 1 && (axis < 0 || axis >= TA_MAX(rank, 1))) axis = 0;
     q->count = scale.n;
     q->scale = (const float *)ta_fb_vec_data(&r->fb, &scale);
-    q->zero_point = zp.n ? (const int64_t *)ta_fb_vec_data(&r->fb, &zp) : NULL;
+    q->zero_point = NULL;
+    if (zp.n && zp.aligned) {
+        q->zero_point = (const int64_t *)ta_fb_vec_data(&r->fb, &zp);
+    } else if (zp.n) {
+        /* Converters may leave the int64 vector at 4 mod 8 and TFLM reads
+         * it; the IR promises an aligned int64_t pointer, so copy the bytes
+         * into the graph (counted while opening, see n_words). */
+        r->n_words += zp.n;
+        if (r->g) {
+            const void *copy;
+            ta_status st = ta_graph_copy_words(r->g, ta_fb_vec_data(&r->fb, &zp), (size_t)zp.n * 8u, &copy);
+            if (st) return graph_fail(r, st, "zero points");
+            q->zero_point = (const int64_t *)copy;
+        }
+    }
     q->axis = axis;
     /* The FlatBuffers layer aligned these relative to the file start and
      * open() checked the base; check the addresses anyway, the graph will
@@ -935,6 +949,7 @@ ta_status ta_tflite_open(ta_tflite_model *m, const void *bytes, size_t len, ta_d
     m->n_ops = r.n_ops;
     m->n_indices = r.n_indices;
     m->n_dims = r.n_dims;
+    m->n_words = r.n_words;
     m->const_bytes = r.const_bytes;
     m->work_limit = r.fb.work_limit;
     m->work_used = r.fb.work;
@@ -949,13 +964,15 @@ ta_status ta_tflite_graph_limits(const ta_tflite_model *m, ta_graph_limits *lim)
     if (!m || !lim) return TA_E_INVALID_ARG;
     if (!m->open) return TA_E_STATE;
     const uint64_t cap = 0x7fffffffu;
-    if (m->n_tensors > cap || m->n_ops > cap || m->n_indices > cap || m->n_dims > cap)
+    if (m->n_tensors > cap || m->n_ops > cap || m->n_indices > cap || m->n_dims > cap ||
+        m->n_words > cap)
         return TA_E_OVERFLOW;
     lim->subgraphs = m->n_subgraphs;
     lim->tensors = (uint32_t)m->n_tensors;
     lim->ops = (uint32_t)m->n_ops;
     lim->indices = (uint32_t)m->n_indices;
     lim->dims = (uint32_t)m->n_dims;
+    lim->words = (uint32_t)m->n_words;
     return TA_OK;
 }
 
