@@ -1,0 +1,37 @@
+/* `plan --tflm-offline`: a copy of the model carrying an OfflineMemoryAllocation
+ * plan that TFLM's allocator follows, and the head TFLM will then get. */
+#ifndef TA_TFLM_OFFLINE_H
+#define TA_TFLM_OFFLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model_load.h"
+#include "tinyarena/plan.h"
+
+typedef struct {
+    int32_t *offsets;      /* per global tensor (malloc'ed): arena offset, or -1 (TFLM plans it) */
+    size_t n;              /* = g.n_tensors */
+    size_t tensors_fixed;  /* entries >= 0 */
+    size_t predicted_head; /* TFLM's head with these offsets: its greedy with the fixed
+                              tensors placed first, scratch and the rest online */
+    size_t tflm_head;      /* TFLM's head without them (greedy, everything online) */
+    size_t old_head;       /* with the model's existing offline plan, or SIZE_MAX */
+    size_t n_scratch;      /* kernel scratch requests simulated (ours; see the README) */
+    const char *source;    /* the candidate plan chosen ("optimal, tensors and scratch", ...) */
+} tflm_offline;
+
+/* Plans under TFLM's rules (no rewrites) and simulates TFLM's online step
+ * for each candidate; keeps the one with the smallest predicted head, or
+ * no fixed offsets at all when none beats TFLM's own greedy.  Single-subgraph
+ * models only (TFLM reads every subgraph's offsets from the start of the
+ * list).  Prints one line and returns CLI_FAIL on error. */
+int tflm_offline_make(const loaded_model *lm, const ta_plan_options *popt, tflm_offline *out);
+
+/* Writes the model with the plan to `path`, re-reads it with our reader and
+ * checks it has the same tensors, ops and buffers and reads back the same
+ * offsets.  A replaced offline plan is reported on stderr. */
+int tflm_offline_write(const loaded_model *lm, const tflm_offline *t, const char *path);
+
+void tflm_offline_free(tflm_offline *t);
+#endif
