@@ -66,6 +66,7 @@ static void plan_layout(layout *l, uint32_t n_buffers, uint32_t n_md_keep, size_
 
 static bool is_offline_entry(ta_fb *fb, const ta_fb_vec *md, uint32_t i, bool *yes) {
     ta_fb_table t;
+    *yes = false;
     const char *name;
     uint32_t n;
     if (!ta_fb_vec_table(fb, md, i, &t) || !ta_fb_string(fb, &t, TFL_METADATA_NAME, &name, &n)) return false;
@@ -172,9 +173,8 @@ ta_status ta_tflite_write_offline(const ta_tflite_model *m, const int32_t *offse
     st32(o, l.mdvec, keep + 1);
     uint32_t k = 0;
     for (uint32_t i = 0; i < md.n; i++) {
-        bool yes;
-        is_offline_entry(&fb, &md, i, &yes);
-        if (yes) continue;
+        bool yes = false;
+        if (!is_offline_entry(&fb, &md, i, &yes) || yes) continue; /* checked in the first pass */
         const size_t old_elem = md.pos + 4 * (size_t)i, elem = l.mdvec + 4 + 4 * (size_t)k++;
         st32(o, elem, (uint32_t)(P + old_elem + ta_fb_ld32(m->bytes + old_elem) - elem));
     }
