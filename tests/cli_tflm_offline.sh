@@ -48,6 +48,16 @@ v="$data/models/tflm/person_detect_vela.tflite"
 out=$("$cli" plan "$v" --tflm-offline "$tmp/vela.tflite" 2>&1 >/dev/null); rc=$?
 [ $rc -eq 0 ] && echo "$out" | grep -q "existing OfflineMemoryAllocation plan (TFLM head 74464 B, as simulated) is replaced" \
   && ok "vela plan replaced: $out" || bad "vela: rc=$rc $out"
+# TFLM's own kernel scratch (audio_preprocessor: SignalRfft asks 1,024 B at
+# op 3, our kernel none): the plan stays at TFLM's 3,040 B instead of 3,120 B
+a="$data/models/tflm/audio_preprocessor_int8.tflite"
+json=$("$cli" plan "$a" --tflm-offline "$tmp/a.tflite" --tflm-scratch 3:1024 --json) || bad "--tflm-scratch run"
+echo "$json" | grep -qF '"predicted_tflm_head_bytes": 3040, "tflm_greedy_head_bytes": 3040, "scratch_buffers": 1' \
+  && ok "--tflm-scratch 3:1024" || bad "--tflm-scratch: $json"
+out=$("$cli" plan "$a" --tflm-offline "$tmp/a.tflite" --tflm-scratch 99:16 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && ok "bad --tflm-scratch: $out" || bad "--tflm-scratch 99:16: rc=$rc $out"
+out=$("$cli" plan "$a" --tflm-scratch none 2>&1); rc=$?
+[ $rc -eq 2 ] && ok "--tflm-scratch alone: $out" || bad "--tflm-scratch without --tflm-offline: rc=$rc"
 # an unwritable output: one line, non-zero
 out=$("$cli" plan "$m" --tflm-offline "$tmp/no/such/dir/x.tflite" 2>&1 >/dev/null); rc=$?
 [ $rc -ne 0 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && ok "unwritable: $out" || bad "unwritable: rc=$rc $out"

@@ -28,6 +28,7 @@ typedef struct {
     const char *svg_out;     /* --svg FILE.svg */
     const char *html_out;    /* --html FILE.html */
     const char *tflm_offline;/* --tflm-offline OUT.tflite (models) */
+    const char *tflm_scratch;/* --tflm-scratch SPEC: TFLM's kernel scratch requests */
     bool json, verbose, timeline, color, no_scratch;
     const char *rewrite;     /* --rewrite LIST (models) */
     uint32_t rewrites;       /* its TA_REWRITE_* flags */
@@ -59,6 +60,8 @@ static void plan_usage(FILE *f) {
             "                    none); prints what applied and the bytes saved against TFLM's rules\n"
             "  --tflm-offline OUT.tflite  write the model with an OfflineMemoryAllocation plan for\n"
             "                    TFLM (TFLM's rules, no rewrites) and print the head TFLM will get\n"
+            "  --tflm-scratch S  with --tflm-offline: TFLM's kernel scratch requests, 'OP:BYTES,...' or\n"
+            "                    'none' (default: what the runtime's kernels ask)\n"
             "common:\n"
             "  --time-limit SEC  search strategies' time limit (default 10)\n"
             "  --seed N          seed for randomised heuristics (default 0)\n"
@@ -252,14 +255,21 @@ static int plan_model(const plan_args *a) {
     /* --tflm-offline: its own plan under TFLM's rules, written before the rest */
     tflm_offline tfo;
     memset(&tfo, 0, sizeof tfo);
-    if (a->tflm_offline && (tflm_offline_make(&lm, &opt, &tfo) || tflm_offline_write(&lm, &tfo, a->tflm_offline))) {
+    ta_scratch_request *tsc = NULL;
+    size_t n_tsc = 0;
+    int trc = CLI_OK;
+    if (a->tflm_offline && a->tflm_scratch) trc = tflm_offline_parse_scratch(a->tflm_scratch, &lm.g, &tsc, &n_tsc);
+    if (a->tflm_offline && (trc || tflm_offline_make_with(&lm, &opt, tsc, n_tsc, &tfo) ||
+                            tflm_offline_write(&lm, &tfo, a->tflm_offline))) {
+        free(tsc);
         tflm_offline_free(&tfo);
         model_plan_free(&mp);
         free(scratch);
         free(g2mem);
         model_unload(&lm);
-        return CLI_FAIL;
+        return trc ? trc : CLI_FAIL;
     }
+    free(tsc);
     const ta_strategy *chosen = ta_strategy_find(a->strategy ? a->strategy : "optimal");
     if (!chosen) {
         tflm_offline_free(&tfo);
@@ -472,6 +482,9 @@ int cmd_plan(int argc, char **argv) {
         } else if (!strcmp(arg, "--tflm-offline")) {
             NEED_VAL();
             a.tflm_offline = argv[++i];
+        } else if (!strcmp(arg, "--tflm-scratch")) {
+            NEED_VAL();
+            a.tflm_scratch = argv[++i];
         } else if (!strcmp(arg, "--svg")) {
             NEED_VAL();
             a.svg_out = argv[++i];
@@ -521,6 +534,10 @@ int cmd_plan(int argc, char **argv) {
     }
     if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch || a.rewrite || a.tflm_offline)) {
         cli_error("--buffers-out, --header, --verbose, --no-scratch, --rewrite and --tflm-offline apply to models");
+        return CLI_USAGE;
+    }
+    if (a.tflm_scratch && !a.tflm_offline) {
+        cli_error("--tflm-scratch goes with --tflm-offline");
         return CLI_USAGE;
     }
     if (a.timeline && a.json) {

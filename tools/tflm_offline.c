@@ -37,6 +37,37 @@ static size_t simulate(const ta_request *reqs, size_t n, size_t n_tensors, const
 }
 
 int tflm_offline_make(const loaded_model *lm, const ta_plan_options *popt, tflm_offline *out) {
+    return tflm_offline_make_with(lm, popt, NULL, 0, out);
+}
+
+int tflm_offline_parse_scratch(const char *spec, const ta_graph *g, ta_scratch_request **out, size_t *n) {
+    *n = 0;
+    *out = cli_xcalloc(strlen(spec) / 2 + 1, sizeof **out);
+    if (!strcmp(spec, "none")) return CLI_OK;
+    const uint32_t n_ops = g->n_subgraphs ? g->subgraphs[0].n_ops : 0;
+    for (const char *p = spec; *p;) {
+        char *end;
+        unsigned long long op = strtoull(p, &end, 10), bytes;
+        if (end == p || *end != ':' || op >= n_ops) {
+            free(*out);
+            *out = NULL;
+            return cli_error("--tflm-scratch %s: need OP:BYTES pairs with OP below %u (or 'none')", spec, n_ops), CLI_USAGE;
+        }
+        p = end + 1;
+        bytes = strtoull(p, &end, 10);
+        if (end == p || (*end && *end != ',') || bytes == 0 || bytes > 0x7fffffffull) {
+            free(*out);
+            *out = NULL;
+            return cli_error("--tflm-scratch %s: bad byte count", spec), CLI_USAGE;
+        }
+        (*out)[(*n)++] = (ta_scratch_request){0, (uint32_t)op, (size_t)bytes};
+        p = *end ? end + 1 : end;
+    }
+    return CLI_OK;
+}
+
+int tflm_offline_make_with(const loaded_model *lm, const ta_plan_options *popt, const ta_scratch_request *given,
+                           size_t n_given, tflm_offline *out) {
     memset(out, 0, sizeof *out);
     const ta_graph *g = &lm->g;
     if (g->n_subgraphs != 1)
@@ -48,7 +79,11 @@ int tflm_offline_make(const loaded_model *lm, const ta_plan_options *popt, tflm_
     ta_scratch_request *scratch = NULL;
     size_t n_scratch = 0;
     ta_diag rd;
-    if (ta_runtime_scratch_requests(g, NULL, 0, &n_scratch, &rd) == TA_OK && n_scratch) {
+    if (given) {
+        scratch = cli_xcalloc(n_given ? n_given : 1, sizeof *scratch);
+        memcpy(scratch, given, n_given * sizeof *scratch);
+        n_scratch = n_given;
+    } else if (ta_runtime_scratch_requests(g, NULL, 0, &n_scratch, &rd) == TA_OK && n_scratch) {
         scratch = cli_xcalloc(n_scratch, sizeof *scratch);
         if (ta_runtime_scratch_requests(g, scratch, n_scratch, &n_scratch, &rd)) n_scratch = 0;
     } else {

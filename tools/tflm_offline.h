@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "model_load.h"
+#include "tinyarena/lifetime.h"
 #include "tinyarena/plan.h"
 
 typedef struct {
@@ -27,6 +28,18 @@ typedef struct {
  * models only (TFLM reads every subgraph's offsets from the start of the
  * list).  Prints one line and returns CLI_FAIL on error. */
 int tflm_offline_make(const loaded_model *lm, const ta_plan_options *popt, tflm_offline *out);
+
+/* The same with TFLM's kernel scratch requests given instead of ours
+ * (scratch == NULL: ours, from the runtime's kernels).  A TFLM build whose
+ * kernels ask other scratch (CMSIS-NN, custom ops) gets its exact head this
+ * way: the requests are in TFLM's request order, each [op, op]. */
+int tflm_offline_make_with(const loaded_model *lm, const ta_plan_options *popt, const ta_scratch_request *scratch,
+                           size_t n_scratch, tflm_offline *out);
+
+/* Parses --tflm-scratch: "none", or "OP:BYTES[,OP:BYTES...]" (ops of
+ * subgraph 0; an op may appear more than once).  *out is malloc'ed.  Prints
+ * one line and returns CLI_USAGE on a bad spec. */
+int tflm_offline_parse_scratch(const char *spec, const ta_graph *g, ta_scratch_request **out, size_t *n);
 
 /* Writes the model with the plan to `path`, re-reads it with our reader and
  * checks it has the same tensors, ops and buffers and reads back the same
