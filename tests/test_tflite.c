@@ -213,7 +213,7 @@ static size_t bb_header(bb *b) {
 typedef struct lm {
     size_t root, version, sg_vec, sg_table, tensors_vec, t0_table, t0_type, t0_shape, t0_buffer,
         t0_name, zp_field, t1_buffer, op_table, op_in, opcode_index, act, oc_dep, oc_code,
-        buffers_vec, ext_offset, ext_size, offline, opt_type, op_in_field;
+        buffers_vec, ext_offset, ext_size, offline, opt_type, op_in_field, opt_field;
 } lm;
 
 /*
@@ -307,6 +307,7 @@ static unsigned char *build_model(size_t *len, lm *L) {
     const fld ao[1] = {{F_U8, TFL_ACT_RELU}};
     size_t aof[1];
     bb_link(&b, of[4], bb_table(&b, 1, ao, aof));
+    L->opt_field = of[4];
     L->act = aof[0];
     bb_link(&b, sgf[4], bb_str(&b, "main"));
     bb_link(&b, mf[3], bb_str(&b, "crafted"));
@@ -605,6 +606,37 @@ static void test_misaligned_vectors(void) {
         if (st == TA_OK) CHECK(ta_graph_tensor(&M.g, 0, 0)->quant.zero_point == NULL);
         unload(&M);
         free(q);
+    }
+
+    /* the op's options table and its vtable both moved to odd positions:
+     * read byte by byte, the activation is still RELU */
+    {
+        size_t tpos = L.opt_field + get32(p, L.opt_field);
+        size_t vt = (size_t)((int64_t)tpos - (int32_t)get32(p, tpos));
+        size_t vt_size = p[vt] | (size_t)p[vt + 1] << 8, t_size = p[vt + 2] | (size_t)p[vt + 3] << 8;
+        size_t v2 = len;
+        while (v2 % 8 != 1) v2++;
+        size_t t2 = v2 + vt_size + 2; /* odd too */
+        unsigned char *m2 = calloc(1, t2 + t_size + 8);
+        memcpy(m2, p, len);
+        memcpy(m2 + v2, p + vt, vt_size);
+        memcpy(m2 + t2, p + tpos, t_size);
+        put_le(m2, t2, t2 - v2, 4);
+        put_le(m2, L.opt_field, t2 - L.opt_field, 4);
+        st = load(&M, m2, t2 + t_size, &d);
+        if (st) fprintf(stderr, "moved options table: %s\n", d.msg);
+        CHECK(st == TA_OK);
+        if (st == TA_OK) {
+            const ta_op *op = ta_graph_op(&M.g, 0, 0);
+            CHECK(op && op->opt.activation == TA_ACT_RELU);
+        }
+        unload(&M);
+        /* the same with TANH written in the moved copy: the copy is what is read */
+        put_le(m2, t2 + (L.act - tpos), TFL_ACT_TANH, 1);
+        st = load(&M, m2, t2 + t_size, &d);
+        CHECK(st == TA_OK && ta_graph_op(&M.g, 0, 0)->opt.activation == TA_ACT_TANH);
+        unload(&M);
+        free(m2);
     }
 
     /* a non-empty int32 vector (op inputs) at an odd position: refused */
