@@ -332,8 +332,9 @@ static int plan_model(const plan_args *a) {
         if (a->tflm_offline && at > 0 && (size_t)at < sizeof extra)
             snprintf(extra + at, sizeof extra - (size_t)at,
                      "\"tflm_offline\": {\"tensors_fixed\": %zu, \"predicted_tflm_head_bytes\": %zu, "
-                     "\"tflm_greedy_head_bytes\": %zu, \"scratch_buffers\": %zu, \"source\": \"%s\"}, ",
-                     tfo.tensors_fixed, tfo.predicted_head, tfo.tflm_head, tfo.n_scratch, tfo.source);
+                     "\"tflm_greedy_head_bytes\": %zu, \"scratch_buffers\": %zu, \"reshape_aliases\": %u, "
+                     "\"source\": \"%s\"}, ",
+                     tfo.tensors_fixed, tfo.predicted_head, tfo.tflm_head, tfo.n_scratch, tfo.reshape_aliases, tfo.source);
         /* what the runtime needs on firmware, from the budget header (--header) */
         fw_budget fw = {0};
         ta_diag fd;

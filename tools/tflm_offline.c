@@ -68,8 +68,12 @@ int tflm_offline_parse_scratch(const char *spec, const ta_graph *g, ta_scratch_r
 
 int tflm_offline_make_with(const loaded_model *lm, const ta_plan_options *popt, const ta_scratch_request *given,
                            size_t n_given, tflm_offline *out) {
+    return tflm_offline_plan_graph(&lm->g, lm->offline, popt, given, n_given, out);
+}
+
+int tflm_offline_plan_graph(const ta_graph *g, const int32_t *old_plan, const ta_plan_options *popt,
+                            const ta_scratch_request *given, size_t n_given, tflm_offline *out) {
     memset(out, 0, sizeof *out);
-    const ta_graph *g = &lm->g;
     if (g->n_subgraphs != 1)
         return cli_error("--tflm-offline: the model has %u subgraphs; TFLM reads every subgraph's offline offsets "
                          "from the start of the list, so only single-subgraph models can carry a plan",
@@ -105,10 +109,10 @@ int tflm_offline_make_with(const loaded_model *lm, const ta_plan_options *popt, 
     for (size_t i = 0; i < out->n; i++) out->offsets[i] = -1;
     out->tflm_head = simulate(mp.reqs, n, nt, NULL);
     out->old_head = SIZE_MAX;
-    if (lm->offline) { /* the plan being replaced, for the warning */
+    if (old_plan) { /* the plan being replaced, for the warning */
         size_t *old = cli_xcalloc(nt ? nt : 1, sizeof *old);
         for (size_t i = 0; i < nt; i++) {
-            int32_t v = mp.origin[i].kind == TA_BUFFER_TENSOR ? lm->offline[mp.origin[i].index] : -1;
+            int32_t v = mp.origin[i].kind == TA_BUFFER_TENSOR ? old_plan[mp.origin[i].index] : -1;
             old[i] = v >= 0 ? (size_t)v : TA_NO_OFFSET;
         }
         out->old_head = simulate(mp.reqs, n, nt, old);
@@ -119,42 +123,91 @@ int tflm_offline_make_with(const loaded_model *lm, const ta_plan_options *popt, 
     int rc = CLI_OK;
     if (out->tflm_head == SIZE_MAX) rc = cli_error("--tflm-offline: TFLM's greedy failed on the buffer list");
 
+    /* RESHAPE groups: TFLM's RESHAPE kernel skips its copy when its output's
+     * data pointer is its input's, so the two may share one offset (the
+     * group lives for the union of their lifetimes, nothing else writes
+     * either).  No other op's kernel is known to tolerate sharing, so no
+     * other alias is made. */
+    int32_t *group = cli_xcalloc(g->n_tensors ? g->n_tensors : 1, sizeof *group);
+    uint32_t n_alias = 0;
+    for (uint32_t t = 0; t < g->n_tensors; t++) group[t] = (int32_t)t;
+    for (uint32_t k = 0; k < g->subgraphs[0].n_ops; k++) {
+        const ta_op *op = ta_graph_op(g, 0, k);
+        if (!op || op->kind != TA_OP_RESHAPE || op->n_inputs < 1 || op->n_outputs != 1) continue;
+        int32_t a = op->inputs[0], b = op->outputs[0];
+        if (a < 0 || b < 0 || a == b) continue;
+        const ta_tensor *ta = ta_graph_tensor(g, 0, (uint32_t)a), *tb = ta_graph_tensor(g, 0, (uint32_t)b);
+        if (!ta || !tb || !ta_lifetime_is_planned(ta) || !ta_lifetime_is_planned(tb) || ta->bytes != tb->bytes ||
+            group[b] != b)
+            continue;
+        bool b_root = false; /* b heads a group already (it cannot: it is written here) */
+        for (uint32_t t = 0; t < g->n_tensors; t++) b_root |= t != (uint32_t)b && group[t] == b;
+        if (b_root) continue;
+        group[b] = group[a]; /* ops run in order: a's group root is final */
+        n_alias++;
+    }
+    model_plan mpg;
+    memset(&mpg, 0, sizeof mpg);
+    bool grouped = false;
+    if (!rc && n_alias) {
+        ta_lifetime_options gopt = lopt;
+        gopt.buffer_of = group;
+        gopt.n_buffer_of = g->n_tensors;
+        grouped = model_plan_build(&mpg, g, &gopt, scratch, n_scratch, "--tflm-offline") == CLI_OK;
+    }
+
     /* Candidates: optimal and best, over tensors and scratch (the scratch
-     * then finds its planned hole) and over tensors alone. */
+     * then finds its planned hole) and over tensors alone, on the list with
+     * RESHAPE groups and without.  Each is judged by TFLM's head on the
+     * ungrouped list (TFLM lists every tensor), its tensors fixed. */
     static const char *const strategies[2] = {"optimal", "best"};
-    static const char *const names[4] = {"optimal, tensors and scratch", "optimal, tensors", "best, tensors and scratch",
-                                         "best, tensors"};
-    size_t *fixed = cli_xcalloc(nt ? nt : 1, sizeof *fixed), *best_fixed = cli_xcalloc(nt ? nt : 1, sizeof *fixed);
+    static const char *const names[8] = {
+        "optimal, tensors and scratch", "optimal, tensors", "best, tensors and scratch", "best, tensors",
+        "optimal, tensors and scratch, RESHAPE aliases", "optimal, tensors, RESHAPE aliases",
+        "best, tensors and scratch, RESHAPE aliases", "best, tensors, RESHAPE aliases"};
+    int32_t *per_tensor = cli_xcalloc(g->n_tensors ? g->n_tensors : 1, sizeof *per_tensor);
+    size_t *fixed = cli_xcalloc(nt ? nt : 1, sizeof *fixed);
     bool have = false;
-    for (int c = 0; !rc && c < 4; c++) {
-        const size_t m = c % 2 == 0 ? n : nt;
-        if (c % 2 == 1 && n == nt) continue; /* no scratch: the same problem twice */
-        plan_outcome o = plan_report_run(ta_strategy_find(strategies[c / 2]), mp.reqs, m, popt);
+    for (int c = 0; !rc && c < 8; c++) {
+        const model_plan *p = c < 4 ? &mp : &mpg;
+        if (c >= 4 && !grouped) break;
+        const size_t pn = p->n, pnt = pn - p->lt.n_scratch, m = c % 2 == 0 ? pn : pnt;
+        if (c % 2 == 1 && pn == pnt) continue; /* no scratch: the same problem twice */
+        plan_outcome o = plan_report_run(ta_strategy_find(strategies[(c / 2) % 2]), p->reqs, m, popt);
         if (!o.st) {
-            memcpy(fixed, o.offsets, nt * sizeof *fixed);
-            size_t head = simulate(mp.reqs, n, nt, fixed);
+            for (uint32_t t = 0; t < g->n_tensors; t++) per_tensor[t] = -1;
+            bool fits = true;
+            for (size_t i = 0; i < pnt; i++) {
+                if (p->origin[i].kind != TA_BUFFER_TENSOR || o.offsets[i] > INT32_MAX) fits = false;
+                else per_tensor[p->origin[i].index] = (int32_t)o.offsets[i];
+            }
+            if (c >= 4) /* group members take their group's offset */
+                for (uint32_t t = 0; t < g->n_tensors; t++)
+                    if (group[t] != (int32_t)t) per_tensor[t] = per_tensor[group[t]];
+            for (size_t i = 0; i < nt; i++) {
+                int32_t v = mp.origin[i].kind == TA_BUFFER_TENSOR ? per_tensor[mp.origin[i].index] : -1;
+                if (v < 0) fits = false;
+                fixed[i] = (size_t)v;
+            }
+            size_t head = fits ? simulate(mp.reqs, n, nt, fixed) : SIZE_MAX;
             if (head < out->predicted_head || (head == out->predicted_head && !have && nt)) {
                 out->predicted_head = head;
                 out->source = names[c];
-                memcpy(best_fixed, fixed, nt * sizeof *fixed);
+                out->reshape_aliases = c >= 4 ? n_alias : 0;
+                out->tensors_fixed = 0;
+                for (size_t i = 0; i < nt; i++) {
+                    out->offsets[mp.origin[i].index] = (int32_t)fixed[i];
+                    out->tensors_fixed++;
+                }
                 have = true;
             }
         }
         free(o.offsets);
     }
-    if (have) {
-        for (size_t i = 0; i < nt; i++) {
-            const ta_buffer_origin *org = &mp.origin[i];
-            if (org->kind != TA_BUFFER_TENSOR || best_fixed[i] > INT32_MAX) {
-                rc = cli_error("--tflm-offline: offset %zu of buffer %zu does not fit an int32", best_fixed[i], i);
-                break;
-            }
-            out->offsets[org->index] = (int32_t)best_fixed[i];
-            out->tensors_fixed++;
-        }
-    }
     free(fixed);
-    free(best_fixed);
+    free(per_tensor);
+    free(group);
+    model_plan_free(&mpg);
     model_plan_free(&mp);
     free(scratch);
     return rc;

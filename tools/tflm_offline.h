@@ -19,6 +19,7 @@ typedef struct {
     size_t tflm_head;      /* TFLM's head without them (greedy, everything online) */
     size_t old_head;       /* with the model's existing offline plan, or SIZE_MAX */
     size_t n_scratch;      /* kernel scratch requests simulated (ours; see the README) */
+    uint32_t reshape_aliases; /* RESHAPE outputs placed on their input's bytes */
     const char *source;    /* the candidate plan chosen ("optimal, tensors and scratch", ...) */
 } tflm_offline;
 
@@ -35,6 +36,12 @@ int tflm_offline_make(const loaded_model *lm, const ta_plan_options *popt, tflm_
  * way: the requests are in TFLM's request order, each [op, op]. */
 int tflm_offline_make_with(const loaded_model *lm, const ta_plan_options *popt, const ta_scratch_request *scratch,
                            size_t n_scratch, tflm_offline *out);
+
+/* The planning itself, on a graph: old_plan (per global tensor, or NULL) is
+ * an offline plan being replaced, simulated for out->old_head.  given ==
+ * NULL: the runtime's kernels' scratch requests. */
+int tflm_offline_plan_graph(const ta_graph *g, const int32_t *old_plan, const ta_plan_options *popt,
+                            const ta_scratch_request *given, size_t n_given, tflm_offline *out);
 
 /* Parses --tflm-scratch: "none", or "OP:BYTES[,OP:BYTES...]" (ops of
  * subgraph 0; an op may appear more than once).  *out is malloc'ed.  Prints
