@@ -83,7 +83,9 @@ static bool carve(ta__bump *b, const ta_graph_limits *lim, ta_graph *g) {
     g->ops = ta__bump_take(b, lim->ops, sizeof(ta_op));
     g->index_pool = ta__bump_take(b, lim->indices, sizeof(int32_t));
     g->dim_pool = ta__bump_take(b, lim->dims, sizeof(int32_t));
-    g->word_pool = ta__bump_take(b, lim->words, sizeof(uint64_t));
+    /* No pool at all when none is asked for: not even the slice's
+     * alignment padding, so a graph's size is what it was without copies. */
+    g->word_pool = lim->words ? ta__bump_take(b, lim->words, sizeof(uint64_t)) : NULL;
     return !b->fail;
 }
 
