@@ -9,6 +9,7 @@
 #                                outside CI TA_NO_CHROMIUM=1 skips it and the check SKIPs
 #   gcc-multilib               : cc -m32, for the 32-bit run of emitted const blobs
 #                                (tests/header_abi.sh)
+#   pkg-config                 : the pkg-config consumer build (tests/consumer.sh)
 #   gcc-arm-none-eabi, libnewlib-arm-none-eabi, qemu-system-arm
 #                              : the bare-metal Cortex-M firmware and its emulated
 #                                runs (examples/cortex_m, tests/cortex_m.sh)
@@ -20,6 +21,7 @@ ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 echo 'int main(void) { return 0; }' | cc -m32 -x c - -o /dev/null >/dev/null 2>&1 || need+=(gcc-multilib)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || need+=(gcc-arm-none-eabi)
 dpkg -s libnewlib-arm-none-eabi >/dev/null 2>&1 || need+=(libnewlib-arm-none-eabi)
 command -v qemu-system-arm >/dev/null 2>&1 || need+=(qemu-system-arm)

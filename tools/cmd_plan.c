@@ -13,6 +13,7 @@
 #include "model_load.h"
 #include "model_plan.h"
 #include "plan_report.h"
+#include "tflm_offline.h"
 #include "timeline.h"
 #include "tinyarena/budget.h"
 #include "tinyarena/rewrite.h"
@@ -28,6 +29,8 @@ typedef struct {
     const char *header_out;  /* --header FILE.h (models) */
     const char *svg_out;     /* --svg FILE.svg */
     const char *html_out;    /* --html FILE.html */
+    const char *tflm_offline;/* --tflm-offline OUT.tflite (models) */
+    const char *tflm_scratch;/* --tflm-scratch SPEC: TFLM's kernel scratch requests */
     bool json, verbose, timeline, color, no_scratch;
     const char *rewrite;     /* --rewrite LIST (models) */
     uint32_t rewrites;       /* its TA_REWRITE_* flags */
@@ -57,6 +60,10 @@ static void plan_usage(FILE *f) {
             "  --no-scratch      plan tensors only (TFLM's list), not the runtime's kernel scratch\n"
             "  --rewrite LIST    plan the rewritten graph: alias,inplace,fusepad,order (or all,\n"
             "                    none); prints what applied and the bytes saved against TFLM's rules\n"
+            "  --tflm-offline OUT.tflite  write the model with an OfflineMemoryAllocation plan for\n"
+            "                    TFLM (TFLM's rules, no rewrites) and print the head TFLM will get\n"
+            "  --tflm-scratch S  with --tflm-offline: TFLM's kernel scratch requests, 'OP:BYTES,...' or\n"
+            "                    'none' (default: what the runtime's kernels ask)\n"
             "common:\n"
             "  --time-limit SEC  time limit of the planning: best and optimal stop at it, sharing it\n"
             "                    when a table or --rewrite runs them more than once (default 10)\n"
@@ -347,8 +354,27 @@ static int plan_model(const plan_args *a) {
     opt.seed = a->seed;
     /* An offline plan may overlap buffers on purpose (TFLM accepts it). */
     if (lm.offline) opt.flags |= TA_PLAN_ALLOW_FIXED_CONFLICT;
+    /* --tflm-offline: its own plan under TFLM's rules, written before the rest */
+    tflm_offline tfo;
+    memset(&tfo, 0, sizeof tfo);
+    ta_scratch_request *tsc = NULL;
+    size_t n_tsc = 0;
+    int trc = CLI_OK;
+    if (a->tflm_offline && a->tflm_scratch) trc = tflm_offline_parse_scratch(a->tflm_scratch, &lm.g, &tsc, &n_tsc);
+    if (a->tflm_offline && (trc || tflm_offline_make_with(&lm, &opt, tsc, n_tsc, &tfo) ||
+                            tflm_offline_write(&lm, &tfo, a->tflm_offline))) {
+        free(tsc);
+        tflm_offline_free(&tfo);
+        model_plan_free(&mp);
+        free(scratch);
+        free(g2mem);
+        model_unload(&lm);
+        return trc ? trc : CLI_FAIL;
+    }
+    free(tsc);
     const ta_strategy *chosen = ta_strategy_find(a->strategy ? a->strategy : "optimal");
     if (!chosen) {
+        tflm_offline_free(&tfo);
         model_plan_free(&mp);
         free(scratch);
         free(g2mem);
@@ -407,6 +433,13 @@ static int plan_model(const plan_args *a) {
                      "\"tflm_rules_lower_bound_bytes\": %zu, \"saved_bytes\": %zu, ",
                      rwn, rwa, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, g->n_ops,
                      base.arena_bytes, base.lower_bound_bytes, saved);
+        at = (int)strlen(extra);
+        if (a->tflm_offline && at > 0 && (size_t)at < sizeof extra)
+            snprintf(extra + at, sizeof extra - (size_t)at,
+                     "\"tflm_offline\": {\"tensors_fixed\": %zu, \"predicted_tflm_head_bytes\": %zu, "
+                     "\"tflm_greedy_head_bytes\": %zu, \"scratch_buffers\": %zu, \"reshape_aliases\": %u, "
+                     "\"source\": \"%s\"}, ",
+                     tfo.tensors_fixed, tfo.predicted_head, tfo.tflm_head, tfo.n_scratch, tfo.reshape_aliases, tfo.source);
         /* what the runtime needs on firmware, from the budget header (--header) */
         fw_budget fw = {0};
         ta_diag fd;
@@ -442,6 +475,13 @@ static int plan_model(const plan_args *a) {
             if (unknown)
                 printf("note: %zu tensor%s with an unknown (-1) dimension, planned as 1 (e.g. '%s')\n", unknown,
                        unknown == 1 ? "" : "s", first ? first : "?");
+        }
+        if (a->tflm_offline) {
+            char b2[32], b3[32];
+            printf("tflm offline plan -> %s: %zu tensors fixed (%s); TFLM's head %s B -> %s B "
+                   "(its greedy, %zu scratch buffer%s placed online)\n",
+                   a->tflm_offline, tfo.tensors_fixed, tfo.source, fmt_bytes(tfo.tflm_head, b2),
+                   fmt_bytes(tfo.predicted_head, b3), tfo.n_scratch, tfo.n_scratch == 1 ? "" : "s");
         }
         if (compare) {
             char b2[32], b3[32], b4[32], b5[32];
@@ -507,6 +547,7 @@ static int plan_model(const plan_args *a) {
     }
     free(o);
     free(toff);
+    tflm_offline_free(&tfo);
     model_plan_free(&mp);
     free(scratch);
     free(g2mem);
@@ -559,6 +600,12 @@ int cmd_plan(int argc, char **argv) {
         } else if (!strcmp(arg, "--header")) {
             NEED_VAL();
             a.header_out = argv[++i];
+        } else if (!strcmp(arg, "--tflm-offline")) {
+            NEED_VAL();
+            a.tflm_offline = argv[++i];
+        } else if (!strcmp(arg, "--tflm-scratch")) {
+            NEED_VAL();
+            a.tflm_scratch = argv[++i];
         } else if (!strcmp(arg, "--svg")) {
             NEED_VAL();
             a.svg_out = argv[++i];
@@ -606,8 +653,12 @@ int cmd_plan(int argc, char **argv) {
         cli_error("give either --buffers FILE.csv or a model, not both");
         return CLI_USAGE;
     }
-    if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch || a.rewrite)) {
-        cli_error("--buffers-out, --header, --verbose, --no-scratch and --rewrite apply to models");
+    if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch || a.rewrite || a.tflm_offline)) {
+        cli_error("--buffers-out, --header, --verbose, --no-scratch, --rewrite and --tflm-offline apply to models");
+        return CLI_USAGE;
+    }
+    if (a.tflm_scratch && !a.tflm_offline) {
+        cli_error("--tflm-scratch goes with --tflm-offline");
         return CLI_USAGE;
     }
     if (a.timeline && a.json) {

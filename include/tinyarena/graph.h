@@ -16,6 +16,10 @@
  * Strings, quantisation arrays and constant data are NOT copied: they are
  * pointers the caller keeps alive as long as the graph (for a model read in
  * place, pointers into the model bytes).  Shapes and index lists ARE copied.
+ * The one exception: a reader may copy an array the file stores misaligned
+ * for its type (an int64 zero-point vector at 4 mod 8) into the graph's word
+ * pool (ta_graph_copy_words), so the IR's typed pointers stay aligned; a graph
+ * derived from this one (ta_rewrite_graph) points at those copies too.
  *
  *     ta_graph_limits lim = {.subgraphs = 1, .tensors = 8, .ops = 4,
  *                            .indices = 32, .dims = 32};
@@ -253,6 +257,7 @@ typedef struct ta_graph_limits {
     uint32_t ops;      /* over all subgraphs */
     uint32_t indices;  /* all op inputs+outputs+intermediates and subgraph inputs+outputs */
     uint32_t dims;     /* sum of all tensor ranks */
+    uint32_t words;    /* 8-byte words for arrays copied by ta_graph_copy_words (0: none) */
 } ta_graph_limits;
 
 typedef struct ta_graph {
@@ -268,6 +273,8 @@ typedef struct ta_graph {
     uint32_t index_used;
     int32_t *dim_pool;
     uint32_t dim_used;
+    uint64_t *word_pool;
+    uint32_t word_used;
     ta_graph_limits cap;
     /* ta_graph_validate's work table (2 words per subgraph, only when there
      * are several), in the block */
@@ -281,6 +288,13 @@ size_t ta_graph_bytes(const ta_graph_limits *lim);
 /* Lays out the tables in mem (any alignment; it aligns internally).
  * TA_E_NO_MEMORY when bytes < ta_graph_bytes(lim). */
 ta_status ta_graph_init(ta_graph *g, const ta_graph_limits *lim, void *mem, size_t bytes);
+
+/* Copies `bytes` bytes from src (any alignment) into the graph's word pool
+ * and sets *out to the copy, 8-byte aligned, alive as long as the graph's
+ * block.  For readers whose source arrays are misaligned for their type.
+ * TA_E_INVALID_ARG (g, out NULL, or src NULL with bytes > 0); TA_E_NO_MEMORY
+ * when the pool (limits.words) is used up.  bytes == 0 gives *out = NULL. */
+ta_status ta_graph_copy_words(ta_graph *g, const void *src, size_t bytes, const void **out);
 
 /* Starts a new subgraph; tensors and ops added afterwards belong to it.
  * TA_E_NO_MEMORY when the capacity is used up. */

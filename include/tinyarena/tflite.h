@@ -79,6 +79,7 @@ typedef struct ta_tflite_model {
     uint32_t version;
     uint32_t n_subgraphs, n_operator_codes, n_buffers, n_metadata;
     uint64_t n_tensors, n_ops, n_indices, n_dims; /* over all subgraphs */
+    uint64_t n_words; /* 8-byte words of misaligned zero points to copy */
     uint64_t const_bytes;
     uint64_t work_limit, work_used;
     const char *description;
@@ -118,7 +119,8 @@ ta_status ta_tflite_open(ta_tflite_model *m, const void *bytes, size_t len, ta_d
 
 /* Capacities ta_graph_bytes() needs to import the model: exact counts of
  * subgraphs, tensors, ops, indices (op inputs+outputs+intermediates plus
- * subgraph inputs+outputs) and dims (sum of ranks).  TA_E_STATE when m is
+ * subgraph inputs+outputs), dims (sum of ranks) and words (int64 zero points
+ * the file stores misaligned, which the import copies into the graph).  TA_E_STATE when m is
  * not open; TA_E_OVERFLOW when a count does not fit a ta_graph. */
 ta_status ta_tflite_graph_limits(const ta_tflite_model *m, ta_graph_limits *lim);
 
@@ -177,6 +179,25 @@ ta_status ta_tflite_metadata_find(const ta_tflite_model *m, const char *name,
  */
 ta_status ta_tflite_offline_offsets(const ta_tflite_model *m, uint32_t subgraph,
                                     const int32_t **offsets, uint32_t *count);
+
+/*
+ * Writes into out[0..cap) a copy of the open model that carries an
+ * "OfflineMemoryAllocation" metadata entry with `offsets` (n_offsets ==
+ * the model's total tensor count; each >= -1, -1 meaning "TFLM plans it
+ * online"), in the layout TFLM reads: int32 words 0 (format version), the
+ * subgraph count, n, then the n offsets, 16-byte aligned in the file.  An
+ * existing entry of that name is dropped (*replaced, optional, says so);
+ * every other table, vector and buffer is kept byte for byte (the old file
+ * follows a new prefix of a multiple of 16 bytes; large models' external
+ * Buffer.offset values are moved with it), so tensors, ops and buffer
+ * indices are unchanged.  *out_len always gets the output's length.
+ * Returns TA_OK; TA_E_INVALID_ARG (NULL, wrong count, an offset < -1);
+ * TA_E_STATE (m not open); TA_E_NO_MEMORY (out NULL or cap < *out_len:
+ * call again with that much); TA_E_UNSUPPORTED (a Model field newer than
+ * signature_defs); TA_E_OVERFLOW (output over 2 GiB).
+ */
+ta_status ta_tflite_write_offline(const ta_tflite_model *m, const int32_t *offsets, size_t n_offsets, void *out,
+                                  size_t cap, size_t *out_len, bool *replaced, ta_diag *d);
 
 #ifdef __cplusplus
 }

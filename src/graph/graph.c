@@ -76,7 +76,7 @@ ta_op_options ta_op_options_default(void) {
 static bool carve(ta__bump *b, const ta_graph_limits *lim, ta_graph *g) {
     const uint32_t lim31 = 0x7fffffffu;
     if (lim->subgraphs > lim31 || lim->tensors > lim31 || lim->ops > lim31 ||
-        lim->indices > lim31 || lim->dims > lim31)
+        lim->indices > lim31 || lim->dims > lim31 || lim->words > lim31)
         return false;
     g->subgraphs = ta__bump_take(b, lim->subgraphs, sizeof(ta_subgraph));
     g->tensors = ta__bump_take(b, lim->tensors, sizeof(ta_tensor));
@@ -87,6 +87,9 @@ static bool carve(ta__bump *b, const ta_graph_limits *lim, ta_graph *g) {
      * a single subgraph cannot call another (nothing to walk), so the
      * common one-subgraph model pays nothing for it */
     g->walk_ = lim->subgraphs > 1 ? ta__bump_take(b, lim->subgraphs, 2 * sizeof(uint32_t)) : NULL;
+    /* No pool at all when none is asked for: not even the slice's
+     * alignment padding, so a graph's size is what it was without copies. */
+    g->word_pool = lim->words ? ta__bump_take(b, lim->words, sizeof(uint64_t)) : NULL;
     return !b->fail;
 }
 
@@ -123,6 +126,20 @@ ta_status ta_graph_add_subgraph(ta_graph *g, const char *name, uint32_t *index) 
     s->op_base = g->n_ops;
     if (index) *index = g->n_subgraphs;
     g->n_subgraphs++;
+    return TA_OK;
+}
+
+ta_status ta_graph_copy_words(ta_graph *g, const void *src, size_t bytes, const void **out) {
+    if (!g || !out || (!src && bytes)) return TA_E_INVALID_ARG;
+    *out = NULL;
+    if (!bytes) return TA_OK;
+    /* Whole words, so the next copy starts 8-aligned too (the pool is). */
+    size_t words = bytes / 8 + (bytes % 8 != 0);
+    if (!g->word_pool || words > (size_t)(g->cap.words - g->word_used)) return TA_E_NO_MEMORY;
+    uint64_t *dst = g->word_pool + g->word_used;
+    memcpy(dst, src, bytes);
+    g->word_used += (uint32_t)words;
+    *out = dst;
     return TA_OK;
 }
 

@@ -195,6 +195,7 @@ static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_work *p
     p->lim.ops = g->n_ops;
     p->lim.indices = g->index_used;
     p->lim.dims = g->dim_used;
+    /* lim.words stays 0: the new graph points at g's word-pool copies. */
     const uint32_t n_ops = g->n_subgraphs ? g->subgraphs[0].n_ops : 0;
     const uint32_t n_t = g->n_subgraphs ? g->subgraphs[0].n_tensors : 0;
     p->graph_bytes = ta_graph_bytes(&p->lim);

@@ -49,15 +49,14 @@ bool ta_fb_charge(ta_fb *fb, uint64_t units) {
 }
 
 bool ta_fb_table_at(ta_fb *fb, uint64_t pos, ta_fb_table *t) {
-    /* 1. the soffset: inside, aligned to 4;  2. the vtable it points to:
-     * inside, aligned to 2, a sane header;  3. the table's inline bytes. */
+    /* 1. the soffset: inside;  2. the vtable it points to: inside, a sane
+     * header;  3. the table's inline bytes.  No alignment: every load here
+     * is assembled byte by byte, and TFLM does not verify alignment either. */
     if (!ta_fb_charge(fb, 1)) return false;
     if (!in_bounds(fb, pos, 4)) return fail(fb, "table out of bounds", pos);
-    if (pos % 4) return fail(fb, "misaligned table", pos);
     int64_t so = (int32_t)ta_fb_ld32(fb->p + pos);
     int64_t vt = (int64_t)pos - so; /* |so| < 2^31 and pos < 2^63: no overflow */
     if (vt < 0 || !in_bounds(fb, (uint64_t)vt, 4)) return fail(fb, "vtable out of bounds", pos);
-    if (vt % 2) return fail(fb, "misaligned vtable", (uint64_t)vt);
     uint16_t vt_size = ta_fb_ld16(fb->p + vt), size = ta_fb_ld16(fb->p + vt + 2);
     if (vt_size < 4 || vt_size % 2) return fail(fb, "bad vtable size", (uint64_t)vt);
     if (!in_bounds(fb, (uint64_t)vt, vt_size)) return fail(fb, "vtable out of bounds", (uint64_t)vt);
@@ -79,8 +78,8 @@ bool ta_fb_root(ta_fb *fb, const char *ident, ta_fb_table *root) {
 }
 
 /* Position of a scalar field of `size` bytes, or 0 when absent.  A field
- * must start after the soffset (offset >= 4), end inside the table's inline
- * bytes, and be aligned to its size. */
+ * must start after the soffset (offset >= 4) and end inside the table's
+ * inline bytes.  Its alignment is not checked: it is read byte by byte. */
 static bool field_pos(ta_fb *fb, const ta_fb_table *t, unsigned slot, uint32_t size, uint64_t *pos) {
     *pos = 0;
     uint64_t entry = 4u + 2u * (uint64_t)slot;
@@ -88,9 +87,7 @@ static bool field_pos(ta_fb *fb, const ta_fb_table *t, unsigned slot, uint32_t s
     uint16_t off = ta_fb_ld16(fb->p + t->vt + entry);
     if (off == 0) return true;
     if (off < 4 || (uint32_t)off + size > t->size) return fail(fb, "field outside its table", t->pos + off);
-    uint64_t p = (uint64_t)t->pos + off;
-    if (p % size) return fail(fb, "misaligned field", p);
-    *pos = p;
+    *pos = (uint64_t)t->pos + off;
     return true;
 }
 
@@ -179,18 +176,24 @@ bool ta_fb_table_field(ta_fb *fb, const ta_fb_table *t, unsigned slot, ta_fb_tab
     return ta_fb_table_at(fb, target, out);
 }
 
-/* The vector whose count is at byte `at`. */
+/* The vector whose count is at byte `at`.  A non-empty vector's count must
+ * be 4-aligned: callers hand its 4-byte elements (indices, scales) to the
+ * graph as typed pointers, and an int32_t or float pointer that is not
+ * aligned is undefined behaviour in C.  An empty vector has no element to
+ * point at, and FlatBuffers writers do not align it, so any position goes.
+ * 8-byte elements may sit at 4 mod 8 (converters write int64 zero points
+ * there); `aligned` tells the caller, who then copies instead of pointing. */
 static bool vector_at(ta_fb *fb, uint64_t at, uint32_t elem, ta_fb_vec *out) {
-    if (at % 4) return fail(fb, "misaligned vector", at);
     if (!in_bounds(fb, at, 4)) return fail(fb, "vector out of bounds", at);
     uint32_t n = ta_fb_ld32(fb->p + at);
     uint64_t data = at + 4;
-    if (elem > 4 && data % elem) return fail(fb, "misaligned vector", at);
+    if (n && at % 4) return fail(fb, "misaligned vector", at);
     if (!in_bounds(fb, data, (uint64_t)n * elem)) return fail(fb, "vector out of bounds", at);
     out->pos = (size_t)data;
     out->n = n;
     out->elem = elem;
     out->present = true;
+    out->aligned = n == 0 || data % elem == 0;
     return true;
 }
 

@@ -11,10 +11,14 @@
  * Every call checks before it reads:
  *   - bounds: nothing is read outside [0, len); all position arithmetic is
  *     done in 64 bits so it cannot wrap;
- *   - alignment: scalars at a multiple of their size, tables (soffset) at 4,
- *     vtables at 2, vector counts at 4, vector elements at their size, all
- *     counted from the start of the buffer (the caller makes the buffer start
- *     suitably aligned in memory, see ta_tflite_open);
+ *   - alignment, only where a typed pointer is handed out: a non-empty
+ *     vector's count at a multiple of 4 (counted from the buffer start; the
+ *     caller makes the start 8-aligned in memory, see ta_tflite_open), so its
+ *     4-byte elements are aligned.  Nothing else: scalars, tables and vtables
+ *     are read byte by byte at any position, empty vectors may sit anywhere,
+ *     and 8-byte elements may sit at 4 mod 8 (ta_fb_vec.aligned says so; the
+ *     caller copies those).  TFLM checks no alignment at all, and real
+ *     converter output has misaligned int64 zero-point vectors;
  *   - offsets: a uoffset must be non-zero (may not point to itself) and
  *     below 2^31, a vtable must be inside the buffer, at least 4 bytes, even
  *     in size, and every present field must lie inside its table's inline
@@ -26,6 +30,14 @@
  *     whose offsets alias (many entries pointing at one big table) fails
  *     instead of taking quadratic time.
  * Nothing here recurses; the nesting depth is the caller's schema depth.
+ *
+ * What is kept, and why (TFLM's loader verifies nothing, so everything here
+ * is stricter than TFLM; these are the checks memory safety needs):
+ *   bounds of every position and count (no read outside the file), uoffsets
+ *   non-zero and below 2^31 (no self loop, no wrap), vtable and table sizes
+ *   (no field read past its table), string NUL terminators (names are used
+ *   as C strings), the work budget (no quadratic time), and 4-alignment of
+ *   non-empty vectors of offsets/4-byte scalars (typed pointers, above).
  *
  * Calls return true on success.  On failure they return false and record a
  * short static reason and the offending byte offset in the ta_fb (why, at),
@@ -62,6 +74,7 @@ typedef struct ta_fb_vec {
     uint32_t n;     /* element count (string: bytes, without the NUL) */
     uint32_t elem;  /* element size in bytes */
     bool present;   /* false when the field was absent (n == 0 then) */
+    bool aligned;   /* elements at a multiple of elem from the buffer start */
 } ta_fb_vec;
 
 /* The `why` text of a work-limit failure (compare with strcmp). */

@@ -512,6 +512,7 @@ ta_status ta_tflite_open(ta_tflite_model *m, const void *bytes, size_t len, ta_d
     m->n_ops = r.n_ops;
     m->n_indices = r.n_indices;
     m->n_dims = r.n_dims;
+    m->n_words = r.n_words;
     m->const_bytes = r.const_bytes;
     m->work_limit = r.fb.work_limit;
     m->work_used = r.fb.work;
@@ -526,13 +527,15 @@ ta_status ta_tflite_graph_limits(const ta_tflite_model *m, ta_graph_limits *lim)
     if (!m || !lim) return TA_E_INVALID_ARG;
     if (!m->open) return TA_E_STATE;
     const uint64_t cap = 0x7fffffffu;
-    if (m->n_tensors > cap || m->n_ops > cap || m->n_indices > cap || m->n_dims > cap)
+    if (m->n_tensors > cap || m->n_ops > cap || m->n_indices > cap || m->n_dims > cap ||
+        m->n_words > cap)
         return TA_E_OVERFLOW;
     lim->subgraphs = m->n_subgraphs;
     lim->tensors = (uint32_t)m->n_tensors;
     lim->ops = (uint32_t)m->n_ops;
     lim->indices = (uint32_t)m->n_indices;
     lim->dims = (uint32_t)m->n_dims;
+    lim->words = (uint32_t)m->n_words;
     return TA_OK;
 }
 

@@ -36,7 +36,7 @@ typedef struct rd {
     uint32_t version;
     ta_fb_vec opcodes, subgraphs, buffers, metadata;
     const char *description;
-    uint64_t n_tensors, n_ops, n_indices, n_dims, const_bytes;
+    uint64_t n_tensors, n_ops, n_indices, n_dims, n_words, const_bytes;
     const int32_t *offline;
     uint32_t offline_count;
 } rd;

@@ -239,7 +239,21 @@ static ta_status read_quant(rd *r, const ta_fb_table *t, int32_t rank, const int
     if (scale.n == 1 && (axis < 0 || axis >= TA_MAX(rank, 1))) axis = 0;
     q->count = scale.n;
     q->scale = (const float *)ta_fb_vec_data(&r->fb, &scale);
-    q->zero_point = zp.n ? (const int64_t *)ta_fb_vec_data(&r->fb, &zp) : NULL;
+    q->zero_point = NULL;
+    if (zp.n && zp.aligned) {
+        q->zero_point = (const int64_t *)ta_fb_vec_data(&r->fb, &zp);
+    } else if (zp.n) {
+        /* Converters may leave the int64 vector at 4 mod 8 and TFLM reads
+         * it; the IR promises an aligned int64_t pointer, so copy the bytes
+         * into the graph (counted while opening, see n_words). */
+        r->n_words += zp.n;
+        if (r->g) {
+            const void *copy;
+            ta_status st = ta_graph_copy_words(r->g, ta_fb_vec_data(&r->fb, &zp), (size_t)zp.n * 8u, &copy);
+            if (st) return graph_fail(r, st, "zero points");
+            q->zero_point = (const int64_t *)copy;
+        }
+    }
     q->axis = axis;
     /* The FlatBuffers layer aligned these relative to the file start and
      * open() checked the base; check the addresses anyway, the graph will
