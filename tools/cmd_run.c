@@ -260,6 +260,7 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
         memset(in->data, 0, in->bytes);
         if ((int)k >= a->n_inputs) continue;
         size_t il;
+        const char *why = NULL;
         unsigned char *raw = cli_read_file_max(a->inputs[k], CLI_MAX_FILE_BYTES, &il, &why);
         if (!raw || il != in->bytes) {
             int rc = raw ? cli_error("%s: input %u needs exactly %zu bytes (%s), file has %zu", a->inputs[k], k,
