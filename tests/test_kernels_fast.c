@@ -107,6 +107,41 @@ static void test_requant(void) {
             fprintf(stderr, "rq sat x=%u m=%d shift=%d\n", (unsigned)x, (int)m, (int)sh);
     }
     CHECK(bad_sat == 0);
+    /* the shortest one (ta__rqs: SMMULR, no saturation) against the long one
+     * on windows within its bound, the bound's edges included */
+    int bad_rqs = 0, n_rqs = 0;
+    for (int i = 0; i < 400000; i++) {
+        int32_t m = rnd(0, 3) ? (int32_t)((1u << 30) + (rnd32() & 0x3FFFFFFFu)) : rnd_mult();
+        int8_t sh = (int8_t)rnd(-23, 0);
+        ta_requant q = {.mult = &m, .shift = &sh};
+        q.output_offset = rnd(-128, 127);
+        q.act_min = rnd(-128, 0);
+        q.act_max = rnd(q.act_min, 127);
+        if (rnd(0, 2) == 0) q.act_min = -128, q.act_max = 127;
+        if (!ta__rqs_layer_ok(&q, 1)) {
+            CHECK(m == INT32_MIN || sh == 0 || sh == -23);
+            continue;
+        }
+        const int32_t terms = rnd(1, 4) == 1 ? rnd(1, 30000) : rnd(1, 600);
+        const int32_t room = (1 << 29) - 1 - terms * 16384;
+        const uint32_t fold = rnd(0, 3) == 0 ? rnd32() : (uint32_t)(room > 0 ? rnd(-room, room) : 0);
+        ta__rqs rs;
+        if (!ta__rqs_make(&q, 0, fold, terms, &rs)) {
+            const int64_t f = (int32_t)fold;
+            CHECK((f < 0 ? -f : f) + (int64_t)terms * 16384 >= (INT64_C(1) << 29));
+            continue;
+        }
+        n_rqs++;
+        const int32_t lim = terms * 16384;
+        const int32_t acc = rnd(0, 4) ? rnd(-lim, lim) : (rnd(0, 1) ? lim : -lim);
+        const ta__rq r = ta__rq_make(&q, 0);
+        const ta__rq_out o = ta__rq_out_make(&q);
+        const bool full = q.act_min == -128 && q.act_max == 127;
+        const int8_t want = ta__rq_s8(&r, o, (uint32_t)acc + fold);
+        if ((ta__rqs_s8(&rs, o, full, acc) != want || ta__rqs_s8(&rs, o, false, acc) != want) && bad_rqs++ < 5)
+            fprintf(stderr, "rqs acc=%d fold=%u m=%d shift=%d\n", (int)acc, (unsigned)fold, (int)m, (int)sh);
+    }
+    CHECK(bad_rqs == 0 && n_rqs > 100000);
     /* outside the layer rule: shift 0, a left shift, shift -24, a wide clamp */
     {
         int32_t m = 1 << 30;
@@ -245,16 +280,19 @@ static void test_conv(int cases) {
 
 /* ---- DEPTHWISE_CONV_2D --------------------------------------------------- */
 
-static void test_depthwise(int cases) {
+/* dw3: only 3x3 filters, depth multiplier 1 and channels a multiple of 4
+ * (MobileNet's layers: the DSP cores' unrolled kernel), with padding and
+ * strides as usual. */
+static void test_depthwise(int cases, bool dw3) {
     static int8_t in[40000], w[20000], ref[40000], fast[40000], pub[40000];
     static qtab t;
     for (int it = 0; it < cases; it++) {
         ta_dwconv_params p = {0};
-        const int32_t dm = rnd(0, 2) == 0 ? rnd(2, 9) : 1;
-        const int32_t ic = rnd(0, 3) == 0 ? rnd(1, 5) : rnd(1, dm > 1 ? 9 : 70);
+        const int32_t dm = dw3 ? 1 : rnd(0, 2) == 0 ? rnd(2, 9) : 1;
+        const int32_t ic = dw3 ? 4 * rnd(1, 17) : rnd(0, 3) == 0 ? rnd(1, 5) : rnd(1, dm > 1 ? 9 : 70);
         const int32_t c = ic * dm;
         p.depth_multiplier = dm;
-        p.filter = (ta_dims4){1, rnd(1, 5), rnd(1, 5), c};
+        p.filter = dw3 ? (ta_dims4){1, 3, 3, c} : (ta_dims4){1, rnd(1, 5), rnd(1, 5), c};
         p.input = (ta_dims4){rnd(1, 2), rnd(1, 12), rnd(1, 12), ic};
         p.stride_h = rnd(1, 3), p.stride_w = rnd(1, 3);
         p.dilation_h = rnd(0, 2) ? 1 : rnd(2, 3), p.dilation_w = rnd(0, 2) ? 1 : rnd(2, 3);
@@ -417,7 +455,8 @@ int main(void) {
         printf("kernels: %s, x86 level %d\n", k == 2 ? "portable" : "fast", ta__x86_level());
 #endif
         test_conv(3000);
-        test_depthwise(3000);
+        test_depthwise(3000, false);
+        test_depthwise(1000, true);
         test_fc(2000);
         test_addsub(500);
     }

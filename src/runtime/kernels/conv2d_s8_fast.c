@@ -79,6 +79,10 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
     const int32_t groups = in.c / f.c, per_group = f.n / groups;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     const bool sat = TA__RQ_SAT && ta__rq_sat_ok(&p->q, out.c); /* the shorter requantisation (requant.h) */
+    /* the shortest one (ta__rqs), for channel pairs whose whole windows are
+     * small enough; full: no activation clamp narrower than int8 */
+    const bool rqs = TA__RQS && ta__rqs_layer_ok(&p->q, out.c);
+    const bool full_range = p->q.act_min == -128 && p->q.act_max == 127;
     const int32_t row_w = f.w * f.c; /* bytes of one filter row */
     const int32_t depth = f.h * row_w;
     const int32_t dil_x = p->dilation_w * in.c; /* input bytes between taps along x */
@@ -131,6 +135,9 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
             const ta__rq r0 = ta__rq_make(&p->q, oc0), r1 = ta__rq_make(&p->q, oc1);
             const uint32_t full0 = ta__fold(bias, oc0, p->q.input_offset, sum0);
             const uint32_t full1 = ta__fold(bias, oc1, p->q.input_offset, sum1);
+            ta__rqs q0 = {0, 0, 1, 0}, q1 = {0, 0, 1, 0};
+            const bool small = rqs && ta__rqs_make(&p->q, oc0, full0, depth, &q0) &&
+                               ta__rqs_make(&p->q, oc1, full1, depth, &q1);
             for (int32_t b = 0; b < out.n; b++) {
                 for (int32_t oy = 0; oy < out.h; oy++) {
                     const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
@@ -152,6 +159,20 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                                 for (int32_t fy = 0; fy < f.h; fy++)
                                     DOT_2X2(x + fy * dil_y, x + fy * dil_y + px_step, w0 + fy * row_w,
                                                 w1 + fy * row_w, row_w, acc);
+                                if (small && full_range) {
+                                    op[oc0] = ta__rqs_s8(&q0, ro, true, acc[0]);
+                                    op[out.c + oc0] = ta__rqs_s8(&q0, ro, true, acc[2]);
+                                    op[oc1] = ta__rqs_s8(&q1, ro, true, acc[1]);
+                                    op[out.c + oc1] = ta__rqs_s8(&q1, ro, true, acc[3]);
+                                    continue; /* oc1 == oc0 stores the same byte twice */
+                                }
+                                if (small) {
+                                    op[oc0] = ta__rqs_s8(&q0, ro, false, acc[0]);
+                                    op[out.c + oc0] = ta__rqs_s8(&q0, ro, false, acc[2]);
+                                    op[oc1] = ta__rqs_s8(&q1, ro, false, acc[1]);
+                                    op[out.c + oc1] = ta__rqs_s8(&q1, ro, false, acc[3]);
+                                    continue;
+                                }
                                 if (sat) {
                                     op[oc0] = ta__rq_s8_sat(&r0, ro, (uint32_t)acc[0] + full0);
                                     op[out.c + oc0] = ta__rq_s8_sat(&r0, ro, (uint32_t)acc[2] + full0);

@@ -137,6 +137,145 @@ static inline void dw_full2(const int8_t *x, ptrdiff_t xs, ptrdiff_t sx, ptrdiff
 }
 #endif
 
+#if defined(TA__DOT_DSP)
+/* The DSP cores' 3x3 kernel (depth multiplier 1, channels a multiple of 4:
+ * MobileNet's depthwise layers).  Per block of 4 channels the 9 taps'
+ * weights are unpacked once into int16 pairs (dw3_block: wx, on the stack,
+ * 72 bytes), so a tap costs one input load, two SXTB16 and four
+ * SMLABB/SMLATT, with the 9 taps unrolled and no loop counter.
+ * A window clipped by padding is not special-cased tap by tap: its outside
+ * taps read the byte -input_offset instead, whose term w * (x +
+ * input_offset) is 0, so the fold over all 9 taps' weights stays right
+ * (needs -input_offset to be an int8, checked).  Such windows are gathered
+ * into a 9-word local copy first; the inside ones are read in place. */
+#define DW3_TAP(ptr, k)                                                   \
+    do {                                                                  \
+        const uint32_t xv_ = ta__ld32(ptr);                               \
+        const int32_t x02_ = __sxtb16(xv_), x13_ = ta__sxtb16_ror8(xv_);  \
+        a0 = __smlabb(x02_, (int32_t)wx[2 * (k)], a0);                    \
+        a2 = __smlatt(x02_, (int32_t)wx[2 * (k)], a2);                    \
+        a1 = __smlabb(x13_, (int32_t)wx[2 * (k) + 1], a1);                \
+        a3 = __smlatt(x13_, (int32_t)wx[2 * (k) + 1], a3);                \
+    } while (0)
+
+static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                        const int32_t *bias, int8_t *output, int32_t c0, int mode) {
+    const ta_dims4 in = p->input, out = p->output;
+    const int32_t C = out.c;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const ptrdiff_t sx = (ptrdiff_t)p->dilation_w * in.c, sy = (ptrdiff_t)p->dilation_h * in.w * in.c;
+    const int32_t dh = p->dilation_h, dw = p->dilation_w;
+    const uint32_t padw = (uint32_t)(uint8_t)(int8_t)(-p->q.input_offset) * 0x01010101u;
+    uint32_t wx[18];
+    int32_t ws[4] = {0, 0, 0, 0};
+    for (int32_t t = 0; t < 9; t++) {
+        const int8_t *w = filter + (ptrdiff_t)t * C + c0;
+        const uint32_t wv = ta__ld32(w);
+        wx[2 * t] = (uint32_t)__sxtb16(wv), wx[2 * t + 1] = (uint32_t)ta__sxtb16_ror8(wv);
+        for (int32_t c = 0; c < 4; c++) ws[c] += w[c];
+    }
+    ta__rq rq[4];
+    uint32_t fold[4];
+    ta__rqs rs[4];
+    for (int32_t c = 0; c < 4; c++) {
+        rq[c] = ta__rq_make(&p->q, c0 + c);
+        fold[c] = ta__fold(bias, c0 + c, p->q.input_offset, ws[c]);
+        if (mode >= 2) (void)ta__rqs_make(&p->q, c0 + c, fold[c], 9, &rs[c]); /* dw3_run checked it */
+    }
+    for (int32_t b = 0; b < out.n; b++) {
+        for (int32_t oy = 0; oy < out.h; oy++) {
+            const int32_t iy0 = oy * p->stride_h - p->pad_h;
+            const bool full_y = iy0 >= 0 && iy0 + 2 * dh < in.h;
+            int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + c0;
+            for (int32_t ox = 0; ox < out.w; ox++, op += C) {
+                const int32_t ix0 = ox * p->stride_w - p->pad_w;
+                const int8_t *x;
+                ptrdiff_t tx, ty;
+                uint32_t win[9];
+                if (full_y && ix0 >= 0 && ix0 + 2 * dw < in.w) {
+                    x = input + ta__nhwc_p(&in, b, iy0, ix0) + c0;
+                    tx = sx, ty = sy;
+                } else {
+                    for (int32_t fy = 0; fy < 3; fy++) {
+                        const int32_t iy = iy0 + fy * dh;
+                        for (int32_t fx = 0; fx < 3; fx++) {
+                            const int32_t ix = ix0 + fx * dw;
+                            win[fy * 3 + fx] = iy >= 0 && iy < in.h && ix >= 0 && ix < in.w
+                                                   ? ta__ld32(input + ta__nhwc_p(&in, b, iy, ix) + c0)
+                                                   : padw;
+                        }
+                    }
+                    x = (const int8_t *)win;
+                    tx = 4, ty = 12;
+                }
+                int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                DW3_TAP(x, 0);
+                DW3_TAP(x + tx, 1);
+                DW3_TAP(x + 2 * tx, 2);
+                x += ty;
+                DW3_TAP(x, 3);
+                DW3_TAP(x + tx, 4);
+                DW3_TAP(x + 2 * tx, 5);
+                x += ty;
+                DW3_TAP(x, 6);
+                DW3_TAP(x + tx, 7);
+                DW3_TAP(x + 2 * tx, 8);
+                if (mode >= 2) {
+                    op[0] = ta__rqs_s8(&rs[0], ro, mode == 2, a0);
+                    op[1] = ta__rqs_s8(&rs[1], ro, mode == 2, a1);
+                    op[2] = ta__rqs_s8(&rs[2], ro, mode == 2, a2);
+                    op[3] = ta__rqs_s8(&rs[3], ro, mode == 2, a3);
+                } else if (mode == 1) {
+                    op[0] = ta__rq_s8_sat(&rq[0], ro, (uint32_t)a0 + fold[0]);
+                    op[1] = ta__rq_s8_sat(&rq[1], ro, (uint32_t)a1 + fold[1]);
+                    op[2] = ta__rq_s8_sat(&rq[2], ro, (uint32_t)a2 + fold[2]);
+                    op[3] = ta__rq_s8_sat(&rq[3], ro, (uint32_t)a3 + fold[3]);
+                } else {
+                    op[0] = ta__rq_s8(&rq[0], ro, (uint32_t)a0 + fold[0]);
+                    op[1] = ta__rq_s8(&rq[1], ro, (uint32_t)a1 + fold[1]);
+                    op[2] = ta__rq_s8(&rq[2], ro, (uint32_t)a2 + fold[2]);
+                    op[3] = ta__rq_s8(&rq[3], ro, (uint32_t)a3 + fold[3]);
+                }
+            }
+        }
+    }
+}
+#undef DW3_TAP
+
+/* Whether dw3_block covers the layer; then runs it on every block. */
+static bool dw3_run(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                    int8_t *output) {
+    const int32_t C = p->output.c;
+    if (p->filter.h != 3 || p->filter.w != 3 || p->depth_multiplier != 1 || C % 4 != 0 ||
+        p->q.input_offset < -127 || p->q.input_offset > 128)
+        return false;
+    const bool sat = TA__RQ_SAT && ta__rq_sat_ok(&p->q, C);
+    const bool rqs = TA__RQS && ta__rqs_layer_ok(&p->q, C);
+    const bool full = p->q.act_min == -128 && p->q.act_max == 127;
+    for (int32_t c0 = 0; c0 < C; c0 += 4) {
+        /* four builds of the block, the requantisation chosen once per
+         * block: the shortest (ta__rqs, with or without an activation
+         * clamp) when all 4 channels' windows are small enough */
+        bool small = rqs;
+        for (int32_t c = 0; small && c < 4; c++) {
+            int32_t ws = 0;
+            for (int32_t t = 0; t < 9; t++) ws += filter[(ptrdiff_t)t * C + c0 + c];
+            ta__rqs unused;
+            small = ta__rqs_make(&p->q, c0 + c, ta__fold(bias, c0 + c, p->q.input_offset, ws), 9, &unused);
+        }
+        if (small && full)
+            dw3_block(p, input, filter, bias, output, c0, 2);
+        else if (small)
+            dw3_block(p, input, filter, bias, output, c0, 3);
+        else if (sat)
+            dw3_block(p, input, filter, bias, output, c0, 1);
+        else
+            dw3_block(p, input, filter, bias, output, c0, 0);
+    }
+    return true;
+}
+#endif
+
 /* dw_full for a depth multiplier > 1: channel c reads input x[xi[c]]. */
 static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, ptrdiff_t sx, ptrdiff_t sy, const int8_t *w, int32_t C, int32_t fh,
                               int32_t fw, const uint8_t *xi, int32_t *acc) {
@@ -176,6 +315,9 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                                   const int32_t *bias, int8_t *output) {
 #endif
     (void)isa;
+#if defined(TA__DOT_DSP)
+    if (dw3_run(p, input, filter, bias, output)) return;
+#endif
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
