@@ -280,16 +280,17 @@ static void test_conv(int cases) {
 
 /* ---- DEPTHWISE_CONV_2D --------------------------------------------------- */
 
-/* dw3: only 3x3 filters, depth multiplier 1 and channels a multiple of 4
- * (MobileNet's layers: the DSP cores' unrolled kernel), with padding and
- * strides as usual. */
+/* dw3: only 3x3 filters with depth multiplier 1 and channels a multiple of
+ * 4, or a depth multiplier a multiple of 4 (MobileNet's layers: the DSP
+ * cores' unrolled kernel), with padding and strides as usual. */
 static void test_depthwise(int cases, bool dw3) {
     static int8_t in[40000], w[20000], ref[40000], fast[40000], pub[40000];
     static qtab t;
     for (int it = 0; it < cases; it++) {
         ta_dwconv_params p = {0};
-        const int32_t dm = dw3 ? 1 : rnd(0, 2) == 0 ? rnd(2, 9) : 1;
-        const int32_t ic = dw3 ? 4 * rnd(1, 17) : rnd(0, 3) == 0 ? rnd(1, 5) : rnd(1, dm > 1 ? 9 : 70);
+        const int32_t dm = dw3 ? (rnd(0, 2) == 0 ? 4 * rnd(1, 3) : 1) : rnd(0, 2) == 0 ? rnd(2, 9) : 1;
+        const int32_t ic = dw3 ? (dm > 1 ? rnd(1, 5) : 4 * rnd(1, 17))
+                               : rnd(0, 3) == 0 ? rnd(1, 5) : rnd(1, dm > 1 ? 9 : 70);
         const int32_t c = ic * dm;
         p.depth_multiplier = dm;
         p.filter = dw3 ? (ta_dims4){1, 3, 3, c} : (ta_dims4){1, rnd(1, 5), rnd(1, 5), c};

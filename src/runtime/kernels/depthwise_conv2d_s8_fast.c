@@ -147,10 +147,14 @@ static inline void dw_full2(const int8_t *x, ptrdiff_t xs, ptrdiff_t sx, ptrdiff
  * taps read the byte -input_offset instead, whose term w * (x +
  * input_offset) is 0, so the fold over all 9 taps' weights stays right
  * (needs -input_offset to be an int8, checked).  Such windows are gathered
- * into a 9-word local copy first; the inside ones are read in place. */
+ * into a 9-word local copy first; the inside ones are read in place.
+ * A depth multiplier that is a multiple of 4 (a one-channel image's first
+ * layer) goes the same way: the 4 channels of a block read one input byte,
+ * replicated into the word's 4 lanes. */
+#define DW3_LOAD(ptr) (bcast ? (uint32_t)(uint8_t)*(ptr) * 0x01010101u : ta__ld32(ptr))
 #define DW3_TAP(ptr, k)                                                   \
     do {                                                                  \
-        const uint32_t xv_ = ta__ld32(ptr);                               \
+        const uint32_t xv_ = DW3_LOAD(ptr);                               \
         const int32_t x02_ = __sxtb16(xv_), x13_ = ta__sxtb16_ror8(xv_);  \
         a0 = __smlabb(x02_, (int32_t)wx[2 * (k)], a0);                    \
         a2 = __smlatt(x02_, (int32_t)wx[2 * (k)], a2);                    \
@@ -158,14 +162,28 @@ static inline void dw_full2(const int8_t *x, ptrdiff_t xs, ptrdiff_t sx, ptrdiff
         a3 = __smlatt(x13_, (int32_t)wx[2 * (k) + 1], a3);                \
     } while (0)
 
+/* The 9 taps of a gathered window (9 words, 4 int8 lanes each). */
+static void dw3_words(const uint32_t *win, const uint32_t *wx, int32_t *r0, int32_t *r1, int32_t *r2,
+                      int32_t *r3) {
+    const bool bcast = false;
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const int8_t *x = (const int8_t *)win;
+    for (int32_t k = 0; k < 9; k++) DW3_TAP(x + 4 * k, k);
+    *r0 = a0, *r1 = a1, *r2 = a2, *r3 = a3;
+}
+
 static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
-                                        const int32_t *bias, int8_t *output, int32_t c0, int mode) {
+                                        const int32_t *bias, int8_t *output, int32_t c0, int mode, bool bcast) {
     const ta_dims4 in = p->input, out = p->output;
     const int32_t C = out.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     const ptrdiff_t sx = (ptrdiff_t)p->dilation_w * in.c, sy = (ptrdiff_t)p->dilation_h * in.w * in.c;
     const int32_t dh = p->dilation_h, dw = p->dilation_w;
     const uint32_t padw = (uint32_t)(uint8_t)(int8_t)(-p->q.input_offset) * 0x01010101u;
+    /* the block's input: channels c0.. (depth multiplier 1), or the one
+     * input channel all 4 read (a multiple of 4: bcast, its byte
+     * replicated into the 4 lanes) */
+    const int32_t xc = bcast ? c0 / p->depth_multiplier : c0;
     uint32_t wx[18];
     int32_t ws[4] = {0, 0, 0, 0};
     for (int32_t t = 0; t < 9; t++) {
@@ -193,7 +211,7 @@ static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t 
                 ptrdiff_t tx, ty;
                 uint32_t win[9];
                 if (full_y && ix0 >= 0 && ix0 + 2 * dw < in.w) {
-                    x = input + ta__nhwc_p(&in, b, iy0, ix0) + c0;
+                    x = input + ta__nhwc_p(&in, b, iy0, ix0) + xc;
                     tx = sx, ty = sy;
                 } else {
                     for (int32_t fy = 0; fy < 3; fy++) {
@@ -201,7 +219,7 @@ static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t 
                         for (int32_t fx = 0; fx < 3; fx++) {
                             const int32_t ix = ix0 + fx * dw;
                             win[fy * 3 + fx] = iy >= 0 && iy < in.h && ix >= 0 && ix < in.w
-                                                   ? ta__ld32(input + ta__nhwc_p(&in, b, iy, ix) + c0)
+                                                   ? DW3_LOAD(input + ta__nhwc_p(&in, b, iy, ix) + xc)
                                                    : padw;
                         }
                     }
@@ -209,6 +227,11 @@ static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t 
                     tx = 4, ty = 12;
                 }
                 int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                if (bcast && x == (const int8_t *)win) {
+                    /* the gathered words are replicated already */
+                    dw3_words(win, wx, &a0, &a1, &a2, &a3);
+                    goto requant;
+                }
                 DW3_TAP(x, 0);
                 DW3_TAP(x + tx, 1);
                 DW3_TAP(x + 2 * tx, 2);
@@ -220,6 +243,7 @@ static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t 
                 DW3_TAP(x, 6);
                 DW3_TAP(x + tx, 7);
                 DW3_TAP(x + 2 * tx, 8);
+            requant:
                 if (mode >= 2) {
                     op[0] = ta__rqs_s8(&rs[0], ro, mode == 2, a0);
                     op[1] = ta__rqs_s8(&rs[1], ro, mode == 2, a1);
@@ -241,12 +265,14 @@ static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t 
     }
 }
 #undef DW3_TAP
+#undef DW3_LOAD
 
 /* Whether dw3_block covers the layer; then runs it on every block. */
 static bool dw3_run(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
                     int8_t *output) {
     const int32_t C = p->output.c;
-    if (p->filter.h != 3 || p->filter.w != 3 || p->depth_multiplier != 1 || C % 4 != 0 ||
+    const int32_t dm = p->depth_multiplier;
+    if (p->filter.h != 3 || p->filter.w != 3 || (dm != 1 && dm % 4 != 0) || C % 4 != 0 ||
         p->q.input_offset < -127 || p->q.input_offset > 128)
         return false;
     const bool sat = TA__RQ_SAT && ta__rq_sat_ok(&p->q, C);
@@ -263,14 +289,17 @@ static bool dw3_run(const ta_dwconv_params *p, const int8_t *input, const int8_t
             ta__rqs unused;
             small = ta__rqs_make(&p->q, c0 + c, ta__fold(bias, c0 + c, p->q.input_offset, ws), 9, &unused);
         }
-        if (small && full)
-            dw3_block(p, input, filter, bias, output, c0, 2);
-        else if (small)
-            dw3_block(p, input, filter, bias, output, c0, 3);
-        else if (sat)
-            dw3_block(p, input, filter, bias, output, c0, 1);
+        const int mode = small && full ? 2 : small ? 3 : sat ? 1 : 0;
+        if (dm != 1)
+            dw3_block(p, input, filter, bias, output, c0, mode, true);
+        else if (mode == 2)
+            dw3_block(p, input, filter, bias, output, c0, 2, false);
+        else if (mode == 3)
+            dw3_block(p, input, filter, bias, output, c0, 3, false);
+        else if (mode == 1)
+            dw3_block(p, input, filter, bias, output, c0, 1, false);
         else
-            dw3_block(p, input, filter, bias, output, c0, 0);
+            dw3_block(p, input, filter, bias, output, c0, 0, false);
     }
     return true;
 }
