@@ -233,20 +233,22 @@ static int32_t out_extent(int32_t in, int32_t f, int32_t stride, int32_t dil, in
     return o + rnd(0, 1); /* sometimes one more, whose window runs off the image */
 }
 
-static void test_conv(int cases) {
+/* pw: only 1x1 filters, one group, no padding, depths a multiple of 4 up
+ * to 256 and some beyond (the DSP cores' pointwise kernel and its edges). */
+static void test_conv(int cases, bool pw) {
     static int8_t in[40000], w[70000], ref[40000], fast[40000], pub[40000];
     static qtab t;
     for (int it = 0; it < cases; it++) {
         ta_conv_params p = {0};
         const int big = it % 50 == 49;
-        const int32_t groups = rnd(0, 3) == 0 ? rnd(2, 3) : 1;
-        const int32_t fc = big ? rnd(900, 1200) : rnd(1, 13);
+        const int32_t groups = !pw && rnd(0, 3) == 0 ? rnd(2, 3) : 1;
+        const int32_t fc = pw ? (rnd(0, 9) ? 4 * rnd(1, 64) : rnd(1, 300)) : big ? rnd(900, 1200) : rnd(1, 13);
         const int32_t per_group = rnd(0, 1) ? rnd(1, 7) : rnd(8, 19); /* 8-channel blocks and their tails */
-        p.filter = (ta_dims4){per_group * groups, big ? 1 : rnd(1, 4), big ? rnd(1, 2) : rnd(1, 4), fc};
+        p.filter = (ta_dims4){per_group * groups, big || pw ? 1 : rnd(1, 4), pw ? 1 : big ? rnd(1, 2) : rnd(1, 4), fc};
         p.input = (ta_dims4){rnd(1, 2), big ? rnd(1, 3) : rnd(1, 11), big ? rnd(1, 4) : rnd(1, 11), fc * groups};
         p.stride_h = rnd(1, 3), p.stride_w = rnd(1, 3);
         p.dilation_h = rnd(0, 2) ? 1 : rnd(2, 3), p.dilation_w = rnd(0, 2) ? 1 : rnd(2, 3);
-        p.pad_h = rnd(0, 3), p.pad_w = rnd(0, 3);
+        p.pad_h = pw && rnd(0, 5) ? 0 : rnd(0, 3), p.pad_w = pw && rnd(0, 5) ? 0 : rnd(0, 3);
         p.output = (ta_dims4){p.input.n, out_extent(p.input.h, p.filter.h, p.stride_h, p.dilation_h, p.pad_h),
                               out_extent(p.input.w, p.filter.w, p.stride_w, p.dilation_w, p.pad_w), p.filter.n};
         const size_t ni = (size_t)p.input.n * p.input.h * p.input.w * p.input.c;
@@ -455,7 +457,8 @@ int main(void) {
         ta__x86_cap(k == 1 ? 1 : 2);
         printf("kernels: %s, x86 level %d\n", k == 2 ? "portable" : "fast", ta__x86_level());
 #endif
-        test_conv(3000);
+        test_conv(3000, false);
+        test_conv(1500, true);
         test_depthwise(3000, false);
         test_depthwise(1000, true);
         test_fc(2000);

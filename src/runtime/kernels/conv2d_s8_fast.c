@@ -64,6 +64,131 @@ static void full_x_range(const ta_conv_params *p, int32_t *lo, int32_t *hi) {
     }
 }
 
+#if defined(TA__DOT_DSP)
+/* The DSP cores' 1x1 convolution (pointwise: most of MobileNet's MACs),
+ * one pixel against 4 output channels (2 when the depth is over 128):
+ *  - The channels' weights are unpacked once into int16 pairs, in the order
+ *    the inner loop reads them (per 4 input channels: each output channel's
+ *    SXTB16 word of bytes 0 and 2, then of bytes 1 and 3), in a 1 KB stack
+ *    buffer: the weights then cost one LDM of 4 words per 2 SMLADs instead
+ *    of a load and two SXTB16s each.  All pixels reuse it.
+ *  - Per 4 input channels: one load, two SXTB16s for the input, two LDMs
+ *    and eight SMLADs, a compare and a branch: 15 instructions for 16 MACs.
+ *    The loop is written in assembly: GCC does not form LDM from C, and
+ *    LDM needs its registers in ascending order (r8-r11, fixed).
+ *  - Requantisation per channel with ta__rqs when the channel's windows are
+ *    small enough, ta__rq_s8 otherwise.
+ * Applies to 1x1 filters, one group, no padding, every window inside the
+ * image, depth a multiple of 4 up to 256.  Returns how many output
+ * channels it did (a multiple of its channel count); the caller does the
+ * rest. */
+#define TA__PW_BUF_WORDS 256
+
+static void pw_requant(const ta_requant *q, bool layer_ok, int32_t oc, uint32_t fold, int32_t depth, ta__rq *rq,
+                       ta__rqs *rs, bool *small) {
+    *rq = ta__rq_make(q, oc);
+    *small = layer_ok && ta__rqs_make(q, oc, fold, depth, rs);
+}
+
+static TA__ALWAYS_INLINE int8_t pw_out(const ta__rq *rq, const ta__rqs *rs, bool small, bool full, uint32_t fold,
+                                       ta__rq_out ro, int32_t acc) {
+    if (small) return ta__rqs_s8(rs, ro, full, acc);
+    return ta__rq_s8(rq, ro, (uint32_t)acc + fold);
+}
+
+static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                      int8_t *output) {
+    const ta_dims4 in = p->input, f = p->filter, out = p->output;
+    const int32_t depth = f.c;
+    if (f.h != 1 || f.w != 1 || in.c != f.c || p->pad_h != 0 || p->pad_w != 0 || depth % 4 != 0 || depth > 256 ||
+        (int64_t)(out.h - 1) * p->stride_h >= in.h || (int64_t)(out.w - 1) * p->stride_w >= in.w)
+        return 0;
+    const int32_t nch = depth <= 128 ? 4 : 2;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const bool full = p->q.act_min == -128 && p->q.act_max == 127;
+    const bool layer_ok = TA__RQS && ta__rqs_layer_ok(&p->q, out.c);
+    const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
+    uint32_t wbuf[TA__PW_BUF_WORDS];
+    int32_t oc0 = 0;
+    for (; oc0 + nch <= out.c; oc0 += nch) {
+        ta__rq rq[4];
+        ta__rqs rs[4] = {{0, 0, 1, 0}, {0, 0, 1, 0}, {0, 0, 1, 0}, {0, 0, 1, 0}};
+        bool small[4] = {false, false, false, false};
+        uint32_t fold[4] = {0, 0, 0, 0};
+        for (int32_t j = 0; j < nch; j++) {
+            const int8_t *w = filter + (ptrdiff_t)(oc0 + j) * depth;
+            fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, ta__sum_s8(w, depth));
+            pw_requant(&p->q, layer_ok, oc0 + j, fold[j], depth, &rq[j], &rs[j], &small[j]);
+            for (int32_t k = 0; k < depth / 4; k++) {
+                const uint32_t wv = ta__ld32(w + 4 * k);
+                wbuf[(k * nch + j) * 2] = (uint32_t)__sxtb16(wv);
+                wbuf[(k * nch + j) * 2 + 1] = (uint32_t)ta__sxtb16_ror8(wv);
+            }
+        }
+        for (int32_t b = 0; b < out.n; b++) {
+            for (int32_t oy = 0; oy < out.h; oy++) {
+                const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;
+                int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + oc0;
+                for (int32_t ox = 0; ox < out.w; ox++, x += xs, op += out.c) {
+                    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                    const int8_t *xp = x, *xe = x + depth;
+                    const uint32_t *wp = wbuf;
+                    register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
+                    uint32_t xv, x02;
+                    if (nch == 4) {
+                        __asm__ volatile("1:\n\t"
+                                         "ldr %[xv], [%[xp]], #4\n\t"
+                                         "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
+                                         "sxtb16 %[x02], %[xv]\n\t"
+                                         "sxtb16 %[xv], %[xv], ror #8\n\t"
+                                         "smlad %[a0], %[x02], %[w0], %[a0]\n\t"
+                                         "smlad %[a0], %[xv], %[w1], %[a0]\n\t"
+                                         "smlad %[a1], %[x02], %[w2], %[a1]\n\t"
+                                         "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
+                                         "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
+                                         "smlad %[a2], %[x02], %[w0], %[a2]\n\t"
+                                         "smlad %[a2], %[xv], %[w1], %[a2]\n\t"
+                                         "smlad %[a3], %[x02], %[w2], %[a3]\n\t"
+                                         "smlad %[a3], %[xv], %[w3], %[a3]\n\t"
+                                         "cmp %[xp], %[xe]\n\t"
+                                         "bne 1b\n\t"
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
+                                           [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv), [x02] "=&r"(x02),
+                                           [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                         : [xe] "r"(xe)
+                                         : "cc", "memory");
+                        op[0] = pw_out(&rq[0], &rs[0], small[0], full, fold[0], ro, a0);
+                        op[1] = pw_out(&rq[1], &rs[1], small[1], full, fold[1], ro, a1);
+                        op[2] = pw_out(&rq[2], &rs[2], small[2], full, fold[2], ro, a2);
+                        op[3] = pw_out(&rq[3], &rs[3], small[3], full, fold[3], ro, a3);
+                    } else {
+                        __asm__ volatile("1:\n\t"
+                                         "ldr %[xv], [%[xp]], #4\n\t"
+                                         "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
+                                         "sxtb16 %[x02], %[xv]\n\t"
+                                         "sxtb16 %[xv], %[xv], ror #8\n\t"
+                                         "smlad %[a0], %[x02], %[w0], %[a0]\n\t"
+                                         "smlad %[a0], %[xv], %[w1], %[a0]\n\t"
+                                         "smlad %[a1], %[x02], %[w2], %[a1]\n\t"
+                                         "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
+                                         "cmp %[xp], %[xe]\n\t"
+                                         "bne 1b\n\t"
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp),
+                                           [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1),
+                                           [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                         : [xe] "r"(xe)
+                                         : "cc", "memory");
+                        op[0] = pw_out(&rq[0], &rs[0], small[0], full, fold[0], ro, a0);
+                        op[1] = pw_out(&rq[1], &rs[1], small[1], full, fold[1], ro, a1);
+                    }
+                }
+            }
+        }
+    }
+    return oc0;
+}
+#endif
+
 #ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void conv_body(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output, int isa) {
@@ -94,6 +219,11 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
     int32_t fx_lo, fx_hi;
     full_x_range(p, &fx_lo, &fx_hi);
 
+    /* output channels [0, pw_done) done by the DSP pointwise kernel */
+    int32_t pw_done = 0;
+#if defined(TA__DOT_DSP)
+    if (groups == 1) pw_done = pw_dsp(p, input, filter, bias, output);
+#endif
     for (int32_t g = 0; g < groups; g++) {
         const int32_t oc_end = (g + 1) * per_group;
         /* output channels [g * per_group, covered) have their whole windows
@@ -127,7 +257,7 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
             }
         }
 #endif
-        for (int32_t oc0 = g * per_group; oc0 < oc_end; oc0 += 2) {
+        for (int32_t oc0 = g * per_group + pw_done; oc0 < oc_end; oc0 += 2) {
             /* An odd last channel runs as a pair with itself; only one is stored. */
             const int32_t oc1 = oc0 + 1 < oc_end ? oc0 + 1 : oc0;
             const int8_t *w0 = filter + (ptrdiff_t)oc0 * depth, *w1 = filter + (ptrdiff_t)oc1 * depth;
