@@ -90,10 +90,83 @@ static void pw_requant(const ta_requant *q, bool layer_ok, int32_t oc, uint32_t 
     *small = layer_ok && ta__rqs_make(q, oc, fold, depth, rs);
 }
 
-static TA__ALWAYS_INLINE int8_t pw_out(const ta__rq *rq, const ta__rqs *rs, bool small, bool full, uint32_t fold,
-                                       ta__rq_out ro, int32_t acc) {
+static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rqs *rs, bool small, bool full,
+                                       uint32_t fold, ta__rq_out ro, int32_t acc) {
+    if (rmode) return ta__rqs_s8(rs, ro, rmode == 1, acc);
     if (small) return ta__rqs_s8(rs, ro, full, acc);
     return ta__rq_s8(rq, ro, (uint32_t)acc + fold);
+}
+
+/* The pixels of one group of nch channels; rmode (a constant in each build):
+ * 0 requantises channel by channel, 1 all with ta__rqs and no activation
+ * clamp, 2 all with ta__rqs and the clamp. */
+static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *input, int8_t *output, int32_t oc0,
+                                        int32_t nch, int rmode, const uint32_t *wbuf, const ta__rq *rq,
+                                        const ta__rqs *rs, const bool *small, const uint32_t *fold) {
+    const ta_dims4 in = p->input, out = p->output;
+    const int32_t depth = in.c;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const bool full = p->q.act_min == -128 && p->q.act_max == 127;
+    const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
+    for (int32_t b = 0; b < out.n; b++) {
+        for (int32_t oy = 0; oy < out.h; oy++) {
+            const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;
+            int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + oc0;
+            for (int32_t ox = 0; ox < out.w; ox++, x += xs, op += out.c) {
+                int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                const int8_t *xp = x, *xe = x + depth;
+                const uint32_t *wp = wbuf;
+                register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
+                uint32_t xv, x02;
+                if (nch == 4) {
+                    __asm__ volatile("1:\n\t"
+                                     "ldr %[xv], [%[xp]], #4\n\t"
+                                     "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
+                                     "sxtb16 %[x02], %[xv]\n\t"
+                                     "sxtb16 %[xv], %[xv], ror #8\n\t"
+                                     "smlad %[a0], %[x02], %[w0], %[a0]\n\t"
+                                     "smlad %[a0], %[xv], %[w1], %[a0]\n\t"
+                                     "smlad %[a1], %[x02], %[w2], %[a1]\n\t"
+                                     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
+                                     "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
+                                     "smlad %[a2], %[x02], %[w0], %[a2]\n\t"
+                                     "smlad %[a2], %[xv], %[w1], %[a2]\n\t"
+                                     "smlad %[a3], %[x02], %[w2], %[a3]\n\t"
+                                     "smlad %[a3], %[xv], %[w3], %[a3]\n\t"
+                                     "cmp %[xp], %[xe]\n\t"
+                                     "bne 1b\n\t"
+                                     : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
+                                       [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv), [x02] "=&r"(x02),
+                                       [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                     : [xe] "r"(xe)
+                                     : "cc", "memory");
+                    op[0] = pw_out(rmode, &rq[0], &rs[0], small[0], full, fold[0], ro, a0);
+                    op[1] = pw_out(rmode, &rq[1], &rs[1], small[1], full, fold[1], ro, a1);
+                    op[2] = pw_out(rmode, &rq[2], &rs[2], small[2], full, fold[2], ro, a2);
+                    op[3] = pw_out(rmode, &rq[3], &rs[3], small[3], full, fold[3], ro, a3);
+                } else {
+                    __asm__ volatile("1:\n\t"
+                                     "ldr %[xv], [%[xp]], #4\n\t"
+                                     "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
+                                     "sxtb16 %[x02], %[xv]\n\t"
+                                     "sxtb16 %[xv], %[xv], ror #8\n\t"
+                                     "smlad %[a0], %[x02], %[w0], %[a0]\n\t"
+                                     "smlad %[a0], %[xv], %[w1], %[a0]\n\t"
+                                     "smlad %[a1], %[x02], %[w2], %[a1]\n\t"
+                                     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
+                                     "cmp %[xp], %[xe]\n\t"
+                                     "bne 1b\n\t"
+                                     : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp),
+                                       [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1),
+                                       [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                     : [xe] "r"(xe)
+                                     : "cc", "memory");
+                    op[0] = pw_out(rmode, &rq[0], &rs[0], small[0], full, fold[0], ro, a0);
+                    op[1] = pw_out(rmode, &rq[1], &rs[1], small[1], full, fold[1], ro, a1);
+                }
+            }
+        }
+    }
 }
 
 static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
@@ -104,10 +177,8 @@ static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t
         (int64_t)(out.h - 1) * p->stride_h >= in.h || (int64_t)(out.w - 1) * p->stride_w >= in.w)
         return 0;
     const int32_t nch = depth <= 128 ? 4 : 2;
-    const ta__rq_out ro = ta__rq_out_make(&p->q);
     const bool full = p->q.act_min == -128 && p->q.act_max == 127;
     const bool layer_ok = TA__RQS && ta__rqs_layer_ok(&p->q, out.c);
-    const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
     uint32_t wbuf[TA__PW_BUF_WORDS];
     int32_t oc0 = 0;
     for (; oc0 + nch <= out.c; oc0 += nch) {
@@ -125,64 +196,23 @@ static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t
                 wbuf[(k * nch + j) * 2 + 1] = (uint32_t)ta__sxtb16_ror8(wv);
             }
         }
-        for (int32_t b = 0; b < out.n; b++) {
-            for (int32_t oy = 0; oy < out.h; oy++) {
-                const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;
-                int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + oc0;
-                for (int32_t ox = 0; ox < out.w; ox++, x += xs, op += out.c) {
-                    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-                    const int8_t *xp = x, *xe = x + depth;
-                    const uint32_t *wp = wbuf;
-                    register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
-                    uint32_t xv, x02;
-                    if (nch == 4) {
-                        __asm__ volatile("1:\n\t"
-                                         "ldr %[xv], [%[xp]], #4\n\t"
-                                         "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
-                                         "sxtb16 %[x02], %[xv]\n\t"
-                                         "sxtb16 %[xv], %[xv], ror #8\n\t"
-                                         "smlad %[a0], %[x02], %[w0], %[a0]\n\t"
-                                         "smlad %[a0], %[xv], %[w1], %[a0]\n\t"
-                                         "smlad %[a1], %[x02], %[w2], %[a1]\n\t"
-                                         "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
-                                         "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
-                                         "smlad %[a2], %[x02], %[w0], %[a2]\n\t"
-                                         "smlad %[a2], %[xv], %[w1], %[a2]\n\t"
-                                         "smlad %[a3], %[x02], %[w2], %[a3]\n\t"
-                                         "smlad %[a3], %[xv], %[w3], %[a3]\n\t"
-                                         "cmp %[xp], %[xe]\n\t"
-                                         "bne 1b\n\t"
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
-                                           [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv), [x02] "=&r"(x02),
-                                           [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                         : [xe] "r"(xe)
-                                         : "cc", "memory");
-                        op[0] = pw_out(&rq[0], &rs[0], small[0], full, fold[0], ro, a0);
-                        op[1] = pw_out(&rq[1], &rs[1], small[1], full, fold[1], ro, a1);
-                        op[2] = pw_out(&rq[2], &rs[2], small[2], full, fold[2], ro, a2);
-                        op[3] = pw_out(&rq[3], &rs[3], small[3], full, fold[3], ro, a3);
-                    } else {
-                        __asm__ volatile("1:\n\t"
-                                         "ldr %[xv], [%[xp]], #4\n\t"
-                                         "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
-                                         "sxtb16 %[x02], %[xv]\n\t"
-                                         "sxtb16 %[xv], %[xv], ror #8\n\t"
-                                         "smlad %[a0], %[x02], %[w0], %[a0]\n\t"
-                                         "smlad %[a0], %[xv], %[w1], %[a0]\n\t"
-                                         "smlad %[a1], %[x02], %[w2], %[a1]\n\t"
-                                         "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
-                                         "cmp %[xp], %[xe]\n\t"
-                                         "bne 1b\n\t"
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp),
-                                           [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1),
-                                           [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                         : [xe] "r"(xe)
-                                         : "cc", "memory");
-                        op[0] = pw_out(&rq[0], &rs[0], small[0], full, fold[0], ro, a0);
-                        op[1] = pw_out(&rq[1], &rs[1], small[1], full, fold[1], ro, a1);
-                    }
-                }
-            }
+        /* one build per channel count and requantisation */
+        const bool all_small = small[0] && small[1] && (nch == 2 || (small[2] && small[3]));
+        const int rmode = all_small ? (full ? 1 : 2) : 0;
+        if (nch == 4) {
+            if (rmode == 1)
+                pw_pixels(p, input, output, oc0, 4, 1, wbuf, rq, rs, small, fold);
+            else if (rmode == 2)
+                pw_pixels(p, input, output, oc0, 4, 2, wbuf, rq, rs, small, fold);
+            else
+                pw_pixels(p, input, output, oc0, 4, 0, wbuf, rq, rs, small, fold);
+        } else {
+            if (rmode == 1)
+                pw_pixels(p, input, output, oc0, 2, 1, wbuf, rq, rs, small, fold);
+            else if (rmode == 2)
+                pw_pixels(p, input, output, oc0, 2, 2, wbuf, rq, rs, small, fold);
+            else
+                pw_pixels(p, input, output, oc0, 2, 0, wbuf, rq, rs, small, fold);
         }
     }
     return oc0;
