@@ -214,14 +214,23 @@ static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t 
                     x = input + ta__nhwc_p(&in, b, iy0, ix0) + xc;
                     tx = sx, ty = sy;
                 } else {
+                    /* the taps' x positions inside the image, as 3 bits */
+                    uint32_t in_x = 0;
+                    for (int32_t fx = 0; fx < 3; fx++)
+                        in_x |= (uint32_t)((uint32_t)(ix0 + fx * dw) < (uint32_t)in.w) << fx;
                     for (int32_t fy = 0; fy < 3; fy++) {
                         const int32_t iy = iy0 + fy * dh;
-                        for (int32_t fx = 0; fx < 3; fx++) {
-                            const int32_t ix = ix0 + fx * dw;
-                            win[fy * 3 + fx] = iy >= 0 && iy < in.h && ix >= 0 && ix < in.w
-                                                   ? DW3_LOAD(input + ta__nhwc_p(&in, b, iy, ix) + xc)
-                                                   : padw;
+                        uint32_t *wr = win + 3 * fy;
+                        if ((uint32_t)iy >= (uint32_t)in.h) {
+                            wr[0] = wr[1] = wr[2] = padw;
+                            continue;
                         }
+                        /* (the tap's offset is added only when it is inside) */
+                        const int8_t *row = input + ta__nhwc_p(&in, b, iy, 0) + xc;
+                        const ptrdiff_t o0 = (ptrdiff_t)ix0 * in.c;
+                        wr[0] = in_x & 1 ? DW3_LOAD(row + o0) : padw;
+                        wr[1] = in_x & 2 ? DW3_LOAD(row + (o0 + sx)) : padw;
+                        wr[2] = in_x & 4 ? DW3_LOAD(row + (o0 + 2 * sx)) : padw;
                     }
                     x = (const int8_t *)win;
                     tx = 4, ty = 12;
