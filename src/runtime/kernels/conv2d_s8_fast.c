@@ -97,12 +97,24 @@ static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rq
     return ta__rq_s8(rq, ro, (uint32_t)acc + fold);
 }
 
+/* ta__rqs_s8 (full range) of accumulator %[A] in assembly: the channel's
+ * fold2, mult, add and right in one LDM (rc: 4 words per channel). */
+#define PW_RQS(A)                                        \
+    "ldmia %[cp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"     \
+    "add %[" A "], %[w0], %[" A "], lsl #1\n\t"          \
+    "smmulr %[" A "], %[" A "], %[w1]\n\t"                \
+    "add %[" A "], %[" A "], %[" A "], asr #31\n\t"       \
+    "add %[" A "], %[" A "], %[w2]\n\t"                   \
+    "asr %[" A "], %[" A "], %[w3]\n\t"                   \
+    "ssat %[" A "], #8, %[" A "]\n\t"
+
 /* The pixels of one group of nch channels; rmode (a constant in each build):
  * 0 requantises channel by channel, 1 all with ta__rqs and no activation
  * clamp, 2 all with ta__rqs and the clamp. */
 static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *input, int8_t *output, int32_t oc0,
                                         int32_t nch, int rmode, const uint32_t *wbuf, const ta__rq *rq,
-                                        const ta__rqs *rs, const bool *small, const uint32_t *fold) {
+                                        const ta__rqs *rs, const bool *small, const uint32_t *fold,
+                                        const uint32_t *rc) {
     const ta_dims4 in = p->input, out = p->output;
     const int32_t depth = in.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
@@ -140,6 +152,19 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
                                        [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
                                      : [xe] "r"(xe)
                                      : "cc", "memory");
+                    if (rmode == 1) {
+                        /* ta__rqs_s8 without a clamp, its constants loaded
+                         * 4 at a time: 7 instructions per output */
+                        const uint32_t *cp = rc;
+                        __asm__ volatile(PW_RQS("a0") PW_RQS("a1") PW_RQS("a2") PW_RQS("a3")
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
+                                           [cp] "+r"(cp), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2),
+                                           [w3] "=&r"(w3)
+                                         :
+                                         : "memory");
+                        op[0] = (int8_t)a0, op[1] = (int8_t)a1, op[2] = (int8_t)a2, op[3] = (int8_t)a3;
+                        continue;
+                    }
                     op[0] = pw_out(rmode, &rq[0], &rs[0], small[0], full, fold[0], ro, a0);
                     op[1] = pw_out(rmode, &rq[1], &rs[1], small[1], full, fold[1], ro, a1);
                     op[2] = pw_out(rmode, &rq[2], &rs[2], small[2], full, fold[2], ro, a2);
@@ -161,6 +186,16 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
                                        [w2] "=&r"(w2), [w3] "=&r"(w3)
                                      : [xe] "r"(xe)
                                      : "cc", "memory");
+                    if (rmode == 1) {
+                        const uint32_t *cp = rc;
+                        __asm__ volatile(PW_RQS("a0") PW_RQS("a1")
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [cp] "+r"(cp), [w0] "=&r"(w0),
+                                           [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                         :
+                                         : "memory");
+                        op[0] = (int8_t)a0, op[1] = (int8_t)a1;
+                        continue;
+                    }
                     op[0] = pw_out(rmode, &rq[0], &rs[0], small[0], full, fold[0], ro, a0);
                     op[1] = pw_out(rmode, &rq[1], &rs[1], small[1], full, fold[1], ro, a1);
                 }
@@ -187,32 +222,41 @@ static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t
         bool small[4] = {false, false, false, false};
         uint32_t fold[4] = {0, 0, 0, 0};
         for (int32_t j = 0; j < nch; j++) {
-            const int8_t *w = filter + (ptrdiff_t)(oc0 + j) * depth;
-            fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, ta__sum_s8(w, depth));
-            pw_requant(&p->q, layer_ok, oc0 + j, fold[j], depth, &rq[j], &rs[j], &small[j]);
-            for (int32_t k = 0; k < depth / 4; k++) {
-                const uint32_t wv = ta__ld32(w + 4 * k);
-                wbuf[(k * nch + j) * 2] = (uint32_t)__sxtb16(wv);
-                wbuf[(k * nch + j) * 2 + 1] = (uint32_t)ta__sxtb16_ror8(wv);
+            /* unpack the channel's weights and sum them in one pass (the
+             * sum as ta__sum_s8 does it: USADA8 of the bytes + 128) */
+            const int8_t *w = filter + (ptrdiff_t)(oc0 + j) * depth, *we = w + depth;
+            uint32_t *dst = wbuf + 2 * j, u = 0;
+            for (; w != we; w += 4, dst += 2 * nch) {
+                const uint32_t wv = ta__ld32(w);
+                dst[0] = (uint32_t)__sxtb16(wv), dst[1] = (uint32_t)ta__sxtb16_ror8(wv);
+                u = __usada8(wv ^ 0x80808080u, 0, u);
             }
+            const int32_t wsum = (int32_t)(u - (uint32_t)depth * 128u);
+            fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, wsum);
+            pw_requant(&p->q, layer_ok, oc0 + j, fold[j], depth, &rq[j], &rs[j], &small[j]);
+        }
+        uint32_t rc[16]; /* per channel: fold2, mult, add, right (PW_RQS) */
+        for (int32_t j = 0; j < 4; j++) {
+            rc[4 * j] = rs[j].fold2, rc[4 * j + 1] = (uint32_t)rs[j].mult;
+            rc[4 * j + 2] = (uint32_t)rs[j].add, rc[4 * j + 3] = (uint32_t)rs[j].right;
         }
         /* one build per channel count and requantisation */
         const bool all_small = small[0] && small[1] && (nch == 2 || (small[2] && small[3]));
         const int rmode = all_small ? (full ? 1 : 2) : 0;
         if (nch == 4) {
             if (rmode == 1)
-                pw_pixels(p, input, output, oc0, 4, 1, wbuf, rq, rs, small, fold);
+                pw_pixels(p, input, output, oc0, 4, 1, wbuf, rq, rs, small, fold, rc);
             else if (rmode == 2)
-                pw_pixels(p, input, output, oc0, 4, 2, wbuf, rq, rs, small, fold);
+                pw_pixels(p, input, output, oc0, 4, 2, wbuf, rq, rs, small, fold, rc);
             else
-                pw_pixels(p, input, output, oc0, 4, 0, wbuf, rq, rs, small, fold);
+                pw_pixels(p, input, output, oc0, 4, 0, wbuf, rq, rs, small, fold, rc);
         } else {
             if (rmode == 1)
-                pw_pixels(p, input, output, oc0, 2, 1, wbuf, rq, rs, small, fold);
+                pw_pixels(p, input, output, oc0, 2, 1, wbuf, rq, rs, small, fold, rc);
             else if (rmode == 2)
-                pw_pixels(p, input, output, oc0, 2, 2, wbuf, rq, rs, small, fold);
+                pw_pixels(p, input, output, oc0, 2, 2, wbuf, rq, rs, small, fold, rc);
             else
-                pw_pixels(p, input, output, oc0, 2, 0, wbuf, rq, rs, small, fold);
+                pw_pixels(p, input, output, oc0, 2, 0, wbuf, rq, rs, small, fold, rc);
         }
     }
     return oc0;
