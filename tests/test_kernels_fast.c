@@ -258,6 +258,10 @@ static void test_conv(int cases, bool pw) {
         rnd_s8(in, ni);
         rnd_s8(w, nw);
         rnd_requant(&p.q, &t, p.output.c);
+        if (pw && rnd(0, 2) == 0) { /* long rounding shifts (small scales), int8 range */
+            for (int32_t c = 0; c < p.output.c; c++) t.shift[c] = (int8_t)rnd(-30, -18);
+            if (rnd(0, 1)) p.q.act_min = -128, p.q.act_max = 127;
+        }
         const int32_t *bias = maybe_bias(&t);
         memset(ref, 0x55, no), memset(fast, 0x66, no), memset(pub, 0x77, no);
         ta__conv2d_s8_ref(&p, in, w, bias, ref);

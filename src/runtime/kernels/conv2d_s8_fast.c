@@ -108,13 +108,27 @@ static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rq
     "asr %[" A "], %[" A "], %[w3]\n\t"                   \
     "ssat %[" A "], #8, %[" A "]\n\t"
 
+/* The same for rounding shifts up to 30 (rmode 3), where the zero point
+ * times 2^right no longer fits the add: it is added after the shift, a 5th
+ * constant (fold2, mult, 2^(right-1), right, zero point). */
+#define PW_RQS5(A)                                             \
+    "ldmia %[cp]!, {%[w0], %[w1], %[w2], %[w3], %[w4]}\n\t"    \
+    "add %[" A "], %[w0], %[" A "], lsl #1\n\t"                \
+    "smmulr %[" A "], %[" A "], %[w1]\n\t"                      \
+    "add %[" A "], %[" A "], %[" A "], asr #31\n\t"             \
+    "add %[" A "], %[" A "], %[w2]\n\t"                         \
+    "asr %[" A "], %[" A "], %[w3]\n\t"                         \
+    "add %[" A "], %[" A "], %[w4]\n\t"                         \
+    "ssat %[" A "], #8, %[" A "]\n\t"
+
 /* The pixels of one group of nch channels; rmode (a constant in each build):
  * 0 requantises channel by channel, 1 all with ta__rqs and no activation
- * clamp, 2 all with ta__rqs and the clamp. */
+ * clamp, 2 all with ta__rqs and the clamp, 3 all as ta__rqs with rounding
+ * shifts up to 30 and no clamp (PW_RQS5, rc5). */
 static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *input, int8_t *output, int32_t oc0,
                                         int32_t nch, int rmode, const uint32_t *wbuf, const ta__rq *rq,
                                         const ta__rqs *rs, const bool *small, const uint32_t *fold,
-                                        const uint32_t *rc) {
+                                        const uint32_t *rc, const uint32_t *rc5) {
     const ta_dims4 in = p->input, out = p->output;
     const int32_t depth = in.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
@@ -152,6 +166,18 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
                                        [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
                                      : [xe] "r"(xe)
                                      : "cc", "memory");
+                    if (rmode == 3) {
+                        const uint32_t *cp = rc5;
+                        register uint32_t w4 __asm__("r12");
+                        __asm__ volatile(PW_RQS5("a0") PW_RQS5("a1") PW_RQS5("a2") PW_RQS5("a3")
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
+                                           [cp] "+r"(cp), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2),
+                                           [w3] "=&r"(w3), [w4] "=&r"(w4)
+                                         :
+                                         : "memory");
+                        op[0] = (int8_t)a0, op[1] = (int8_t)a1, op[2] = (int8_t)a2, op[3] = (int8_t)a3;
+                        continue;
+                    }
                     if (rmode == 1) {
                         /* ta__rqs_s8 without a clamp, its constants loaded
                          * 4 at a time: 7 instructions per output */
@@ -186,6 +212,17 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
                                        [w2] "=&r"(w2), [w3] "=&r"(w3)
                                      : [xe] "r"(xe)
                                      : "cc", "memory");
+                    if (rmode == 3) {
+                        const uint32_t *cp = rc5;
+                        register uint32_t w4 __asm__("r12");
+                        __asm__ volatile(PW_RQS5("a0") PW_RQS5("a1")
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [cp] "+r"(cp), [w0] "=&r"(w0),
+                                           [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [w4] "=&r"(w4)
+                                         :
+                                         : "memory");
+                        op[0] = (int8_t)a0, op[1] = (int8_t)a1;
+                        continue;
+                    }
                     if (rmode == 1) {
                         const uint32_t *cp = rc;
                         __asm__ volatile(PW_RQS("a0") PW_RQS("a1")
@@ -240,23 +277,43 @@ static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t
             rc[4 * j] = rs[j].fold2, rc[4 * j + 1] = (uint32_t)rs[j].mult;
             rc[4 * j + 2] = (uint32_t)rs[j].add, rc[4 * j + 3] = (uint32_t)rs[j].right;
         }
+        /* rmode 3: every channel within PW_RQS5's rule (ta__rqs's, with
+         * rounding shifts up to 30), no activation clamp */
+        uint32_t rc5[20];
+        bool big = full && p->q.output_offset >= -128 && p->q.output_offset <= 127;
+        for (int32_t j = 0; big && j < nch; j++) {
+            const int32_t ch = p->q.per_channel ? oc0 + j : 0;
+            const int32_t sh = p->q.shift[ch];
+            const int64_t fj = (int32_t)fold[j];
+            big = p->q.mult[ch] != INT32_MIN && sh <= -1 && sh >= -30 &&
+                  (fj < 0 ? -fj : fj) + (int64_t)depth * 16384 < (INT64_C(1) << 29);
+            if (big) {
+                rc5[5 * j] = fold[j] << 1, rc5[5 * j + 1] = (uint32_t)p->q.mult[ch];
+                rc5[5 * j + 2] = UINT32_C(1) << (-sh - 1), rc5[5 * j + 3] = (uint32_t)-sh;
+                rc5[5 * j + 4] = (uint32_t)p->q.output_offset;
+            }
+        }
         /* one build per channel count and requantisation */
         const bool all_small = small[0] && small[1] && (nch == 2 || (small[2] && small[3]));
-        const int rmode = all_small ? (full ? 1 : 2) : 0;
+        const int rmode = all_small ? (full ? 1 : 2) : big ? 3 : 0;
         if (nch == 4) {
-            if (rmode == 1)
-                pw_pixels(p, input, output, oc0, 4, 1, wbuf, rq, rs, small, fold, rc);
+            if (rmode == 3)
+                pw_pixels(p, input, output, oc0, 4, 3, wbuf, rq, rs, small, fold, rc, rc5);
+            else if (rmode == 1)
+                pw_pixels(p, input, output, oc0, 4, 1, wbuf, rq, rs, small, fold, rc, rc5);
             else if (rmode == 2)
-                pw_pixels(p, input, output, oc0, 4, 2, wbuf, rq, rs, small, fold, rc);
+                pw_pixels(p, input, output, oc0, 4, 2, wbuf, rq, rs, small, fold, rc, rc5);
             else
-                pw_pixels(p, input, output, oc0, 4, 0, wbuf, rq, rs, small, fold, rc);
+                pw_pixels(p, input, output, oc0, 4, 0, wbuf, rq, rs, small, fold, rc, rc5);
         } else {
-            if (rmode == 1)
-                pw_pixels(p, input, output, oc0, 2, 1, wbuf, rq, rs, small, fold, rc);
+            if (rmode == 3)
+                pw_pixels(p, input, output, oc0, 2, 3, wbuf, rq, rs, small, fold, rc, rc5);
+            else if (rmode == 1)
+                pw_pixels(p, input, output, oc0, 2, 1, wbuf, rq, rs, small, fold, rc, rc5);
             else if (rmode == 2)
-                pw_pixels(p, input, output, oc0, 2, 2, wbuf, rq, rs, small, fold, rc);
+                pw_pixels(p, input, output, oc0, 2, 2, wbuf, rq, rs, small, fold, rc, rc5);
             else
-                pw_pixels(p, input, output, oc0, 2, 0, wbuf, rq, rs, small, fold, rc);
+                pw_pixels(p, input, output, oc0, 2, 0, wbuf, rq, rs, small, fold, rc, rc5);
         }
     }
     return oc0;
