@@ -107,6 +107,41 @@ static void test_requant(void) {
             fprintf(stderr, "rq sat x=%u m=%d shift=%d\n", (unsigned)x, (int)m, (int)sh);
     }
     CHECK(bad_sat == 0);
+    /* the shortest one (ta__rqs: SMMULR, no saturation) against the long one
+     * on windows within its bound, the bound's edges included */
+    int bad_rqs = 0, n_rqs = 0;
+    for (int i = 0; i < 400000; i++) {
+        int32_t m = rnd(0, 3) ? (int32_t)((1u << 30) + (rnd32() & 0x3FFFFFFFu)) : rnd_mult();
+        int8_t sh = (int8_t)rnd(-23, 0);
+        ta_requant q = {.mult = &m, .shift = &sh};
+        q.output_offset = rnd(-128, 127);
+        q.act_min = rnd(-128, 0);
+        q.act_max = rnd(q.act_min, 127);
+        if (rnd(0, 2) == 0) q.act_min = -128, q.act_max = 127;
+        if (!ta__rqs_layer_ok(&q, 1)) {
+            CHECK(m == INT32_MIN || sh == 0 || sh == -23);
+            continue;
+        }
+        const int32_t terms = rnd(1, 4) == 1 ? rnd(1, 30000) : rnd(1, 600);
+        const int32_t room = (1 << 29) - 1 - terms * 16384;
+        const uint32_t fold = rnd(0, 3) == 0 ? rnd32() : (uint32_t)(room > 0 ? rnd(-room, room) : 0);
+        ta__rqs rs;
+        if (!ta__rqs_make(&q, 0, fold, terms, &rs)) {
+            const int64_t f = (int32_t)fold;
+            CHECK((f < 0 ? -f : f) + (int64_t)terms * 16384 >= (INT64_C(1) << 29));
+            continue;
+        }
+        n_rqs++;
+        const int32_t lim = terms * 16384;
+        const int32_t acc = rnd(0, 4) ? rnd(-lim, lim) : (rnd(0, 1) ? lim : -lim);
+        const ta__rq r = ta__rq_make(&q, 0);
+        const ta__rq_out o = ta__rq_out_make(&q);
+        const bool full = q.act_min == -128 && q.act_max == 127;
+        const int8_t want = ta__rq_s8(&r, o, (uint32_t)acc + fold);
+        if ((ta__rqs_s8(&rs, o, full, acc) != want || ta__rqs_s8(&rs, o, false, acc) != want) && bad_rqs++ < 5)
+            fprintf(stderr, "rqs acc=%d fold=%u m=%d shift=%d\n", (int)acc, (unsigned)fold, (int)m, (int)sh);
+    }
+    CHECK(bad_rqs == 0 && n_rqs > 100000);
     /* outside the layer rule: shift 0, a left shift, shift -24, a wide clamp */
     {
         int32_t m = 1 << 30;
@@ -198,20 +233,22 @@ static int32_t out_extent(int32_t in, int32_t f, int32_t stride, int32_t dil, in
     return o + rnd(0, 1); /* sometimes one more, whose window runs off the image */
 }
 
-static void test_conv(int cases) {
+/* pw: only 1x1 filters, one group, no padding, depths a multiple of 4 up
+ * to 256 and some beyond (the DSP cores' pointwise kernel and its edges). */
+static void test_conv(int cases, bool pw) {
     static int8_t in[40000], w[70000], ref[40000], fast[40000], pub[40000];
     static qtab t;
     for (int it = 0; it < cases; it++) {
         ta_conv_params p = {0};
         const int big = it % 50 == 49;
-        const int32_t groups = rnd(0, 3) == 0 ? rnd(2, 3) : 1;
-        const int32_t fc = big ? rnd(900, 1200) : rnd(1, 13);
+        const int32_t groups = !pw && rnd(0, 3) == 0 ? rnd(2, 3) : 1;
+        const int32_t fc = pw ? (rnd(0, 9) ? 4 * rnd(1, 64) : rnd(1, 300)) : big ? rnd(900, 1200) : rnd(1, 13);
         const int32_t per_group = rnd(0, 1) ? rnd(1, 7) : rnd(8, 19); /* 8-channel blocks and their tails */
-        p.filter = (ta_dims4){per_group * groups, big ? 1 : rnd(1, 4), big ? rnd(1, 2) : rnd(1, 4), fc};
+        p.filter = (ta_dims4){per_group * groups, big || pw ? 1 : rnd(1, 4), pw ? 1 : big ? rnd(1, 2) : rnd(1, 4), fc};
         p.input = (ta_dims4){rnd(1, 2), big ? rnd(1, 3) : rnd(1, 11), big ? rnd(1, 4) : rnd(1, 11), fc * groups};
         p.stride_h = rnd(1, 3), p.stride_w = rnd(1, 3);
         p.dilation_h = rnd(0, 2) ? 1 : rnd(2, 3), p.dilation_w = rnd(0, 2) ? 1 : rnd(2, 3);
-        p.pad_h = rnd(0, 3), p.pad_w = rnd(0, 3);
+        p.pad_h = pw && rnd(0, 5) ? 0 : rnd(0, 3), p.pad_w = pw && rnd(0, 5) ? 0 : rnd(0, 3);
         p.output = (ta_dims4){p.input.n, out_extent(p.input.h, p.filter.h, p.stride_h, p.dilation_h, p.pad_h),
                               out_extent(p.input.w, p.filter.w, p.stride_w, p.dilation_w, p.pad_w), p.filter.n};
         const size_t ni = (size_t)p.input.n * p.input.h * p.input.w * p.input.c;
@@ -221,6 +258,10 @@ static void test_conv(int cases) {
         rnd_s8(in, ni);
         rnd_s8(w, nw);
         rnd_requant(&p.q, &t, p.output.c);
+        if (pw && rnd(0, 2) == 0) { /* long rounding shifts (small scales), int8 range */
+            for (int32_t c = 0; c < p.output.c; c++) t.shift[c] = (int8_t)rnd(-30, -18);
+            if (rnd(0, 1)) p.q.act_min = -128, p.q.act_max = 127;
+        }
         const int32_t *bias = maybe_bias(&t);
         memset(ref, 0x55, no), memset(fast, 0x66, no), memset(pub, 0x77, no);
         ta__conv2d_s8_ref(&p, in, w, bias, ref);
@@ -245,16 +286,20 @@ static void test_conv(int cases) {
 
 /* ---- DEPTHWISE_CONV_2D --------------------------------------------------- */
 
-static void test_depthwise(int cases) {
+/* dw3: only 3x3 filters with depth multiplier 1 and channels a multiple of
+ * 4, or a depth multiplier a multiple of 4 (MobileNet's layers: the DSP
+ * cores' unrolled kernel), with padding and strides as usual. */
+static void test_depthwise(int cases, bool dw3) {
     static int8_t in[40000], w[20000], ref[40000], fast[40000], pub[40000];
     static qtab t;
     for (int it = 0; it < cases; it++) {
         ta_dwconv_params p = {0};
-        const int32_t dm = rnd(0, 2) == 0 ? rnd(2, 9) : 1;
-        const int32_t ic = rnd(0, 3) == 0 ? rnd(1, 5) : rnd(1, dm > 1 ? 9 : 70);
+        const int32_t dm = dw3 ? (rnd(0, 2) == 0 ? 4 * rnd(1, 3) : 1) : rnd(0, 2) == 0 ? rnd(2, 9) : 1;
+        const int32_t ic = dw3 ? (dm > 1 ? rnd(1, 5) : 4 * rnd(1, 17))
+                               : rnd(0, 3) == 0 ? rnd(1, 5) : rnd(1, dm > 1 ? 9 : 70);
         const int32_t c = ic * dm;
         p.depth_multiplier = dm;
-        p.filter = (ta_dims4){1, rnd(1, 5), rnd(1, 5), c};
+        p.filter = dw3 ? (ta_dims4){1, 3, 3, c} : (ta_dims4){1, rnd(1, 5), rnd(1, 5), c};
         p.input = (ta_dims4){rnd(1, 2), rnd(1, 12), rnd(1, 12), ic};
         p.stride_h = rnd(1, 3), p.stride_w = rnd(1, 3);
         p.dilation_h = rnd(0, 2) ? 1 : rnd(2, 3), p.dilation_w = rnd(0, 2) ? 1 : rnd(2, 3);
@@ -416,8 +461,10 @@ int main(void) {
         ta__x86_cap(k == 1 ? 1 : 2);
         printf("kernels: %s, x86 level %d\n", k == 2 ? "portable" : "fast", ta__x86_level());
 #endif
-        test_conv(3000);
-        test_depthwise(3000);
+        test_conv(3000, false);
+        test_conv(1500, true);
+        test_depthwise(3000, false);
+        test_depthwise(1000, true);
         test_fc(2000);
         test_addsub(500);
     }

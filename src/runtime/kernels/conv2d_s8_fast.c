@@ -64,6 +64,262 @@ static void full_x_range(const ta_conv_params *p, int32_t *lo, int32_t *hi) {
     }
 }
 
+#if defined(TA__DOT_DSP)
+/* The DSP cores' 1x1 convolution (pointwise: most of MobileNet's MACs),
+ * one pixel against 4 output channels (2 when the depth is over 128):
+ *  - The channels' weights are unpacked once into int16 pairs, in the order
+ *    the inner loop reads them (per 4 input channels: each output channel's
+ *    SXTB16 word of bytes 0 and 2, then of bytes 1 and 3), in a 1 KB stack
+ *    buffer: the weights then cost one LDM of 4 words per 2 SMLADs instead
+ *    of a load and two SXTB16s each.  All pixels reuse it.
+ *  - Per 4 input channels: one load, two SXTB16s for the input, two LDMs
+ *    and eight SMLADs, a compare and a branch: 15 instructions for 16 MACs.
+ *    The loop is written in assembly: GCC does not form LDM from C, and
+ *    LDM needs its registers in ascending order (r8-r11, fixed).
+ *  - Requantisation per channel with ta__rqs when the channel's windows are
+ *    small enough, ta__rq_s8 otherwise.
+ * Applies to 1x1 filters, one group, no padding, every window inside the
+ * image, depth a multiple of 4 up to 256.  Returns how many output
+ * channels it did (a multiple of its channel count); the caller does the
+ * rest. */
+#define TA__PW_BUF_WORDS 256
+
+static void pw_requant(const ta_requant *q, bool layer_ok, int32_t oc, uint32_t fold, int32_t depth, ta__rq *rq,
+                       ta__rqs *rs, bool *small) {
+    *rq = ta__rq_make(q, oc);
+    *small = layer_ok && ta__rqs_make(q, oc, fold, depth, rs);
+}
+
+static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rqs *rs, bool small, bool full,
+                                       uint32_t fold, ta__rq_out ro, int32_t acc) {
+    if (rmode) return ta__rqs_s8(rs, ro, rmode == 1, acc);
+    if (small) return ta__rqs_s8(rs, ro, full, acc);
+    return ta__rq_s8(rq, ro, (uint32_t)acc + fold);
+}
+
+/* ta__rqs_s8 (full range) of accumulator %[A] in assembly: the channel's
+ * fold2, mult, add and right in one LDM (rc: 4 words per channel). */
+#define PW_RQS(A)                                        \
+    "ldmia %[cp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"     \
+    "add %[" A "], %[w0], %[" A "], lsl #1\n\t"          \
+    "smmulr %[" A "], %[" A "], %[w1]\n\t"                \
+    "add %[" A "], %[" A "], %[" A "], asr #31\n\t"       \
+    "add %[" A "], %[" A "], %[w2]\n\t"                   \
+    "asr %[" A "], %[" A "], %[w3]\n\t"                   \
+    "ssat %[" A "], #8, %[" A "]\n\t"
+
+/* The same for rounding shifts up to 30 (rmode 3), where the zero point
+ * times 2^right no longer fits the add: it is added after the shift, a 5th
+ * constant (fold2, mult, 2^(right-1), right, zero point). */
+#define PW_RQS5(A)                                             \
+    "ldmia %[cp]!, {%[w0], %[w1], %[w2], %[w3], %[w4]}\n\t"    \
+    "add %[" A "], %[w0], %[" A "], lsl #1\n\t"                \
+    "smmulr %[" A "], %[" A "], %[w1]\n\t"                      \
+    "add %[" A "], %[" A "], %[" A "], asr #31\n\t"             \
+    "add %[" A "], %[" A "], %[w2]\n\t"                         \
+    "asr %[" A "], %[" A "], %[w3]\n\t"                         \
+    "add %[" A "], %[" A "], %[w4]\n\t"                         \
+    "ssat %[" A "], #8, %[" A "]\n\t"
+
+/* The pixels of one group of nch channels; rmode (a constant in each build):
+ * 0 requantises channel by channel, 1 all with ta__rqs and no activation
+ * clamp, 2 all with ta__rqs and the clamp, 3 all as ta__rqs with rounding
+ * shifts up to 30 and no clamp (PW_RQS5, rc5). */
+static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *input, int8_t *output, int32_t oc0,
+                                        int32_t nch, int rmode, const uint32_t *wbuf, const ta__rq *rq,
+                                        const ta__rqs *rs, const bool *small, const uint32_t *fold,
+                                        const uint32_t *rc, const uint32_t *rc5) {
+    const ta_dims4 in = p->input, out = p->output;
+    const int32_t depth = in.c;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const bool full = p->q.act_min == -128 && p->q.act_max == 127;
+    const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
+    for (int32_t b = 0; b < out.n; b++) {
+        for (int32_t oy = 0; oy < out.h; oy++) {
+            const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;
+            int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + oc0;
+            for (int32_t ox = 0; ox < out.w; ox++, x += xs, op += out.c) {
+                int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                const int8_t *xp = x, *xe = x + depth;
+                const uint32_t *wp = wbuf;
+                register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
+                uint32_t xv, x02;
+                if (nch == 4) {
+                    __asm__ volatile("1:\n\t"
+                                     "ldr %[xv], [%[xp]], #4\n\t"
+                                     "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
+                                     "sxtb16 %[x02], %[xv]\n\t"
+                                     "sxtb16 %[xv], %[xv], ror #8\n\t"
+                                     "smlad %[a0], %[x02], %[w0], %[a0]\n\t"
+                                     "smlad %[a0], %[xv], %[w1], %[a0]\n\t"
+                                     "smlad %[a1], %[x02], %[w2], %[a1]\n\t"
+                                     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
+                                     "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
+                                     "smlad %[a2], %[x02], %[w0], %[a2]\n\t"
+                                     "smlad %[a2], %[xv], %[w1], %[a2]\n\t"
+                                     "smlad %[a3], %[x02], %[w2], %[a3]\n\t"
+                                     "smlad %[a3], %[xv], %[w3], %[a3]\n\t"
+                                     "cmp %[xp], %[xe]\n\t"
+                                     "bne 1b\n\t"
+                                     : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
+                                       [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv), [x02] "=&r"(x02),
+                                       [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                     : [xe] "r"(xe)
+                                     : "cc", "memory");
+                    if (rmode == 3) {
+                        const uint32_t *cp = rc5;
+                        register uint32_t w4 __asm__("r12");
+                        __asm__ volatile(PW_RQS5("a0") PW_RQS5("a1") PW_RQS5("a2") PW_RQS5("a3")
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
+                                           [cp] "+r"(cp), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2),
+                                           [w3] "=&r"(w3), [w4] "=&r"(w4)
+                                         :
+                                         : "memory");
+                        op[0] = (int8_t)a0, op[1] = (int8_t)a1, op[2] = (int8_t)a2, op[3] = (int8_t)a3;
+                        continue;
+                    }
+                    if (rmode == 1) {
+                        /* ta__rqs_s8 without a clamp, its constants loaded
+                         * 4 at a time: 7 instructions per output */
+                        const uint32_t *cp = rc;
+                        __asm__ volatile(PW_RQS("a0") PW_RQS("a1") PW_RQS("a2") PW_RQS("a3")
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
+                                           [cp] "+r"(cp), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2),
+                                           [w3] "=&r"(w3)
+                                         :
+                                         : "memory");
+                        op[0] = (int8_t)a0, op[1] = (int8_t)a1, op[2] = (int8_t)a2, op[3] = (int8_t)a3;
+                        continue;
+                    }
+                    op[0] = pw_out(rmode, &rq[0], &rs[0], small[0], full, fold[0], ro, a0);
+                    op[1] = pw_out(rmode, &rq[1], &rs[1], small[1], full, fold[1], ro, a1);
+                    op[2] = pw_out(rmode, &rq[2], &rs[2], small[2], full, fold[2], ro, a2);
+                    op[3] = pw_out(rmode, &rq[3], &rs[3], small[3], full, fold[3], ro, a3);
+                } else {
+                    __asm__ volatile("1:\n\t"
+                                     "ldr %[xv], [%[xp]], #4\n\t"
+                                     "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
+                                     "sxtb16 %[x02], %[xv]\n\t"
+                                     "sxtb16 %[xv], %[xv], ror #8\n\t"
+                                     "smlad %[a0], %[x02], %[w0], %[a0]\n\t"
+                                     "smlad %[a0], %[xv], %[w1], %[a0]\n\t"
+                                     "smlad %[a1], %[x02], %[w2], %[a1]\n\t"
+                                     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
+                                     "cmp %[xp], %[xe]\n\t"
+                                     "bne 1b\n\t"
+                                     : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp),
+                                       [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1),
+                                       [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                     : [xe] "r"(xe)
+                                     : "cc", "memory");
+                    if (rmode == 3) {
+                        const uint32_t *cp = rc5;
+                        register uint32_t w4 __asm__("r12");
+                        __asm__ volatile(PW_RQS5("a0") PW_RQS5("a1")
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [cp] "+r"(cp), [w0] "=&r"(w0),
+                                           [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [w4] "=&r"(w4)
+                                         :
+                                         : "memory");
+                        op[0] = (int8_t)a0, op[1] = (int8_t)a1;
+                        continue;
+                    }
+                    if (rmode == 1) {
+                        const uint32_t *cp = rc;
+                        __asm__ volatile(PW_RQS("a0") PW_RQS("a1")
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [cp] "+r"(cp), [w0] "=&r"(w0),
+                                           [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                         :
+                                         : "memory");
+                        op[0] = (int8_t)a0, op[1] = (int8_t)a1;
+                        continue;
+                    }
+                    op[0] = pw_out(rmode, &rq[0], &rs[0], small[0], full, fold[0], ro, a0);
+                    op[1] = pw_out(rmode, &rq[1], &rs[1], small[1], full, fold[1], ro, a1);
+                }
+            }
+        }
+    }
+}
+
+static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                      int8_t *output) {
+    const ta_dims4 in = p->input, f = p->filter, out = p->output;
+    const int32_t depth = f.c;
+    if (f.h != 1 || f.w != 1 || in.c != f.c || p->pad_h != 0 || p->pad_w != 0 || depth % 4 != 0 || depth > 256 ||
+        (int64_t)(out.h - 1) * p->stride_h >= in.h || (int64_t)(out.w - 1) * p->stride_w >= in.w)
+        return 0;
+    const int32_t nch = depth <= 128 ? 4 : 2;
+    const bool full = p->q.act_min == -128 && p->q.act_max == 127;
+    const bool layer_ok = TA__RQS && ta__rqs_layer_ok(&p->q, out.c);
+    uint32_t wbuf[TA__PW_BUF_WORDS];
+    int32_t oc0 = 0;
+    for (; oc0 + nch <= out.c; oc0 += nch) {
+        ta__rq rq[4];
+        ta__rqs rs[4] = {{0, 0, 1, 0}, {0, 0, 1, 0}, {0, 0, 1, 0}, {0, 0, 1, 0}};
+        bool small[4] = {false, false, false, false};
+        uint32_t fold[4] = {0, 0, 0, 0};
+        for (int32_t j = 0; j < nch; j++) {
+            /* unpack the channel's weights and sum them in one pass (the
+             * sum as ta__sum_s8 does it: USADA8 of the bytes + 128) */
+            const int8_t *w = filter + (ptrdiff_t)(oc0 + j) * depth, *we = w + depth;
+            uint32_t *dst = wbuf + 2 * j, u = 0;
+            for (; w != we; w += 4, dst += 2 * nch) {
+                const uint32_t wv = ta__ld32(w);
+                dst[0] = (uint32_t)__sxtb16(wv), dst[1] = (uint32_t)ta__sxtb16_ror8(wv);
+                u = __usada8(wv ^ 0x80808080u, 0, u);
+            }
+            const int32_t wsum = (int32_t)(u - (uint32_t)depth * 128u);
+            fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, wsum);
+            pw_requant(&p->q, layer_ok, oc0 + j, fold[j], depth, &rq[j], &rs[j], &small[j]);
+        }
+        uint32_t rc[16]; /* per channel: fold2, mult, add, right (PW_RQS) */
+        for (int32_t j = 0; j < 4; j++) {
+            rc[4 * j] = rs[j].fold2, rc[4 * j + 1] = (uint32_t)rs[j].mult;
+            rc[4 * j + 2] = (uint32_t)rs[j].add, rc[4 * j + 3] = (uint32_t)rs[j].right;
+        }
+        /* rmode 3: every channel within PW_RQS5's rule (ta__rqs's, with
+         * rounding shifts up to 30), no activation clamp */
+        uint32_t rc5[20];
+        bool big = full && p->q.output_offset >= -128 && p->q.output_offset <= 127;
+        for (int32_t j = 0; big && j < nch; j++) {
+            const int32_t ch = p->q.per_channel ? oc0 + j : 0;
+            const int32_t sh = p->q.shift[ch];
+            const int64_t fj = (int32_t)fold[j];
+            big = p->q.mult[ch] != INT32_MIN && sh <= -1 && sh >= -30 &&
+                  (fj < 0 ? -fj : fj) + (int64_t)depth * 16384 < (INT64_C(1) << 29);
+            if (big) {
+                rc5[5 * j] = fold[j] << 1, rc5[5 * j + 1] = (uint32_t)p->q.mult[ch];
+                rc5[5 * j + 2] = UINT32_C(1) << (-sh - 1), rc5[5 * j + 3] = (uint32_t)-sh;
+                rc5[5 * j + 4] = (uint32_t)p->q.output_offset;
+            }
+        }
+        /* one build per channel count and requantisation */
+        const bool all_small = small[0] && small[1] && (nch == 2 || (small[2] && small[3]));
+        const int rmode = all_small ? (full ? 1 : 2) : big ? 3 : 0;
+        if (nch == 4) {
+            if (rmode == 3)
+                pw_pixels(p, input, output, oc0, 4, 3, wbuf, rq, rs, small, fold, rc, rc5);
+            else if (rmode == 1)
+                pw_pixels(p, input, output, oc0, 4, 1, wbuf, rq, rs, small, fold, rc, rc5);
+            else if (rmode == 2)
+                pw_pixels(p, input, output, oc0, 4, 2, wbuf, rq, rs, small, fold, rc, rc5);
+            else
+                pw_pixels(p, input, output, oc0, 4, 0, wbuf, rq, rs, small, fold, rc, rc5);
+        } else {
+            if (rmode == 3)
+                pw_pixels(p, input, output, oc0, 2, 3, wbuf, rq, rs, small, fold, rc, rc5);
+            else if (rmode == 1)
+                pw_pixels(p, input, output, oc0, 2, 1, wbuf, rq, rs, small, fold, rc, rc5);
+            else if (rmode == 2)
+                pw_pixels(p, input, output, oc0, 2, 2, wbuf, rq, rs, small, fold, rc, rc5);
+            else
+                pw_pixels(p, input, output, oc0, 2, 0, wbuf, rq, rs, small, fold, rc, rc5);
+        }
+    }
+    return oc0;
+}
+#endif
+
 #ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void conv_body(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output, int isa) {
@@ -79,6 +335,10 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
     const int32_t groups = in.c / f.c, per_group = f.n / groups;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     const bool sat = TA__RQ_SAT && ta__rq_sat_ok(&p->q, out.c); /* the shorter requantisation (requant.h) */
+    /* the shortest one (ta__rqs), for channel pairs whose whole windows are
+     * small enough; full: no activation clamp narrower than int8 */
+    const bool rqs = TA__RQS && ta__rqs_layer_ok(&p->q, out.c);
+    const bool full_range = p->q.act_min == -128 && p->q.act_max == 127;
     const int32_t row_w = f.w * f.c; /* bytes of one filter row */
     const int32_t depth = f.h * row_w;
     const int32_t dil_x = p->dilation_w * in.c; /* input bytes between taps along x */
@@ -90,6 +350,11 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
     int32_t fx_lo, fx_hi;
     full_x_range(p, &fx_lo, &fx_hi);
 
+    /* output channels [0, pw_done) done by the DSP pointwise kernel */
+    int32_t pw_done = 0;
+#if defined(TA__DOT_DSP)
+    if (groups == 1) pw_done = pw_dsp(p, input, filter, bias, output);
+#endif
     for (int32_t g = 0; g < groups; g++) {
         const int32_t oc_end = (g + 1) * per_group;
         /* output channels [g * per_group, covered) have their whole windows
@@ -123,7 +388,7 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
             }
         }
 #endif
-        for (int32_t oc0 = g * per_group; oc0 < oc_end; oc0 += 2) {
+        for (int32_t oc0 = g * per_group + pw_done; oc0 < oc_end; oc0 += 2) {
             /* An odd last channel runs as a pair with itself; only one is stored. */
             const int32_t oc1 = oc0 + 1 < oc_end ? oc0 + 1 : oc0;
             const int8_t *w0 = filter + (ptrdiff_t)oc0 * depth, *w1 = filter + (ptrdiff_t)oc1 * depth;
@@ -131,6 +396,9 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
             const ta__rq r0 = ta__rq_make(&p->q, oc0), r1 = ta__rq_make(&p->q, oc1);
             const uint32_t full0 = ta__fold(bias, oc0, p->q.input_offset, sum0);
             const uint32_t full1 = ta__fold(bias, oc1, p->q.input_offset, sum1);
+            ta__rqs q0 = {0, 0, 1, 0}, q1 = {0, 0, 1, 0};
+            const bool small = rqs && ta__rqs_make(&p->q, oc0, full0, depth, &q0) &&
+                               ta__rqs_make(&p->q, oc1, full1, depth, &q1);
             for (int32_t b = 0; b < out.n; b++) {
                 for (int32_t oy = 0; oy < out.h; oy++) {
                     const ta__taps ty = ta__conv_taps(oy, p->stride_h, p->pad_h, p->dilation_h, f.h, in.h);
@@ -152,6 +420,20 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                                 for (int32_t fy = 0; fy < f.h; fy++)
                                     DOT_2X2(x + fy * dil_y, x + fy * dil_y + px_step, w0 + fy * row_w,
                                                 w1 + fy * row_w, row_w, acc);
+                                if (small && full_range) {
+                                    op[oc0] = ta__rqs_s8(&q0, ro, true, acc[0]);
+                                    op[out.c + oc0] = ta__rqs_s8(&q0, ro, true, acc[2]);
+                                    op[oc1] = ta__rqs_s8(&q1, ro, true, acc[1]);
+                                    op[out.c + oc1] = ta__rqs_s8(&q1, ro, true, acc[3]);
+                                    continue; /* oc1 == oc0 stores the same byte twice */
+                                }
+                                if (small) {
+                                    op[oc0] = ta__rqs_s8(&q0, ro, false, acc[0]);
+                                    op[out.c + oc0] = ta__rqs_s8(&q0, ro, false, acc[2]);
+                                    op[oc1] = ta__rqs_s8(&q1, ro, false, acc[1]);
+                                    op[out.c + oc1] = ta__rqs_s8(&q1, ro, false, acc[3]);
+                                    continue;
+                                }
                                 if (sat) {
                                     op[oc0] = ta__rq_s8_sat(&r0, ro, (uint32_t)acc[0] + full0);
                                     op[out.c + oc0] = ta__rq_s8_sat(&r0, ro, (uint32_t)acc[2] + full0);

@@ -137,6 +137,183 @@ static inline void dw_full2(const int8_t *x, ptrdiff_t xs, ptrdiff_t sx, ptrdiff
 }
 #endif
 
+#if defined(TA__DOT_DSP)
+/* The DSP cores' 3x3 kernel (depth multiplier 1, channels a multiple of 4:
+ * MobileNet's depthwise layers).  Per block of 4 channels the 9 taps'
+ * weights are unpacked once into int16 pairs (dw3_block: wx, on the stack,
+ * 72 bytes), so a tap costs one input load, two SXTB16 and four
+ * SMLABB/SMLATT, with the 9 taps unrolled and no loop counter.
+ * A window clipped by padding is not special-cased tap by tap: its outside
+ * taps read the byte -input_offset instead, whose term w * (x +
+ * input_offset) is 0, so the fold over all 9 taps' weights stays right
+ * (needs -input_offset to be an int8, checked).  Such windows are gathered
+ * into a 9-word local copy first; the inside ones are read in place.
+ * A depth multiplier that is a multiple of 4 (a one-channel image's first
+ * layer) goes the same way: the 4 channels of a block read one input byte,
+ * replicated into the word's 4 lanes. */
+#define DW3_LOAD(ptr) (bcast ? (uint32_t)(uint8_t)*(ptr) * 0x01010101u : ta__ld32(ptr))
+#define DW3_TAP(ptr, k)                                                   \
+    do {                                                                  \
+        const uint32_t xv_ = DW3_LOAD(ptr);                               \
+        const int32_t x02_ = __sxtb16(xv_), x13_ = ta__sxtb16_ror8(xv_);  \
+        a0 = __smlabb(x02_, (int32_t)wx[2 * (k)], a0);                    \
+        a2 = __smlatt(x02_, (int32_t)wx[2 * (k)], a2);                    \
+        a1 = __smlabb(x13_, (int32_t)wx[2 * (k) + 1], a1);                \
+        a3 = __smlatt(x13_, (int32_t)wx[2 * (k) + 1], a3);                \
+    } while (0)
+
+/* The 9 taps of a gathered window (9 words, 4 int8 lanes each). */
+static void dw3_words(const uint32_t *win, const uint32_t *wx, int32_t *r0, int32_t *r1, int32_t *r2,
+                      int32_t *r3) {
+    const bool bcast = false;
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const int8_t *x = (const int8_t *)win;
+    for (int32_t k = 0; k < 9; k++) DW3_TAP(x + 4 * k, k);
+    *r0 = a0, *r1 = a1, *r2 = a2, *r3 = a3;
+}
+
+static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                        const int32_t *bias, int8_t *output, int32_t c0, int mode, bool bcast) {
+    const ta_dims4 in = p->input, out = p->output;
+    const int32_t C = out.c;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const ptrdiff_t sx = (ptrdiff_t)p->dilation_w * in.c, sy = (ptrdiff_t)p->dilation_h * in.w * in.c;
+    const int32_t dh = p->dilation_h, dw = p->dilation_w;
+    const uint32_t padw = (uint32_t)(uint8_t)(int8_t)(-p->q.input_offset) * 0x01010101u;
+    /* the block's input: channels c0.. (depth multiplier 1), or the one
+     * input channel all 4 read (a multiple of 4: bcast, its byte
+     * replicated into the 4 lanes) */
+    const int32_t xc = bcast ? c0 / p->depth_multiplier : c0;
+    uint32_t wx[18];
+    int32_t ws[4] = {0, 0, 0, 0};
+    for (int32_t t = 0; t < 9; t++) {
+        const int8_t *w = filter + (ptrdiff_t)t * C + c0;
+        const uint32_t wv = ta__ld32(w);
+        wx[2 * t] = (uint32_t)__sxtb16(wv), wx[2 * t + 1] = (uint32_t)ta__sxtb16_ror8(wv);
+        for (int32_t c = 0; c < 4; c++) ws[c] += w[c];
+    }
+    ta__rq rq[4];
+    uint32_t fold[4];
+    ta__rqs rs[4];
+    for (int32_t c = 0; c < 4; c++) {
+        rq[c] = ta__rq_make(&p->q, c0 + c);
+        fold[c] = ta__fold(bias, c0 + c, p->q.input_offset, ws[c]);
+        if (mode >= 2) (void)ta__rqs_make(&p->q, c0 + c, fold[c], 9, &rs[c]); /* dw3_run checked it */
+    }
+    for (int32_t b = 0; b < out.n; b++) {
+        for (int32_t oy = 0; oy < out.h; oy++) {
+            const int32_t iy0 = oy * p->stride_h - p->pad_h;
+            const bool full_y = iy0 >= 0 && iy0 + 2 * dh < in.h;
+            int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + c0;
+            for (int32_t ox = 0; ox < out.w; ox++, op += C) {
+                const int32_t ix0 = ox * p->stride_w - p->pad_w;
+                const int8_t *x;
+                ptrdiff_t tx, ty;
+                uint32_t win[9];
+                if (full_y && ix0 >= 0 && ix0 + 2 * dw < in.w) {
+                    x = input + ta__nhwc_p(&in, b, iy0, ix0) + xc;
+                    tx = sx, ty = sy;
+                } else {
+                    /* the taps' x positions inside the image, as 3 bits */
+                    uint32_t in_x = 0;
+                    for (int32_t fx = 0; fx < 3; fx++)
+                        in_x |= (uint32_t)((uint32_t)(ix0 + fx * dw) < (uint32_t)in.w) << fx;
+                    for (int32_t fy = 0; fy < 3; fy++) {
+                        const int32_t iy = iy0 + fy * dh;
+                        uint32_t *wr = win + 3 * fy;
+                        if ((uint32_t)iy >= (uint32_t)in.h) {
+                            wr[0] = wr[1] = wr[2] = padw;
+                            continue;
+                        }
+                        /* (the tap's offset is added only when it is inside) */
+                        const int8_t *row = input + ta__nhwc_p(&in, b, iy, 0) + xc;
+                        const ptrdiff_t o0 = (ptrdiff_t)ix0 * in.c;
+                        wr[0] = in_x & 1 ? DW3_LOAD(row + o0) : padw;
+                        wr[1] = in_x & 2 ? DW3_LOAD(row + (o0 + sx)) : padw;
+                        wr[2] = in_x & 4 ? DW3_LOAD(row + (o0 + 2 * sx)) : padw;
+                    }
+                    x = (const int8_t *)win;
+                    tx = 4, ty = 12;
+                }
+                int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                if (bcast && x == (const int8_t *)win) {
+                    /* the gathered words are replicated already */
+                    dw3_words(win, wx, &a0, &a1, &a2, &a3);
+                    goto requant;
+                }
+                DW3_TAP(x, 0);
+                DW3_TAP(x + tx, 1);
+                DW3_TAP(x + 2 * tx, 2);
+                x += ty;
+                DW3_TAP(x, 3);
+                DW3_TAP(x + tx, 4);
+                DW3_TAP(x + 2 * tx, 5);
+                x += ty;
+                DW3_TAP(x, 6);
+                DW3_TAP(x + tx, 7);
+                DW3_TAP(x + 2 * tx, 8);
+            requant:
+                if (mode >= 2) {
+                    op[0] = ta__rqs_s8(&rs[0], ro, mode == 2, a0);
+                    op[1] = ta__rqs_s8(&rs[1], ro, mode == 2, a1);
+                    op[2] = ta__rqs_s8(&rs[2], ro, mode == 2, a2);
+                    op[3] = ta__rqs_s8(&rs[3], ro, mode == 2, a3);
+                } else if (mode == 1) {
+                    op[0] = ta__rq_s8_sat(&rq[0], ro, (uint32_t)a0 + fold[0]);
+                    op[1] = ta__rq_s8_sat(&rq[1], ro, (uint32_t)a1 + fold[1]);
+                    op[2] = ta__rq_s8_sat(&rq[2], ro, (uint32_t)a2 + fold[2]);
+                    op[3] = ta__rq_s8_sat(&rq[3], ro, (uint32_t)a3 + fold[3]);
+                } else {
+                    op[0] = ta__rq_s8(&rq[0], ro, (uint32_t)a0 + fold[0]);
+                    op[1] = ta__rq_s8(&rq[1], ro, (uint32_t)a1 + fold[1]);
+                    op[2] = ta__rq_s8(&rq[2], ro, (uint32_t)a2 + fold[2]);
+                    op[3] = ta__rq_s8(&rq[3], ro, (uint32_t)a3 + fold[3]);
+                }
+            }
+        }
+    }
+}
+#undef DW3_TAP
+#undef DW3_LOAD
+
+/* Whether dw3_block covers the layer; then runs it on every block. */
+static bool dw3_run(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                    int8_t *output) {
+    const int32_t C = p->output.c;
+    const int32_t dm = p->depth_multiplier;
+    if (p->filter.h != 3 || p->filter.w != 3 || (dm != 1 && dm % 4 != 0) || C % 4 != 0 ||
+        p->q.input_offset < -127 || p->q.input_offset > 128)
+        return false;
+    const bool sat = TA__RQ_SAT && ta__rq_sat_ok(&p->q, C);
+    const bool rqs = TA__RQS && ta__rqs_layer_ok(&p->q, C);
+    const bool full = p->q.act_min == -128 && p->q.act_max == 127;
+    for (int32_t c0 = 0; c0 < C; c0 += 4) {
+        /* four builds of the block, the requantisation chosen once per
+         * block: the shortest (ta__rqs, with or without an activation
+         * clamp) when all 4 channels' windows are small enough */
+        bool small = rqs;
+        for (int32_t c = 0; small && c < 4; c++) {
+            int32_t ws = 0;
+            for (int32_t t = 0; t < 9; t++) ws += filter[(ptrdiff_t)t * C + c0 + c];
+            ta__rqs unused;
+            small = ta__rqs_make(&p->q, c0 + c, ta__fold(bias, c0 + c, p->q.input_offset, ws), 9, &unused);
+        }
+        const int mode = small && full ? 2 : small ? 3 : sat ? 1 : 0;
+        if (dm != 1)
+            dw3_block(p, input, filter, bias, output, c0, mode, true);
+        else if (mode == 2)
+            dw3_block(p, input, filter, bias, output, c0, 2, false);
+        else if (mode == 3)
+            dw3_block(p, input, filter, bias, output, c0, 3, false);
+        else if (mode == 1)
+            dw3_block(p, input, filter, bias, output, c0, 1, false);
+        else
+            dw3_block(p, input, filter, bias, output, c0, 0, false);
+    }
+    return true;
+}
+#endif
+
 /* dw_full for a depth multiplier > 1: channel c reads input x[xi[c]]. */
 static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, ptrdiff_t sx, ptrdiff_t sy, const int8_t *w, int32_t C, int32_t fh,
                               int32_t fw, const uint8_t *xi, int32_t *acc) {
@@ -176,6 +353,9 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
                                   const int32_t *bias, int8_t *output) {
 #endif
     (void)isa;
+#if defined(TA__DOT_DSP)
+    if (dw3_run(p, input, filter, bias, output)) return;
+#endif
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
