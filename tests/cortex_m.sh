@@ -38,7 +38,7 @@ while read -r cpu model cases extra; do
       out="$tmp/run"
       rm -rf "$out"
       if ! bash "$src/examples/cortex_m/build.sh" "$data/models/$model.tflite" "$dir" "$out" --cpu "$cpu" --rewrite $rw \
-           ${extra//,/ } > "$tmp/log" 2>&1; then
+           --rederive ${extra//,/ } > "$tmp/log" 2>&1; then
         echo "FAIL: $model $c on $cpu (rewrites: $rw):"; sed 's/^/  /' "$tmp/log"; fail=1; continue
       fi
       runs=$((runs+1))
@@ -87,6 +87,9 @@ main_runs=$runs
 # ones, on the first case of each model, TFLM's graph.
 macs_of() { [ -x "${TINYARENA_BENCH_RUN:-}" ] && "$TINYARENA_BENCH_RUN" --macs "$1" 2>/dev/null || echo 0; }
 echo "int8 kernels, instructions per invoke under QEMU -icount (reference -> fast):"
+# The reference-loop runs are built without --rederive: the firmware a user
+# gets, whose link build.sh checks holds no importer, rewrite, lifetime
+# analysis or prepare.
 while read -r cpu model c; do
   [ -z "$cpu" ] && continue
   flat=$(echo "$model" | sed 's|/|__|g')

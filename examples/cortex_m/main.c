@@ -31,6 +31,7 @@ static int fail(const char *what) {
     return 1;
 }
 
+#ifdef TA_EXAMPLE_REDERIVE
 /* The op constants blob re-derived on this target, record by record: the
  * work-block path (a const blob without the init table) imports the model
  * and runs every op's prepare, and refuses the blob if one record differs.
@@ -63,12 +64,21 @@ static int rederive(void) {
     put_kv("blob_rederived", 1);
     return 0;
 }
+#else
+/* Built without the re-derivation (build.sh without --rederive): the
+ * firmware a user gets, with no importer and no prepare linked. */
+static int rederive(void) {
+    put_kv("blob_rederived", 0);
+    return 0;
+}
+#endif
 
 int main(void) {
     board_puts("tinyarena: " MODEL_DATA_NAME " on " BOARD_CPU "\n");
-    /* only the model's ops: the firmware links only their kernels */
-    ta_runtime_options opt = ta_runtime_options_for_ops(MODEL_BUDGET_OPS);
-    ta_runtime_use_budget(&opt, &model_budget); /* plan, op constants and init table from flash, hash checked */
+    /* only the model's ops (the firmware links only their kernels), and the
+     * plan, op constants and init table from flash, hash checked; no
+     * work-block path: no importer, rewrites, lifetimes or prepare linked */
+    ta_runtime_options opt = ta_runtime_options_for_budget(&model_budget, MODEL_BUDGET_OPS);
     /* MODEL_BUDGET_ARENA_BYTES is the least: 32 bytes less is refused with
      * one line, and nothing is written (the arena is still all zero) */
     if (ta_runtime_open(&rt, model_data, MODEL_DATA_BYTES, &opt, &d)) return fail("open");

@@ -149,9 +149,9 @@ ta_runtime_options ta_runtime_options_for_ops(const ta_op_list *ops);
  * without them, or poison mode, fails at query/init with TA_E_UNSUPPORTED
  * and one line (use ta_runtime_options_for_ops).  The firmware links
  * neither the TFLite importer, the rewrites, lifetimes nor any op's
- * prepare: only the init-table path and the ops' invoke.  ta_runtime_export_init
- * and ta_runtime_work_bytes (0) still work; budget may be NULL (then
- * nothing can init). */
+ * prepare: only the init-table path and the ops' invoke (ta_runtime_work_bytes
+ * is 0; ta_runtime_export_init needs a plan source: not with these options).
+ * With a NULL budget open refuses (no model hash). */
 ta_runtime_options ta_runtime_options_for_budget(const ta_budget *budget, const ta_op_list *ops);
 
 /* Plans with the named strategy of plan.h ("greedy", "best", ...).
@@ -323,7 +323,10 @@ typedef struct ta_runtime {
     uint32_t n_state_ops;
 } ta_runtime;
 
-/* Verifies the model (ta_tflite_open) and keeps the options.  No memory. */
+/* Verifies the model (ta_tflite_open) and keeps the options.  No memory.
+ * With firmware options (ta_runtime_options_for_budget) the model is not
+ * parsed: its bytes must hash to the budget's model_hash (the host verified
+ * those bytes) and be 8-byte aligned. */
 ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len,
                           const ta_runtime_options *opt, ta_diag *diag);
 

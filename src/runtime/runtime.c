@@ -34,7 +34,7 @@
  *   image start);  the op records (ops.h: frozen, position-independent).
  */
 #include "runtime/runtime_int.h"
-#include "tinyarena/rewrite.h"
+#include "tinyarena/rewrite.h" /* TA_REWRITE_ALL */
 
 /* Every variable tensor back to its reset value, every op's state to zero
  * (TFLM's initial value for the one op that keeps state, spectral
@@ -46,6 +46,8 @@ void ta__rt_reset_vars(ta_runtime *rt) {
         if (sb) memset(rt->state_ptrs[k++], 0, sb);
     }
 }
+
+static void budget_fields(ta_runtime_options *opt, const ta_budget *budget);
 
 /* Everything but the work-block path: what a firmware that initialises
  * from an init table needs (ta_runtime_options_for_budget). */
@@ -68,7 +70,7 @@ ta_runtime_options ta_runtime_options_for_ops(const ta_op_list *ops) {
  * importer, rewrite, lifetime analysis or op prepare. */
 ta_runtime_options ta_runtime_options_for_budget(const ta_budget *budget, const ta_op_list *ops) {
     ta_runtime_options o = options_base(ops);
-    ta_runtime_use_budget(&o, budget);
+    budget_fields(&o, budget);
     return o;
 }
 
@@ -126,9 +128,11 @@ ta_status ta__rt_budget_plan(void *ctx, const ta_request *reqs, size_t n, void *
     return TA_OK;
 }
 
-void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
-    if (!opt) return;
-    opt->planner = ta__rt_budget_plan;
+/* A budget's fields but the plan source: use_budget adds the planner that
+ * checks the table against the requests (work-block path only); the
+ * firmware options (no work-block path) keep planner NULL and read the
+ * budget from planner_ctx, so they do not link that planner. */
+static void budget_fields(ta_runtime_options *opt, const ta_budget *budget) {
     opt->planner_ctx = (void *)budget;
     opt->model_hash = budget ? budget->model_hash : 0;
     opt->consts = budget ? budget->consts : NULL;
@@ -136,6 +140,18 @@ void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
     opt->rewrites = budget ? budget->rewrites : 0;
     opt->init = budget && budget->consts ? budget->init : NULL;
     opt->init_bytes = opt->init ? budget->init_bytes : 0;
+}
+
+void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
+    if (!opt) return;
+    opt->planner = ta__rt_budget_plan;
+    budget_fields(opt, budget);
+}
+
+/* The budget table the options plan with, or NULL (a strategy, a plan table). */
+static const ta_budget *budget_of(const ta_runtime *rt) {
+    if (!rt->opt.work_path) return rt->opt.planner ? NULL : (const ta_budget *)rt->opt.planner_ctx;
+    return rt->opt.planner == rt->opt.work_path->budget_plan ? (const ta_budget *)rt->opt.planner_ctx : NULL;
 }
 
 void ta_runtime_use_init(ta_runtime_options *opt, const void *init, size_t bytes) {
@@ -324,17 +340,21 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
     if (rt->opt.subgraph != 0) return ta_diag_set(diag, TA_E_UNSUPPORTED, "only subgraph 0 can run");
     const uint32_t rw = rt->opt.rewrites;
     if (rw & ~TA_REWRITE_ALL) return ta_diag_set(diag, TA_E_INVALID_ARG, "unknown rewrite flags 0x%x", rw);
+    if (ta__rd32(t + 32) != rw && !rt->opt.work_path) /* the names are the rewrite module's */
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was planned with rewrites 0x%x, the runtime applies 0x%x",
+                           ta__rd32(t + 32), rw);
     if (ta__rd32(t + 32) != rw) {
         char a[64], b[64];
+        const char *(*names)(uint32_t, char *, size_t) = rt->opt.work_path->rewrite_names;
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was planned with rewrites %s, the runtime applies %s",
-                           ta_rewrite_names(ta__rd32(t + 32), a, sizeof a), ta_rewrite_names(rw, b, sizeof b));
+                           names(ta__rd32(t + 32), a, sizeof a), names(rw, b, sizeof b));
     }
     if (ta__rd32(t + 36) != (uint32_t)rt->opt.scratch)
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table was made for %s scratch, the runtime uses %s",
                            ta__rd32(t + 36) ? "shared" : "planned", rt->opt.scratch == TA_SCRATCH_SHARED ? "shared" : "planned");
     const size_t planned = ta__rd32(t + 28);
-    if (rt->opt.planner == ta__rt_budget_plan && rt->opt.planner_ctx) {
-        const ta_budget *bt = (const ta_budget *)rt->opt.planner_ctx;
+    const ta_budget *bt = budget_of(rt);
+    if (bt) {
         if (bt->arena_bytes != planned)
             return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table plans %zu bytes, the budget table %u (tables of two headers)",
                                planned, bt->arena_bytes);
@@ -510,8 +530,24 @@ ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const t
                            "runtime open: no op list (ta_runtime_options_default: every op; firmware: ta_runtime_options_for_ops)");
     if (opt->model_hash && ta_budget_hash(model, len) != opt->model_hash)
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was made for other model bytes (hash mismatch)");
-    ta_status st = ta_tflite_open(&rt->model, model, len, diag);
-    if (st) return st;
+    if (opt->work_path) {
+        ta_status st = opt->work_path->open(&rt->model, model, len, diag);
+        if (st) return st;
+    } else {
+        /* No work-block path (ta_runtime_options_for_budget): nothing on
+         * this device reads the model's structure, only the byte ranges the
+         * init table names, each checked against len.  The hash proves the
+         * bytes are the ones the host verified and planned, so the TFLite
+         * reader is not linked at all. */
+        if (!opt->model_hash)
+            return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime open: firmware options without a budget (model hash)");
+        if ((uintptr_t)model % 8)
+            return ta_diag_set(diag, TA_E_INVALID_ARG, "model bytes must be 8-byte aligned (address %% 8 = %u)",
+                               (unsigned)((uintptr_t)model % 8));
+        rt->model.bytes = (const uint8_t *)model;
+        rt->model.len = len;
+        rt->model.open = true;
+    }
     rt->opt = *opt;
     rt->state = 1;
     return TA_OK;
@@ -598,70 +634,16 @@ ta_status ta_runtime_reset(ta_runtime *rt, ta_diag *diag) {
     return TA_OK;
 }
 
-static uint32_t fnv1a(const uint8_t *p, size_t n) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
-#define CANARY 0xA5
-
-/* Fills every planned byte that holds no data needed at step s (data
- * written before s and still live at s) with the canary. */
-static void poison_fill(ta_runtime *rt, int32_t s) {
-    uint8_t *cur = rt->head, *end = rt->head + rt->b.planned;
-    for (size_t k = 0; k < rt->n_pbuf; k++) {
-        const ta_poison_buf *pb = &rt->pbuf[rt->porder[k]];
-        if (!(pb->first < s && s <= pb->last) || !pb->bytes) continue;
-        if (pb->data > cur) memset(cur, CANARY, (size_t)(pb->data - cur));
-        if (pb->data + pb->bytes > cur) cur = pb->data + pb->bytes;
-    }
-    if (end > cur) memset(cur, CANARY, (size_t)(end - cur));
-}
-
-/* After the op at step s: checksum what it wrote (buffers created at s and,
- * with rewrites, the groups its outputs were written into), verify
- * everything else live. */
-static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *diag) {
-    for (size_t i = 0; i < rt->n_pbuf; i++) {
-        ta_poison_buf *pb = &rt->pbuf[i];
-        if (pb->tensor < 0 || pb->first != s) continue;
-        pb->sum = fnv1a(pb->data, pb->bytes);
-    }
-    const uint8_t *rec = ta__rt_op_record(rt, op);
-    for (uint32_t k = 0, n = rt->pgroup ? ta__op_output(rec, 0, NULL) : 0; k < n; k++) {
-        int32_t t = -1;
-        ta__op_output(rec, k, &t);
-        if (t < 0 || (uint32_t)t >= rt->n_tensors || rt->pgroup[t] < 0) continue;
-        ta_poison_buf *pb = &rt->pbuf[rt->pgroup[t]];
-        pb->sum = fnv1a(pb->data, pb->bytes);
-    }
-    for (size_t i = 0; i < rt->n_pbuf; i++) {
-        ta_poison_buf *pb = &rt->pbuf[i];
-        if (pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
-        if (fnv1a(pb->data, pb->bytes) != pb->sum) {
-            rt->poison.clobbered = true;
-            rt->poison.tensor = pb->tensor;
-            rt->poison.op = (int32_t)op;
-            return ta_diag_set(diag, TA_E_OVERLAP, "poison: tensor %d (live steps %d..%d) was clobbered by op %u (%s)",
-                               pb->tensor, pb->first, pb->last, op, ta__op_name_in(rt->opt.ops, ta__rt_op_record(rt, op)));
-        }
-    }
-    return TA_OK;
-}
-
 ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
     if (!rt || rt->state != 3) return ta_diag_set(diag, TA_E_STATE, "invoke before init");
-    const bool poison = rt->opt.poison && rt->pbuf;
-    if (poison) {
-        memset(&rt->poison, 0, sizeof rt->poison);
-        for (size_t i = 0; i < rt->n_pbuf; i++)
-            if (rt->pbuf[i].tensor >= 0 && rt->pbuf[i].first == 0)
-                rt->pbuf[i].sum = fnv1a(rt->pbuf[i].data, rt->pbuf[i].bytes);
-    }
+    /* poison tables exist only from the work-block path (an init table
+     * refuses poison mode): its checks are reached through it, so a
+     * firmware without that path does not link them */
+    const struct ta__work_path *poison = rt->opt.poison && rt->pbuf ? rt->opt.work_path : NULL;
+    if (poison) poison->poison_start(rt);
     for (uint32_t o = 0, slot = 0, sslot = 0; o < rt->n_ops; o++) {
         const int32_t step = (int32_t)o + 1;
-        if (poison) poison_fill(rt, step);
+        if (poison) poison->poison_fill(rt, step);
         const uint8_t *rec = ta__rt_op_record(rt, o);
         void *scratch = ta__op_scratch_bytes(rec) && slot < rt->n_scratch_ops ? rt->scratch_ptrs[slot++] : NULL;
         void *state = ta__op_state_bytes_in(rt->opt.ops, rec) && sslot < rt->n_state_ops ? rt->state_ptrs[sslot++] : NULL;
@@ -672,7 +654,7 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
             if (diag) tmp = *diag;
             return ta_diag_set(diag, st, "op %u: %s", o, tmp.msg);
         }
-        if (poison && (st = poison_check(rt, step, o, diag))) return st;
+        if (poison && (st = poison->poison_check(rt, step, o, diag))) return st;
     }
     return TA_OK;
 }

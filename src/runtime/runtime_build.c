@@ -411,6 +411,67 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
     return TA_OK;
 }
 
+/* ---- poison mode (invoke) ------------------------------------------------ */
+
+static uint32_t fnv1a(const uint8_t *p, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+#define CANARY 0xA5
+
+/* Fills every planned byte that holds no data needed at step s (data
+ * written before s and still live at s) with the canary. */
+static void poison_fill(ta_runtime *rt, int32_t s) {
+    uint8_t *cur = rt->head, *end = rt->head + rt->b.planned;
+    for (size_t k = 0; k < rt->n_pbuf; k++) {
+        const ta_poison_buf *pb = &rt->pbuf[rt->porder[k]];
+        if (!(pb->first < s && s <= pb->last) || !pb->bytes) continue;
+        if (pb->data > cur) memset(cur, CANARY, (size_t)(pb->data - cur));
+        if (pb->data + pb->bytes > cur) cur = pb->data + pb->bytes;
+    }
+    if (end > cur) memset(cur, CANARY, (size_t)(end - cur));
+}
+
+/* After the op at step s: checksum what it wrote (buffers created at s and,
+ * with rewrites, the groups its outputs were written into), verify
+ * everything else live. */
+static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *diag) {
+    for (size_t i = 0; i < rt->n_pbuf; i++) {
+        ta_poison_buf *pb = &rt->pbuf[i];
+        if (pb->tensor < 0 || pb->first != s) continue;
+        pb->sum = fnv1a(pb->data, pb->bytes);
+    }
+    const uint8_t *rec = ta__rt_op_record(rt, op);
+    for (uint32_t k = 0, n = rt->pgroup ? ta__op_output(rec, 0, NULL) : 0; k < n; k++) {
+        int32_t t = -1;
+        ta__op_output(rec, k, &t);
+        if (t < 0 || (uint32_t)t >= rt->n_tensors || rt->pgroup[t] < 0) continue;
+        ta_poison_buf *pb = &rt->pbuf[rt->pgroup[t]];
+        pb->sum = fnv1a(pb->data, pb->bytes);
+    }
+    for (size_t i = 0; i < rt->n_pbuf; i++) {
+        ta_poison_buf *pb = &rt->pbuf[i];
+        if (pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
+        if (fnv1a(pb->data, pb->bytes) != pb->sum) {
+            rt->poison.clobbered = true;
+            rt->poison.tensor = pb->tensor;
+            rt->poison.op = (int32_t)op;
+            return ta_diag_set(diag, TA_E_OVERLAP, "poison: tensor %d (live steps %d..%d) was clobbered by op %u (%s)",
+                               pb->tensor, pb->first, pb->last, op, ta__op_name_in(rt->opt.ops, ta__rt_op_record(rt, op)));
+        }
+    }
+    return TA_OK;
+}
+
+/* Before the first op: the checksums of what is live from the start. */
+static void poison_start(ta_runtime *rt) {
+    memset(&rt->poison, 0, sizeof rt->poison);
+    for (size_t i = 0; i < rt->n_pbuf; i++)
+        if (rt->pbuf[i].tensor >= 0 && rt->pbuf[i].first == 0) rt->pbuf[i].sum = fnv1a(rt->pbuf[i].data, rt->pbuf[i].bytes);
+}
+
 /* ---- init table export ---------------------------------------------------- */
 
 ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, void *out, size_t cap, size_t *bytes,
@@ -514,4 +575,4 @@ ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out
 }
 
 
-const struct ta__work_path ta__work_path_full = {work_guess, build, build_init};
+const struct ta__work_path ta__work_path_full = {ta_tflite_open, work_guess, build, build_init, ta__rt_budget_plan, ta_rewrite_names, poison_start, poison_fill, poison_check};

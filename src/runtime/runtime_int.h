@@ -90,6 +90,8 @@ typedef struct ta__tail {
 
 /* The work-block path (runtime_build.c). */
 struct ta__work_path {
+    /* verifies the model's structure at open (ta_tflite_open) */
+    ta_status (*open)(ta_tflite_model *m, const void *bytes, size_t len, ta_diag *diag);
     /* first guess at the work block (ta_runtime_work_bytes) */
     size_t (*work_guess)(const ta_runtime *rt);
     /* steps 1-5 of runtime.c's comment into *w, in the work block */
@@ -98,6 +100,15 @@ struct ta__work_path {
      * t laid out), writes the const image unless a blob supplies it */
     ta_status (*init)(ta_runtime *rt, const ta__built *w, const ta__tail *t, uint8_t *head, uint8_t *tp,
                       ta_diag *diag);
+    /* the budget table's planner (ta_runtime_use_budget) and the rewrite
+     * flags' names, for the init-table path's messages and checks */
+    ta_plan_fn budget_plan;
+    const char *(*rewrite_names)(uint32_t flags, char *buf, size_t len);
+    /* poison mode (only the work-block path sets it up): before the first
+     * op, before the op at step s, after it */
+    void (*poison_start)(ta_runtime *rt);
+    void (*poison_fill)(ta_runtime *rt, int32_t s);
+    ta_status (*poison_check)(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *diag);
 };
 extern const struct ta__work_path ta__work_path_full;
 
