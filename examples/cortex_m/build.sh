@@ -157,7 +157,7 @@ arm-none-eabi-gcc $cflags -DBOARD_CPU="\"$name\"" $defs -I"$src/include" -I"$out
 
 # 5. What is linked: no planner strategy, no allocator.
 syms=$(arm-none-eabi-nm "$out/fw.elf")
-if echo "$syms" | grep -E ' (ta_plan_run|ta_plan_bound|ta_strategy_[a-z_]+|ta_runtime_use_strategy)$'; then
+if echo "$syms" | grep -E ' (ta_plan_run|ta_plan_bound|ta__?strategy_[a-z_]+|ta_runtime_use_strategy)$'; then
   echo "FAIL: planner code is linked into the firmware" >&2; exit 1
 fi
 if echo "$syms" | grep -E ' _?(malloc|_malloc_r|calloc|_calloc_r|realloc|_realloc_r)$'; then

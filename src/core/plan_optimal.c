@@ -1012,6 +1012,6 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     return TA_OK;
 }
 
-const ta_strategy ta_strategy_optimal = {
+const ta_strategy ta__strategy_optimal = {
     "optimal", "exact search (canonical placements, section bounds, cuts); proves the smallest arena",
     opt_scratch, opt_plan};
