@@ -125,7 +125,7 @@ LIST
 echo "cortex_m: $n outputs byte-identical to TFLM from $runs firmware runs under QEMU in $(( $(date +%s) - start )) s;" \
      "the host's op constants blob re-derived record by record on the target in $rederived of them"
 # init from the init table compares checksums; the re-derivation is what
-# proves the blob portable: every run but KWS_2 attention's two (its work
-# block fits neither its 8.9 KB arena nor the 12 KB stack block) must do it
-[ $rederived -ge $((main_runs - 2)) ] || { echo "FAIL: the blob was re-derived on the target in only $rederived of $main_runs runs"; fail=1; }
+# proves the blob portable: every run built with --rederive must do it (in
+# the arena, or in main.c's 24 KB block of build.sh's 32 KB --rederive stack)
+[ $rederived -ge $main_runs ] || { echo "FAIL: the blob was re-derived on the target in only $rederived of $main_runs runs"; fail=1; }
 exit $fail

@@ -8,7 +8,7 @@
 #
 # --cpu: m4 (default) Cortex-M4F on mps2-an386, m3 Cortex-M3 on mps2-an385,
 # m7 Cortex-M7 on mps2-an500, m0 armv6-m code on mps2-an385 (see below).
-# --stack sets the stack reserved (default 16 KB); --flash and --ram make the
+# --stack sets the stack reserved (default 16 KB, 32 KB with --rederive); --flash and --ram make the
 # link fail unless the image fits a part with that much flash and RAM (the
 # boards have 4 MB of each).
 # --rederive: after the run, the firmware re-derives the host's op constants
@@ -148,7 +148,12 @@ EOF
 # 4. Link: no start files (startup.c has the vector table, the reset
 #    handler and the semihosting calls), newlib-nano's libc and libm, unused
 #    sections dropped.
-[ $rederive = 1 ] && defs="$defs -DTA_EXAMPLE_REDERIVE"
+# --rederive: room for the re-derivation's work block on the stack (main.c's
+# 24 KB block), unless --stack sets it
+if [ $rederive = 1 ]; then
+  defs="$defs -DTA_EXAMPLE_REDERIVE"
+  case "$ldsyms" in *STACK_BYTES=*) ;; *) ldsyms="$ldsyms -Wl,--defsym=STACK_BYTES=32768" ;; esac
+fi
 arm-none-eabi-gcc $cflags -DBOARD_CPU="\"$name\"" $defs -I"$src/include" -I"$out/gen" -I"$here" \
   "$here/main.c" "$here/startup.c" "$out/gen/model_data.c" "$lib" \
   -nostartfiles --specs=nano.specs -T "$here/cortex_m.ld" \
