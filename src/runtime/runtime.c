@@ -27,6 +27,12 @@
  * and their regions (fast_build) and lay out the tail from them (fast_init),
  * with no work block -- the firmware path.
  *
+ * This file holds open, the init-table path, the tail layout and invoke;
+ * steps 1-5, the init that follows them, poison mode and the init table's
+ * export are runtime_build.c's, reached only through opt.work_path
+ * (runtime_int.h), so firmware options without it
+ * (ta_runtime_options_for_budget) link none of them.
+ *
  * The const image (what ta_runtime_export_consts copies out), 32-bit words
  * in the host's byte order, every part 8-byte aligned:
  *   magic "TAC1", format version, image bytes, ops, tensors (subgraph 0),
