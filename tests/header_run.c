@@ -30,9 +30,15 @@ int main(int argc, char **argv) {
     ta_runtime_options opt = ta_runtime_options_default();
 #endif
     ta_runtime_use_budget(&opt, &TA_BUDGET);
+#ifdef TA_OPS
+    /* with an init table, the firmware's options: no work-block path */
+    ta_runtime_options run = TA_BUDGET.init && TA_BUDGET.consts ? ta_runtime_options_for_budget(&TA_BUDGET, TA_OPS) : opt;
+#else
+    ta_runtime_options run = opt;
+#endif
     ta_runtime rt;
     ta_diag d;
-    if (ta_runtime_open(&rt, model, len, &opt, &d) || ta_runtime_init(&rt, NULL, 0, arena, sizeof arena, &d))
+    if (ta_runtime_open(&rt, model, len, &run, &d) || ta_runtime_init(&rt, NULL, 0, arena, sizeof arena, &d))
         return fprintf(stderr, "header_run: init: %s\n", d.msg), 1;
     for (int k = 3; k < argc; k++) {
         const ta_io *in = ta_runtime_input(&rt, (uint32_t)(k - 3));

@@ -60,9 +60,12 @@ typedef struct {
  * 32, canaries around it; the status, with the runtime ready in *rt on
  * success (its arena in *block, the caller frees it). */
 static ta_status try_arena(const fw_case *c, size_t n, unsigned mis, ta_runtime *rt, unsigned char **block, ta_diag *d) {
-    ta_runtime_options opt = ta_runtime_options_default();
-    ta_runtime_use_budget(&opt, c->budget);
+    /* the firmware's options (no work-block path) unless the consts are built
+     * in the arena, which needs it */
+    ta_runtime_options opt = ta_runtime_options_for_budget(c->budget, &ta_op_list_all);
     if (c->consts_in_arena) {
+        opt = ta_runtime_options_default();
+        ta_runtime_use_budget(&opt, c->budget);
         ta_runtime_use_consts(&opt, NULL, 0);
         ta_runtime_use_init(&opt, NULL, 0);
     }
@@ -193,6 +196,34 @@ static void one(const char *file, const char *tsv, uint32_t rewrites, bool searc
         CHECK(ta_runtime_query(&rt, NULL, 0, &b, &d) == TA_OK);
         CHECK_EQ_U(b.total_in_place, X);
         CHECK_EQ_U(b.work_bytes, 0);
+    }
+    /* the firmware's options: the same from the init table; without it
+     * (or in poison mode) there is no work-block path to fall back on: one
+     * line, nothing written */
+    for (int without = 0; without < 3; without++) {
+        ta_runtime rt;
+        ta_runtime_options opt = ta_runtime_options_for_budget(&budget, &ta_op_list_all);
+        CHECK(opt.work_path == NULL);
+        if (without == 1) ta_runtime_use_init(&opt, NULL, 0);
+        if (without == 2) opt.poison = true;
+        ta_arena_breakdown b;
+        CHECK(ta_runtime_open(&rt, lm.bytes, lm.len, &opt, &d) == TA_OK);
+        CHECK_EQ_U(ta_runtime_work_bytes(&rt), 0);
+        ta_status q = ta_runtime_query(&rt, NULL, 0, &b, &d);
+        if (!without) {
+            CHECK(q == TA_OK);
+            CHECK_EQ_U(b.total_in_place, X);
+            continue;
+        }
+        CHECK(q == TA_E_UNSUPPORTED && strstr(d.msg, "ta_runtime_options_for_ops") && !strchr(d.msg, '\n'));
+        unsigned char *arena = malloc(X);
+        memset(arena, 0x33, X);
+        CHECK(ta_runtime_init(&rt, NULL, 0, arena, X, &d) == TA_E_UNSUPPORTED);
+        CHECK(strstr(d.msg, without == 1 ? "no init table" : "poison mode") != NULL);
+        int untouched = 1;
+        for (size_t k = 0; k < X; k++) untouched &= arena[k] == 0x33;
+        CHECK(untouched);
+        free(arena);
     }
     /* any address: X is the least */
     CHECK(works(&c, X, 1));

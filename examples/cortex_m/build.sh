@@ -4,13 +4,19 @@
 # and each output's bytes:
 #
 #   examples/cortex_m/build.sh MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--cpu m0|m3|m4|m7]
-#                              [--stack BYTES] [--flash BYTES] [--ram BYTES]
+#                              [--stack BYTES] [--flash BYTES] [--ram BYTES] [--rederive]
 #
 # --cpu: m4 (default) Cortex-M4F on mps2-an386, m3 Cortex-M3 on mps2-an385,
 # m7 Cortex-M7 on mps2-an500, m0 armv6-m code on mps2-an385 (see below).
-# --stack sets the stack reserved (default 16 KB); --flash and --ram make the
+# --stack sets the stack reserved (default 16 KB, 32 KB with --rederive); --flash and --ram make the
 # link fail unless the image fits a part with that much flash and RAM (the
 # boards have 4 MB of each).
+# --rederive: after the run, the firmware re-derives the host's op constants
+# blob on the target through the work-block path (import and prepare, record
+# by record; it prints blob_rederived 1) -- the portability proof
+# tests/cortex_m.sh runs.  It links the importer and every op's prepare;
+# without it the firmware is what a user's gets (init from the init table
+# only), and the link is checked to hold none of the work-block path.
 # CASE_DIR holds input0.raw, input1.raw, ... (the shared reference cases);
 # when it also holds TFLM's tflm_output<k>.bin, the outputs are compared and
 # a difference fails.  OUTDIR gets fw.elf, fw.map, plan.txt, qemu.txt,
@@ -31,10 +37,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B]" >&2; exit 2; }
+usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive]" >&2; exit 2; }
 [ $# -ge 3 ] || usage
 model=$1 case_dir=$2 out=$3; shift 3
-rewrite=none cpu=m4 ldsyms=
+rewrite=none cpu=m4 ldsyms= rederive=0
 while [ $# -gt 0 ]; do
   case $1 in
     --rewrite) rewrite=${2:?}; shift 2 ;;
@@ -42,6 +48,7 @@ while [ $# -gt 0 ]; do
     --stack) ldsyms="$ldsyms -Wl,--defsym=STACK_BYTES=${2:?}"; shift 2 ;;
     --flash) ldsyms="$ldsyms -Wl,--defsym=FLASH_BYTES=${2:?}"; shift 2 ;;
     --ram) ldsyms="$ldsyms -Wl,--defsym=RAM_BYTES=${2:?}"; shift 2 ;;
+    --rederive) rederive=1; shift ;;
     *) usage ;;
   esac
 done
@@ -87,7 +94,7 @@ kflags=$(echo $cflags | sed 's/ -Os / -O2 /')
 libdir=${TA_MCU_LIBDIR:-$out/lib}/$cpu
 lib=$libdir/libtinyarena_mcu.a
 lib_sources=$(cd "$src" && ls src/common/*.c src/core/budget.c src/core/request.c src/graph/*.c src/tflite/*.c \
-                                src/runtime/runtime.c src/runtime/ops/*.c src/runtime/kernels/*.c)
+                                src/runtime/runtime.c src/runtime/runtime_build.c src/runtime/ops/*.c src/runtime/kernels/*.c)
 stale=0
 if [ ! -f "$lib" ] || [ "$(cat "$libdir/flags" 2>/dev/null)" != "$(echo $cflags) | $kflags" ]; then stale=1
 elif [ -n "$(cd "$src" && find src include -newer "$lib" \( -name '*.c' -o -name '*.h' \) | head -1)" ]; then stale=1; fi
@@ -141,6 +148,12 @@ EOF
 # 4. Link: no start files (startup.c has the vector table, the reset
 #    handler and the semihosting calls), newlib-nano's libc and libm, unused
 #    sections dropped.
+# --rederive: room for the re-derivation's work block on the stack (main.c's
+# 24 KB block), unless --stack sets it
+if [ $rederive = 1 ]; then
+  defs="$defs -DTA_EXAMPLE_REDERIVE"
+  case "$ldsyms" in *STACK_BYTES=*) ;; *) ldsyms="$ldsyms -Wl,--defsym=STACK_BYTES=32768" ;; esac
+fi
 arm-none-eabi-gcc $cflags -DBOARD_CPU="\"$name\"" $defs -I"$src/include" -I"$out/gen" -I"$here" \
   "$here/main.c" "$here/startup.c" "$out/gen/model_data.c" "$lib" \
   -nostartfiles --specs=nano.specs -T "$here/cortex_m.ld" \
@@ -149,11 +162,16 @@ arm-none-eabi-gcc $cflags -DBOARD_CPU="\"$name\"" $defs -I"$src/include" -I"$out
 
 # 5. What is linked: no planner strategy, no allocator.
 syms=$(arm-none-eabi-nm "$out/fw.elf")
-if echo "$syms" | grep -E ' (ta_plan_run|ta_plan_bound|ta_strategy_[a-z_]+|ta_runtime_use_strategy)$'; then
+if echo "$syms" | grep -E ' (ta_plan_run|ta_plan_bound|ta__?strategy_[a-z_]+|ta_runtime_use_strategy)$'; then
   echo "FAIL: planner code is linked into the firmware" >&2; exit 1
 fi
 if echo "$syms" | grep -E ' _?(malloc|_malloc_r|calloc|_calloc_r|realloc|_realloc_r)$'; then
   echo "FAIL: an allocator is linked into the firmware" >&2; exit 1
+fi
+# Without --rederive the firmware initialises from the init table only
+# (ta_runtime_options_for_budget): none of the work-block path is linked.
+if [ $rederive = 0 ] && echo "$syms" | grep -E ' (ta_tflite_import|ta_graph_init|ta_lifetime_analyze|ta_rewrite_graph|ta_rewrite_buffers|ta__work_path_full|ta__op_prepare_in)$'; then
+  echo "FAIL: the work-block path (importer, lifetimes, rewrites, prepare) is linked into the firmware" >&2; exit 1
 fi
 
 # 6. Sizes.  The runtime alone: the library's .text and .rodata input

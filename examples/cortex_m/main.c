@@ -31,6 +31,7 @@ static int fail(const char *what) {
     return 1;
 }
 
+#ifdef TA_EXAMPLE_REDERIVE
 /* The op constants blob re-derived on this target, record by record: the
  * work-block path (a const blob without the init table) imports the model
  * and runs every op's prepare, and refuses the blob if one record differs.
@@ -38,12 +39,11 @@ static int fail(const char *what) {
  * is what proves the host's blob is what this target's prepare derives
  * (short enums, 4-byte pointers, newlib's libm).  It runs after the model,
  * in the arena (free by then) or, when that is too small, in a block on the
- * stack, and touches nothing else. */
-/* Stack blocks for the work block: 12 KB fits most models with the default
- * 16 KB stack; 24 KB fits the largest tested one on a 32-bit target
- * (KWS_2 attention with --rewrite all) when the build reserves 32 KB. */
-#define REDERIVE_STACK 12288u
-#define REDERIVE_STACK_LARGE 24576u
+ * stack (build.sh --rederive reserves 32 KB of stack unless --stack says
+ * otherwise), and touches nothing else.  24 KB: the largest work block of
+ * the test's models that does not fit their arena is 15.3 KB (the audio
+ * preprocessor with every rewrite). */
+#define REDERIVE_STACK 24576u
 static ta_status rederive_in(void *work, size_t bytes) {
     ta_runtime_options o = ta_runtime_options_for_ops(MODEL_BUDGET_OPS);
     ta_runtime_use_budget(&o, &model_budget);
@@ -56,14 +56,9 @@ static __attribute__((noinline)) ta_status rederive_on_stack(void) {
     uint8_t work[REDERIVE_STACK];
     return rederive_in(work, sizeof work);
 }
-static __attribute__((noinline)) ta_status rederive_on_large_stack(void) {
-    uint8_t work[REDERIVE_STACK_LARGE];
-    return rederive_in(work, sizeof work);
-}
 static int rederive(void) {
     ta_status st = rederive_in(arena, sizeof arena);
     if (st == TA_E_NO_MEMORY && board_stack_bytes() >= REDERIVE_STACK + 4096u) st = rederive_on_stack();
-    if (st == TA_E_NO_MEMORY && board_stack_bytes() >= REDERIVE_STACK_LARGE + 4096u) st = rederive_on_large_stack();
     if (st == TA_E_NO_MEMORY) {
         put_kv("blob_rederived", 0); /* no room on this build: checked on the others */
         return 0;
@@ -72,12 +67,21 @@ static int rederive(void) {
     put_kv("blob_rederived", 1);
     return 0;
 }
+#else
+/* Built without the re-derivation (build.sh without --rederive): the
+ * firmware a user gets, with no importer and no prepare linked. */
+static int rederive(void) {
+    put_kv("blob_rederived", 0);
+    return 0;
+}
+#endif
 
 int main(void) {
     board_puts("tinyarena: " MODEL_DATA_NAME " on " BOARD_CPU "\n");
-    /* only the model's ops: the firmware links only their kernels */
-    ta_runtime_options opt = ta_runtime_options_for_ops(MODEL_BUDGET_OPS);
-    ta_runtime_use_budget(&opt, &model_budget); /* plan, op constants and init table from flash, hash checked */
+    /* only the model's ops (the firmware links only their kernels), and the
+     * plan, op constants and init table from flash, hash checked; no
+     * work-block path: no importer, rewrites, lifetimes or prepare linked */
+    ta_runtime_options opt = ta_runtime_options_for_budget(&model_budget, MODEL_BUDGET_OPS);
     /* MODEL_BUDGET_ARENA_BYTES is the least: 32 bytes less is refused with
      * one line, and nothing is written (the arena is still all zero) */
     if (ta_runtime_open(&rt, model_data, MODEL_DATA_BYTES, &opt, &d)) return fail("open");

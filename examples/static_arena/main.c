@@ -25,9 +25,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: expected %u model bytes\n", argv[1], (unsigned)MODEL_BUDGET_MODEL_BYTES);
         return 1;
     }
-    /* the model's ops only (the header's op list): no other kernel is linked */
-    ta_runtime_options opt = ta_runtime_options_for_ops(MODEL_BUDGET_OPS);
-    ta_runtime_use_budget(&opt, &model_budget); /* plan, op constants and init table from the header, hash checked */
+    /* the model's ops only (the header's op list): no other kernel is linked;
+     * plan, op constants and init table from the header, hash checked; no
+     * work-block path: no importer, rewrite, lifetime analysis or prepare */
+    ta_runtime_options opt = ta_runtime_options_for_budget(&model_budget, MODEL_BUDGET_OPS);
     ta_runtime rt;
     ta_diag d;
     if (ta_runtime_open(&rt, model, len, &opt, &d) ||

@@ -124,6 +124,14 @@ typedef struct ta_runtime_options {
                                   model op without one fails at query/init naming
                                   the op.  Must outlive the runtime; NULL: open
                                   refuses. */
+    const struct ta__work_path *work_path;
+                               /* internal: the work-block path (import, prepare,
+                                  lifetimes, rewrites, plan).  Set by
+                                  ta_runtime_options_default/_for_ops; NULL from
+                                  ta_runtime_options_for_budget: query and init
+                                  then run only from an init table and a const
+                                  blob (TA_E_UNSUPPORTED otherwise), and the
+                                  firmware links none of that path. */
 } ta_runtime_options;
 
 /* Defaults: scratch PLANNED, no poison, no rewrites, planner NULL (pick one
@@ -133,6 +141,18 @@ ta_runtime_options ta_runtime_options_default(void);
 /* The same defaults with the op list `ops` (a budget header's <P>_OPS):
  * firmware that calls only this links only the kernels the list names. */
 ta_runtime_options ta_runtime_options_for_ops(const ta_op_list *ops);
+
+/* Firmware options: the op list `ops` (a header's <P>_OPS) and the budget
+ * (ta_runtime_use_budget), and no work-block path.  Query and init then
+ * run only from the budget's init table and const blob (model hash, table
+ * checksum, record checksums and every region still checked); a budget
+ * without them, or poison mode, fails at query/init with TA_E_UNSUPPORTED
+ * and one line (use ta_runtime_options_for_ops).  The firmware links
+ * neither the TFLite importer, the rewrites, lifetimes nor any op's
+ * prepare: only the init-table path and the ops' invoke (ta_runtime_work_bytes
+ * is 0; ta_runtime_export_init needs a plan source: not with these options).
+ * With a NULL budget open refuses (no model hash). */
+ta_runtime_options ta_runtime_options_for_budget(const ta_budget *budget, const ta_op_list *ops);
 
 /* Plans with the named strategy of plan.h ("greedy", "best", ...).
  * TA_E_UNKNOWN_STRATEGY for an unknown name.  (src/runtime/plan_strategy.c:
@@ -303,7 +323,10 @@ typedef struct ta_runtime {
     uint32_t n_state_ops;
 } ta_runtime;
 
-/* Verifies the model (ta_tflite_open) and keeps the options.  No memory. */
+/* Verifies the model (ta_tflite_open) and keeps the options.  No memory.
+ * With firmware options (ta_runtime_options_for_budget) the model is not
+ * parsed: its bytes must hash to the budget's model_hash (the host verified
+ * those bytes) and be 8-byte aligned. */
 ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len,
                           const ta_runtime_options *opt, ta_diag *diag);
 

@@ -172,4 +172,8 @@ ta_status ta__sweep_overlap(const ta_request *reqs, size_t n, const size_t *offs
                             ta_diag *d);
 /* ta_budget_hash in 32-bit halves (budget.c: what armv6-m runs); the same value. */
 uint64_t ta__budget_hash_halves(const void *bytes, size_t len);
+/* The strategies (plan_<name>.c), listed by ta_strategy_list/_find. */
+extern const ta_strategy ta__strategy_naive, ta__strategy_pingpong, ta__strategy_linear, ta__strategy_greedy,
+    ta__strategy_best, ta__strategy_optimal;
+
 #endif

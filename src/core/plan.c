@@ -13,12 +13,9 @@ const char *ta_proof_str(ta_proof p) {
     }
 }
 
-extern const ta_strategy ta_strategy_naive, ta_strategy_pingpong, ta_strategy_linear,
-    ta_strategy_greedy, ta_strategy_best, ta_strategy_optimal;
-
 static const ta_strategy *const k_strategies[] = {
-    &ta_strategy_naive, &ta_strategy_pingpong, &ta_strategy_linear, &ta_strategy_greedy,
-    &ta_strategy_best, &ta_strategy_optimal,
+    &ta__strategy_naive, &ta__strategy_pingpong, &ta__strategy_linear, &ta__strategy_greedy,
+    &ta__strategy_best, &ta__strategy_optimal,
 };
 
 const ta_strategy *const *ta_strategy_list(size_t *count) {

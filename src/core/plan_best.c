@@ -248,5 +248,5 @@ static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_optio
     return TA_OK;
 }
 
-const ta_strategy ta_strategy_best = {"best", "portfolio of orders x first/best fit + local search (never worse than greedy)",
+const ta_strategy ta__strategy_best = {"best", "portfolio of orders x first/best fit + local search (never worse than greedy)",
                                       best_scratch, best_plan};

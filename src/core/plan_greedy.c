@@ -58,5 +58,5 @@ static ta_status greedy_plan(const ta_request *reqs, size_t n, const ta_plan_opt
     return TA_OK;
 }
 
-const ta_strategy ta_strategy_greedy = {"greedy", "TFLM GreedyMemoryPlanner: largest first, first gap (bit-exact offsets)",
+const ta_strategy ta__strategy_greedy = {"greedy", "TFLM GreedyMemoryPlanner: largest first, first gap (bit-exact offsets)",
                                         greedy_scratch, greedy_plan};

@@ -203,5 +203,5 @@ static ta_status lin_plan(const ta_request *reqs, size_t n, const ta_plan_option
     return TA_OK;
 }
 
-const ta_strategy ta_strategy_linear = {"linear", "execution-order simulation with a first-fit free list",
+const ta_strategy ta__strategy_linear = {"linear", "execution-order simulation with a first-fit free list",
                                         lin_scratch, lin_plan};

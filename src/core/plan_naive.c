@@ -51,5 +51,5 @@ static ta_status naive_plan(const ta_request *reqs, size_t n, const ta_plan_opti
     return TA_OK;
 }
 
-const ta_strategy ta_strategy_naive = {"naive", "no reuse: every buffer has its own bytes",
+const ta_strategy ta__strategy_naive = {"naive", "no reuse: every buffer has its own bytes",
                                        naive_scratch, naive_plan};

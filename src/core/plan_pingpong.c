@@ -121,5 +121,5 @@ static ta_status pp_plan(const ta_request *reqs, size_t n, const ta_plan_options
     return TA_OK;
 }
 
-const ta_strategy ta_strategy_pingpong = {"pingpong", "slot reuse: first slot whose tenant is dead (double buffering on chains)",
+const ta_strategy ta__strategy_pingpong = {"pingpong", "slot reuse: first slot whose tenant is dead (double buffering on chains)",
                                           pp_scratch, pp_plan};

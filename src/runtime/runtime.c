@@ -27,63 +27,56 @@
  * and their regions (fast_build) and lay out the tail from them (fast_init),
  * with no work block -- the firmware path.
  *
+ * This file holds open, the init-table path, the tail layout and invoke;
+ * steps 1-5, the init that follows them, poison mode and the init table's
+ * export are runtime_build.c's, reached only through opt.work_path
+ * (runtime_int.h), so firmware options without it
+ * (ta_runtime_options_for_budget) link none of them.
+ *
  * The const image (what ta_runtime_export_consts copies out), 32-bit words
  * in the host's byte order, every part 8-byte aligned:
  *   magic "TAC1", format version, image bytes, ops, tensors (subgraph 0),
  *   model hash low and high word, 0;  op_off[ops] (record offsets from the
  *   image start);  the op records (ops.h: frozen, position-independent).
  */
-#include <string.h>
-
-#include "common/util.h"
-#include "runtime/ops.h"
-#include "tinyarena/lifetime.h"
-#include "tinyarena/rewrite.h"
-#include "tinyarena/runtime.h"
-
-#define ALIGN 16u
-#define REC_ALIGN 8u /* op records: int64 tables at most */
-
-#define CONSTS_MAGIC 0x31434154u /* "TAC1" read as a little-endian word */
-#define CONSTS_MAGIC_SWAPPED 0x54414331u
-#define CONSTS_VERSION 1u
-#define CONSTS_HDR 32u /* 8 words */
-
-static uint32_t rd32(const uint8_t *p) {
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-
-/* 32-bit FNV-1a, continuing from h (2166136261u to start). */
-static uint32_t fnv32(uint32_t h, const uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-#define FNV32_START 2166136261u
-
-static const uint8_t *op_record(const ta_runtime *rt, uint32_t op);
+#include "runtime/runtime_int.h"
+#include "tinyarena/rewrite.h" /* TA_REWRITE_ALL */
 
 /* Every variable tensor back to its reset value, every op's state to zero
  * (TFLM's initial value for the one op that keeps state, spectral
  * subtraction's noise estimates). */
-static void reset_vars(ta_runtime *rt) {
+void ta__rt_reset_vars(ta_runtime *rt) {
     for (uint32_t i = 0; i < rt->n_vars; i++) memset(rt->vars[i].data, rt->vars[i].fill, rt->vars[i].bytes);
     for (uint32_t o = 0, k = 0; o < rt->n_ops && k < rt->n_state_ops; o++) {
-        const uint32_t sb = ta__op_state_bytes_in(rt->opt.ops, op_record(rt, o));
+        const uint32_t sb = ta__op_state_bytes_in(rt->opt.ops, ta__rt_op_record(rt, o));
         if (sb) memset(rt->state_ptrs[k++], 0, sb);
     }
 }
 
-/* Offset of the first record: header and op offset table, 8-aligned. */
-static size_t consts_records_at(size_t n_ops) { return ta__align_up(CONSTS_HDR + 4 * n_ops, REC_ALIGN); }
+static void budget_fields(ta_runtime_options *opt, const ta_budget *budget);
 
-ta_runtime_options ta_runtime_options_for_ops(const ta_op_list *ops) {
+/* Everything but the work-block path: what a firmware that initialises
+ * from an init table needs (ta_runtime_options_for_budget). */
+static ta_runtime_options options_base(const ta_op_list *ops) {
     ta_runtime_options o;
     memset(&o, 0, sizeof o);
     o.scratch = TA_SCRATCH_PLANNED;
     o.ops = ops;
+    return o;
+}
+
+ta_runtime_options ta_runtime_options_for_ops(const ta_op_list *ops) {
+    ta_runtime_options o = options_base(ops);
+    o.work_path = &ta__work_path_full;
+    return o;
+}
+
+/* No work-block path: the only reference to it (ta__work_path_full) is in
+ * the two constructors above, so a firmware calling only this one links no
+ * importer, rewrite, lifetime analysis or op prepare. */
+ta_runtime_options ta_runtime_options_for_budget(const ta_budget *budget, const ta_op_list *ops) {
+    ta_runtime_options o = options_base(ops);
+    budget_fields(&o, budget);
     return o;
 }
 
@@ -115,7 +108,7 @@ static ta_status table_plan(void *ctx, const ta_request *reqs, size_t n, void *w
 
 /* A budget table (budget.h): entries in request order, checked against the
  * requests' lifetimes and sizes. */
-static ta_status budget_plan(void *ctx, const ta_request *reqs, size_t n, void *work, size_t work_bytes,
+ta_status ta__rt_budget_plan(void *ctx, const ta_request *reqs, size_t n, void *work, size_t work_bytes,
                              size_t *work_need, size_t *offsets, size_t *arena_bytes, ta_diag *diag) {
     (void)work;
     (void)work_bytes;
@@ -141,9 +134,11 @@ static ta_status budget_plan(void *ctx, const ta_request *reqs, size_t n, void *
     return TA_OK;
 }
 
-void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
-    if (!opt) return;
-    opt->planner = budget_plan;
+/* A budget's fields but the plan source: use_budget adds the planner that
+ * checks the table against the requests (work-block path only); the
+ * firmware options (no work-block path) keep planner NULL and read the
+ * budget from planner_ctx, so they do not link that planner. */
+static void budget_fields(ta_runtime_options *opt, const ta_budget *budget) {
     opt->planner_ctx = (void *)budget;
     opt->model_hash = budget ? budget->model_hash : 0;
     opt->consts = budget ? budget->consts : NULL;
@@ -151,6 +146,18 @@ void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
     opt->rewrites = budget ? budget->rewrites : 0;
     opt->init = budget && budget->consts ? budget->init : NULL;
     opt->init_bytes = opt->init ? budget->init_bytes : 0;
+}
+
+void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
+    if (!opt) return;
+    opt->planner = ta__rt_budget_plan;
+    budget_fields(opt, budget);
+}
+
+/* The budget table the options plan with, or NULL (a strategy, a plan table). */
+static const ta_budget *budget_of(const ta_runtime *rt) {
+    if (!rt->opt.work_path) return rt->opt.planner ? NULL : (const ta_budget *)rt->opt.planner_ctx;
+    return rt->opt.planner == rt->opt.work_path->budget_plan ? (const ta_budget *)rt->opt.planner_ctx : NULL;
 }
 
 void ta_runtime_use_init(ta_runtime_options *opt, const void *init, size_t bytes) {
@@ -165,331 +172,13 @@ void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t b
     opt->consts_bytes = consts ? bytes : 0;
 }
 
-ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out, size_t cap, size_t *n,
-                                      ta_diag *diag) {
-    if (!g || !n || (cap && !out)) return TA_E_INVALID_ARG;
-    *n = 0;
-    if (!g->n_subgraphs) return TA_OK;
-    const ta_subgraph *sg = &g->subgraphs[0];
-    for (uint32_t o = 0; o < sg->n_ops; o++) {
-        ta__op_info info;
-        ta_status st = ta__op_prepare(g, 0, o, NULL, 0, &info, diag);
-        if (st) return st;
-        if (!info.scratch_bytes) continue;
-        if (*n < cap) out[*n] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = info.scratch_bytes};
-        ++*n;
-    }
-    return *n > cap && out ? TA_E_NO_MEMORY : TA_OK;
-}
-
 void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table) {
     if (!opt) return;
     opt->planner = table_plan;
     opt->planner_ctx = (void *)table;
 }
 
-/* ---- work carving --------------------------------------------------------- */
-
-typedef struct {
-    uint8_t *base;
-    size_t cap, used;
-    size_t peak; /* the most `used` reached (work can be given back, see release) */
-} carve_t;
-
-static void carve_init(carve_t *c, void *mem, size_t cap) {
-    uintptr_t p = (uintptr_t)mem, q = (p + (ALIGN - 1)) & ~(uintptr_t)(ALIGN - 1);
-    c->base = mem ? (uint8_t *)q : NULL;
-    c->cap = mem && cap >= (size_t)(q - p) ? cap - (size_t)(q - p) : 0;
-    c->used = 0;
-    c->peak = 0;
-}
-
-static void *carve(carve_t *c, size_t count, size_t size) {
-    size_t start = ta__align_up(c->used, ALIGN);
-    if (size && count > SIZE_MAX / size) {
-        c->used = SIZE_MAX;
-        return NULL;
-    }
-    size_t bytes = count * size;
-    if (start == SIZE_MAX || bytes > SIZE_MAX - start) {
-        c->used = SIZE_MAX;
-        return NULL;
-    }
-    c->used = start + bytes;
-    if (c->used > c->peak) c->peak = c->used;
-    if (!c->base || c->used > c->cap) return NULL;
-    return c->base + start;
-}
-
-/* Gives back everything carved after the first `keep` bytes at p (which a
- * carve returned): the next carves reuse it; the peak stays counted. */
-static void release(carve_t *c, const void *p, size_t keep) {
-    c->used = (size_t)((const uint8_t *)p - c->base) + keep;
-}
-
-/* Everything `build` produces in the work block. */
-typedef struct {
-    ta_graph g;
-    ta__op_info *info;        /* per op */
-    ta_scratch_request *sreq; /* n_sreq */
-    size_t n_sreq;
-    int32_t *sreq_of_op;      /* per op: index into sreq or -1 */
-    ta_lifetimes lt;
-    ta_request *reqs;
-    ta_buffer_origin *origin;
-    size_t *offsets;
-    size_t n_req;
-    int32_t *buffer_of;       /* with ALIAS/INPLACE: per global tensor, its group's tensor */
-    size_t planned, lower_bound, max_scratch, sum_scratch, records, tables;
-    size_t n_sops;            /* ops that need scratch (either mode) */
-    size_t image;             /* const image bytes */
-    size_t n_vars, var_bytes; /* variable tensors (LSTM/SVDF state) and their data, 16-aligned each */
-    size_t n_state_ops, state_bytes; /* ops that keep state, and that state, 16-aligned each */
-    size_t n_tensors, n_io;   /* of subgraph 0: tensors, inputs + outputs */
-} built_t;
-
-static size_t work_guess(const ta_runtime *rt) {
-    ta_graph_limits lim;
-    if (ta_tflite_graph_limits(&rt->model, &lim)) return 0;
-    size_t b = ta_graph_bytes(&lim) + 4 * ALIGN;
-    b += (size_t)lim.ops * (sizeof(ta__op_info) + sizeof(ta_scratch_request) + 4 + ALIGN);
-    b += (size_t)(lim.tensors + lim.ops) * (sizeof(ta_request) + sizeof(ta_buffer_origin) + sizeof(size_t) + 16);
-    b += (size_t)(lim.tensors + 2 * lim.ops) * 16 + 1024;
-    /* rewrites: a second graph and per-op tables (pass 1), per-tensor groups (pass 2) */
-    if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER))
-        b += ta_graph_bytes(&lim) + (size_t)lim.ops * 32 + (size_t)lim.tensors * 8 + 8 * ALIGN;
-    if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) b += (size_t)lim.tensors * 16 + 6 * ALIGN;
-    return b;
-}
-
-static bool fast_path(const ta_runtime *rt);
-
-/* From an init table and a const blob nothing is built: no work block. */
-size_t ta_runtime_work_bytes(const ta_runtime *rt) { return rt && rt->state && !fast_path(rt) ? work_guess(rt) : 0; }
-
-/* Sets *need to the work bytes known so far and returns NO_MEMORY. */
-static ta_status short_work(ta_runtime *rt, const carve_t *c, size_t extra, ta_diag *diag) {
-    size_t need = ta__add_sat(ta__add_sat(c->used > c->peak ? c->used : c->peak, extra), 2 * ALIGN);
-    size_t guess = work_guess(rt);
-    rt->b.work_bytes = need > guess ? need : guess;
-    return ta_diag_set(diag, TA_E_NO_MEMORY, "work block needs at least %zu bytes, has %zu", rt->b.work_bytes, c->cap);
-}
-
-/* The blob's header (and the padding after its op offset table): this
- * model's bytes, this format, n_ops records for n_tensors tensors in `want`
- * bytes. */
-static ta_status blob_header(const ta_runtime *rt, uint32_t n_ops, uint32_t n_tensors, size_t want, ta_diag *diag) {
-    const uint8_t *k = (const uint8_t *)rt->opt.consts;
-    const size_t n = rt->opt.consts_bytes;
-    if ((uintptr_t)k % REC_ALIGN)
-        return ta_diag_set(diag, TA_E_MISALIGNED, "const blob is not 8-byte aligned (address %% 8 = %u)",
-                           (unsigned)((uintptr_t)k % REC_ALIGN));
-    if (n < CONSTS_HDR) return ta_diag_set(diag, TA_E_MALFORMED, "const blob of %zu bytes is shorter than its header", n);
-    if (rd32(k) != CONSTS_MAGIC)
-        return ta_diag_set(diag, TA_E_MALFORMED, rd32(k) == CONSTS_MAGIC_SWAPPED
-                                                     ? "const blob was made on a host of the other byte order"
-                                                     : "const blob does not start with the tinyarena magic");
-    if (rd32(k + 4) != CONSTS_VERSION)
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob has format version %u, this runtime reads %u (regenerate it)",
-                           rd32(k + 4), CONSTS_VERSION);
-    const uint64_t hash = rt->opt.model_hash ? rt->opt.model_hash : ta_budget_hash(rt->model.bytes, rt->model.len);
-    if (rd32(k + 20) != (uint32_t)hash || rd32(k + 24) != (uint32_t)(hash >> 32))
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob was made for other model bytes (hash mismatch)");
-    if (rd32(k + 8) != n || n != want || rd32(k + 12) != n_ops || rd32(k + 16) != n_tensors)
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob has %zu bytes for %u ops (header: %u bytes), this model needs %zu for %u",
-                           n, rd32(k + 12), rd32(k + 8), want, n_ops);
-    const size_t at = consts_records_at(n_ops);
-    if (n < at) return ta_diag_set(diag, TA_E_MALFORMED, "const blob of %zu bytes is shorter than its op table", n);
-    for (size_t i = CONSTS_HDR + 4 * (size_t)n_ops; i < at; i++)
-        if (k[i]) return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: padding byte %zu is not zero (corrupted)", i);
-    if (rd32(k + 28)) return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: reserved header word is not zero (corrupted)");
-    return TA_OK;
-}
-
-/* A caller's const blob: its header must describe this model, and every op
- * record must be byte for byte what prepare derives now (one record at a
- * time, in a work slice of the largest record's size). */
-static ta_status check_consts(ta_runtime *rt, const built_t *w, carve_t *c, ta_diag *diag) {
-    const uint8_t *k = (const uint8_t *)rt->opt.consts;
-    const ta_subgraph *sg = &w->g.subgraphs[0];
-    ta_status hst = blob_header(rt, sg->n_ops, sg->n_tensors, w->image, diag);
-    if (hst) return hst;
-    size_t max_rec = 0;
-    for (uint32_t o = 0; o < sg->n_ops; o++)
-        if (w->info[o].data_bytes > max_rec) max_rec = w->info[o].data_bytes;
-    uint8_t *rec = carve(c, 1, ta__align_up(max_rec, REC_ALIGN));
-    if (max_rec && !rec) return short_work(rt, c, 0, diag);
-    size_t at = consts_records_at(sg->n_ops);
-    for (uint32_t o = 0; o < sg->n_ops; o++) {
-        const size_t len = ta__align_up(w->info[o].data_bytes, REC_ALIGN);
-        ta__op_info info;
-        memset(rec, 0, len);
-        ta_status st = ta__op_prepare_in(rt->opt.ops, &w->g, 0, o, rec, w->info[o].data_bytes, &info, diag);
-        if (st) return st;
-        if (rd32(k + CONSTS_HDR + 4 * (size_t)o) != at || memcmp(k + at, rec, len) != 0)
-            return ta_diag_set(diag, TA_E_BAD_REQUEST,
-                               "const blob: op %u (%s) record differs from what this model derives (corrupted, or made by another tinyarena version)",
-                               o, ta_graph_op(&w->g, 0, o)->kind == TA_OP_CUSTOM && ta_graph_op(&w->g, 0, o)->custom_name
-                                      ? ta_graph_op(&w->g, 0, o)->custom_name
-                                      : ta_op_kind_str(ta_graph_op(&w->g, 0, o)->kind));
-        at += len;
-    }
-    return TA_OK;
-}
-
-static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, built_t *w, ta_diag *diag) {
-    memset(w, 0, sizeof *w);
-    carve_t c;
-    carve_init(&c, work, work_bytes);
-    /* 1. graph */
-    ta_graph_limits lim;
-    ta_status st = ta_tflite_graph_limits(&rt->model, &lim);
-    if (st) return ta_diag_set(diag, st, "model: cannot size its graph");
-    size_t gb = ta_graph_bytes(&lim);
-    void *gmem = carve(&c, 1, gb);
-    if (!gmem) return short_work(rt, &c, 0, diag);
-    if ((st = ta_graph_init(&w->g, &lim, gmem, gb))) return ta_diag_set(diag, st, "graph init failed");
-    if ((st = ta_tflite_import(&rt->model, &w->g, diag))) return st;
-    if (w->g.n_subgraphs < 1) return ta_diag_set(diag, TA_E_MALFORMED, "model has no subgraph");
-    if (rt->opt.subgraph != 0) return ta_diag_set(diag, TA_E_UNSUPPORTED, "only subgraph 0 can run");
-    const uint32_t rw = rt->opt.rewrites;
-    if (rw & ~TA_REWRITE_ALL) return ta_diag_set(diag, TA_E_INVALID_ARG, "unknown rewrite flags 0x%x", rw);
-    if (rt->opt.planner == budget_plan && rt->opt.planner_ctx &&
-        ((const ta_budget *)rt->opt.planner_ctx)->rewrites != rw) {
-        char a[64], b[64];
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was planned with rewrites %s, the runtime applies %s",
-                           ta_rewrite_names(((const ta_budget *)rt->opt.planner_ctx)->rewrites, a, sizeof a),
-                           ta_rewrite_names(rw, b, sizeof b));
-    }
-    ta_op_kind_set inplace; /* the kinds of this op list that may run in place */
-    ta_op_list_inplace_kinds(rt->opt.ops, &inplace);
-    if (rw & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER)) {
-        /* the rewritten graph: same tensors, fewer or reordered ops */
-        const size_t rb = ta_rewrite_graph_bytes(&w->g, rw);
-        void *rmem = carve(&c, 1, rb);
-        if (!rmem) return short_work(rt, &c, 0, diag);
-        ta_graph g2;
-        if ((st = ta_rewrite_graph(&w->g, rw, &inplace, rmem, rb, &g2, NULL, diag))) return st;
-        release(&c, rmem, ta_rewrite_graph_keep_bytes(&w->g)); /* the rest was the rewrite's work */
-        w->g = g2;
-    }
-    const ta_subgraph *sg = &w->g.subgraphs[0];
-    w->n_tensors = sg->n_tensors;
-    w->n_io = (size_t)sg->n_inputs + sg->n_outputs;
-    /* 2. prepare every op (size pass) */
-    w->info = carve(&c, sg->n_ops, sizeof *w->info);
-    w->sreq = carve(&c, sg->n_ops, sizeof *w->sreq);
-    w->sreq_of_op = carve(&c, sg->n_ops, sizeof *w->sreq_of_op);
-    if (sg->n_ops && (!w->info || !w->sreq || !w->sreq_of_op)) return short_work(rt, &c, 0, diag);
-    for (uint32_t o = 0; o < sg->n_ops; o++) {
-        if ((st = ta__op_prepare_in(rt->opt.ops, &w->g, 0, o, NULL, 0, &w->info[o], diag))) return st;
-        w->records = ta__add_sat(w->records, ta__align_up(w->info[o].data_bytes, REC_ALIGN));
-        w->tables = ta__add_sat(w->tables, w->info[o].table_bytes);
-        w->sreq_of_op[o] = -1;
-        if (w->info[o].state_bytes) {
-            w->n_state_ops++;
-            w->state_bytes = ta__add_sat(w->state_bytes, ta__align_up(w->info[o].state_bytes, ALIGN));
-        }
-        size_t sb = w->info[o].scratch_bytes;
-        if (!sb) continue;
-        w->n_sops++;
-        w->sum_scratch += ta__align_up(sb, ALIGN);
-        if (sb > w->max_scratch) w->max_scratch = sb;
-        if (rt->opt.scratch == TA_SCRATCH_PLANNED) {
-            w->sreq_of_op[o] = (int32_t)w->n_sreq;
-            w->sreq[w->n_sreq++] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = sb};
-        }
-    }
-    for (uint32_t s = 1; s < w->g.n_subgraphs; s++)
-        if (w->g.subgraphs[s].n_ops) return ta_diag_set(diag, TA_E_UNSUPPORTED, "models with several subgraphs (control flow) cannot run");
-    /* variable tensors: persistent, in the tail */
-    for (uint32_t k = 0; k < sg->n_tensors; k++) {
-        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
-        if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
-        if (tt->bytes > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "variable tensor %u above 4 GiB", k);
-        w->n_vars++;
-        w->var_bytes = ta__add_sat(w->var_bytes, ta__align_up(tt->bytes, ALIGN));
-    }
-    w->image = ta__add_sat(consts_records_at(sg->n_ops), w->records);
-    if (w->image > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "op records above 4 GiB");
-    if (rt->opt.consts && (st = check_consts(rt, w, &c, diag))) return st;
-    /* 3. lifetimes and requests */
-    size_t lb = ta_lifetime_bytes(&w->g, w->n_sreq);
-    void *lmem = carve(&c, 1, lb);
-    if (!lmem) return short_work(rt, &c, 0, diag);
-    if ((st = ta_lifetime_analyze(&w->g, w->sreq, w->n_sreq, lmem, lb, &w->lt, diag))) return st;
-    /* A tensor that is read but that nothing writes (no writer, not an
-     * input, constant or variable) starts "before step 0".  The validator
-     * lets a custom op read one (its work memory, e.g. Vela's NPU scratch);
-     * an op that runs here would read bytes nobody wrote (and poison mode
-     * could not checksum them): refused, naming it. */
-    for (uint32_t k = 0; k < sg->n_tensors; k++) {
-        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
-        const uint32_t gi = sg->tensor_base + k;
-        if (tt->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE | TA_TENSOR_ELIDED)) continue;
-        if (w->lt.first[gi] < 0 && w->lt.last[gi] >= 0)
-            return ta_diag_set(diag, TA_E_MALFORMED, "tensor %u '%s' is read but no op writes it", k, tt->name);
-    }
-    ta_lifetime_options lopt;
-    memset(&lopt, 0, sizeof lopt);
-    if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {
-        w->buffer_of = carve(&c, w->g.n_tensors, sizeof *w->buffer_of);
-        const size_t bb = ta_rewrite_buffers_bytes(&w->g);
-        void *bmem = carve(&c, 1, bb);
-        if ((w->g.n_tensors && !w->buffer_of) || !bmem) return short_work(rt, &c, 0, diag);
-        if ((st = ta_rewrite_buffers(&w->g, &w->lt, rw, &inplace, bmem, bb, w->buffer_of, NULL, diag))) return st;
-        lopt.buffer_of = w->buffer_of;
-        lopt.n_buffer_of = w->g.n_tensors;
-    }
-    const ta_lifetime_options *lo = w->buffer_of ? &lopt : NULL;
-    if ((st = ta_lifetime_requests(&w->g, &w->lt, lo, NULL, NULL, 0, &w->n_req, diag))) return st;
-    w->reqs = carve(&c, w->n_req, sizeof *w->reqs);
-    w->origin = carve(&c, w->n_req, sizeof *w->origin);
-    w->offsets = carve(&c, w->n_req, sizeof *w->offsets);
-    if (w->n_req && (!w->reqs || !w->origin || !w->offsets))
-        return short_work(rt, &c, 0, diag);
-    if ((st = ta_lifetime_requests(&w->g, &w->lt, lo, w->reqs, w->origin, w->n_req, &w->n_req, diag))) return st;
-    /* 4. plan */
-    if (!rt->opt.planner) return ta_diag_set(diag, TA_E_INVALID_ARG, "no plan source (strategy or table)");
-    size_t pneed = 0;
-    if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, NULL, 0, &pneed, NULL, NULL, diag))) return st;
-    void *pmem = pneed ? carve(&c, 1, pneed) : NULL;
-    if (pneed && !pmem) return short_work(rt, &c, 0, diag);
-    if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, pmem ? pmem : c.base, pneed, &pneed,
-                              w->offsets, &w->planned, diag)))
-        return st;
-    /* lower bound: most padded bytes live at one step.  A difference array
-     * over the steps (in the planner's scratch, dead by now) keeps this
-     * O(steps + buffers): scanning every buffer at every step was quadratic
-     * in the op count (40k ops: seconds). */
-    if (pmem) release(&c, pmem, 0);
-    const size_t n_steps = w->lt.n_steps > 0 ? (size_t)w->lt.n_steps : 0;
-    size_t *delta = carve(&c, n_steps + 1, sizeof *delta);
-    if (!delta) return short_work(rt, &c, 0, diag);
-    memset(delta, 0, (n_steps + 1) * sizeof *delta);
-    for (size_t i = 0; i < w->n_req; i++) {
-        const int32_t f = w->reqs[i].first < 0 ? 0 : w->reqs[i].first, l = w->reqs[i].last;
-        if (l < f || (size_t)f >= n_steps) continue;
-        const size_t end = (size_t)l + 1 < n_steps ? (size_t)l + 1 : n_steps;
-        const size_t pad = ta_request_padded(&w->reqs[i]);
-        delta[f] += pad; /* unsigned wrap-around cancels exactly in the running sum */
-        delta[end] -= pad;
-    }
-    for (size_t s = 0, live = 0; s < n_steps; s++) {
-        live += delta[s];
-        if (live > w->lower_bound) w->lower_bound = live;
-    }
-    rt->b.work_bytes = (c.peak > c.used ? c.peak : c.used) + 2 * ALIGN;
-    return TA_OK;
-}
-
-/* Persistent layout, in carve order from the tail start. */
-typedef struct {
-    size_t ptrs, sptrs, io, image, shared, poison, vars, state;
-    size_t total;
-} tail_t;
-
-static void tail_layout(const ta_runtime *rt, const built_t *w, tail_t *t) {
+static void tail_layout(const ta_runtime *rt, const ta__built *w, ta__tail *t) {
     size_t n_t = w->n_tensors, off = 0;
 #define BLOCK(field, bytes) (t->field = off, off = ta__align_up(ta__add_sat(off, (bytes)), ALIGN))
     BLOCK(ptrs, n_t * sizeof(void *));
@@ -508,7 +197,7 @@ static void tail_layout(const ta_runtime *rt, const built_t *w, tail_t *t) {
     t->total = off;
 }
 
-static void fill_breakdown(ta_runtime *rt, const built_t *w, const tail_t *t) {
+static void fill_breakdown(ta_runtime *rt, const ta__built *w, const ta__tail *t) {
     ta_arena_breakdown *b = &rt->b;
     b->planned = ta__align_up(w->planned, ALIGN);
     b->persistent = t->total;
@@ -554,6 +243,37 @@ size_t ta_runtime_persistent_bytes_abi(const ta_arena_breakdown *b, size_t ptr_b
 }
 
 
+/* The blob's header (and the padding after its op offset table): this
+ * model's bytes, this format, n_ops records for n_tensors tensors in `want`
+ * bytes. */
+ta_status ta__rt_blob_header(const ta_runtime *rt, uint32_t n_ops, uint32_t n_tensors, size_t want, ta_diag *diag) {
+    const uint8_t *k = (const uint8_t *)rt->opt.consts;
+    const size_t n = rt->opt.consts_bytes;
+    if ((uintptr_t)k % REC_ALIGN)
+        return ta_diag_set(diag, TA_E_MISALIGNED, "const blob is not 8-byte aligned (address %% 8 = %u)",
+                           (unsigned)((uintptr_t)k % REC_ALIGN));
+    if (n < CONSTS_HDR) return ta_diag_set(diag, TA_E_MALFORMED, "const blob of %zu bytes is shorter than its header", n);
+    if (ta__rd32(k) != CONSTS_MAGIC)
+        return ta_diag_set(diag, TA_E_MALFORMED, ta__rd32(k) == CONSTS_MAGIC_SWAPPED
+                                                     ? "const blob was made on a host of the other byte order"
+                                                     : "const blob does not start with the tinyarena magic");
+    if (ta__rd32(k + 4) != CONSTS_VERSION)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob has format version %u, this runtime reads %u (regenerate it)",
+                           ta__rd32(k + 4), CONSTS_VERSION);
+    const uint64_t hash = ta__rt_model_hash(rt);
+    if (ta__rd32(k + 20) != (uint32_t)hash || ta__rd32(k + 24) != (uint32_t)(hash >> 32))
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob was made for other model bytes (hash mismatch)");
+    if (ta__rd32(k + 8) != n || n != want || ta__rd32(k + 12) != n_ops || ta__rd32(k + 16) != n_tensors)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob has %zu bytes for %u ops (header: %u bytes), this model needs %zu for %u",
+                           n, ta__rd32(k + 12), ta__rd32(k + 8), want, n_ops);
+    const size_t at = ta__rt_records_at(n_ops);
+    if (n < at) return ta_diag_set(diag, TA_E_MALFORMED, "const blob of %zu bytes is shorter than its op table", n);
+    for (size_t i = CONSTS_HDR + 4 * (size_t)n_ops; i < at; i++)
+        if (k[i]) return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: padding byte %zu is not zero (corrupted)", i);
+    if (ta__rd32(k + 28)) return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: reserved header word is not zero (corrupted)");
+    return TA_OK;
+}
+
 /* ---- init from an init table and a const blob ---------------------------- */
 
 /* The init table (ta_runtime_export_init), 32-bit words in the host's byte
@@ -572,29 +292,24 @@ size_t ta_runtime_persistent_bytes_abi(const ta_arena_breakdown *b, size_t ptr_b
  * Everything init would derive from the imported graph is here, computed by
  * the host from the same model bytes; the device checks it instead of
  * recomputing it: this is what lets init run with no work block. */
-#define INIT_MAGIC 0x31494154u /* "TAI1" read as a little-endian word */
-#define INIT_MAGIC_SWAPPED 0x54414931u
-#define INIT_VERSION 1u
-#define INIT_HDR 64u
-#define INIT_TENSOR 12u
-#define INIT_OP 8u
-#define INIT_IO 56u
-#define INIT_SUM_AT 48u
-#define NO_SCRATCH 0xFFFFFFFFu
-enum { AT_NONE = 0, AT_HEAD = 1, AT_MODEL = 2, AT_VAR = 3 };
-
 static bool fast_path(const ta_runtime *rt) { return rt->opt.init && rt->opt.consts && !rt->opt.poison; }
 
-static uint64_t init_table_bytes(uint64_t n_t, uint64_t n_ops, uint64_t n_io) {
+uint64_t ta__rt_init_table_bytes(uint64_t n_t, uint64_t n_ops, uint64_t n_io) {
     return INIT_HDR + INIT_TENSOR * n_t + INIT_OP * n_ops + INIT_IO * n_io;
 }
 
 /* The table's checksum: FNV-1a over it with the checksum word read as 0. */
-static uint32_t init_sum(const uint8_t *t, size_t n) {
+uint32_t ta__rt_init_sum(const uint8_t *t, size_t n) {
     static const uint8_t zero[4] = {0, 0, 0, 0};
-    uint32_t h = fnv32(FNV32_START, t, INIT_SUM_AT);
-    h = fnv32(h, zero, 4);
-    return fnv32(h, t + INIT_SUM_AT + 4, n - INIT_SUM_AT - 4);
+    uint32_t h = ta__rt_fnv32(FNV32_START, t, INIT_SUM_AT);
+    h = ta__rt_fnv32(h, zero, 4);
+    return ta__rt_fnv32(h, t + INIT_SUM_AT + 4, n - INIT_SUM_AT - 4);
+}
+
+/* From an init table and a const blob nothing is built: no work block
+ * (and none without the work-block path: query and init refuse). */
+size_t ta_runtime_work_bytes(const ta_runtime *rt) {
+    return rt && rt->state && !fast_path(rt) && rt->opt.work_path ? rt->opt.work_path->work_guess(rt) : 0;
 }
 
 /* Checks the init table and the const blob -- against the model's hash,
@@ -604,44 +319,48 @@ static uint32_t init_sum(const uint8_t *t, size_t n) {
  * record (which needs the imported graph): a blob that differs from the
  * one the table was made with is refused naming the op, as a blob that
  * differs from what prepare derives is on the work-block path. */
-static ta_status fast_build(ta_runtime *rt, built_t *w, bool bound, ta_diag *diag) {
+static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *diag) {
     memset(w, 0, sizeof *w);
     const uint8_t *t = (const uint8_t *)rt->opt.init, *k = (const uint8_t *)rt->opt.consts;
     const size_t tn = rt->opt.init_bytes, kn = rt->opt.consts_bytes;
     if ((uintptr_t)t % 4)
         return ta_diag_set(diag, TA_E_MISALIGNED, "init table is not 4-byte aligned (address %% 4 = %u)", (unsigned)((uintptr_t)t % 4));
     if (tn < INIT_HDR) return ta_diag_set(diag, TA_E_MALFORMED, "init table of %zu bytes is shorter than its header", tn);
-    if (rd32(t) != INIT_MAGIC)
-        return ta_diag_set(diag, TA_E_MALFORMED, rd32(t) == INIT_MAGIC_SWAPPED ? "init table was made on a host of the other byte order"
+    if (ta__rd32(t) != INIT_MAGIC)
+        return ta_diag_set(diag, TA_E_MALFORMED, ta__rd32(t) == INIT_MAGIC_SWAPPED ? "init table was made on a host of the other byte order"
                                                                               : "init table does not start with the tinyarena magic");
-    if (rd32(t + 4) != INIT_VERSION)
+    if (ta__rd32(t + 4) != INIT_VERSION)
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads %u (regenerate it)",
-                           rd32(t + 4), INIT_VERSION);
-    const uint32_t n_t = rd32(t + 12), n_ops = rd32(t + 16), n_in = rd32(t + 20), n_out = rd32(t + 24);
-    if (rd32(t + 8) != tn || (uint64_t)tn != init_table_bytes(n_t, n_ops, (uint64_t)n_in + n_out))
+                           ta__rd32(t + 4), INIT_VERSION);
+    const uint32_t n_t = ta__rd32(t + 12), n_ops = ta__rd32(t + 16), n_in = ta__rd32(t + 20), n_out = ta__rd32(t + 24);
+    if (ta__rd32(t + 8) != tn || (uint64_t)tn != ta__rt_init_table_bytes(n_t, n_ops, (uint64_t)n_in + n_out))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has %zu bytes, its header says %u for %u tensors and %u ops (corrupted)",
-                           tn, rd32(t + 8), n_t, n_ops);
-    if (init_sum(t, tn) != rd32(t + INIT_SUM_AT))
+                           tn, ta__rd32(t + 8), n_t, n_ops);
+    if (ta__rt_init_sum(t, tn) != ta__rd32(t + INIT_SUM_AT))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: checksum mismatch (corrupted)");
-    if (rd32(t + 52) || rd32(t + 56) || rd32(t + 60))
+    if (ta__rd32(t + 52) || ta__rd32(t + 56) || ta__rd32(t + 60))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: reserved header word is not zero (corrupted)");
-    const uint64_t hash = rt->opt.model_hash ? rt->opt.model_hash : ta_budget_hash(rt->model.bytes, rt->model.len);
-    if (rd32(t + 40) != (uint32_t)hash || rd32(t + 44) != (uint32_t)(hash >> 32))
+    const uint64_t hash = ta__rt_model_hash(rt);
+    if (ta__rd32(t + 40) != (uint32_t)hash || ta__rd32(t + 44) != (uint32_t)(hash >> 32))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table was made for other model bytes (hash mismatch)");
     if (rt->opt.subgraph != 0) return ta_diag_set(diag, TA_E_UNSUPPORTED, "only subgraph 0 can run");
     const uint32_t rw = rt->opt.rewrites;
     if (rw & ~TA_REWRITE_ALL) return ta_diag_set(diag, TA_E_INVALID_ARG, "unknown rewrite flags 0x%x", rw);
-    if (rd32(t + 32) != rw) {
+    if (ta__rd32(t + 32) != rw && !rt->opt.work_path) /* the names are the rewrite module's */
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was planned with rewrites 0x%x, the runtime applies 0x%x",
+                           ta__rd32(t + 32), rw);
+    if (ta__rd32(t + 32) != rw) {
         char a[64], b[64];
+        const char *(*names)(uint32_t, char *, size_t) = rt->opt.work_path->rewrite_names;
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was planned with rewrites %s, the runtime applies %s",
-                           ta_rewrite_names(rd32(t + 32), a, sizeof a), ta_rewrite_names(rw, b, sizeof b));
+                           names(ta__rd32(t + 32), a, sizeof a), names(rw, b, sizeof b));
     }
-    if (rd32(t + 36) != (uint32_t)rt->opt.scratch)
+    if (ta__rd32(t + 36) != (uint32_t)rt->opt.scratch)
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table was made for %s scratch, the runtime uses %s",
-                           rd32(t + 36) ? "shared" : "planned", rt->opt.scratch == TA_SCRATCH_SHARED ? "shared" : "planned");
-    const size_t planned = rd32(t + 28);
-    if (rt->opt.planner == budget_plan && rt->opt.planner_ctx) {
-        const ta_budget *bt = (const ta_budget *)rt->opt.planner_ctx;
+                           ta__rd32(t + 36) ? "shared" : "planned", rt->opt.scratch == TA_SCRATCH_SHARED ? "shared" : "planned");
+    const size_t planned = ta__rd32(t + 28);
+    const ta_budget *bt = budget_of(rt);
+    if (bt) {
         if (bt->arena_bytes != planned)
             return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table plans %zu bytes, the budget table %u (tables of two headers)",
                                planned, bt->arena_bytes);
@@ -657,19 +376,19 @@ static ta_status fast_build(ta_runtime *rt, built_t *w, bool bound, ta_diag *dia
             }
         }
     }
-    ta_status st = blob_header(rt, n_ops, n_t, kn, diag);
+    ta_status st = ta__rt_blob_header(rt, n_ops, n_t, kn, diag);
     if (st) return st;
     /* every op: its record is the one the table was made with; its scratch
      * and state */
     const uint8_t *ops = t + INIT_HDR + (size_t)INIT_TENSOR * n_t;
-    size_t at = consts_records_at(n_ops);
+    size_t at = ta__rt_records_at(n_ops);
     for (uint32_t o = 0; o < n_ops; o++) {
-        const size_t off = rd32(k + CONSTS_HDR + 4 * (size_t)o);
-        const size_t end = o + 1 < n_ops ? rd32(k + CONSTS_HDR + 4 * (size_t)o + 4) : kn;
+        const size_t off = ta__rd32(k + CONSTS_HDR + 4 * (size_t)o);
+        const size_t end = o + 1 < n_ops ? ta__rd32(k + CONSTS_HDR + 4 * (size_t)o + 4) : kn;
         if (off != at || end <= off || end > kn || (end - off) % REC_ALIGN)
             return ta_diag_set(diag, TA_E_BAD_REQUEST, "const blob: op %u record lies outside the blob (corrupted)", o);
         const uint8_t *rec = k + off;
-        if (fnv32(FNV32_START, rec, end - off) != rd32(ops + INIT_OP * (size_t)o))
+        if (ta__rt_fnv32(FNV32_START, rec, end - off) != ta__rd32(ops + INIT_OP * (size_t)o))
             return ta_diag_set(diag, TA_E_BAD_REQUEST,
                                "const blob: op %u (%s) record differs from what this model derives (corrupted, or made by another tinyarena version)",
                                o, ta__op_name_in(rt->opt.ops, rec));
@@ -678,7 +397,7 @@ static ta_status fast_build(ta_runtime *rt, built_t *w, bool bound, ta_diag *dia
             return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op in the runtime's op list", o,
                                ta_op_kind_str(ta__op_kind(rec)));
         const size_t sb = ta__op_scratch_bytes(rec), stb = ta__op_state_bytes_in(rt->opt.ops, rec);
-        const uint32_t so = rd32(ops + INIT_OP * (size_t)o + 4);
+        const uint32_t so = ta__rd32(ops + INIT_OP * (size_t)o + 4);
         if (sb) {
             w->n_sops++;
             w->sum_scratch += ta__align_up(sb, ALIGN);
@@ -696,7 +415,7 @@ static ta_status fast_build(ta_runtime *rt, built_t *w, bool bound, ta_diag *dia
     /* every tensor: its place lies inside its region */
     for (uint32_t i = 0; i < n_t; i++) {
         const uint8_t *e = t + INIT_HDR + (size_t)INIT_TENSOR * i;
-        const uint32_t kind = rd32(e), a = rd32(e + 4), b = rd32(e + 8);
+        const uint32_t kind = ta__rd32(e), a = ta__rd32(e + 4), b = ta__rd32(e + 8);
         bool ok;
         switch (kind & 0xFFu) {
         case AT_NONE: ok = kind == AT_NONE && !a && !b; break;
@@ -716,10 +435,10 @@ static ta_status fast_build(ta_runtime *rt, built_t *w, bool bound, ta_diag *dia
         /* the caller copies inputs in and outputs out by ta_io.bytes: they
          * must lie inside the tensor's place */
         const uint8_t *q = io + INIT_IO * (size_t)j;
-        const uint32_t ti = rd32(q);
+        const uint32_t ti = ta__rd32(q);
         const uint8_t *e = t + INIT_HDR + (size_t)INIT_TENSOR * (ti < n_t ? ti : 0);
-        const uint32_t room = (rd32(e) & 0xFFu) == AT_VAR ? rd32(e + 4) : rd32(e + 8);
-        if (ti >= n_t || rd32(q + 8) > TA_MAX_RANK || rd32(q + 52) > room)
+        const uint32_t room = (ta__rd32(e) & 0xFFu) == AT_VAR ? ta__rd32(e + 4) : ta__rd32(e + 8);
+        if (ti >= n_t || ta__rd32(q + 8) > TA_MAX_RANK || ta__rd32(q + 52) > room)
             return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: %s %u names no tensor (corrupted)", j < n_in ? "input" : "output",
                                j < n_in ? j : j - n_in);
     }
@@ -732,9 +451,9 @@ static ta_status fast_build(ta_runtime *rt, built_t *w, bool bound, ta_diag *dia
 }
 
 /* Lays out the tail from the tables (fast_build checked them). */
-static void fast_init(ta_runtime *rt, const built_t *w, const tail_t *t, uint8_t *head, uint8_t *tp) {
+static void fast_init(ta_runtime *rt, const ta__built *w, const ta__tail *t, uint8_t *head, uint8_t *tp) {
     const uint8_t *T = (const uint8_t *)rt->opt.init;
-    const uint32_t n_t = (uint32_t)w->n_tensors, n_ops = rd32(T + 16), n_in = rd32(T + 20);
+    const uint32_t n_t = (uint32_t)w->n_tensors, n_ops = ta__rd32(T + 16), n_in = ta__rd32(T + 20);
     const uint8_t *ops = T + INIT_HDR + (size_t)INIT_TENSOR * n_t, *io = ops + (size_t)INIT_OP * n_ops;
     rt->head = head;
     rt->tail = tp;
@@ -748,7 +467,7 @@ static void fast_init(ta_runtime *rt, const built_t *w, const tail_t *t, uint8_t
     uint8_t *vd = tp + t->vars + ta__align_up(w->n_vars * sizeof(ta_var_rec), ALIGN);
     for (uint32_t i = 0; i < n_t; i++) {
         const uint8_t *e = T + INIT_HDR + (size_t)INIT_TENSOR * i;
-        const uint32_t kind = rd32(e), a = rd32(e + 4);
+        const uint32_t kind = ta__rd32(e), a = ta__rd32(e + 4);
         void *p = NULL;
         switch (kind & 0xFFu) {
         case AT_HEAD: p = head + a; break;
@@ -772,10 +491,10 @@ static void fast_init(ta_runtime *rt, const built_t *w, const tail_t *t, uint8_t
     rt->state_ptrs = w->n_state_ops ? (void **)(tp + t->state) : NULL;
     uint8_t *sd = tp + t->state + ta__align_up(w->n_state_ops * sizeof(void *), ALIGN);
     for (uint32_t o = 0, ks = 0, kst = 0; o < n_ops; o++) {
-        const uint8_t *rec = op_record(rt, o);
+        const uint8_t *rec = ta__rt_op_record(rt, o);
         const uint32_t sb = ta__op_scratch_bytes(rec), stb = ta__op_state_bytes_in(rt->opt.ops, rec);
         if (sb) {
-            const uint32_t so = rd32(ops + INIT_OP * (size_t)o + 4);
+            const uint32_t so = ta__rd32(ops + INIT_OP * (size_t)o + 4);
             rt->scratch_ptrs[ks++] = so == NO_SCRATCH ? (void *)(tp + t->shared) : (void *)(head + so);
         }
         if (stb) {
@@ -783,24 +502,24 @@ static void fast_init(ta_runtime *rt, const built_t *w, const tail_t *t, uint8_t
             sd += ta__align_up(stb, ALIGN);
         }
     }
-    reset_vars(rt);
+    ta__rt_reset_vars(rt);
     rt->inputs = (ta_io *)(tp + t->io);
     rt->n_inputs = n_in;
-    rt->n_outputs = rd32(T + 24);
+    rt->n_outputs = ta__rd32(T + 24);
     rt->outputs = rt->inputs + n_in;
     for (uint32_t j = 0; j < w->n_io; j++) {
         const uint8_t *q = io + INIT_IO * (size_t)j;
         ta_io *x = &rt->inputs[j];
         memset(x, 0, sizeof *x);
-        x->tensor = (int32_t)rd32(q);
+        x->tensor = (int32_t)ta__rd32(q);
         x->data = rt->ptrs[x->tensor];
-        x->dtype = (ta_dtype)rd32(q + 4);
-        x->rank = (int32_t)rd32(q + 8);
-        for (int32_t d = 0; d < x->rank; d++) x->shape[d] = (int32_t)rd32(q + 12 + 4 * (size_t)d);
-        const uint32_t sc = rd32(q + 44);
+        x->dtype = (ta_dtype)ta__rd32(q + 4);
+        x->rank = (int32_t)ta__rd32(q + 8);
+        for (int32_t d = 0; d < x->rank; d++) x->shape[d] = (int32_t)ta__rd32(q + 12 + 4 * (size_t)d);
+        const uint32_t sc = ta__rd32(q + 44);
         memcpy(&x->scale, &sc, 4);
-        x->zero_point = (int32_t)rd32(q + 48);
-        x->bytes = rd32(q + 52);
+        x->zero_point = (int32_t)ta__rd32(q + 48);
+        x->bytes = ta__rd32(q + 52);
     }
     rt->pbuf = NULL;
     rt->porder = NULL;
@@ -817,20 +536,46 @@ ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const t
                            "runtime open: no op list (ta_runtime_options_default: every op; firmware: ta_runtime_options_for_ops)");
     if (opt->model_hash && ta_budget_hash(model, len) != opt->model_hash)
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was made for other model bytes (hash mismatch)");
-    ta_status st = ta_tflite_open(&rt->model, model, len, diag);
-    if (st) return st;
+    if (opt->work_path) {
+        ta_status st = opt->work_path->open(&rt->model, model, len, diag);
+        if (st) return st;
+    } else {
+        /* No work-block path (ta_runtime_options_for_budget): nothing on
+         * this device reads the model's structure, only the byte ranges the
+         * init table names, each checked against len.  The hash proves the
+         * bytes are the ones the host verified and planned, so the TFLite
+         * reader is not linked at all. */
+        if (!opt->model_hash)
+            return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime open: firmware options without a budget (model hash)");
+        if ((uintptr_t)model % 8)
+            return ta_diag_set(diag, TA_E_INVALID_ARG, "model bytes must be 8-byte aligned (address %% 8 = %u)",
+                               (unsigned)((uintptr_t)model % 8));
+        rt->model.bytes = (const uint8_t *)model;
+        rt->model.len = len;
+        rt->model.open = true;
+    }
     rt->opt = *opt;
     rt->state = 1;
     return TA_OK;
 }
 
+/* Query or init without the work-block path (ta_runtime_options_for_budget)
+ * and without what the init-table path needs. */
+static ta_status no_work_path(const ta_runtime *rt, ta_diag *diag) {
+    return ta_diag_set(diag, TA_E_UNSUPPORTED, "runtime options for a budget's init table only (ta_runtime_options_for_budget), and %s: "
+                       "use ta_runtime_options_for_ops to import and prepare the model",
+                       rt->opt.poison ? "poison mode is on" : !rt->opt.consts ? "no const blob" : "no init table");
+}
+
 ta_status ta_runtime_query(ta_runtime *rt, void *work, size_t work_bytes, ta_arena_breakdown *b, ta_diag *diag) {
     if (!rt || !rt->state) return ta_diag_set(diag, TA_E_STATE, "runtime query before open");
-    built_t w;
-    ta_status st = fast_path(rt) ? fast_build(rt, &w, true, diag) : build(rt, work, work_bytes, &w, diag);
+    ta__built w;
+    const bool fast = fast_path(rt);
+    if (!fast && !rt->opt.work_path) return no_work_path(rt, diag);
+    ta_status st = fast ? fast_build(rt, &w, true, diag) : rt->opt.work_path->build(rt, work, work_bytes, &w, diag);
     if (b) *b = rt->b;
     if (st) return st;
-    tail_t t;
+    ta__tail t;
     tail_layout(rt, &w, &t);
     fill_breakdown(rt, &w, &t);
     if (b) *b = rt->b;
@@ -843,6 +588,7 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     if (!rt || !rt->state) return ta_diag_set(diag, TA_E_STATE, "runtime init before open");
     if (!arena) return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime init: NULL arena");
     const bool fast = fast_path(rt);
+    if (!fast && !rt->opt.work_path) return no_work_path(rt, diag);
     /* from an init table the lower bound (a report, not needed to run) is
      * query's: init does not spend the instructions again */
     const size_t queried_bound = rt->state >= 2 ? rt->b.lower_bound : 0;
@@ -853,13 +599,13 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
         work = arena;
         work_bytes = arena_bytes;
     }
-    built_t w;
-    ta_status st = fast ? fast_build(rt, &w, false, diag) : build(rt, work, work_bytes, &w, diag);
+    ta__built w;
+    ta_status st = fast ? fast_build(rt, &w, false, diag) : rt->opt.work_path->build(rt, work, work_bytes, &w, diag);
     if (st == TA_E_NO_MEMORY && in_place)
         return ta_diag_set(diag, st, "arena needs more than %zu bytes to initialise in place (work alone needs %zu)",
                            arena_bytes, rt->b.work_bytes);
     if (st) return st;
-    tail_t t;
+    ta__tail t;
     tail_layout(rt, &w, &t);
     fill_breakdown(rt, &w, &t);
     if (in_place && ((uintptr_t)arena + rt->b.work_bytes > (((uintptr_t)arena + arena_bytes - t.total) & ~(uintptr_t)(ALIGN - 1)) ||
@@ -883,236 +629,28 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
         rt->state = 3;
         return TA_OK;
     }
-    const ta_subgraph *sg = &w.g.subgraphs[0];
-    rt->head = (uint8_t *)head;
-    rt->tail = tp;
-    rt->n_tensors = sg->n_tensors;
-    rt->n_ops = sg->n_ops;
-    rt->ptrs = (void **)(tp + t.ptrs);
-    rt->scratch_ptrs = (void **)(tp + t.sptrs);
-    /* tensor pointers */
-    for (uint32_t k = 0; k < sg->n_tensors; k++) {
-        const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
-        rt->ptrs[k] = (tt->flags & TA_TENSOR_CONST) ? (void *)tt->data : NULL;
-    }
-    for (size_t i = 0; i < w.n_req; i++) {
-        if (w.origin[i].kind != TA_BUFFER_TENSOR) continue;
-        uint32_t gi = w.origin[i].index;
-        if (gi < sg->tensor_base || gi >= sg->tensor_base + sg->n_tensors) continue;
-        rt->ptrs[gi - sg->tensor_base] = rt->head + w.offsets[i];
-    }
-    /* variable tensors: in the tail, set to their reset value (ta_runtime_reset) */
-    rt->vars = (ta_var_rec *)(tp + t.vars);
-    rt->n_vars = 0;
-    {
-        uint8_t *vd = tp + t.vars + ta__align_up(w.n_vars * sizeof(ta_var_rec), ALIGN);
-        for (uint32_t k = 0; k < sg->n_tensors && w.n_vars; k++) {
-            const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
-            if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
-            ta_var_rec *v = &rt->vars[rt->n_vars++];
-            v->data = vd;
-            v->bytes = (uint32_t)tt->bytes;
-            v->tensor = k;
-            /* TFLM (MicroGraph::ResetVariableTensors): int8 state starts at its
-             * zero point (real 0), every other type at all-zero bytes */
-            v->fill = tt->dtype == TA_DTYPE_INT8 && tt->quant.count && tt->quant.zero_point
-                          ? (uint8_t)(int8_t)tt->quant.zero_point[0]
-                          : 0;
-            rt->ptrs[k] = vd;
-            vd += ta__align_up(tt->bytes, ALIGN);
-        }
-        if (!w.n_vars) rt->vars = NULL;
-        reset_vars(rt);
-    }
-    /* members of a buffer group: their group's bytes */
-    for (uint32_t k = 0; w.buffer_of && k < sg->n_tensors; k++) {
-        const int32_t r = w.buffer_of[sg->tensor_base + k];
-        if (r != (int32_t)(sg->tensor_base + k)) rt->ptrs[k] = rt->ptrs[(uint32_t)r - sg->tensor_base];
-    }
-    /* the const image: the caller's blob (checked by build), or written here */
-    if (rt->opt.consts) {
-        rt->consts = (const uint8_t *)rt->opt.consts;
-    } else {
-        uint8_t *img = tp + t.image;
-        size_t at = consts_records_at(sg->n_ops);
-        const uint64_t hash = rt->opt.model_hash ? rt->opt.model_hash : ta_budget_hash(rt->model.bytes, rt->model.len);
-        memset(img, 0, at);
-        const uint32_t hdr[8] = {CONSTS_MAGIC, CONSTS_VERSION, (uint32_t)w.image, sg->n_ops, sg->n_tensors,
-                                 (uint32_t)hash, (uint32_t)(hash >> 32), 0};
-        for (int k = 0; k < 8; k++) wr32(img + 4 * k, hdr[k]);
-        for (uint32_t o = 0; o < sg->n_ops; o++) {
-            const size_t len = ta__align_up(w.info[o].data_bytes, REC_ALIGN);
-            wr32(img + CONSTS_HDR + 4 * (size_t)o, (uint32_t)at);
-            memset(img + at, 0, len);
-            if ((st = ta__op_prepare_in(rt->opt.ops, &w.g, 0, o, img + at, w.info[o].data_bytes, &w.info[o], diag))) return st;
-            at += len;
-        }
-        rt->consts = img;
-    }
-    /* scratch: one pointer per op that needs it, in op order */
-    rt->n_scratch_ops = (uint32_t)w.n_sops;
-    for (uint32_t o = 0, k = 0; o < sg->n_ops; o++) {
-        if (!w.info[o].scratch_bytes) continue;
-        rt->scratch_ptrs[k++] = tp + t.shared;
-    }
-    /* Planned scratch: build made one request per such op, in op order, so
-     * request index r is slot r (one pass, not a scan per op). */
-    for (size_t i = 0; rt->opt.scratch != TA_SCRATCH_SHARED && i < w.n_req; i++)
-        if (w.origin[i].kind == TA_BUFFER_SCRATCH && w.origin[i].index < w.n_sops)
-            rt->scratch_ptrs[w.origin[i].index] = rt->head + w.offsets[i];
-    /* op state: one pointer per op that keeps state, in op order; zeroed */
-    rt->n_state_ops = (uint32_t)w.n_state_ops;
-    rt->state_ptrs = w.n_state_ops ? (void **)(tp + t.state) : NULL;
-    {
-        uint8_t *sd = tp + t.state + ta__align_up(w.n_state_ops * sizeof(void *), ALIGN);
-        for (uint32_t o = 0, k = 0; o < sg->n_ops && w.n_state_ops; o++) {
-            if (!w.info[o].state_bytes) continue;
-            rt->state_ptrs[k++] = sd;
-            memset(sd, 0, w.info[o].state_bytes);
-            sd += ta__align_up(w.info[o].state_bytes, ALIGN);
-        }
-    }
-    /* inputs and outputs */
-    rt->inputs = (ta_io *)(tp + t.io);
-    rt->outputs = rt->inputs + sg->n_inputs;
-    rt->n_inputs = sg->n_inputs;
-    rt->n_outputs = sg->n_outputs;
-    for (uint32_t k = 0; k < sg->n_inputs + sg->n_outputs; k++) {
-        int32_t ti = k < sg->n_inputs ? sg->inputs[k] : sg->outputs[k - sg->n_inputs];
-        const ta_tensor *tt = ta_graph_tensor(&w.g, 0, ti);
-        ta_io *io = &rt->inputs[k];
-        memset(io, 0, sizeof *io);
-        io->tensor = ti;
-        if (!tt) continue;
-        io->data = rt->ptrs[ti];
-        io->bytes = tt->bytes;
-        io->dtype = tt->dtype;
-        io->rank = tt->rank;
-        for (int32_t d = 0; d < tt->rank && d < TA_MAX_RANK; d++) io->shape[d] = tt->shape[d];
-        io->scale = tt->quant.count && tt->quant.scale ? tt->quant.scale[0] : 0.0f;
-        io->zero_point = tt->quant.count && tt->quant.zero_point ? (int32_t)tt->quant.zero_point[0] : 0;
-    }
-    /* poison tables: per planned buffer (tensor or scratch), sorted by address */
-    rt->pbuf = NULL;
-    rt->porder = NULL;
-    rt->pgroup = NULL;
-    rt->n_pbuf = 0;
-    if (rt->opt.poison) {
-        size_t n = w.n_req;
-        rt->pbuf = (ta_poison_buf *)(tp + t.poison);
-        rt->porder = (uint32_t *)(rt->pbuf + n);
-        rt->n_pbuf = n;
-        if (w.buffer_of) {
-            /* which record holds each tensor, so that an op writing into a
-             * group (in place) re-takes that group's checksum */
-            rt->pgroup = (int32_t *)(rt->porder + n);
-            for (uint32_t k = 0; k < sg->n_tensors; k++) rt->pgroup[k] = -1;
-            for (size_t i = 0; i < n; i++)
-                if (w.origin[i].kind == TA_BUFFER_TENSOR) rt->pgroup[w.origin[i].index - sg->tensor_base] = (int32_t)i;
-            for (uint32_t k = 0; k < sg->n_tensors; k++) {
-                const int32_t r = w.buffer_of[sg->tensor_base + k];
-                if (r != (int32_t)(sg->tensor_base + k)) rt->pgroup[k] = rt->pgroup[(uint32_t)r - sg->tensor_base];
-            }
-        }
-        for (size_t i = 0; i < n; i++) {
-            ta_poison_buf *pb = &rt->pbuf[i];
-            pb->data = rt->head + w.offsets[i];
-            pb->bytes = w.reqs[i].size;
-            pb->first = w.reqs[i].first;
-            pb->last = w.reqs[i].last;
-            pb->sum = 0;
-            if (w.origin[i].kind == TA_BUFFER_TENSOR) pb->tensor = (int32_t)(w.origin[i].index - sg->tensor_base);
-            else pb->tensor = -1 - (int32_t)w.sreq[w.origin[i].index].op;
-            /* insertion sort by address */
-            size_t j = i;
-            while (j > 0 && rt->pbuf[rt->porder[j - 1]].data > pb->data) {
-                rt->porder[j] = rt->porder[j - 1];
-                j--;
-            }
-            rt->porder[j] = (uint32_t)i;
-        }
-    }
-    rt->state = 3;
-    return TA_OK;
+    return rt->opt.work_path->init(rt, &w, &t, (uint8_t *)head, tp, diag);
 }
 
 /* ---- invoke --------------------------------------------------------------- */
 
 ta_status ta_runtime_reset(ta_runtime *rt, ta_diag *diag) {
     if (!rt || rt->state != 3) return ta_diag_set(diag, TA_E_STATE, "reset before init");
-    reset_vars(rt);
-    return TA_OK;
-}
-
-static uint32_t fnv1a(const uint8_t *p, size_t n) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
-#define CANARY 0xA5
-
-static const uint8_t *op_record(const ta_runtime *rt, uint32_t op) {
-    return rt->consts + rd32(rt->consts + CONSTS_HDR + 4 * (size_t)op);
-}
-
-/* Fills every planned byte that holds no data needed at step s (data
- * written before s and still live at s) with the canary. */
-static void poison_fill(ta_runtime *rt, int32_t s) {
-    uint8_t *cur = rt->head, *end = rt->head + rt->b.planned;
-    for (size_t k = 0; k < rt->n_pbuf; k++) {
-        const ta_poison_buf *pb = &rt->pbuf[rt->porder[k]];
-        if (!(pb->first < s && s <= pb->last) || !pb->bytes) continue;
-        if (pb->data > cur) memset(cur, CANARY, (size_t)(pb->data - cur));
-        if (pb->data + pb->bytes > cur) cur = pb->data + pb->bytes;
-    }
-    if (end > cur) memset(cur, CANARY, (size_t)(end - cur));
-}
-
-/* After the op at step s: checksum what it wrote (buffers created at s and,
- * with rewrites, the groups its outputs were written into), verify
- * everything else live. */
-static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *diag) {
-    for (size_t i = 0; i < rt->n_pbuf; i++) {
-        ta_poison_buf *pb = &rt->pbuf[i];
-        if (pb->tensor < 0 || pb->first != s) continue;
-        pb->sum = fnv1a(pb->data, pb->bytes);
-    }
-    const uint8_t *rec = op_record(rt, op);
-    for (uint32_t k = 0, n = rt->pgroup ? ta__op_output(rec, 0, NULL) : 0; k < n; k++) {
-        int32_t t = -1;
-        ta__op_output(rec, k, &t);
-        if (t < 0 || (uint32_t)t >= rt->n_tensors || rt->pgroup[t] < 0) continue;
-        ta_poison_buf *pb = &rt->pbuf[rt->pgroup[t]];
-        pb->sum = fnv1a(pb->data, pb->bytes);
-    }
-    for (size_t i = 0; i < rt->n_pbuf; i++) {
-        ta_poison_buf *pb = &rt->pbuf[i];
-        if (pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
-        if (fnv1a(pb->data, pb->bytes) != pb->sum) {
-            rt->poison.clobbered = true;
-            rt->poison.tensor = pb->tensor;
-            rt->poison.op = (int32_t)op;
-            return ta_diag_set(diag, TA_E_OVERLAP, "poison: tensor %d (live steps %d..%d) was clobbered by op %u (%s)",
-                               pb->tensor, pb->first, pb->last, op, ta__op_name_in(rt->opt.ops, op_record(rt, op)));
-        }
-    }
+    ta__rt_reset_vars(rt);
     return TA_OK;
 }
 
 ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
     if (!rt || rt->state != 3) return ta_diag_set(diag, TA_E_STATE, "invoke before init");
-    const bool poison = rt->opt.poison && rt->pbuf;
-    if (poison) {
-        memset(&rt->poison, 0, sizeof rt->poison);
-        for (size_t i = 0; i < rt->n_pbuf; i++)
-            if (rt->pbuf[i].tensor >= 0 && rt->pbuf[i].first == 0)
-                rt->pbuf[i].sum = fnv1a(rt->pbuf[i].data, rt->pbuf[i].bytes);
-    }
+    /* poison tables exist only from the work-block path (an init table
+     * refuses poison mode): its checks are reached through it, so a
+     * firmware without that path does not link them */
+    const struct ta__work_path *poison = rt->opt.poison && rt->pbuf ? rt->opt.work_path : NULL;
+    if (poison) poison->poison_start(rt);
     for (uint32_t o = 0, slot = 0, sslot = 0; o < rt->n_ops; o++) {
         const int32_t step = (int32_t)o + 1;
-        if (poison) poison_fill(rt, step);
-        const uint8_t *rec = op_record(rt, o);
+        if (poison) poison->poison_fill(rt, step);
+        const uint8_t *rec = ta__rt_op_record(rt, o);
         void *scratch = ta__op_scratch_bytes(rec) && slot < rt->n_scratch_ops ? rt->scratch_ptrs[slot++] : NULL;
         void *state = ta__op_state_bytes_in(rt->opt.ops, rec) && sslot < rt->n_state_ops ? rt->state_ptrs[sslot++] : NULL;
         ta_status st = ta__op_invoke_in(rt->opt.ops, rec, rt->ptrs, scratch, state, diag);
@@ -1122,7 +660,7 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
             if (diag) tmp = *diag;
             return ta_diag_set(diag, st, "op %u: %s", o, tmp.msg);
         }
-        if (poison && (st = poison_check(rt, step, o, diag))) return st;
+        if (poison && (st = poison->poison_check(rt, step, o, diag))) return st;
     }
     return TA_OK;
 }
@@ -1149,87 +687,3 @@ ta_status ta_runtime_export_consts(const ta_runtime *rt, void *out, size_t cap, 
 const ta_arena_breakdown *ta_runtime_breakdown(const ta_runtime *rt) { return rt && rt->state >= 2 ? &rt->b : NULL; }
 const ta_poison_report *ta_runtime_poison_report(const ta_runtime *rt) { return rt ? &rt->poison : NULL; }
 
-/* ---- init table export ---------------------------------------------------- */
-
-ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, void *out, size_t cap, size_t *bytes,
-                                 ta_diag *diag) {
-    if (!rt || !bytes) return ta_diag_set(diag, TA_E_INVALID_ARG, "export init: NULL argument");
-    if (rt->state != 3) return ta_diag_set(diag, TA_E_STATE, "export init before init");
-    if (rt->opt.poison) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not in poison mode");
-    const uint64_t need = init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
-    if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");
-    *bytes = (size_t)need;
-    if (!out) return TA_OK;
-    if (cap < need) return ta_diag_set(diag, TA_E_NO_MEMORY, "init table needs %zu bytes, has %zu", (size_t)need, cap);
-    if ((uintptr_t)out % 4) return ta_diag_set(diag, TA_E_MISALIGNED, "export init: output is not 4-byte aligned");
-    /* the graph again: which tensors are constants and variables, their bytes,
-     * and every record's length */
-    const ta_runtime_options keep = rt->opt;
-    rt->opt.init = NULL; /* the work-block path, whatever initialised it */
-    built_t w;
-    const ta_arena_breakdown kb = rt->b;
-    ta_status st = build(rt, work, work_bytes, &w, diag);
-    rt->opt = keep;
-    const size_t wneed = rt->b.work_bytes;
-    rt->b = kb;
-    if (st == TA_E_NO_MEMORY) rt->b.work_bytes = wneed;
-    if (st) return st;
-    const ta_subgraph *sg = &w.g.subgraphs[0];
-    if (sg->n_tensors != rt->n_tensors || sg->n_ops != rt->n_ops)
-        return ta_diag_set(diag, TA_E_STATE, "export init: the runtime was initialised from another model");
-    uint8_t *o = (uint8_t *)out;
-    memset(o, 0, (size_t)need);
-    const uint64_t hash = rt->opt.model_hash ? rt->opt.model_hash : ta_budget_hash(rt->model.bytes, rt->model.len);
-    const uint32_t hdr[12] = {INIT_MAGIC, INIT_VERSION, (uint32_t)need, rt->n_tensors, rt->n_ops, rt->n_inputs,
-                              rt->n_outputs, (uint32_t)w.planned, rt->opt.rewrites, (uint32_t)rt->opt.scratch,
-                              (uint32_t)hash, (uint32_t)(hash >> 32)};
-    for (int i = 0; i < 12; i++) wr32(o + 4 * i, hdr[i]);
-    for (uint32_t k = 0; k < rt->n_tensors; k++) {
-        const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
-        uint8_t *e = o + INIT_HDR + (size_t)INIT_TENSOR * k;
-        const uint8_t *p = (const uint8_t *)rt->ptrs[k];
-        if (!p) continue; /* AT_NONE: elided, or no op touches it */
-        if (tt->flags & TA_TENSOR_CONST) {
-            wr32(e, AT_MODEL);
-            wr32(e + 4, (uint32_t)(p - rt->model.bytes));
-            wr32(e + 8, (uint32_t)tt->data_bytes);
-        } else if (tt->flags & TA_TENSOR_VARIABLE) {
-            uint32_t fill = 0;
-            for (uint32_t v = 0; v < rt->n_vars; v++)
-                if (rt->vars[v].tensor == k) fill = rt->vars[v].fill;
-            wr32(e, AT_VAR | fill << 8);
-            wr32(e + 4, (uint32_t)tt->bytes);
-        } else {
-            wr32(e, AT_HEAD);
-            wr32(e + 4, (uint32_t)(p - rt->head));
-            wr32(e + 8, (uint32_t)tt->bytes);
-        }
-    }
-    uint8_t *ops = o + INIT_HDR + (size_t)INIT_TENSOR * rt->n_tensors;
-    for (uint32_t k = 0, slot = 0; k < rt->n_ops; k++) {
-        const uint8_t *rec = op_record(rt, k);
-        wr32(ops + INIT_OP * (size_t)k, fnv32(FNV32_START, rec, ta__align_up(w.info[k].data_bytes, REC_ALIGN)));
-        uint32_t so = NO_SCRATCH;
-        if (w.info[k].scratch_bytes && slot < rt->n_scratch_ops) {
-            const uint8_t *sp = (const uint8_t *)rt->scratch_ptrs[slot++];
-            if (rt->opt.scratch == TA_SCRATCH_PLANNED) so = (uint32_t)(sp - rt->head);
-        }
-        wr32(ops + INIT_OP * (size_t)k + 4, so);
-    }
-    uint8_t *io = ops + (size_t)INIT_OP * rt->n_ops;
-    for (uint32_t j = 0; j < rt->n_inputs + rt->n_outputs; j++) {
-        const ta_io *x = &rt->inputs[j];
-        uint8_t *q = io + INIT_IO * (size_t)j;
-        uint32_t sc;
-        memcpy(&sc, &x->scale, 4);
-        wr32(q, (uint32_t)x->tensor);
-        wr32(q + 4, (uint32_t)x->dtype);
-        wr32(q + 8, (uint32_t)x->rank);
-        for (int32_t d = 0; d < x->rank && d < TA_MAX_RANK; d++) wr32(q + 12 + 4 * (size_t)d, (uint32_t)x->shape[d]);
-        wr32(q + 44, sc);
-        wr32(q + 48, (uint32_t)x->zero_point);
-        wr32(q + 52, (uint32_t)x->bytes);
-    }
-    wr32(o + INIT_SUM_AT, init_sum(o, (size_t)need));
-    return TA_OK;
-}

@@ -1,0 +1,122 @@
+/*
+ * The optimal strategy's internals (plan_optimal.c: the search and the
+ * driver; plan_optimal_setup.c: sizing its scratch, the problem in
+ * sections and the preorders).  plan_optimal.c's header comment describes
+ * the method.
+ */
+#ifndef TA_CORE_PLAN_OPTIMAL_H
+#define TA_CORE_PLAN_OPTIMAL_H
+
+#include <string.h>
+
+#include "core/core.h"
+
+#define NIL UINT32_MAX
+#define NONE SIZE_MAX
+/* Problems with more sized buffers than this are not searched: the result
+ * is best's plan, reported as a timeout at the incumbent.  Keeps scratch
+ * sizing (which counts overlaps pairwise) and memory bounded. */
+#define OPT_MAX_ITEMS 4096u
+/* ... nor those with more overlapping pairs: overlap lists and the undo
+ * trail grow with them (about 20 bytes a pair). */
+#define OPT_MAX_PAIRS (1u << 20)
+/* ... nor those whose search state would take more scratch than this. */
+#define OPT_MAX_SCRATCH ((size_t)64 << 20)
+#define OPT_HEURISTICS 3u
+/* Search nodes per second assumed when there is no clock: the deterministic
+ * work limit is time_limit_s times this. */
+#define OPT_NODES_PER_S 1000000.0
+
+/* A partition: a range of time sections whose unplaced buffers are solved
+ * together.  The agenda is a linked stack of them in a pool that grows and
+ * shrinks with the search depth, so undo is restoring two indices. */
+typedef struct {
+    uint32_t lo, hi;    /* sections [lo, hi) */
+    uint32_t count;     /* unplaced buffers in it */
+    uint32_t next;      /* next partition on the agenda */
+    uint32_t start;     /* first frame that belongs to it (NIL: when it becomes current) */
+    uint32_t floor_pre; /* canonical floor its first placement must exceed */
+    size_t floor_off;
+} part;
+
+typedef struct {
+    uint32_t head;     /* agenda head at entry (after popping completed partitions) */
+    uint32_t pool_top; /* pool top at entry */
+    uint32_t trail;    /* trail top before this frame's placement */
+    uint32_t item;     /* placed buffer (NIL: none yet) */
+    uint32_t last_pre; /* last tried candidate key (mo, pre) */
+    uint32_t floor_pre;
+    size_t last_mo, floor_off;
+    size_t min_height; /* dominance bound at this node */
+    size_t thr;        /* fails for every capacity below this */
+    uint64_t key1, key2;
+    bool cut;          /* no more alternatives: its partition was completed below */
+} frame;
+
+typedef struct {
+    uint64_t key; /* 0: empty */
+    uint64_t thr;
+} memo_ent;
+
+typedef struct {
+    size_t m, nfx, pairs, members, itfx, secfx, memo;
+    bool search;
+} opt_counts;
+
+typedef struct {
+    /* problem (items = free buffers with a size, in input order) */
+    const ta_request *reqs;
+    uint32_t m, ns, nfx;
+    uint32_t *id;               /* request index of item */
+    size_t *size, *align;       /* padded size, alignment */
+    uint32_t *lo, *hi;          /* sections [lo, hi) the item is live in */
+    uint32_t *pre;              /* preorder rank (1..m) under the current heuristic */
+    uint32_t *by_lo, *lo_start; /* items sorted by lo; first index per section */
+    uint32_t *ov_start, *ov;    /* overlapping items (CSR) */
+    uint32_t *sm_start, *sm;    /* items live in each section (CSR) */
+    size_t *fx_off, *fx_end;    /* fixed buffers with a size */
+    uint32_t *ifx_start, *ifx;  /* per item: overlapping fixed ones by offset */
+    uint32_t *sfx_start, *sfx;  /* per section: fixed ones live in it by offset */
+    uint32_t *fx_id;            /* request index of fixed buffer j */
+    int64_t *pts, *pts_tmp;     /* section boundaries (time points) */
+    uint64_t *k_tot, *k_w, *k_area; /* preorder keys */
+    uint32_t *order, *tmp;
+    /* search state */
+    size_t *off, *mo, *total, *minmo;
+    uint32_t *cut;
+    uint32_t *nbr;              /* per item: unplaced items overlapping it */
+    uint32_t *tr_item;
+    size_t *tr_old;
+    uint32_t tr_top;
+    uint32_t *mark, epoch, *aff, naff;
+    uint32_t *zc;
+    frame *fr;
+    part *pool;
+    uint32_t pool_top, head;
+    memo_ent *memo;
+    size_t memo_mask;
+    uint32_t heur;
+    size_t *sol;
+    /* limits */
+    uint64_t nodes, node_cap;
+    const ta_plan_options *opt;
+    uint64_t deadline;
+    bool timed_out;
+} opt_mem;
+
+/* plan_optimal_setup.c */
+/* Counts what the search state takes for reqs[0..n) into *c (c->search:
+ * the problem is searched at all). */
+void ta__opt_layout(const ta_request *reqs, size_t n, opt_counts *c);
+/* Carves M's arrays for c from b (base NULL: counts the bytes only). */
+void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M);
+/* The strategy's scratch_bytes. */
+ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes);
+/* The problem: items, fixed buffers, time sections and overlaps. */
+void ta__opt_setup(opt_mem *M, const ta_request *r, size_t n);
+/* The preorder keys; leaves every section's free bytes in M->total. */
+void ta__opt_preorder_keys(opt_mem *M);
+/* The preorder rank of every item under heuristic `heur`. */
+void ta__opt_set_heuristic(opt_mem *M, uint32_t heur);
+
+#endif

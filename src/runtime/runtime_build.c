@@ -1,0 +1,578 @@
+/*
+ * The runtime's work-block path: import the model, prepare every op,
+ * lifetimes, rewrites and the plan, in a work block (runtime.c's steps
+ * 1-5), then point the runtime into the arena and write the const image.
+ * Also what needs the imported graph on a host: the init table's export
+ * (ta_runtime_export_init) and the scratch requests (plan --header).
+ *
+ * Reached only through ta__work_path_full, which ta_runtime_options_default
+ * and ta_runtime_options_for_ops put into the options: a firmware that
+ * initialises from a budget header's init table and const blob
+ * (ta_runtime_options_for_budget) links nothing of this file, nor what it
+ * calls (the TFLite importer, the rewrites, lifetimes, every op's prepare).
+ */
+#include "runtime/runtime_int.h"
+#include "tinyarena/rewrite.h"
+
+/* ---- work carving --------------------------------------------------------- */
+
+typedef struct {
+    uint8_t *base;
+    size_t cap, used;
+    size_t peak; /* the most `used` reached (work can be given back, see release) */
+} carve_t;
+
+static void carve_init(carve_t *c, void *mem, size_t cap) {
+    uintptr_t p = (uintptr_t)mem, q = (p + (ALIGN - 1)) & ~(uintptr_t)(ALIGN - 1);
+    c->base = mem ? (uint8_t *)q : NULL;
+    c->cap = mem && cap >= (size_t)(q - p) ? cap - (size_t)(q - p) : 0;
+    c->used = 0;
+    c->peak = 0;
+}
+
+static void *carve(carve_t *c, size_t count, size_t size) {
+    size_t start = ta__align_up(c->used, ALIGN);
+    if (size && count > SIZE_MAX / size) {
+        c->used = SIZE_MAX;
+        return NULL;
+    }
+    size_t bytes = count * size;
+    if (start == SIZE_MAX || bytes > SIZE_MAX - start) {
+        c->used = SIZE_MAX;
+        return NULL;
+    }
+    c->used = start + bytes;
+    if (c->used > c->peak) c->peak = c->used;
+    if (!c->base || c->used > c->cap) return NULL;
+    return c->base + start;
+}
+
+/* Gives back everything carved after the first `keep` bytes at p (which a
+ * carve returned): the next carves reuse it; the peak stays counted. */
+static void release(carve_t *c, const void *p, size_t keep) {
+    c->used = (size_t)((const uint8_t *)p - c->base) + keep;
+}
+
+static size_t work_guess(const ta_runtime *rt) {
+    ta_graph_limits lim;
+    if (ta_tflite_graph_limits(&rt->model, &lim)) return 0;
+    size_t b = ta_graph_bytes(&lim) + 4 * ALIGN;
+    b += (size_t)lim.ops * (sizeof(ta__op_info) + sizeof(ta_scratch_request) + 4 + ALIGN);
+    b += (size_t)(lim.tensors + lim.ops) * (sizeof(ta_request) + sizeof(ta_buffer_origin) + sizeof(size_t) + 16);
+    b += (size_t)(lim.tensors + 2 * lim.ops) * 16 + 1024;
+    /* rewrites: a second graph and per-op tables (pass 1), per-tensor groups (pass 2) */
+    if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER))
+        b += ta_graph_bytes(&lim) + (size_t)lim.ops * 32 + (size_t)lim.tensors * 8 + 8 * ALIGN;
+    if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) b += (size_t)lim.tensors * 16 + 6 * ALIGN;
+    return b;
+}
+
+/* Sets *need to the work bytes known so far and returns NO_MEMORY. */
+static ta_status short_work(ta_runtime *rt, const carve_t *c, size_t extra, ta_diag *diag) {
+    size_t need = ta__add_sat(ta__add_sat(c->used > c->peak ? c->used : c->peak, extra), 2 * ALIGN);
+    size_t guess = work_guess(rt);
+    rt->b.work_bytes = need > guess ? need : guess;
+    return ta_diag_set(diag, TA_E_NO_MEMORY, "work block needs at least %zu bytes, has %zu", rt->b.work_bytes, c->cap);
+}
+
+/* A caller's const blob: its header must describe this model, and every op
+ * record must be byte for byte what prepare derives now (one record at a
+ * time, in a work slice of the largest record's size). */
+static ta_status check_consts(ta_runtime *rt, const ta__built *w, carve_t *c, ta_diag *diag) {
+    const uint8_t *k = (const uint8_t *)rt->opt.consts;
+    const ta_subgraph *sg = &w->g.subgraphs[0];
+    ta_status hst = ta__rt_blob_header(rt, sg->n_ops, sg->n_tensors, w->image, diag);
+    if (hst) return hst;
+    size_t max_rec = 0;
+    for (uint32_t o = 0; o < sg->n_ops; o++)
+        if (w->info[o].data_bytes > max_rec) max_rec = w->info[o].data_bytes;
+    uint8_t *rec = carve(c, 1, ta__align_up(max_rec, REC_ALIGN));
+    if (max_rec && !rec) return short_work(rt, c, 0, diag);
+    size_t at = ta__rt_records_at(sg->n_ops);
+    for (uint32_t o = 0; o < sg->n_ops; o++) {
+        const size_t len = ta__align_up(w->info[o].data_bytes, REC_ALIGN);
+        ta__op_info info;
+        memset(rec, 0, len);
+        ta_status st = ta__op_prepare_in(rt->opt.ops, &w->g, 0, o, rec, w->info[o].data_bytes, &info, diag);
+        if (st) return st;
+        if (ta__rd32(k + CONSTS_HDR + 4 * (size_t)o) != at || memcmp(k + at, rec, len) != 0)
+            return ta_diag_set(diag, TA_E_BAD_REQUEST,
+                               "const blob: op %u (%s) record differs from what this model derives (corrupted, or made by another tinyarena version)",
+                               o, ta_graph_op(&w->g, 0, o)->kind == TA_OP_CUSTOM && ta_graph_op(&w->g, 0, o)->custom_name
+                                      ? ta_graph_op(&w->g, 0, o)->custom_name
+                                      : ta_op_kind_str(ta_graph_op(&w->g, 0, o)->kind));
+        at += len;
+    }
+    return TA_OK;
+}
+
+static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag) {
+    memset(w, 0, sizeof *w);
+    carve_t c;
+    carve_init(&c, work, work_bytes);
+    /* 1. graph */
+    ta_graph_limits lim;
+    ta_status st = ta_tflite_graph_limits(&rt->model, &lim);
+    if (st) return ta_diag_set(diag, st, "model: cannot size its graph");
+    size_t gb = ta_graph_bytes(&lim);
+    void *gmem = carve(&c, 1, gb);
+    if (!gmem) return short_work(rt, &c, 0, diag);
+    if ((st = ta_graph_init(&w->g, &lim, gmem, gb))) return ta_diag_set(diag, st, "graph init failed");
+    if ((st = ta_tflite_import(&rt->model, &w->g, diag))) return st;
+    if (w->g.n_subgraphs < 1) return ta_diag_set(diag, TA_E_MALFORMED, "model has no subgraph");
+    if (rt->opt.subgraph != 0) return ta_diag_set(diag, TA_E_UNSUPPORTED, "only subgraph 0 can run");
+    const uint32_t rw = rt->opt.rewrites;
+    if (rw & ~TA_REWRITE_ALL) return ta_diag_set(diag, TA_E_INVALID_ARG, "unknown rewrite flags 0x%x", rw);
+    if (rt->opt.planner == ta__rt_budget_plan && rt->opt.planner_ctx &&
+        ((const ta_budget *)rt->opt.planner_ctx)->rewrites != rw) {
+        char a[64], b[64];
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was planned with rewrites %s, the runtime applies %s",
+                           ta_rewrite_names(((const ta_budget *)rt->opt.planner_ctx)->rewrites, a, sizeof a),
+                           ta_rewrite_names(rw, b, sizeof b));
+    }
+    ta_op_kind_set inplace; /* the kinds of this op list that may run in place */
+    ta_op_list_inplace_kinds(rt->opt.ops, &inplace);
+    if (rw & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER)) {
+        /* the rewritten graph: same tensors, fewer or reordered ops */
+        const size_t rb = ta_rewrite_graph_bytes(&w->g, rw);
+        void *rmem = carve(&c, 1, rb);
+        if (!rmem) return short_work(rt, &c, 0, diag);
+        ta_graph g2;
+        if ((st = ta_rewrite_graph(&w->g, rw, &inplace, rmem, rb, &g2, NULL, diag))) return st;
+        release(&c, rmem, ta_rewrite_graph_keep_bytes(&w->g)); /* the rest was the rewrite's work */
+        w->g = g2;
+    }
+    const ta_subgraph *sg = &w->g.subgraphs[0];
+    w->n_tensors = sg->n_tensors;
+    w->n_io = (size_t)sg->n_inputs + sg->n_outputs;
+    /* 2. prepare every op (size pass) */
+    w->info = carve(&c, sg->n_ops, sizeof *w->info);
+    w->sreq = carve(&c, sg->n_ops, sizeof *w->sreq);
+    w->sreq_of_op = carve(&c, sg->n_ops, sizeof *w->sreq_of_op);
+    if (sg->n_ops && (!w->info || !w->sreq || !w->sreq_of_op)) return short_work(rt, &c, 0, diag);
+    for (uint32_t o = 0; o < sg->n_ops; o++) {
+        if ((st = ta__op_prepare_in(rt->opt.ops, &w->g, 0, o, NULL, 0, &w->info[o], diag))) return st;
+        w->records = ta__add_sat(w->records, ta__align_up(w->info[o].data_bytes, REC_ALIGN));
+        w->tables = ta__add_sat(w->tables, w->info[o].table_bytes);
+        w->sreq_of_op[o] = -1;
+        if (w->info[o].state_bytes) {
+            w->n_state_ops++;
+            w->state_bytes = ta__add_sat(w->state_bytes, ta__align_up(w->info[o].state_bytes, ALIGN));
+        }
+        size_t sb = w->info[o].scratch_bytes;
+        if (!sb) continue;
+        w->n_sops++;
+        w->sum_scratch += ta__align_up(sb, ALIGN);
+        if (sb > w->max_scratch) w->max_scratch = sb;
+        if (rt->opt.scratch == TA_SCRATCH_PLANNED) {
+            w->sreq_of_op[o] = (int32_t)w->n_sreq;
+            w->sreq[w->n_sreq++] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = sb};
+        }
+    }
+    for (uint32_t s = 1; s < w->g.n_subgraphs; s++)
+        if (w->g.subgraphs[s].n_ops) return ta_diag_set(diag, TA_E_UNSUPPORTED, "models with several subgraphs (control flow) cannot run");
+    /* variable tensors: persistent, in the tail */
+    for (uint32_t k = 0; k < sg->n_tensors; k++) {
+        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
+        if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
+        if (tt->bytes > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "variable tensor %u above 4 GiB", k);
+        w->n_vars++;
+        w->var_bytes = ta__add_sat(w->var_bytes, ta__align_up(tt->bytes, ALIGN));
+    }
+    w->image = ta__add_sat(ta__rt_records_at(sg->n_ops), w->records);
+    if (w->image > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "op records above 4 GiB");
+    if (rt->opt.consts && (st = check_consts(rt, w, &c, diag))) return st;
+    /* 3. lifetimes and requests */
+    size_t lb = ta_lifetime_bytes(&w->g, w->n_sreq);
+    void *lmem = carve(&c, 1, lb);
+    if (!lmem) return short_work(rt, &c, 0, diag);
+    if ((st = ta_lifetime_analyze(&w->g, w->sreq, w->n_sreq, lmem, lb, &w->lt, diag))) return st;
+    /* A tensor that is read but that nothing writes (no writer, not an
+     * input, constant or variable) starts "before step 0".  The validator
+     * lets a custom op read one (its work memory, e.g. Vela's NPU scratch);
+     * an op that runs here would read bytes nobody wrote (and poison mode
+     * could not checksum them): refused, naming it. */
+    for (uint32_t k = 0; k < sg->n_tensors; k++) {
+        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
+        const uint32_t gi = sg->tensor_base + k;
+        if (tt->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE | TA_TENSOR_ELIDED)) continue;
+        if (w->lt.first[gi] < 0 && w->lt.last[gi] >= 0)
+            return ta_diag_set(diag, TA_E_MALFORMED, "tensor %u '%s' is read but no op writes it", k, tt->name);
+    }
+    ta_lifetime_options lopt;
+    memset(&lopt, 0, sizeof lopt);
+    if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {
+        w->buffer_of = carve(&c, w->g.n_tensors, sizeof *w->buffer_of);
+        const size_t bb = ta_rewrite_buffers_bytes(&w->g);
+        void *bmem = carve(&c, 1, bb);
+        if ((w->g.n_tensors && !w->buffer_of) || !bmem) return short_work(rt, &c, 0, diag);
+        if ((st = ta_rewrite_buffers(&w->g, &w->lt, rw, &inplace, bmem, bb, w->buffer_of, NULL, diag))) return st;
+        lopt.buffer_of = w->buffer_of;
+        lopt.n_buffer_of = w->g.n_tensors;
+    }
+    const ta_lifetime_options *lo = w->buffer_of ? &lopt : NULL;
+    if ((st = ta_lifetime_requests(&w->g, &w->lt, lo, NULL, NULL, 0, &w->n_req, diag))) return st;
+    w->reqs = carve(&c, w->n_req, sizeof *w->reqs);
+    w->origin = carve(&c, w->n_req, sizeof *w->origin);
+    w->offsets = carve(&c, w->n_req, sizeof *w->offsets);
+    if (w->n_req && (!w->reqs || !w->origin || !w->offsets))
+        return short_work(rt, &c, 0, diag);
+    if ((st = ta_lifetime_requests(&w->g, &w->lt, lo, w->reqs, w->origin, w->n_req, &w->n_req, diag))) return st;
+    /* 4. plan */
+    if (!rt->opt.planner) return ta_diag_set(diag, TA_E_INVALID_ARG, "no plan source (strategy or table)");
+    size_t pneed = 0;
+    if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, NULL, 0, &pneed, NULL, NULL, diag))) return st;
+    void *pmem = pneed ? carve(&c, 1, pneed) : NULL;
+    if (pneed && !pmem) return short_work(rt, &c, 0, diag);
+    if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, pmem ? pmem : c.base, pneed, &pneed,
+                              w->offsets, &w->planned, diag)))
+        return st;
+    /* lower bound: most padded bytes live at one step.  A difference array
+     * over the steps (in the planner's scratch, dead by now) keeps this
+     * O(steps + buffers): scanning every buffer at every step was quadratic
+     * in the op count (40k ops: seconds). */
+    if (pmem) release(&c, pmem, 0);
+    const size_t n_steps = w->lt.n_steps > 0 ? (size_t)w->lt.n_steps : 0;
+    size_t *delta = carve(&c, n_steps + 1, sizeof *delta);
+    if (!delta) return short_work(rt, &c, 0, diag);
+    memset(delta, 0, (n_steps + 1) * sizeof *delta);
+    for (size_t i = 0; i < w->n_req; i++) {
+        const int32_t f = w->reqs[i].first < 0 ? 0 : w->reqs[i].first, l = w->reqs[i].last;
+        if (l < f || (size_t)f >= n_steps) continue;
+        const size_t end = (size_t)l + 1 < n_steps ? (size_t)l + 1 : n_steps;
+        const size_t pad = ta_request_padded(&w->reqs[i]);
+        delta[f] += pad; /* unsigned wrap-around cancels exactly in the running sum */
+        delta[end] -= pad;
+    }
+    for (size_t s = 0, live = 0; s < n_steps; s++) {
+        live += delta[s];
+        if (live > w->lower_bound) w->lower_bound = live;
+    }
+    rt->b.work_bytes = (c.peak > c.used ? c.peak : c.used) + 2 * ALIGN;
+    return TA_OK;
+}
+
+
+/* Points the runtime into the arena from what build decided: the head
+ * and the tail are placed (runtime.c), t is the tail's layout. */
+static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *t, uint8_t *head, uint8_t *tp,
+                            ta_diag *diag) {
+    const ta_subgraph *sg = &w->g.subgraphs[0];
+    ta_status st;
+    rt->head = head;
+    rt->tail = tp;
+    rt->n_tensors = sg->n_tensors;
+    rt->n_ops = sg->n_ops;
+    rt->ptrs = (void **)(tp + t->ptrs);
+    rt->scratch_ptrs = (void **)(tp + t->sptrs);
+    /* tensor pointers */
+    for (uint32_t k = 0; k < sg->n_tensors; k++) {
+        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
+        rt->ptrs[k] = (tt->flags & TA_TENSOR_CONST) ? (void *)tt->data : NULL;
+    }
+    for (size_t i = 0; i < w->n_req; i++) {
+        if (w->origin[i].kind != TA_BUFFER_TENSOR) continue;
+        uint32_t gi = w->origin[i].index;
+        if (gi < sg->tensor_base || gi >= sg->tensor_base + sg->n_tensors) continue;
+        rt->ptrs[gi - sg->tensor_base] = rt->head + w->offsets[i];
+    }
+    /* variable tensors: in the tail, set to their reset value (ta_runtime_reset) */
+    rt->vars = (ta_var_rec *)(tp + t->vars);
+    rt->n_vars = 0;
+    {
+        uint8_t *vd = tp + t->vars + ta__align_up(w->n_vars * sizeof(ta_var_rec), ALIGN);
+        for (uint32_t k = 0; k < sg->n_tensors && w->n_vars; k++) {
+            const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
+            if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
+            ta_var_rec *v = &rt->vars[rt->n_vars++];
+            v->data = vd;
+            v->bytes = (uint32_t)tt->bytes;
+            v->tensor = k;
+            /* TFLM (MicroGraph::ResetVariableTensors): int8 state starts at its
+             * zero point (real 0), every other type at all-zero bytes */
+            v->fill = tt->dtype == TA_DTYPE_INT8 && tt->quant.count && tt->quant.zero_point
+                          ? (uint8_t)(int8_t)tt->quant.zero_point[0]
+                          : 0;
+            rt->ptrs[k] = vd;
+            vd += ta__align_up(tt->bytes, ALIGN);
+        }
+        if (!w->n_vars) rt->vars = NULL;
+        ta__rt_reset_vars(rt);
+    }
+    /* members of a buffer group: their group's bytes */
+    for (uint32_t k = 0; w->buffer_of && k < sg->n_tensors; k++) {
+        const int32_t r = w->buffer_of[sg->tensor_base + k];
+        if (r != (int32_t)(sg->tensor_base + k)) rt->ptrs[k] = rt->ptrs[(uint32_t)r - sg->tensor_base];
+    }
+    /* the const image: the caller's blob (checked by build), or written here */
+    if (rt->opt.consts) {
+        rt->consts = (const uint8_t *)rt->opt.consts;
+    } else {
+        uint8_t *img = tp + t->image;
+        size_t at = ta__rt_records_at(sg->n_ops);
+        const uint64_t hash = ta__rt_model_hash(rt);
+        memset(img, 0, at);
+        const uint32_t hdr[8] = {CONSTS_MAGIC, CONSTS_VERSION, (uint32_t)w->image, sg->n_ops, sg->n_tensors,
+                                 (uint32_t)hash, (uint32_t)(hash >> 32), 0};
+        for (int k = 0; k < 8; k++) ta__wr32(img + 4 * k, hdr[k]);
+        for (uint32_t o = 0; o < sg->n_ops; o++) {
+            const size_t len = ta__align_up(w->info[o].data_bytes, REC_ALIGN);
+            ta__wr32(img + CONSTS_HDR + 4 * (size_t)o, (uint32_t)at);
+            memset(img + at, 0, len);
+            if ((st = ta__op_prepare_in(rt->opt.ops, &w->g, 0, o, img + at, w->info[o].data_bytes, &w->info[o], diag))) return st;
+            at += len;
+        }
+        rt->consts = img;
+    }
+    /* scratch: one pointer per op that needs it, in op order */
+    rt->n_scratch_ops = (uint32_t)w->n_sops;
+    for (uint32_t o = 0, k = 0; o < sg->n_ops; o++) {
+        if (!w->info[o].scratch_bytes) continue;
+        rt->scratch_ptrs[k++] = tp + t->shared;
+    }
+    /* Planned scratch: build made one request per such op, in op order, so
+     * request index r is slot r (one pass, not a scan per op). */
+    for (size_t i = 0; rt->opt.scratch != TA_SCRATCH_SHARED && i < w->n_req; i++)
+        if (w->origin[i].kind == TA_BUFFER_SCRATCH && w->origin[i].index < w->n_sops)
+            rt->scratch_ptrs[w->origin[i].index] = rt->head + w->offsets[i];
+    /* op state: one pointer per op that keeps state, in op order; zeroed */
+    rt->n_state_ops = (uint32_t)w->n_state_ops;
+    rt->state_ptrs = w->n_state_ops ? (void **)(tp + t->state) : NULL;
+    {
+        uint8_t *sd = tp + t->state + ta__align_up(w->n_state_ops * sizeof(void *), ALIGN);
+        for (uint32_t o = 0, k = 0; o < sg->n_ops && w->n_state_ops; o++) {
+            if (!w->info[o].state_bytes) continue;
+            rt->state_ptrs[k++] = sd;
+            memset(sd, 0, w->info[o].state_bytes);
+            sd += ta__align_up(w->info[o].state_bytes, ALIGN);
+        }
+    }
+    /* inputs and outputs */
+    rt->inputs = (ta_io *)(tp + t->io);
+    rt->outputs = rt->inputs + sg->n_inputs;
+    rt->n_inputs = sg->n_inputs;
+    rt->n_outputs = sg->n_outputs;
+    for (uint32_t k = 0; k < sg->n_inputs + sg->n_outputs; k++) {
+        int32_t ti = k < sg->n_inputs ? sg->inputs[k] : sg->outputs[k - sg->n_inputs];
+        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, ti);
+        ta_io *io = &rt->inputs[k];
+        memset(io, 0, sizeof *io);
+        io->tensor = ti;
+        if (!tt) continue;
+        io->data = rt->ptrs[ti];
+        io->bytes = tt->bytes;
+        io->dtype = tt->dtype;
+        io->rank = tt->rank;
+        for (int32_t d = 0; d < tt->rank && d < TA_MAX_RANK; d++) io->shape[d] = tt->shape[d];
+        io->scale = tt->quant.count && tt->quant.scale ? tt->quant.scale[0] : 0.0f;
+        io->zero_point = tt->quant.count && tt->quant.zero_point ? (int32_t)tt->quant.zero_point[0] : 0;
+    }
+    /* poison tables: per planned buffer (tensor or scratch), sorted by address */
+    rt->pbuf = NULL;
+    rt->porder = NULL;
+    rt->pgroup = NULL;
+    rt->n_pbuf = 0;
+    if (rt->opt.poison) {
+        size_t n = w->n_req;
+        rt->pbuf = (ta_poison_buf *)(tp + t->poison);
+        rt->porder = (uint32_t *)(rt->pbuf + n);
+        rt->n_pbuf = n;
+        if (w->buffer_of) {
+            /* which record holds each tensor, so that an op writing into a
+             * group (in place) re-takes that group's checksum */
+            rt->pgroup = (int32_t *)(rt->porder + n);
+            for (uint32_t k = 0; k < sg->n_tensors; k++) rt->pgroup[k] = -1;
+            for (size_t i = 0; i < n; i++)
+                if (w->origin[i].kind == TA_BUFFER_TENSOR) rt->pgroup[w->origin[i].index - sg->tensor_base] = (int32_t)i;
+            for (uint32_t k = 0; k < sg->n_tensors; k++) {
+                const int32_t r = w->buffer_of[sg->tensor_base + k];
+                if (r != (int32_t)(sg->tensor_base + k)) rt->pgroup[k] = rt->pgroup[(uint32_t)r - sg->tensor_base];
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            ta_poison_buf *pb = &rt->pbuf[i];
+            pb->data = rt->head + w->offsets[i];
+            pb->bytes = w->reqs[i].size;
+            pb->first = w->reqs[i].first;
+            pb->last = w->reqs[i].last;
+            pb->sum = 0;
+            if (w->origin[i].kind == TA_BUFFER_TENSOR) pb->tensor = (int32_t)(w->origin[i].index - sg->tensor_base);
+            else pb->tensor = -1 - (int32_t)w->sreq[w->origin[i].index].op;
+            /* insertion sort by address */
+            size_t j = i;
+            while (j > 0 && rt->pbuf[rt->porder[j - 1]].data > pb->data) {
+                rt->porder[j] = rt->porder[j - 1];
+                j--;
+            }
+            rt->porder[j] = (uint32_t)i;
+        }
+    }
+    rt->state = 3;
+    return TA_OK;
+}
+
+/* ---- poison mode (invoke) ------------------------------------------------ */
+
+static uint32_t fnv1a(const uint8_t *p, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+#define CANARY 0xA5
+
+/* Fills every planned byte that holds no data needed at step s (data
+ * written before s and still live at s) with the canary. */
+static void poison_fill(ta_runtime *rt, int32_t s) {
+    uint8_t *cur = rt->head, *end = rt->head + rt->b.planned;
+    for (size_t k = 0; k < rt->n_pbuf; k++) {
+        const ta_poison_buf *pb = &rt->pbuf[rt->porder[k]];
+        if (!(pb->first < s && s <= pb->last) || !pb->bytes) continue;
+        if (pb->data > cur) memset(cur, CANARY, (size_t)(pb->data - cur));
+        if (pb->data + pb->bytes > cur) cur = pb->data + pb->bytes;
+    }
+    if (end > cur) memset(cur, CANARY, (size_t)(end - cur));
+}
+
+/* After the op at step s: checksum what it wrote (buffers created at s and,
+ * with rewrites, the groups its outputs were written into), verify
+ * everything else live. */
+static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *diag) {
+    for (size_t i = 0; i < rt->n_pbuf; i++) {
+        ta_poison_buf *pb = &rt->pbuf[i];
+        if (pb->tensor < 0 || pb->first != s) continue;
+        pb->sum = fnv1a(pb->data, pb->bytes);
+    }
+    const uint8_t *rec = ta__rt_op_record(rt, op);
+    for (uint32_t k = 0, n = rt->pgroup ? ta__op_output(rec, 0, NULL) : 0; k < n; k++) {
+        int32_t t = -1;
+        ta__op_output(rec, k, &t);
+        if (t < 0 || (uint32_t)t >= rt->n_tensors || rt->pgroup[t] < 0) continue;
+        ta_poison_buf *pb = &rt->pbuf[rt->pgroup[t]];
+        pb->sum = fnv1a(pb->data, pb->bytes);
+    }
+    for (size_t i = 0; i < rt->n_pbuf; i++) {
+        ta_poison_buf *pb = &rt->pbuf[i];
+        if (pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
+        if (fnv1a(pb->data, pb->bytes) != pb->sum) {
+            rt->poison.clobbered = true;
+            rt->poison.tensor = pb->tensor;
+            rt->poison.op = (int32_t)op;
+            return ta_diag_set(diag, TA_E_OVERLAP, "poison: tensor %d (live steps %d..%d) was clobbered by op %u (%s)",
+                               pb->tensor, pb->first, pb->last, op, ta__op_name_in(rt->opt.ops, ta__rt_op_record(rt, op)));
+        }
+    }
+    return TA_OK;
+}
+
+/* Before the first op: the checksums of what is live from the start. */
+static void poison_start(ta_runtime *rt) {
+    memset(&rt->poison, 0, sizeof rt->poison);
+    for (size_t i = 0; i < rt->n_pbuf; i++)
+        if (rt->pbuf[i].tensor >= 0 && rt->pbuf[i].first == 0) rt->pbuf[i].sum = fnv1a(rt->pbuf[i].data, rt->pbuf[i].bytes);
+}
+
+/* ---- init table export ---------------------------------------------------- */
+
+ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, void *out, size_t cap, size_t *bytes,
+                                 ta_diag *diag) {
+    if (!rt || !bytes) return ta_diag_set(diag, TA_E_INVALID_ARG, "export init: NULL argument");
+    if (rt->state != 3) return ta_diag_set(diag, TA_E_STATE, "export init before init");
+    if (rt->opt.poison) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not in poison mode");
+    const uint64_t need = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
+    if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");
+    *bytes = (size_t)need;
+    if (!out) return TA_OK;
+    if (cap < need) return ta_diag_set(diag, TA_E_NO_MEMORY, "init table needs %zu bytes, has %zu", (size_t)need, cap);
+    if ((uintptr_t)out % 4) return ta_diag_set(diag, TA_E_MISALIGNED, "export init: output is not 4-byte aligned");
+    /* the graph again: which tensors are constants and variables, their bytes,
+     * and every record's length */
+    const ta_runtime_options keep = rt->opt;
+    rt->opt.init = NULL; /* the work-block path, whatever initialised it */
+    ta__built w;
+    const ta_arena_breakdown kb = rt->b;
+    ta_status st = build(rt, work, work_bytes, &w, diag); /* this file's: whatever the options say */
+    rt->opt = keep;
+    const size_t wneed = rt->b.work_bytes;
+    rt->b = kb;
+    if (st == TA_E_NO_MEMORY) rt->b.work_bytes = wneed;
+    if (st) return st;
+    const ta_subgraph *sg = &w.g.subgraphs[0];
+    if (sg->n_tensors != rt->n_tensors || sg->n_ops != rt->n_ops)
+        return ta_diag_set(diag, TA_E_STATE, "export init: the runtime was initialised from another model");
+    uint8_t *o = (uint8_t *)out;
+    memset(o, 0, (size_t)need);
+    const uint64_t hash = ta__rt_model_hash(rt);
+    const uint32_t hdr[12] = {INIT_MAGIC, INIT_VERSION, (uint32_t)need, rt->n_tensors, rt->n_ops, rt->n_inputs,
+                              rt->n_outputs, (uint32_t)w.planned, rt->opt.rewrites, (uint32_t)rt->opt.scratch,
+                              (uint32_t)hash, (uint32_t)(hash >> 32)};
+    for (int i = 0; i < 12; i++) ta__wr32(o + 4 * i, hdr[i]);
+    for (uint32_t k = 0; k < rt->n_tensors; k++) {
+        const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
+        uint8_t *e = o + INIT_HDR + (size_t)INIT_TENSOR * k;
+        const uint8_t *p = (const uint8_t *)rt->ptrs[k];
+        if (!p) continue; /* AT_NONE: elided, or no op touches it */
+        if (tt->flags & TA_TENSOR_CONST) {
+            ta__wr32(e, AT_MODEL);
+            ta__wr32(e + 4, (uint32_t)(p - rt->model.bytes));
+            ta__wr32(e + 8, (uint32_t)tt->data_bytes);
+        } else if (tt->flags & TA_TENSOR_VARIABLE) {
+            uint32_t fill = 0;
+            for (uint32_t v = 0; v < rt->n_vars; v++)
+                if (rt->vars[v].tensor == k) fill = rt->vars[v].fill;
+            ta__wr32(e, AT_VAR | fill << 8);
+            ta__wr32(e + 4, (uint32_t)tt->bytes);
+        } else {
+            ta__wr32(e, AT_HEAD);
+            ta__wr32(e + 4, (uint32_t)(p - rt->head));
+            ta__wr32(e + 8, (uint32_t)tt->bytes);
+        }
+    }
+    uint8_t *ops = o + INIT_HDR + (size_t)INIT_TENSOR * rt->n_tensors;
+    for (uint32_t k = 0, slot = 0; k < rt->n_ops; k++) {
+        const uint8_t *rec = ta__rt_op_record(rt, k);
+        ta__wr32(ops + INIT_OP * (size_t)k, ta__rt_fnv32(FNV32_START, rec, ta__align_up(w.info[k].data_bytes, REC_ALIGN)));
+        uint32_t so = NO_SCRATCH;
+        if (w.info[k].scratch_bytes && slot < rt->n_scratch_ops) {
+            const uint8_t *sp = (const uint8_t *)rt->scratch_ptrs[slot++];
+            if (rt->opt.scratch == TA_SCRATCH_PLANNED) so = (uint32_t)(sp - rt->head);
+        }
+        ta__wr32(ops + INIT_OP * (size_t)k + 4, so);
+    }
+    uint8_t *io = ops + (size_t)INIT_OP * rt->n_ops;
+    for (uint32_t j = 0; j < rt->n_inputs + rt->n_outputs; j++) {
+        const ta_io *x = &rt->inputs[j];
+        uint8_t *q = io + INIT_IO * (size_t)j;
+        uint32_t sc;
+        memcpy(&sc, &x->scale, 4);
+        ta__wr32(q, (uint32_t)x->tensor);
+        ta__wr32(q + 4, (uint32_t)x->dtype);
+        ta__wr32(q + 8, (uint32_t)x->rank);
+        for (int32_t d = 0; d < x->rank && d < TA_MAX_RANK; d++) ta__wr32(q + 12 + 4 * (size_t)d, (uint32_t)x->shape[d]);
+        ta__wr32(q + 44, sc);
+        ta__wr32(q + 48, (uint32_t)x->zero_point);
+        ta__wr32(q + 52, (uint32_t)x->bytes);
+    }
+    ta__wr32(o + INIT_SUM_AT, ta__rt_init_sum(o, (size_t)need));
+    return TA_OK;
+}
+
+ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out, size_t cap, size_t *n,
+                                      ta_diag *diag) {
+    if (!g || !n || (cap && !out)) return TA_E_INVALID_ARG;
+    *n = 0;
+    if (!g->n_subgraphs) return TA_OK;
+    const ta_subgraph *sg = &g->subgraphs[0];
+    for (uint32_t o = 0; o < sg->n_ops; o++) {
+        ta__op_info info;
+        ta_status st = ta__op_prepare(g, 0, o, NULL, 0, &info, diag);
+        if (st) return st;
+        if (!info.scratch_bytes) continue;
+        if (*n < cap) out[*n] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = info.scratch_bytes};
+        ++*n;
+    }
+    return *n > cap && out ? TA_E_NO_MEMORY : TA_OK;
+}
+
+
+const struct ta__work_path ta__work_path_full = {ta_tflite_open, work_guess, build, build_init, ta__rt_budget_plan, ta_rewrite_names, poison_start, poison_fill, poison_check};

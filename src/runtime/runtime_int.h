@@ -1,0 +1,123 @@
+/*
+ * What runtime.c (open, the init-table path, invoke) and runtime_build.c
+ * (the work-block path: import, prepare, lifetimes, rewrites, plan) share.
+ *
+ * The two halves meet only through ta__work_path, a table of functions that
+ * ta_runtime_options_default() / _for_ops() put into the options and
+ * ta_runtime_options_for_budget() does not: runtime.c never names a function
+ * of runtime_build.c, so a firmware that initialises from a budget header's
+ * init table and const blob links neither the importer, nor the rewrites,
+ * nor lifetimes, nor any op's prepare (--gc-sections drops them).
+ */
+#ifndef TA_RUNTIME_INT_H
+#define TA_RUNTIME_INT_H
+
+#include <string.h>
+
+#include "common/util.h"
+#include "runtime/ops.h"
+#include "tinyarena/lifetime.h"
+#include "tinyarena/runtime.h"
+
+#define ALIGN 16u
+#define REC_ALIGN 8u /* op records: int64 tables at most */
+
+/* The const image (runtime.c's header comment describes it). */
+#define CONSTS_MAGIC 0x31434154u /* "TAC1" read as a little-endian word */
+#define CONSTS_MAGIC_SWAPPED 0x54414331u
+#define CONSTS_VERSION 1u
+#define CONSTS_HDR 32u /* 8 words */
+
+/* The init table (runtime.c describes its layout). */
+#define INIT_MAGIC 0x31494154u /* "TAI1" read as a little-endian word */
+#define INIT_MAGIC_SWAPPED 0x54414931u
+#define INIT_VERSION 1u
+#define INIT_HDR 64u
+#define INIT_TENSOR 12u
+#define INIT_OP 8u
+#define INIT_IO 56u
+#define INIT_SUM_AT 48u
+#define NO_SCRATCH 0xFFFFFFFFu
+enum { AT_NONE = 0, AT_HEAD = 1, AT_MODEL = 2, AT_VAR = 3 };
+
+/* 32-bit FNV-1a, continuing from h (FNV32_START to start). */
+#define FNV32_START 2166136261u
+static inline uint32_t ta__rt_fnv32(uint32_t h, const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* Offset of the first record: header and op offset table, 8-aligned. */
+static inline size_t ta__rt_records_at(size_t n_ops) { return ta__align_up(CONSTS_HDR + 4 * n_ops, REC_ALIGN); }
+
+/* Op `op`'s record in the runtime's const image. */
+static inline const uint8_t *ta__rt_op_record(const ta_runtime *rt, uint32_t op) {
+    return rt->consts + ta__rd32(rt->consts + CONSTS_HDR + 4 * (size_t)op);
+}
+
+static inline uint64_t ta__rt_model_hash(const ta_runtime *rt) {
+    return rt->opt.model_hash ? rt->opt.model_hash : ta_budget_hash(rt->model.bytes, rt->model.len);
+}
+
+/* Everything query/init decide before laying out the arena: the work-block
+ * path fills all of it (in the work block), the init-table path only the
+ * counts and sizes. */
+typedef struct ta__built {
+    ta_graph g;
+    ta__op_info *info;        /* per op */
+    ta_scratch_request *sreq; /* n_sreq */
+    size_t n_sreq;
+    int32_t *sreq_of_op;      /* per op: index into sreq or -1 */
+    ta_lifetimes lt;
+    ta_request *reqs;
+    ta_buffer_origin *origin;
+    size_t *offsets;
+    size_t n_req;
+    int32_t *buffer_of;       /* with ALIAS/INPLACE: per global tensor, its group's tensor */
+    size_t planned, lower_bound, max_scratch, sum_scratch, records, tables;
+    size_t n_sops;            /* ops that need scratch (either mode) */
+    size_t image;             /* const image bytes */
+    size_t n_vars, var_bytes; /* variable tensors (LSTM/SVDF state) and their data, 16-aligned each */
+    size_t n_state_ops, state_bytes; /* ops that keep state, and that state, 16-aligned each */
+    size_t n_tensors, n_io;   /* of subgraph 0: tensors, inputs + outputs */
+} ta__built;
+
+/* Persistent layout, in carve order from the tail start (offsets). */
+typedef struct ta__tail {
+    size_t ptrs, sptrs, io, image, shared, poison, vars, state;
+    size_t total;
+} ta__tail;
+
+/* The work-block path (runtime_build.c). */
+struct ta__work_path {
+    /* verifies the model's structure at open (ta_tflite_open) */
+    ta_status (*open)(ta_tflite_model *m, const void *bytes, size_t len, ta_diag *diag);
+    /* first guess at the work block (ta_runtime_work_bytes) */
+    size_t (*work_guess)(const ta_runtime *rt);
+    /* steps 1-5 of runtime.c's comment into *w, in the work block */
+    ta_status (*build)(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag);
+    /* points the runtime into the arena from *w (head and tail placed,
+     * t laid out), writes the const image unless a blob supplies it */
+    ta_status (*init)(ta_runtime *rt, const ta__built *w, const ta__tail *t, uint8_t *head, uint8_t *tp,
+                      ta_diag *diag);
+    /* the budget table's planner (ta_runtime_use_budget) and the rewrite
+     * flags' names, for the init-table path's messages and checks */
+    ta_plan_fn budget_plan;
+    const char *(*rewrite_names)(uint32_t flags, char *buf, size_t len);
+    /* poison mode (only the work-block path sets it up): before the first
+     * op, before the op at step s, after it */
+    void (*poison_start)(ta_runtime *rt);
+    void (*poison_fill)(ta_runtime *rt, int32_t s);
+    ta_status (*poison_check)(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *diag);
+};
+extern const struct ta__work_path ta__work_path_full;
+
+/* runtime.c, for both paths: */
+ta_status ta__rt_blob_header(const ta_runtime *rt, uint32_t n_ops, uint32_t n_tensors, size_t want, ta_diag *diag);
+ta_status ta__rt_budget_plan(void *ctx, const ta_request *reqs, size_t n, void *work, size_t work_bytes,
+                             size_t *work_need, size_t *offsets, size_t *arena_bytes, ta_diag *diag);
+void ta__rt_reset_vars(ta_runtime *rt);
+uint32_t ta__rt_init_sum(const uint8_t *t, size_t n);
+uint64_t ta__rt_init_table_bytes(uint64_t n_t, uint64_t n_ops, uint64_t n_io);
+
+#endif
