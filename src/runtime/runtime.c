@@ -309,7 +309,7 @@ uint32_t ta__rt_init_sum(const uint8_t *t, size_t n) {
 /* From an init table and a const blob nothing is built: no work block
  * (and none without the work-block path: query and init refuse). */
 size_t ta_runtime_work_bytes(const ta_runtime *rt) {
-    return rt && rt->state && !fast_path(rt) && rt->opt.work_path ? rt->opt.work_path->work_guess(rt) : 0;
+    return rt && rt->state != TA__RT_CLOSED && !fast_path(rt) && rt->opt.work_path ? rt->opt.work_path->work_guess(rt) : 0;
 }
 
 /* Checks the init table and the const blob -- against the model's hash,
@@ -555,7 +555,7 @@ ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const t
         rt->model.open = true;
     }
     rt->opt = *opt;
-    rt->state = 1;
+    rt->state = TA__RT_OPEN;
     return TA_OK;
 }
 
@@ -568,7 +568,7 @@ static ta_status no_work_path(const ta_runtime *rt, ta_diag *diag) {
 }
 
 ta_status ta_runtime_query(ta_runtime *rt, void *work, size_t work_bytes, ta_arena_breakdown *b, ta_diag *diag) {
-    if (!rt || !rt->state) return ta_diag_set(diag, TA_E_STATE, "runtime query before open");
+    if (!rt || rt->state == TA__RT_CLOSED) return ta_diag_set(diag, TA_E_STATE, "runtime query before open");
     ta__built w;
     const bool fast = fast_path(rt);
     if (!fast && !rt->opt.work_path) return no_work_path(rt, diag);
@@ -579,19 +579,19 @@ ta_status ta_runtime_query(ta_runtime *rt, void *work, size_t work_bytes, ta_are
     tail_layout(rt, &w, &t);
     fill_breakdown(rt, &w, &t);
     if (b) *b = rt->b;
-    if (rt->state < 2) rt->state = 2;
+    if (rt->state < TA__RT_QUERIED) rt->state = TA__RT_QUERIED;
     return TA_OK;
 }
 
 ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *arena, size_t arena_bytes,
                           ta_diag *diag) {
-    if (!rt || !rt->state) return ta_diag_set(diag, TA_E_STATE, "runtime init before open");
+    if (!rt || rt->state == TA__RT_CLOSED) return ta_diag_set(diag, TA_E_STATE, "runtime init before open");
     if (!arena) return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime init: NULL arena");
     const bool fast = fast_path(rt);
     if (!fast && !rt->opt.work_path) return no_work_path(rt, diag);
     /* from an init table the lower bound (a report, not needed to run) is
      * query's: init does not spend the instructions again */
-    const size_t queried_bound = rt->state >= 2 ? rt->b.lower_bound : 0;
+    const size_t queried_bound = rt->state >= TA__RT_QUERIED ? rt->b.lower_bound : 0;
     /* No work block: build in the arena's head, which is free until invoke
      * (from an init table and a const blob nothing is built at all). */
     const bool in_place = work == NULL && !fast;
@@ -626,7 +626,7 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     if (fast) {
         rt->b.lower_bound = queried_bound;
         fast_init(rt, &w, &t, (uint8_t *)head, tp);
-        rt->state = 3;
+        rt->state = TA__RT_READY;
         return TA_OK;
     }
     return rt->opt.work_path->init(rt, &w, &t, (uint8_t *)head, tp, diag);
@@ -635,13 +635,13 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
 /* ---- invoke --------------------------------------------------------------- */
 
 ta_status ta_runtime_reset(ta_runtime *rt, ta_diag *diag) {
-    if (!rt || rt->state != 3) return ta_diag_set(diag, TA_E_STATE, "reset before init");
+    if (!rt || rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "reset before init");
     ta__rt_reset_vars(rt);
     return TA_OK;
 }
 
 ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
-    if (!rt || rt->state != 3) return ta_diag_set(diag, TA_E_STATE, "invoke before init");
+    if (!rt || rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "invoke before init");
     /* poison tables exist only from the work-block path (an init table
      * refuses poison mode): its checks are reached through it, so a
      * firmware without that path does not link them */
@@ -666,16 +666,16 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
 }
 
 const ta_io *ta_runtime_input(const ta_runtime *rt, uint32_t k) {
-    return rt && rt->state == 3 && k < rt->n_inputs ? &rt->inputs[k] : NULL;
+    return rt && rt->state == TA__RT_READY && k < rt->n_inputs ? &rt->inputs[k] : NULL;
 }
 const ta_io *ta_runtime_output(const ta_runtime *rt, uint32_t k) {
-    return rt && rt->state == 3 && k < rt->n_outputs ? &rt->outputs[k] : NULL;
+    return rt && rt->state == TA__RT_READY && k < rt->n_outputs ? &rt->outputs[k] : NULL;
 }
-uint32_t ta_runtime_input_count(const ta_runtime *rt) { return rt && rt->state == 3 ? rt->n_inputs : 0; }
-uint32_t ta_runtime_output_count(const ta_runtime *rt) { return rt && rt->state == 3 ? rt->n_outputs : 0; }
+uint32_t ta_runtime_input_count(const ta_runtime *rt) { return rt && rt->state == TA__RT_READY ? rt->n_inputs : 0; }
+uint32_t ta_runtime_output_count(const ta_runtime *rt) { return rt && rt->state == TA__RT_READY ? rt->n_outputs : 0; }
 ta_status ta_runtime_export_consts(const ta_runtime *rt, void *out, size_t cap, size_t *bytes, ta_diag *diag) {
     if (!rt || !bytes) return ta_diag_set(diag, TA_E_INVALID_ARG, "export consts: NULL argument");
-    if (rt->state != 3 || !rt->consts) return ta_diag_set(diag, TA_E_STATE, "export consts before init");
+    if (rt->state != TA__RT_READY || !rt->consts) return ta_diag_set(diag, TA_E_STATE, "export consts before init");
     *bytes = rt->b.const_bytes;
     if (!out) return TA_OK;
     if (cap < rt->b.const_bytes)
@@ -684,6 +684,6 @@ ta_status ta_runtime_export_consts(const ta_runtime *rt, void *out, size_t cap, 
     return TA_OK;
 }
 
-const ta_arena_breakdown *ta_runtime_breakdown(const ta_runtime *rt) { return rt && rt->state >= 2 ? &rt->b : NULL; }
+const ta_arena_breakdown *ta_runtime_breakdown(const ta_runtime *rt) { return rt && rt->state >= TA__RT_QUERIED ? &rt->b : NULL; }
 const ta_poison_report *ta_runtime_poison_report(const ta_runtime *rt) { return rt ? &rt->poison : NULL; }
 

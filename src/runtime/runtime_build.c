@@ -407,7 +407,7 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
             rt->porder[j] = (uint32_t)i;
         }
     }
-    rt->state = 3;
+    rt->state = TA__RT_READY;
     return TA_OK;
 }
 
@@ -477,7 +477,7 @@ static void poison_start(ta_runtime *rt) {
 ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, void *out, size_t cap, size_t *bytes,
                                  ta_diag *diag) {
     if (!rt || !bytes) return ta_diag_set(diag, TA_E_INVALID_ARG, "export init: NULL argument");
-    if (rt->state != 3) return ta_diag_set(diag, TA_E_STATE, "export init before init");
+    if (rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "export init before init");
     if (rt->opt.poison) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not in poison mode");
     const uint64_t need = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
     if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");

@@ -22,6 +22,15 @@
 #define ALIGN 16u
 #define REC_ALIGN 8u /* op records: int64 tables at most */
 
+/* ta_runtime.state.  The public field stays an int (an enum's size is the
+ * ABI's: arm-none-eabi makes it a byte), these name its values. */
+typedef enum {
+    TA__RT_CLOSED = 0,
+    TA__RT_OPEN = 1,
+    TA__RT_QUERIED = 2, /* b.lower_bound holds the queried bound */
+    TA__RT_READY = 3,
+} ta__rt_state;
+
 /* The const image (runtime.c's header comment describes it). */
 #define CONSTS_MAGIC 0x31434154u /* "TAC1" read as a little-endian word */
 #define CONSTS_MAGIC_SWAPPED 0x54414331u
