@@ -501,31 +501,9 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
 }
 
 #ifdef TA__X86_DISPATCH
-/* x86-64: the portable, SSE4.1 and AVX2 builds of the same body, chosen at
- * run time. */
-static void conv_base(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
-                        const int32_t *bias, int8_t *output) {
-    conv_body(p, input, filter, bias, output, 0);
-}
-static TA__TARGET_SSE41 void conv_sse(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
-                        const int32_t *bias, int8_t *output) {
-    conv_body(p, input, filter, bias, output, 1);
-}
-static TA__TARGET_AVX2 void conv_avx2(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
-                        const int32_t *bias, int8_t *output) {
-    conv_body(p, input, filter, bias, output, 2);
-}
-
-void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
-                        const int32_t *bias, int8_t *output) {
-    const int level = ta__x86_level();
-    if (level == 2)
-        conv_avx2(p, input, filter, bias, output);
-    else if (level == 1)
-        conv_sse(p, input, filter, bias, output);
-    else
-        conv_base(p, input, filter, bias, output);
-}
+/* x86-64: the portable, SSE4.1 and AVX2 builds of the body, chosen at run
+ * time (simd_x86.h). */
+TA__X86_KERNEL(ta__conv2d_s8_fast, ta_conv_params, conv_body)
 #else
 #undef isa
 #endif

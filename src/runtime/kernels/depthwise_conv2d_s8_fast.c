@@ -481,31 +481,9 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
 }
 
 #ifdef TA__X86_DISPATCH
-/* x86-64: the portable, SSE4.1 and AVX2 builds of the same body, chosen at
- * run time. */
-static void dw_base(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
-                                  const int32_t *bias, int8_t *output) {
-    dw_body(p, input, filter, bias, output, 0);
-}
-static TA__TARGET_SSE41 void dw_sse(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
-                                  const int32_t *bias, int8_t *output) {
-    dw_body(p, input, filter, bias, output, 1);
-}
-static TA__TARGET_AVX2 void dw_avx2(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
-                                  const int32_t *bias, int8_t *output) {
-    dw_body(p, input, filter, bias, output, 2);
-}
-
-void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
-                                  const int32_t *bias, int8_t *output) {
-    const int level = ta__x86_level();
-    if (level == 2)
-        dw_avx2(p, input, filter, bias, output);
-    else if (level == 1)
-        dw_sse(p, input, filter, bias, output);
-    else
-        dw_base(p, input, filter, bias, output);
-}
+/* x86-64: the portable, SSE4.1 and AVX2 builds of the body, chosen at run
+ * time (simd_x86.h). */
+TA__X86_KERNEL(ta__depthwise_conv2d_s8_fast, ta_dwconv_params, dw_body)
 #else
 #undef isa
 #endif

@@ -71,31 +71,9 @@ void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, con
 }
 
 #ifdef TA__X86_DISPATCH
-/* x86-64: the portable, SSE4.1 and AVX2 builds of the same body, chosen at
- * run time. */
-static void fc_base(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
-                                 const int32_t *bias, int8_t *output) {
-    fc_body(p, input, weights, bias, output, 0);
-}
-static TA__TARGET_SSE41 void fc_sse(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
-                                 const int32_t *bias, int8_t *output) {
-    fc_body(p, input, weights, bias, output, 1);
-}
-static TA__TARGET_AVX2 void fc_avx2(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
-                                 const int32_t *bias, int8_t *output) {
-    fc_body(p, input, weights, bias, output, 2);
-}
-
-void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
-                                 const int32_t *bias, int8_t *output) {
-    const int level = ta__x86_level();
-    if (level == 2)
-        fc_avx2(p, input, weights, bias, output);
-    else if (level == 1)
-        fc_sse(p, input, weights, bias, output);
-    else
-        fc_base(p, input, weights, bias, output);
-}
+/* x86-64: the portable, SSE4.1 and AVX2 builds of the body, chosen at run
+ * time (simd_x86.h). */
+TA__X86_KERNEL(ta__fully_connected_s8_fast, ta_fc_params, fc_body)
 #else
 #undef isa
 #endif

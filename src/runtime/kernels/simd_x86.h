@@ -340,5 +340,33 @@ static inline TA__TARGET_SSE41 void ta__dw16_row_sse(const int8_t *x, ptrdiff_t 
     }
 }
 
+/* Defines NAME(p, input, weights, bias, output), the x86-64 entry point of
+ * a fast kernel whose body is BODY(p, input, weights, bias, output, isa):
+ * three builds of the body (isa 0 portable C, 1 SSE4.1, 2 AVX2), and the
+ * one ta__x86_level() picks runs. */
+#define TA__X86_KERNEL(NAME, PARAMS, BODY)                                                               \
+    static void BODY##_base(const PARAMS *p, const int8_t *input, const int8_t *weights,                 \
+                            const int32_t *bias, int8_t *output) {                                       \
+        BODY(p, input, weights, bias, output, 0);                                                        \
+    }                                                                                                    \
+    static TA__TARGET_SSE41 void BODY##_sse(const PARAMS *p, const int8_t *input, const int8_t *weights, \
+                                            const int32_t *bias, int8_t *output) {                       \
+        BODY(p, input, weights, bias, output, 1);                                                        \
+    }                                                                                                    \
+    static TA__TARGET_AVX2 void BODY##_avx2(const PARAMS *p, const int8_t *input, const int8_t *weights, \
+                                            const int32_t *bias, int8_t *output) {                       \
+        BODY(p, input, weights, bias, output, 2);                                                        \
+    }                                                                                                    \
+    void NAME(const PARAMS *p, const int8_t *input, const int8_t *weights, const int32_t *bias,           \
+              int8_t *output) {                                                                          \
+        const int level = ta__x86_level();                                                               \
+        if (level == 2)                                                                                  \
+            BODY##_avx2(p, input, weights, bias, output);                                                \
+        else if (level == 1)                                                                             \
+            BODY##_sse(p, input, weights, bias, output);                                                 \
+        else                                                                                             \
+            BODY##_base(p, input, weights, bias, output);                                                \
+    }
+
 #endif
 
