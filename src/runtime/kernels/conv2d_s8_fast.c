@@ -32,14 +32,6 @@
 #include "runtime/kernels/requant.h"
 #ifdef TA__X86_DISPATCH
 #include "runtime/kernels/simd_x86.h"
-/* isa is a constant in each build of the body, so one branch remains. */
-#define DOT_2X2(...) \
-    (isa == 2 ? ta__dot_2x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_2x2_sse(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
-#define DOT_1X2(...) \
-    (isa == 2 ? ta__dot_1x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_1x2_sse(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
-#else
-#define DOT_2X2(...) ta__dot_2x2(__VA_ARGS__)
-#define DOT_1X2(...) ta__dot_1x2(__VA_ARGS__)
 #endif
 
 bool ta__conv2d_s8_fast_ok(const ta_conv_params *p) {
@@ -418,7 +410,7 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                             for (; ox + 1 < fx_hi; ox += 2, x += 2 * px_step, op += 2 * out.c) {
                                 int32_t acc[4] = {0, 0, 0, 0};
                                 for (int32_t fy = 0; fy < f.h; fy++)
-                                    DOT_2X2(x + fy * dil_y, x + fy * dil_y + px_step, w0 + fy * row_w,
+                                    TA__DOT_2X2(x + fy * dil_y, x + fy * dil_y + px_step, w0 + fy * row_w,
                                                 w1 + fy * row_w, row_w, acc);
                                 if (small && full_range) {
                                     op[oc0] = ta__rqs_s8(&q0, ro, true, acc[0]);
@@ -469,16 +461,16 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                             }
                             if (merged) {
                                 if (pair)
-                                    DOT_2X2(xr, xr + px_step, wr0, wr1, ntx * f.c, acc);
+                                    TA__DOT_2X2(xr, xr + px_step, wr0, wr1, ntx * f.c, acc);
                                 else
-                                    DOT_1X2(xr, wr0, wr1, ntx * f.c, acc);
+                                    TA__DOT_1X2(xr, wr0, wr1, ntx * f.c, acc);
                             } else {
                                 for (int32_t k = 0; k < ntx; k++) {
                                     const int8_t *xk = xr + (ptrdiff_t)k * dil_x;
                                     if (pair)
-                                        DOT_2X2(xk, xk + px_step, wr0 + k * f.c, wr1 + k * f.c, f.c, acc);
+                                        TA__DOT_2X2(xk, xk + px_step, wr0 + k * f.c, wr1 + k * f.c, f.c, acc);
                                     else
-                                        DOT_1X2(xk, wr0 + k * f.c, wr1 + k * f.c, f.c, acc);
+                                        TA__DOT_1X2(xk, wr0 + k * f.c, wr1 + k * f.c, f.c, acc);
                                 }
                             }
                         }

@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "runtime/kernels/kernels_fast.h"
+
 /* Longest dot product the fast kernels accept (terms): 2^16 * 2^14 = 2^30,
  * so sums of products, and the weight sums times |input_offset| <= 2^8,
  * stay inside int32. */
@@ -155,5 +157,12 @@ static inline int32_t ta__sum_s8(const int8_t *p, int32_t n) {
     for (; i < n; i++) s += p[i];
     return s;
 }
+
+/* The dot products a kernel body calls: the portable ones, or on x86 the
+ * ISA level's (simd_x86.h defines TA__DOT_2X2 / TA__DOT_1X2 there). */
+#ifndef TA__X86_DISPATCH
+#define TA__DOT_2X2(...) ta__dot_2x2(__VA_ARGS__)
+#define TA__DOT_1X2(...) ta__dot_1x2(__VA_ARGS__)
+#endif
 
 #endif

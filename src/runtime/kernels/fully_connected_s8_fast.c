@@ -16,14 +16,6 @@
 #include "runtime/kernels/requant.h"
 #ifdef TA__X86_DISPATCH
 #include "runtime/kernels/simd_x86.h"
-/* isa is a constant in each build of the body, so one branch remains. */
-#define DOT_2X2(...) \
-    (isa == 2 ? ta__dot_2x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_2x2_sse(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
-#define DOT_1X2(...) \
-    (isa == 2 ? ta__dot_1x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_1x2_sse(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
-#else
-#define DOT_2X2(...) ta__dot_2x2(__VA_ARGS__)
-#define DOT_1X2(...) ta__dot_1x2(__VA_ARGS__)
 #endif
 
 bool ta__fully_connected_s8_fast_ok(const ta_fc_params *p) {
@@ -54,9 +46,9 @@ void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, con
             const int8_t *x = input + (ptrdiff_t)b * D;
             int32_t acc[4] = {0, 0, 0, 0};
             if (two)
-                DOT_2X2(x, x + D, w0, w1, D, acc);
+                TA__DOT_2X2(x, x + D, w0, w1, D, acc);
             else
-                DOT_1X2(x, w0, w1, D, acc);
+                TA__DOT_1X2(x, w0, w1, D, acc);
             int8_t *op = output + (ptrdiff_t)b * O;
             op[o0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + f0);
             if (o1 != o0) op[o1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + f1);

@@ -368,5 +368,12 @@ static inline TA__TARGET_SSE41 void ta__dw16_row_sse(const int8_t *x, ptrdiff_t 
             BODY##_base(p, input, weights, bias, output);                                                \
     }
 
+/* The 2x2 and 1x2 dot products of a kernel body built by TA__X86_KERNEL:
+ * `isa` is a constant in each build, so one branch remains. */
+#define TA__DOT_2X2(...) \
+    (isa == 2 ? ta__dot_2x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_2x2_sse(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
+#define TA__DOT_1X2(...) \
+    (isa == 2 ? ta__dot_1x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_1x2_sse(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
+
 #endif
 
