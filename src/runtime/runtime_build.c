@@ -413,12 +413,6 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
 
 /* ---- poison mode (invoke) ------------------------------------------------ */
 
-static uint32_t fnv1a(const uint8_t *p, size_t n) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
 #define CANARY 0xA5
 
 /* Fills every planned byte that holds no data needed at step s (data
@@ -441,7 +435,7 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
     for (size_t i = 0; i < rt->n_pbuf; i++) {
         ta_poison_buf *pb = &rt->pbuf[i];
         if (pb->tensor < 0 || pb->first != s) continue;
-        pb->sum = fnv1a(pb->data, pb->bytes);
+        pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
     }
     const uint8_t *rec = ta__rt_op_record(rt, op);
     for (uint32_t k = 0, n = rt->pgroup ? ta__op_output(rec, 0, NULL) : 0; k < n; k++) {
@@ -449,12 +443,12 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
         ta__op_output(rec, k, &t);
         if (t < 0 || (uint32_t)t >= rt->n_tensors || rt->pgroup[t] < 0) continue;
         ta_poison_buf *pb = &rt->pbuf[rt->pgroup[t]];
-        pb->sum = fnv1a(pb->data, pb->bytes);
+        pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
     }
     for (size_t i = 0; i < rt->n_pbuf; i++) {
         ta_poison_buf *pb = &rt->pbuf[i];
         if (pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
-        if (fnv1a(pb->data, pb->bytes) != pb->sum) {
+        if (ta__rt_fnv32(FNV32_START, pb->data, pb->bytes) != pb->sum) {
             rt->poison.clobbered = true;
             rt->poison.tensor = pb->tensor;
             rt->poison.op = (int32_t)op;
@@ -469,7 +463,7 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
 static void poison_start(ta_runtime *rt) {
     memset(&rt->poison, 0, sizeof rt->poison);
     for (size_t i = 0; i < rt->n_pbuf; i++)
-        if (rt->pbuf[i].tensor >= 0 && rt->pbuf[i].first == 0) rt->pbuf[i].sum = fnv1a(rt->pbuf[i].data, rt->pbuf[i].bytes);
+        if (rt->pbuf[i].tensor >= 0 && rt->pbuf[i].first == 0) rt->pbuf[i].sum = ta__rt_fnv32(FNV32_START, rt->pbuf[i].data, rt->pbuf[i].bytes);
 }
 
 /* ---- init table export ---------------------------------------------------- */
