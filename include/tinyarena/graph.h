@@ -164,6 +164,20 @@ typedef enum ta_op_kind {
     TA_OP_WHILE,
     TA_OP_CALL_ONCE,
     TA_OP_CALL,
+    /* issue 18 part B: indexing, shape and reductions */
+    TA_OP_GATHER_ND,
+    TA_OP_FILL,
+    TA_OP_ZEROS_LIKE,
+    TA_OP_BROADCAST_TO,
+    TA_OP_SPACE_TO_DEPTH,
+    TA_OP_DEPTH_TO_SPACE,
+    TA_OP_SPACE_TO_BATCH_ND,
+    TA_OP_BATCH_TO_SPACE_ND,
+    TA_OP_REDUCE_MIN,
+    TA_OP_REDUCE_PROD,
+    TA_OP_ADD_N,
+    TA_OP_CUMSUM,
+    TA_OP_EMBEDDING_LOOKUP,
     TA_OP_KIND_COUNT
 } ta_op_kind;
 
@@ -201,6 +215,10 @@ typedef struct ta_op_options {
     /* padding == TA_PAD_EXPLICIT (conv, depthwise conv): rows above and below,
      * columns left and right of the input, >= 0; zero otherwise */
     int32_t pad_top, pad_bottom, pad_left, pad_right;
+    int32_t block_size;             /* space_to_depth, depth_to_space */
+    int32_t batch_dims;             /* gather */
+    int32_t mirror_mode;            /* mirror pad: 0 REFLECT, 1 SYMMETRIC */
+    bool exclusive, reverse;        /* cumsum */
 } ta_op_options;
 
 typedef struct ta_op {

@@ -893,6 +893,155 @@ typedef struct ta_signal_filter_bank_log_params {
 ta_status ta_kernel_signal_filter_bank_log(const ta_signal_filter_bank_log_params *p, const uint32_t *input,
                                            int16_t *output);
 
+/* ------------------------------------------------------------------------ */
+/* Indexing, shape and reduction ops (issue 18 part B)                      */
+/* ------------------------------------------------------------------------ */
+
+/* SPLIT, SPLIT_V, UNPACK (split.c): the inverse of CONCATENATION with the
+ * same params -- n_inputs is the number of outputs, copy_bytes[k] output k's
+ * bytes per outer step -- so input bytes per outer step are their sum. */
+ta_status ta_kernel_split(const ta_concat_params *p, const void *input, void *const *outputs);
+
+/* GATHER (gather.c): output[b][o][i][:] = params[b][o][idx[b][i]][:], with
+ * batch = product of the first batch_dims dims, outer the dims from there to
+ * the axis, inner_bytes the bytes of the dims after it.  Indices are data:
+ * one outside [0, axis_size) fails with TA_E_INVALID_ARG before anything past it
+ * is read (the output is then partly written). */
+typedef struct ta_gather_params {
+    int64_t batch, outer, n_idx; /* n_idx: indices per batch */
+    int64_t inner_bytes;
+    int32_t axis_size;
+    int32_t idx_size;            /* 4 (int32) or 8 (int64 indices) */
+} ta_gather_params;
+ta_status ta_kernel_gather(const ta_gather_params *p, const void *params, const void *indices, void *output);
+
+/* GATHER_ND (gather.c): n_slices rows of nd indices; row i copies the slice
+ * of slice_bytes at sum(idx[i][j] * strides[j]) elements.  As TFLM, only the
+ * flat position is checked: it must lie in [0, total - slice] (TA_E_INVALID_ARG). */
+#define TA_KERNEL_MAX_GATHER_ND 8
+typedef struct ta_gather_nd_params {
+    int64_t n_slices;
+    int64_t slice_elems, total_elems;
+    int64_t strides[TA_KERNEL_MAX_GATHER_ND]; /* elements */
+    int32_t nd;
+    int32_t elem_size;
+    int32_t idx_size;                         /* 4 or 8 */
+} ta_gather_nd_params;
+ta_status ta_kernel_gather_nd(const ta_gather_nd_params *p, const void *params, const void *indices, void *output);
+
+/* EMBEDDING_LOOKUP (gather.c): output row i = value row ids[i] (ids int32 in
+ * [0, rows), else TA_E_INVALID_ARG); with `dequant` the int8 row is written as
+ * float (q - 0) * scale, TFLM's hybrid path. */
+typedef struct ta_embedding_params {
+    int32_t n_ids, rows;
+    int64_t row_elems;
+    int32_t elem_size;
+    bool dequant;
+    float scale;
+} ta_embedding_params;
+ta_status ta_kernel_embedding_lookup(const ta_embedding_params *p, const int32_t *ids, const void *value,
+                                     void *output);
+
+/* FILL (fill.c): n copies of the elem_size bytes at `value`. */
+ta_status ta_kernel_fill(size_t n, size_t elem_size, const void *value, void *output);
+
+/* BROADCAST_TO (fill.c): out dims `out_shape` (rank <= 6); in_shape is the
+ * input right-aligned to that rank, each dim equal to the output's or 1. */
+typedef struct ta_broadcast_to_params {
+    int32_t rank;
+    int32_t in_shape[TA_KERNEL_MAX_BROADCAST_RANK];
+    int32_t out_shape[TA_KERNEL_MAX_BROADCAST_RANK];
+    int32_t elem_size;
+} ta_broadcast_to_params;
+ta_status ta_kernel_broadcast_to(const ta_broadcast_to_params *p, const void *input, void *output);
+
+/* SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND (space_batch.c), NHWC (3-D
+ * tensors as W = 1): TFLM's reference loops.  `in`/`out` the 4-D shapes,
+ * pad_top/pad_left the paddings (space to batch) or crops (batch to space).
+ * Space to batch fills padded positions with raw zero bytes (TFLM's, also
+ * for int8 with a non-zero zero point). */
+typedef struct ta_space_batch_params {
+    ta_dims4 in, out;
+    int32_t block_h, block_w;
+    int32_t pad_top, pad_left;
+    int32_t elem_size;
+} ta_space_batch_params;
+ta_status ta_kernel_space_to_batch(const ta_space_batch_params *p, const void *input, void *output);
+ta_status ta_kernel_batch_to_space(const ta_space_batch_params *p, const void *input, void *output);
+
+/* MIRROR_PAD (mirror_pad.c), rank <= 5: output index i along a dim maps to
+ * the input index TFLM's GetInputDimension gives (offset 1 REFLECT, 0
+ * SYMMETRIC). */
+typedef struct ta_mirror_pad_params {
+    int32_t rank;
+    int32_t in_shape[TA_KERNEL_MAX_PAD_RANK];
+    int32_t before[TA_KERNEL_MAX_PAD_RANK];
+    int32_t after[TA_KERNEL_MAX_PAD_RANK];
+    int32_t offset;    /* 1 REFLECT, 0 SYMMETRIC */
+    int32_t elem_size;
+} ta_mirror_pad_params;
+ta_status ta_kernel_mirror_pad(const ta_mirror_pad_params *p, const void *input, void *output);
+
+/* RESIZE_BILINEAR (resize_bilinear.c), NHWC: TFLM's ResizeBilinear (float,
+ * float weights, same evaluation order) and ResizeBilinearInteger (int8,
+ * 10-bit fixed-point weights, double rounding). */
+typedef struct ta_resize_bilinear_params {
+    ta_dims4 in;
+    int32_t out_h, out_w;
+    bool align_corners, half_pixel_centers;
+} ta_resize_bilinear_params;
+ta_status ta_kernel_resize_bilinear_f32(const ta_resize_bilinear_params *p, const float *input, float *output);
+ta_status ta_kernel_resize_bilinear_s8(const ta_resize_bilinear_params *p, const int8_t *input, int8_t *output);
+
+/* ARG_MAX / ARG_MIN (reduce.c): over the middle dim of [outer, axis, inner];
+ * the first index of the extreme on ties (TFLM's strict compare).  `type`
+ * float32, int8 or int32; output int32 or int64 (out_size 4 or 8). */
+typedef struct ta_arg_params {
+    int64_t outer, inner;
+    int32_t axis_size;
+    ta_dtype type;
+    int32_t out_size;
+    bool is_min;
+} ta_arg_params;
+ta_status ta_kernel_arg_min_max(const ta_arg_params *p, const void *input, void *output);
+
+/* REDUCE_MAX, REDUCE_MIN, SUM (reduce.c) over the axes of a ta_mean_params
+ * (ta_mean_axes): every input element in linear order folded into its
+ * output element, TFLM's ReduceGeneric.  Max/min: float32 and int8 (one
+ * quantisation: values compared raw).  Sum: float32, and int8/int16 as
+ * TFLM's QuantizedMeanOrSum with compute_sum -- int32 sums in scratch
+ * (ta_kernel_mean_s8_scratch_bytes), then clamp(zp_out + ta_q_mul(sum -
+ * zp_in * N, mult, shift)). */
+typedef enum { TA_REDUCE_MAX = 0, TA_REDUCE_MIN, TA_REDUCE_SUM } ta_reduce_kind;
+ta_status ta_kernel_reduce(const ta_mean_params *p, ta_reduce_kind kind, ta_dtype type, const void *input,
+                           void *output, void *scratch, size_t scratch_bytes);
+
+/* ADD_N and CUMSUM int8 (add_n.c): TFLM's arithmetic -- every
+ * term (x - zp_in) << 20 scaled by in_mult/in_shift (1/2), summed in int32,
+ * then scaled by out_mult/out_shift (2 s_in / (2^20 s_out)) + zp_out,
+ * clamped.  TFLM's sum starts at the scaled input offset (-zp_in), not at
+ * 0: the NOTE quirk, reproduced. */
+typedef struct ta_sum_q_params {
+    int32_t input_offset; /* -zp_in */
+    int32_t output_offset;
+    int32_t in_mult, in_shift, out_mult, out_shift;
+    int32_t act_min, act_max;
+} ta_sum_q_params;
+ta_status ta_sum_q_prepare(ta_sum_q_params *p, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp);
+ta_status ta_kernel_add_n_s8(const ta_sum_q_params *p, size_t n, uint32_t n_in, const int8_t *const *inputs,
+                             int8_t *output);
+ta_status ta_kernel_add_n_f32(size_t n, uint32_t n_in, const float *const *inputs, float *output);
+
+/* CUMSUM (add_n.c) along the middle dim of [outer, depth, inner]. */
+typedef struct ta_cumsum_params {
+    int64_t outer, inner;
+    int32_t depth;
+    bool exclusive, reverse;
+    ta_sum_q_params q; /* int8 */
+} ta_cumsum_params;
+ta_status ta_kernel_cumsum_f32(const ta_cumsum_params *p, const float *input, float *output);
+ta_status ta_kernel_cumsum_s8(const ta_cumsum_params *p, const int8_t *input, int8_t *output);
+
 #ifdef __cplusplus
 }
 #endif

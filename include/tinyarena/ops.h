@@ -76,6 +76,12 @@ extern const ta_op_def ta_op_ADD, ta_op_SUB, ta_op_MUL, ta_op_DIV, ta_op_AVERAGE
 extern const ta_op_def ta_op_SignalWindow, ta_op_SignalFftAutoScale, ta_op_SignalRfft, ta_op_SignalEnergy,
     ta_op_SignalFilterBank, ta_op_SignalFilterBankSquareRoot, ta_op_SignalFilterBankSpectralSubtraction,
     ta_op_SignalPCAN, ta_op_SignalFilterBankLog;
+/* issue 18 part B: indexing, shape and reductions */
+extern const ta_op_def ta_op_SLICE, ta_op_SPLIT, ta_op_SPLIT_V, ta_op_PACK, ta_op_UNPACK, ta_op_GATHER,
+    ta_op_GATHER_ND, ta_op_EMBEDDING_LOOKUP, ta_op_SHAPE, ta_op_FILL, ta_op_ZEROS_LIKE, ta_op_BROADCAST_TO,
+    ta_op_SPACE_TO_DEPTH, ta_op_DEPTH_TO_SPACE, ta_op_SPACE_TO_BATCH_ND, ta_op_BATCH_TO_SPACE_ND, ta_op_MIRROR_PAD,
+    ta_op_RESIZE_BILINEAR, ta_op_ARG_MAX, ta_op_ARG_MIN, ta_op_REDUCE_MAX, ta_op_REDUCE_MIN, ta_op_SUM, ta_op_ADD_N,
+    ta_op_CUMSUM;
 
 #ifdef __cplusplus
 }

@@ -212,7 +212,22 @@ static ta_status parse_options(rd *r, uint8_t type, const ta_fb_table *o, uint32
         break;
     }
     case TFL_OPT_GATHER:
+        O_I32(0, 0, &opt->axis);
+        O_I32(1, 0, &opt->batch_dims);
+        break;
     case TFL_OPT_ONE_HOT: O_I32(0, 0, &opt->axis); break;
+    case TFL_OPT_SPACE_TO_DEPTH:
+    case TFL_OPT_DEPTH_TO_SPACE: O_I32(0, 0, &opt->block_size); break;
+    case TFL_OPT_MIRROR_PAD: {
+        int8_t m;
+        O_I8(0, 0, &m);
+        opt->mirror_mode = m;
+        break;
+    }
+    case TFL_OPT_CUMSUM:
+        O_BOOL(0, false, &opt->exclusive);
+        O_BOOL(1, false, &opt->reverse);
+        break;
     case TFL_OPT_REDUCER: O_BOOL(0, false, &opt->keep_dims); break;
     case TFL_OPT_STRIDED_SLICE:
         O_I32(0, 0, &opt->begin_mask);

@@ -86,6 +86,19 @@ ta_op_kind ta__tfl_map_kind(int32_t code) {
     case TFL_OP_WHILE: return TA_OP_WHILE;
     case TFL_OP_CALL_ONCE: return TA_OP_CALL_ONCE;
     case TFL_OP_CALL: return TA_OP_CALL;
+    case TFL_OP_GATHER_ND: return TA_OP_GATHER_ND;
+    case TFL_OP_FILL: return TA_OP_FILL;
+    case TFL_OP_ZEROS_LIKE: return TA_OP_ZEROS_LIKE;
+    case TFL_OP_BROADCAST_TO: return TA_OP_BROADCAST_TO;
+    case TFL_OP_SPACE_TO_DEPTH: return TA_OP_SPACE_TO_DEPTH;
+    case TFL_OP_DEPTH_TO_SPACE: return TA_OP_DEPTH_TO_SPACE;
+    case TFL_OP_SPACE_TO_BATCH_ND: return TA_OP_SPACE_TO_BATCH_ND;
+    case TFL_OP_BATCH_TO_SPACE_ND: return TA_OP_BATCH_TO_SPACE_ND;
+    case TFL_OP_REDUCE_MIN: return TA_OP_REDUCE_MIN;
+    case TFL_OP_REDUCE_PROD: return TA_OP_REDUCE_PROD;
+    case TFL_OP_ADD_N: return TA_OP_ADD_N;
+    case TFL_OP_CUMSUM: return TA_OP_CUMSUM;
+    case TFL_OP_EMBEDDING_LOOKUP: return TA_OP_EMBEDDING_LOOKUP;
     default: return TA_OP_OTHER;
     }
 }

@@ -201,7 +201,20 @@ enum {
     TFL_OP_WHILE = 119,
     TFL_OP_BATCH_MATMUL = 126,
     TFL_OP_PLACEHOLDER_FOR_GREATER_OP_CODES = 127,
-    TFL_OP_CALL_ONCE = 129
+    TFL_OP_CALL_ONCE = 129,
+    TFL_OP_DEPTH_TO_SPACE = 5,
+    TFL_OP_EMBEDDING_LOOKUP = 7,
+    TFL_OP_SPACE_TO_DEPTH = 26,
+    TFL_OP_BATCH_TO_SPACE_ND = 37,
+    TFL_OP_SPACE_TO_BATCH_ND = 38,
+    TFL_OP_REDUCE_PROD = 81,
+    TFL_OP_REDUCE_MIN = 89,
+    TFL_OP_ZEROS_LIKE = 93,
+    TFL_OP_FILL = 94,
+    TFL_OP_ADD_N = 106,
+    TFL_OP_GATHER_ND = 107,
+    TFL_OP_CUMSUM = 128,
+    TFL_OP_BROADCAST_TO = 130
 };
 
 /* union BuiltinOptions: the type tag values (1-based, NONE = 0, in the
@@ -246,7 +259,11 @@ enum {
     TFL_OPT_IF = 92,                       /* IfOptions */
     TFL_OPT_WHILE = 93,                    /* WhileOptions */
     TFL_OPT_BATCH_MATMUL = 101,            /* BatchMatMulOptions */
-    TFL_OPT_CALL_ONCE = 103                /* CallOnceOptions */
+    TFL_OPT_CALL_ONCE = 103,               /* CallOnceOptions */
+    TFL_OPT_SPACE_TO_DEPTH = 19,           /* SpaceToDepthOptions */
+    TFL_OPT_MIRROR_PAD = 77,               /* MirrorPadOptions */
+    TFL_OPT_DEPTH_TO_SPACE = 94,           /* DepthToSpaceOptions */
+    TFL_OPT_CUMSUM = 102                   /* CumsumOptions */
 };
 
 /*
