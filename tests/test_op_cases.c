@@ -33,12 +33,12 @@ enum { CASE_OK, CASE_UNSUPPORTED, CASE_FAIL };
  * in progress (issue #18 part B): counted as unsupported while they fail,
  * and a failure once they pass, so that this list cannot go stale. */
 static const char *const k_pending[] = {
-    "UNIDIRECTIONAL_SEQUENCE_LSTM_float32", /* float LSTM: part B */
+    NULL, /* none left: the float LSTM (part B) runs */
 };
 
 static int pending(const char *folder) {
     for (size_t i = 0; i < sizeof k_pending / sizeof k_pending[0]; i++)
-        if (!strcmp(k_pending[i], folder)) return 1;
+        if (k_pending[i] && !strcmp(k_pending[i], folder)) return 1;
     return 0;
 }
 

@@ -685,6 +685,7 @@ typedef struct ta_lstm_params {
     int32_t fc_mult, fc_shift; /* forget x cell -> cell */
     int32_t ic_mult, ic_shift; /* input x cell gate -> cell */
     int32_t h_mult, h_shift, h_zp; /* tanh(cell) x output gate -> hidden (int8) */
+    float cell_clip_f32;     /* float LSTM: the clip, 0: none */
 } ta_lstm_params;
 
 /* The operands, by TFLM's roles; hidden and cell are the op's variable
@@ -712,6 +713,25 @@ ta_status ta_lstm_cell_prepare(ta_lstm_params *p, float cell_scale, float cell_c
 size_t ta_kernel_lstm_scratch_bytes(const ta_lstm_params *p);
 ta_status ta_kernel_lstm_s8(const ta_lstm_params *p, const ta_lstm_tensors *t, void *scratch,
                             size_t scratch_bytes);
+
+/* TFLM's float LSTM (lstm_f32.c, reference_ops arithmetic): per step and
+ * batch row, gate g = act(FC(x, W_g) + bias_g + FC(h, R_g)) -- float sums
+ * in index order, the sum of the two FCs after each is complete -- with
+ * TFLM's float sigmoid and tanhf; c = f * c + i * g, clipped to
+ * +-cell_clip_f32 when > 0; h = tanh(c) * o, copied to the output.  Each
+ * product and FC result passes TFLM's no-activation clamp to +-FLT_MAX.
+ * Rows are independent, so batch-major and time-major runs give the same
+ * bytes.  Scratch: 5 x state_dim floats. */
+typedef struct ta_lstm_f32_tensors {
+    const float *input;
+    const float *w_in[4], *w_rec[4];
+    const float *bias[4];
+    float *hidden, *cell; /* [batch, state_dim], updated in place */
+    float *output;
+} ta_lstm_f32_tensors;
+size_t ta_kernel_lstm_f32_scratch_bytes(const ta_lstm_params *p);
+ta_status ta_kernel_lstm_f32(const ta_lstm_params *p, const ta_lstm_f32_tensors *t, void *scratch,
+                             size_t scratch_bytes);
 
 /* TFLM's int16 LUT activations (reference_integer_ops::Logistic / Tanh for
  * int16, as the LSTM calls them): x * mult (mult = 3 << left_shift when

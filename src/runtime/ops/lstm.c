@@ -1,7 +1,8 @@
 /*
- * UNIDIRECTIONAL_SEQUENCE_LSTM, TFLM's 24 inputs: int8 input and weights,
- * int8 hidden state and int16 cell state (variable tensors), no peephole,
- * projection or layer norm; four int16 gate buffers in kernel scratch.
+ * UNIDIRECTIONAL_SEQUENCE_LSTM, TFLM's 24 inputs, no peephole, projection
+ * or layer norm: int8 input and weights, int8 hidden state and int16 cell
+ * state (variable tensors), four int16 gate buffers in kernel scratch; or
+ * float32 throughout (TFLM's float path, five float rows of scratch).
  */
 #include "runtime/ops/op.h"
 
@@ -12,10 +13,63 @@ static const ta__field k_fields_lstm[] = {
     F(time_major, TA__F_BOOL), F(batch, TA__F_I32), F(time, TA__F_I32), F(input_dim, TA__F_I32),
     F(state_dim, TA__F_I32), FA(in_fc, TA__F_I32, 16), FA(rec_fc, TA__F_I32, 16), F(cell_act, TA__F_I32),
     F(cell_scale_power, TA__F_I32), F(cell_clip, TA__F_I32), F(fc_mult, TA__F_I32), F(fc_shift, TA__F_I32),
-    F(ic_mult, TA__F_I32), F(ic_shift, TA__F_I32), F(h_mult, TA__F_I32), F(h_shift, TA__F_I32), F(h_zp, TA__F_I32)};
+    F(ic_mult, TA__F_I32), F(ic_shift, TA__F_I32), F(h_mult, TA__F_I32), F(h_shift, TA__F_I32), F(h_zp, TA__F_I32),
+    F(cell_clip_f32, TA__F_F32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_lstm, ta_lstm_params)
+
+/* Shapes common to both paths: batch, time, dims; state and output shapes. */
+static ta_status lstm_shapes(ta__op_ctx *c, const ta_tensor *in, const ta_tensor *h, const ta_tensor *cs,
+                             const ta_tensor *out, ta_lstm_params *p) {
+    if (in->rank != 3 || out->rank != 3 || h->rank < 1)
+        return ta__op_fail(c, TA_E_MALFORMED, "expects 3-D input and output");
+    p->time_major = c->op->opt.time_major;
+    p->batch = p->time_major ? in->shape[1] : in->shape[0];
+    p->time = p->time_major ? in->shape[0] : in->shape[1];
+    p->input_dim = in->shape[2];
+    p->state_dim = h->shape[h->rank - 1];
+    if (p->batch <= 0 || p->time <= 0 || p->input_dim <= 0 || p->state_dim <= 0)
+        return ta__op_fail(c, TA_E_MALFORMED, "non-positive dims");
+    const int64_t bs = (int64_t)p->batch * p->state_dim;
+    if (ta__op_elems(h) != bs || ta__op_elems(cs) != bs || out->shape[0] != in->shape[0] ||
+        out->shape[1] != in->shape[1] || out->shape[2] != p->state_dim)
+        return ta__op_fail(c, TA_E_MALFORMED, "state or output shape does not match");
+    return TA_OK;
+}
+
+/* float32: every operand float32, weights and biases constant (TFLM reads
+ * them as it reads any input; constant is what converters write, and what
+ * lets prepare prove their lengths). */
+static ta_status prep_lstm_f32(ta__op_ctx *c) {
+    const ta_tensor *in = ta__op_in(c, 0), *h = ta__op_in(c, 18), *cs = ta__op_in(c, 19), *out = ta__op_out(c, 0);
+    ta_status st;
+    if ((st = ta__op_need_state(c, h, TA_DTYPE_FLOAT32, "the hidden state is missing")) ||
+        (st = ta__op_need_state(c, cs, TA_DTYPE_FLOAT32, "the cell state is missing")))
+        return st;
+    if (out->dtype != TA_DTYPE_FLOAT32) return ta__op_fail_type(c, "output", out->dtype);
+    ta_lstm_params *p = (ta_lstm_params *)c->params;
+    if ((st = lstm_shapes(c, in, h, cs, out, p))) return st;
+    for (uint32_t g = 0; g < 4; g++) {
+        const ta_tensor *wi = ta__op_in(c, 1 + g), *wr = ta__op_in(c, 5 + g), *b = ta__op_in(c, 12 + g);
+        if (wi->dtype != TA_DTYPE_FLOAT32 || wr->dtype != TA_DTYPE_FLOAT32 || b->dtype != TA_DTYPE_FLOAT32)
+            return ta__op_fail_type(c, "weights or bias", wi->dtype != TA_DTYPE_FLOAT32 ? wi->dtype : wr->dtype);
+        if (!wi->data || !wr->data || !b->data)
+            return ta__op_fail(c, TA_E_UNSUPPORTED, "weights and biases must be constant");
+        if (wi->rank != 2 || wi->shape[0] != p->state_dim || wi->shape[1] != p->input_dim || wr->rank != 2 ||
+            wr->shape[0] != p->state_dim || wr->shape[1] != p->state_dim || ta__op_elems(b) != p->state_dim)
+            return ta__op_fail(c, TA_E_MALFORMED, "weight or bias shape does not match");
+    }
+    p->cell_act = (int32_t)c->op->opt.activation;
+    if (p->cell_act != TA_ACT_TANH && p->cell_act != TA_ACT_SIGMOID)
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "cell gate activation other than tanh or sigmoid");
+    const float clip = c->op->opt.cell_clip;
+    if (!(clip >= 0.0f && clip <= 3.4e38f)) return ta__op_fail(c, TA_E_MALFORMED, "cell_clip is negative or not finite");
+    p->cell_clip_f32 = clip;
+    c->path = TA__P_F32;
+    c->scratch = ta_kernel_lstm_f32_scratch_bytes(p);
+    return TA_OK;
+}
 
 /* UNIDIRECTIONAL_SEQUENCE_LSTM, TFLM's 24 inputs: 0 input, 1-4 input
  * weights (i, f, c, o), 5-8 recurrent weights, 9-11 peephole, 12-15 biases,
@@ -31,25 +85,14 @@ static ta_status prep_lstm(ta__op_ctx *c) {
             return ta__op_fail(c, TA_E_UNSUPPORTED, "an input, weight or bias is missing (CIFG)");
     const ta_tensor *in = ta__op_in(c, 0), *h = ta__op_in(c, 18), *cs = ta__op_in(c, 19), *out = ta__op_out(c, 0);
     ta_status st;
+    if (in->dtype == TA_DTYPE_FLOAT32) return prep_lstm_f32(c);
     if (in->dtype != TA_DTYPE_INT8) return ta__op_fail_type(c, "input", in->dtype);
     if ((st = ta__op_need_state(c, h, TA_DTYPE_INT8, "the hidden state is missing")) ||
         (st = ta__op_need_state(c, cs, TA_DTYPE_INT16, "the cell state is missing")))
         return st;
     if (out->dtype != TA_DTYPE_INT8) return ta__op_fail_type(c, "output", out->dtype);
     ta_lstm_params *p = (ta_lstm_params *)c->params;
-    if (in->rank != 3 || out->rank != 3 || h->rank < 1)
-        return ta__op_fail(c, TA_E_MALFORMED, "expects 3-D input and output");
-    p->time_major = c->op->opt.time_major;
-    p->batch = p->time_major ? in->shape[1] : in->shape[0];
-    p->time = p->time_major ? in->shape[0] : in->shape[1];
-    p->input_dim = in->shape[2];
-    p->state_dim = h->shape[h->rank - 1];
-    if (p->batch <= 0 || p->time <= 0 || p->input_dim <= 0 || p->state_dim <= 0)
-        return ta__op_fail(c, TA_E_MALFORMED, "non-positive dims");
-    const int64_t bs = (int64_t)p->batch * p->state_dim;
-    if (ta__op_elems(h) != bs || ta__op_elems(cs) != bs || out->shape[0] != in->shape[0] ||
-        out->shape[1] != in->shape[1] || out->shape[2] != p->state_dim)
-        return ta__op_fail(c, TA_E_MALFORMED, "state or output shape does not match");
+    if ((st = lstm_shapes(c, in, h, cs, out, p))) return st;
     for (int g = 0; g < 4; g++) {
         const ta_tensor *wi = ta__op_in(c, 1 + (uint32_t)g), *wr = ta__op_in(c, 5 + (uint32_t)g),
                         *b = ta__op_in(c, 12 + (uint32_t)g);
@@ -80,6 +123,19 @@ static ta_status prep_lstm(ta__op_ctx *c) {
 }
 
 static ta_status run_lstm(const ta__op_run *r) {
+    if (r->path == TA__P_F32) {
+        ta_lstm_f32_tensors f;
+        f.input = ta__op_in_ptr(r, 0);
+        for (uint32_t g = 0; g < 4; g++) {
+            f.w_in[g] = ta__op_in_ptr(r, 1 + g);
+            f.w_rec[g] = ta__op_in_ptr(r, 5 + g);
+            f.bias[g] = ta__op_in_ptr(r, 12 + g);
+        }
+        f.hidden = ta__op_in_ptr(r, 18);
+        f.cell = ta__op_in_ptr(r, 19);
+        f.output = ta__op_out_ptr(r, 0);
+        return ta_kernel_lstm_f32(r->params, &f, r->scratch, r->scratch_bytes);
+    }
     ta_lstm_tensors t;
     t.input = ta__op_in_ptr(r, 0);
     for (uint32_t g = 0; g < 4; g++) {
