@@ -151,8 +151,49 @@ static void test_lstm(void) {
     CHECK(same);
 }
 
+/* float SVDF against the definition, in double: after k invokes the memory
+ * of filter f holds its last min(k, M) feature projections (older ones
+ * zero), and unit u is act(bias + sum over its rank filters of memory .
+ * time weights).  Three batches, rank 2, more invokes than memory. */
+static void test_svdf_f32(void) {
+    enum { B = 3, I = 5, R = 2, U = 3, F = R * U, M = 4, STEPS = 7 };
+    ta_svdf_params p = {.batch = B, .input_size = I, .n_filter = F, .n_memory = M, .rank = R,
+                        .activation = TA_ACT_RELU6};
+    CHECK(ta_kernel_svdf_f32_scratch_bytes(&p) == B * F * sizeof(float));
+    float wf[F * I], wt[F * M], bias[U], state[B * F * M] = {0}, out[B * U], scratch[B * F];
+    float xs[STEPS][B * I];
+    for (int k = 0; k < F * I; k++) wf[k] = (float)rnd(-100, 99) / 64.0f;
+    for (int k = 0; k < F * M; k++) wt[k] = (float)rnd(-100, 99) / 64.0f;
+    for (int k = 0; k < U; k++) bias[k] = (float)k - 1.0f;
+    for (int t = 0; t < STEPS; t++)
+        for (int k = 0; k < B * I; k++) xs[t][k] = (float)rnd(-100, 99) / 128.0f;
+    for (int t = 0; t < STEPS; t++) {
+        CHECK(ta_kernel_svdf_f32(&p, xs[t], wf, wt, bias, state, out, scratch, sizeof scratch) == TA_OK);
+        for (int b = 0; b < B; b++)
+            for (int u = 0; u < U; u++) {
+                double v = bias[u];
+                for (int r = 0; r < R; r++) {
+                    const int f = u * R + r;
+                    for (int m = 0; m < M; m++) {
+                        const int age = M - 1 - m, step = t - age; /* memory slot m holds invoke t - age */
+                        if (step < 0) continue;
+                        double proj = 0;
+                        for (int k = 0; k < I; k++) proj += (double)wf[f * I + k] * xs[step][b * I + k];
+                        v += proj * wt[f * M + m];
+                    }
+                }
+                v = v < 0 ? 0 : v > 6 ? 6 : v;
+                CHECK(fabs(out[b * U + u] - v) < 1e-4);
+            }
+    }
+    CHECK(ta_kernel_svdf_f32(&p, xs[0], wf, wt, bias, state, out, scratch, sizeof scratch - 4) == TA_E_NO_MEMORY);
+    p.rank = 4; /* does not divide the filters */
+    CHECK(ta_kernel_svdf_f32(&p, xs[0], wf, wt, bias, state, out, scratch, sizeof scratch) == TA_E_INVALID_ARG);
+}
+
 int main(void) {
     test_svdf();
+    test_svdf_f32();
     test_s16_lut();
     test_lstm();
     return ta_test_finish("test_kernels_recurrent");

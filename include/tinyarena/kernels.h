@@ -637,6 +637,7 @@ typedef struct ta_svdf_params {
     int32_t input_zp, state_zp, output_zp;
     int32_t mult1, shift1; /* s_in * s_wf / s_state, float product */
     int32_t mult2, shift2; /* s_state * s_wt / s_out, float product */
+    int32_t activation;    /* float path: the fused ta_activation (not SIGN_BIT) */
 } ta_svdf_params;
 
 /* TFLM's two scratch buffers, int32 [batch, n_filter] and [batch, units],
@@ -652,6 +653,18 @@ ta_status ta_kernel_svdf_s8(const ta_svdf_params *p, const int8_t *input, const 
 ta_status ta_kernel_svdf_s8_s8(const ta_svdf_params *p, const int8_t *input, const int8_t *w_feature,
                                const int8_t *w_time, const int32_t *bias, int8_t *state, int8_t *output,
                                void *scratch, size_t scratch_bytes);
+
+/* float32 (svdf_f32.c, TFLM's EvalFloatSvdfReference): the state shifts
+ * left by one, each filter's newest entry becomes the dot product of the
+ * input row with its feature weights (float, index order); per filter the
+ * time-weighted sum of its memory; per unit the bias plus its rank
+ * filters' sums; then the activation (TFLM's ActivationValFloat: fmaxf /
+ * fminf clamps, tanhf, 1 / (1 + expf(-x))).  Scratch: batch x n_filter
+ * floats; bias may be NULL. */
+size_t ta_kernel_svdf_f32_scratch_bytes(const ta_svdf_params *p);
+ta_status ta_kernel_svdf_f32(const ta_svdf_params *p, const float *input, const float *w_feature,
+                             const float *w_time, const float *bias, float *state, float *output, void *scratch,
+                             size_t scratch_bytes);
 
 /* ------------------------------------------------------------------------ */
 /* UNIDIRECTIONAL_SEQUENCE_LSTM (lstm.c)                                     */

@@ -1,7 +1,8 @@
 /*
  * SVDF: int8 input and feature weights, int16 or int8 time weights and
  * state (a variable tensor), int32 bias; two int32 buffers in kernel
- * scratch (TFLM's sizes).
+ * scratch (TFLM's sizes).  Or float32 throughout (TFLM's float reference,
+ * with the fused activation; one float row per filter in scratch).
  */
 #include "runtime/ops/op.h"
 
@@ -10,7 +11,7 @@
 static const ta__field k_fields_svdf[] = {
     F(batch, TA__F_I32), F(input_size, TA__F_I32), F(n_filter, TA__F_I32), F(n_memory, TA__F_I32),
     F(rank, TA__F_I32), F(input_zp, TA__F_I32), F(state_zp, TA__F_I32), F(output_zp, TA__F_I32),
-    F(mult1, TA__F_I32), F(shift1, TA__F_I32), F(mult2, TA__F_I32), F(shift2, TA__F_I32)};
+    F(mult1, TA__F_I32), F(shift1, TA__F_I32), F(mult2, TA__F_I32), F(shift2, TA__F_I32), F(activation, TA__F_I32)};
 #undef TA__PARAMS_T
 /* clang-format on */
 TA__CLEAR_PADDING_FN(clear_svdf, ta_svdf_params)
@@ -39,6 +40,21 @@ static ta_status prep_svdf(ta__op_ctx *c) {
         out->shape[1] != units || (b && ta__op_elems(b) != units) ||
         ta__op_elems(state) != (int64_t)p->batch * p->n_filter * p->n_memory)
         return ta__op_fail(c, TA_E_MALFORMED, "operand shapes do not match");
+    if (in->dtype == TA_DTYPE_FLOAT32) {
+        if (wf->dtype != TA_DTYPE_FLOAT32 || wt->dtype != TA_DTYPE_FLOAT32 || !wf->data || !wt->data)
+            return ta__op_fail(c, TA_E_UNSUPPORTED, "float SVDF weights must be constant float32");
+        if ((st = ta__op_need_state(c, state, TA_DTYPE_FLOAT32, "the state is missing"))) return st;
+        if (b && (b->dtype != TA_DTYPE_FLOAT32)) return ta__op_fail_type(c, "bias", b->dtype);
+        if (out->dtype != TA_DTYPE_FLOAT32) return ta__op_fail_type(c, "output", out->dtype);
+        const ta_activation a = c->op->opt.activation;
+        if (a != TA_ACT_NONE && a != TA_ACT_RELU && a != TA_ACT_RELU_N1_TO_1 && a != TA_ACT_RELU6 && a != TA_ACT_TANH &&
+            a != TA_ACT_SIGMOID)
+            return ta__op_fail(c, TA_E_UNSUPPORTED, "fused activation");
+        p->activation = (int32_t)a;
+        c->path = TA__P_F32;
+        c->scratch = ta_kernel_svdf_f32_scratch_bytes(p);
+        return TA_OK;
+    }
     if (in->dtype != TA_DTYPE_INT8) return ta__op_fail_type(c, "input", in->dtype);
     if (wf->dtype != TA_DTYPE_INT8 || !wf->data)
         return ta__op_fail(c, TA_E_UNSUPPORTED, "feature weights must be constant int8");
@@ -59,6 +75,8 @@ static ta_status run_svdf(const ta__op_run *r) {
     const ta_svdf_params *p = r->params;
     void *in = ta__op_in_ptr(r, 0), *wf = ta__op_in_ptr(r, 1), *wt = ta__op_in_ptr(r, 2), *b = ta__op_in_ptr(r, 3);
     void *state = ta__op_in_ptr(r, 4), *out = ta__op_out_ptr(r, 0);
+    if (r->path == TA__P_F32)
+        return ta_kernel_svdf_f32(p, in, wf, wt, b, state, out, r->scratch, r->scratch_bytes);
     return r->path == TA__P_S8 ? ta_kernel_svdf_s8(p, in, wf, wt, b, state, out, r->scratch, r->scratch_bytes)
                                : ta_kernel_svdf_s8_s8(p, in, wf, wt, b, state, out, r->scratch, r->scratch_bytes);
 }
