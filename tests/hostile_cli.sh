@@ -49,6 +49,10 @@ while IFS=$'\t' read -r name stage text; do
         if [ "$cmd" = run ]; then
           [ "$rc" -eq 1 ] && grep -qF -- "$text" "$tmp/err" || bad "$what: expected exit 1 with '$text', got $rc: $(head -1 "$tmp/err")"
         fi ;;
+      invoke)
+        if [ "$cmd" = run ]; then
+          [ "$rc" -eq 1 ] && grep -qF -- "$text" "$tmp/err" || bad "$what: expected exit 1 with '$text', got $rc: $(head -1 "$tmp/err")"
+        fi ;;
       runs)
         [ "$rc" -eq 0 ] || bad "$what: expected success, got $rc: $(head -1 "$tmp/err")" ;;
     esac

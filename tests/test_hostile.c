@@ -362,16 +362,108 @@ static void base_slice(mdesc *m, int32_t b, int32_t e, int32_t s, int32_t out_n,
     io(g, 1, (int32_t[]){0}, 1, (int32_t[]){4});
 }
 
+
+/* ---- indexing ops (issue 18 part B): indices are data ------------------------ */
+
+/* t0 (input, int32 [2], zeros) + t1 (const idx) -> t2 indices; t3 params
+ * (const float [4]); kind(t3, t2) -> t4.  The indices are computed, so only
+ * invoke can see them out of range. */
+static const float k_p4[4] = {1, 2, 3, 4};
+static int32_t g_idx[2];
+static void base_index(mdesc *m, int32_t code, int32_t i0, int32_t i1) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    g_idx[0] = i0;
+    g_idx[1] = i1;
+    g->nt = 5;
+    g->t[0] = (tdesc){TFL_TYPE_INT32, 1, {2}};
+    g->t[1] = tconst((tdesc){TFL_TYPE_INT32, 1, {2}}, g_idx, sizeof g_idx);
+    g->t[2] = (tdesc){TFL_TYPE_INT32, 1, {2}};
+    g->t[3] = tconst(tf32(1, 4, 0, 0, 0), k_p4, sizeof k_p4);
+    g->t[4] = tf32(1, 2, 0, 0, 0);
+    g->no = 2;
+    g->o[0] = op2(TFL_OP_ADD, 0, 1, 2);
+    if (code == TFL_OP_EMBEDDING_LOOKUP) {
+        g->t[3] = tconst(tf32(2, 4, 1, 0, 0), k_p4, sizeof k_p4);
+        g->t[4] = tf32(2, 2, 1, 0, 0);
+        g->o[1] = op2(code, 2, 3, 4);
+    } else if (code == TFL_OP_GATHER_ND) {
+        g->t[2] = (tdesc){TFL_TYPE_INT32, 2, {2, 1}};
+        g->t[0].rank = g->t[1].rank = 2;
+        g->t[0].shape[1] = g->t[1].shape[1] = 1;
+        g->o[1] = op2(code, 3, 2, 4);
+    } else {
+        g->o[1] = op2(code, 3, 2, 4);
+        g->o[1].opt_type = TFL_OPT_GATHER;
+        g->o[1].n_opt = 1;
+        g->o[1].opt[0] = (fld){F_I32, 0};
+    }
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){4});
+}
+static void c_gather_index_high(mdesc *m) { base_index(m, TFL_OP_GATHER, 1, 4); }
+static void c_gather_index_negative(mdesc *m) { base_index(m, TFL_OP_GATHER, -1, 0); }
+static void c_gather_nd_index_high(mdesc *m) { base_index(m, TFL_OP_GATHER_ND, 2, 7); }
+static void c_embedding_index_high(mdesc *m) { base_index(m, TFL_OP_EMBEDDING_LOOKUP, 0, INT32_MAX); }
+static void c_gather_valid(mdesc *m) {
+    base_index(m, TFL_OP_GATHER, 3, 0);
+    /* gather the input itself, reversed by constant indices: [4, 3, 2, 1] */
+    static const int32_t rev[4] = {3, 2, 1, 0};
+    sgdesc *g = &m->sg[0];
+    g->nt = 3;
+    g->t[0] = tf32(1, 4, 0, 0, 0);
+    g->t[1] = tconst((tdesc){TFL_TYPE_INT32, 1, {4}}, rev, sizeof rev);
+    g->t[2] = tf32(1, 4, 0, 0, 0);
+    g->no = 1;
+    odesc o = op2(TFL_OP_GATHER, 0, 1, 2);
+    o.opt_type = TFL_OPT_GATHER;
+    o.n_opt = 1;
+    o.opt[0] = (fld){F_I32, 0};
+    g->o[0] = o;
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
+}
+static const float k_rev4[4] = {4, 3, 2, 1};
+/* MIRROR_PAD of a float [4] by `pad` on each side (REFLECT): at most 3 */
+static int32_t g_mpad[2];
+static void base_mirror(mdesc *m, int32_t before, int32_t after) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    g_mpad[0] = before;
+    g_mpad[1] = after;
+    g->nt = 3;
+    g->t[0] = tf32(1, 4, 0, 0, 0);
+    g->t[1] = tconst((tdesc){TFL_TYPE_INT32, 2, {1, 2}}, g_mpad, sizeof g_mpad);
+    g->t[2] = tf32(1, 4 + before + after, 0, 0, 0);
+    g->no = 1;
+    g->o[0] = op2(TFL_OP_MIRROR_PAD, 0, 1, 2);
+    g->o[0].opt_type = TFL_OPT_MIRROR_PAD;
+    g->o[0].n_opt = 1;
+    g->o[0].opt[0] = (fld){F_U8, 0};
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
+}
+static void c_mirror_pad_wide(mdesc *m) { base_mirror(m, 4, 0); }
+static void c_mirror_pad_negative(mdesc *m) { base_mirror(m, -2, 2); }
+static void c_gather_nd_deep(mdesc *m) {
+    base_index(m, TFL_OP_GATHER_ND, 0, 0);
+    sgdesc *g = &m->sg[0]; /* indices [1, 2]: depth 2 into a 1-D params */
+    g->t[0] = (tdesc){TFL_TYPE_INT32, 2, {1, 2}};
+    g->t[1] = tconst((tdesc){TFL_TYPE_INT32, 2, {1, 2}}, g_idx, sizeof g_idx);
+    g->t[2] = (tdesc){TFL_TYPE_INT32, 2, {1, 2}};
+    g->t[4] = tf32(1, 1, 0, 0, 0);
+}
+
 /* ---- the cases ---------------------------------------------------------------- */
 
 typedef enum {
     AT_IMPORT,  /* open or import (the validator) refuses */
     AT_PREPARE, /* imports; the runtime's query (prepare) refuses */
     RUNS,       /* runs; output 0 equals `want` for input `in` */
-    EITHER      /* refused at some stage with one line, or runs */
+    EITHER,     /* refused at some stage with one line, or runs */
+    AT_INVOKE   /* prepares; invoke refuses (data-dependent: indices out of range) */
 } stage_t;
 
-static const char *const k_stage[] = {"import", "prepare", "runs", "either"};
+static const char *const k_stage[] = {"import", "prepare", "runs", "either", "invoke"};
 
 typedef struct {
     const char *name;
@@ -713,6 +805,14 @@ static const hcase k_cases[] = {
     {"signal_window_unwritten_weights", AT_PREPARE, "tensor 1 't1' is read but no op writes it", c_window_orphan},
     {"leaky_relu_scale_ratio_inf", AT_PREPARE, "op 0 (LEAKY_RELU): alpha or scales out of range", c_leaky_inf},
     {"maxpool_zero_filter", AT_PREPARE, "op 0 (MAX_POOL_2D): filter size and stride must be positive", c_pool_zero_filter},
+    {"gather_valid_reverse", RUNS, NULL, c_gather_valid, k_in4, k_rev4},
+    {"gather_index_high", AT_INVOKE, "GATHER kernel failed", c_gather_index_high},
+    {"gather_index_negative", AT_INVOKE, "GATHER kernel failed", c_gather_index_negative},
+    {"gather_nd_index_high", AT_INVOKE, "GATHER_ND kernel failed", c_gather_nd_index_high},
+    {"embedding_lookup_index_high", AT_INVOKE, "EMBEDDING_LOOKUP kernel failed", c_embedding_index_high},
+    {"gather_nd_index_depth", AT_PREPARE, "op 1 (GATHER_ND): index depth must be 1..rank", c_gather_nd_deep},
+    {"mirror_pad_wider_than_input", AT_PREPARE, "op 0 (MIRROR_PAD): a padding is negative or wider", c_mirror_pad_wide},
+    {"mirror_pad_negative", AT_PREPARE, "op 0 (MIRROR_PAD): a padding is negative or wider", c_mirror_pad_negative},
 };
 #define N_CASES (sizeof k_cases / sizeof k_cases[0])
 
@@ -806,6 +906,7 @@ static void check_case(const hcase *c) {
         break;
     case RUNS: bad = !(ist == TA_OK && rst == TA_OK && memcmp(out, c->want, sizeof out) == 0); break;
     case EITHER: bad = !(rst == TA_OK || one_line(d2.msg)); break;
+    case AT_INVOKE: bad = !(ist == TA_OK && rst != TA_OK && where == RUNS && strstr(d2.msg, c->text)); break;
     }
     if (ist && !one_line(d1.msg)) bad = 1;
     if (rst && !one_line(d2.msg)) bad = 1;
