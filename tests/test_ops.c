@@ -24,16 +24,28 @@ static void table(void) {
     CHECK(strcmp(ta_op_def_name(&ta_op_SignalRfft), "SignalRfft") == 0);
 
     /* the kernels that read element i before writing it (README, rewrite.h);
-     * RELU kinds have no kernel, so no definition claims them */
+     * REQUANTIZE has no kernel, so no definition claims it */
     ta_op_kind_set s;
     ta_op_list_inplace_kinds(&ta_op_list_all, &s);
-    const ta_op_kind yes[] = {TA_OP_ADD,  TA_OP_SUB,      TA_OP_MUL,       TA_OP_LOGISTIC,
-                              TA_OP_TANH, TA_OP_QUANTIZE, TA_OP_DEQUANTIZE};
+    const ta_op_kind yes[] = {TA_OP_ADD,         TA_OP_SUB,           TA_OP_MUL,
+                              TA_OP_LOGISTIC,    TA_OP_TANH,          TA_OP_QUANTIZE,
+                              TA_OP_DEQUANTIZE,  TA_OP_RELU,          TA_OP_RELU6,
+                              TA_OP_RELU_N1_TO_1, TA_OP_ELU,          TA_OP_ABS,
+                              TA_OP_NEG,         TA_OP_EXP,           TA_OP_LOG,
+                              TA_OP_SQRT,        TA_OP_RSQRT,         TA_OP_SQUARE,
+                              TA_OP_FLOOR,       TA_OP_CEIL,          TA_OP_ROUND,
+                              TA_OP_SIN,         TA_OP_COS,           TA_OP_SQUARED_DIFFERENCE,
+                              TA_OP_LOG_SOFTMAX, TA_OP_L2_NORMALIZATION, TA_OP_FLOOR_DIV,
+                              TA_OP_FLOOR_MOD,   TA_OP_EQUAL,         TA_OP_NOT_EQUAL,
+                              TA_OP_GREATER,     TA_OP_GREATER_EQUAL, TA_OP_LESS,
+                              TA_OP_LESS_EQUAL,  TA_OP_LOGICAL_AND,   TA_OP_LOGICAL_OR,
+                              TA_OP_LOGICAL_NOT};
     uint32_t n = 0;
     for (unsigned k = 0; k < TA_OP_KIND_COUNT; k++) n += ta_op_kind_set_has(&s, (ta_op_kind)k);
     CHECK_EQ_U(n, sizeof yes / sizeof yes[0]);
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) CHECK(ta_op_kind_set_has(&s, yes[i]));
-    CHECK(!ta_op_kind_set_has(&s, TA_OP_RELU) && !ta_op_kind_set_has(&s, TA_OP_CONV_2D));
+    CHECK(!ta_op_kind_set_has(&s, TA_OP_REQUANTIZE) && !ta_op_kind_set_has(&s, TA_OP_CONV_2D) &&
+          !ta_op_kind_set_has(&s, TA_OP_PRELU) && !ta_op_kind_set_has(&s, TA_OP_SELECT_V2));
     /* an op list without them: nothing in place */
     const ta_op_def *conv_only[] = {&ta_op_CONV_2D};
     const ta_op_list l = {conv_only, 1, false};
@@ -43,7 +55,7 @@ static void table(void) {
 }
 
 /* x -> LOGISTIC -> y -> ADD(y, y) -> z -> LOGISTIC -> w, float32 [4], and
- * optionally a RELU after (no kernel). */
+ * optionally a REQUANTIZE after (no kernel). */
 static void *chain(ta_graph *g, bool relu) {
     ta_graph_limits lim = {.subgraphs = 1, .tensors = 5, .ops = 4, .indices = 16, .dims = 8};
     size_t need = ta_graph_bytes(&lim);
@@ -60,7 +72,7 @@ static void *chain(ta_graph *g, bool relu) {
     int32_t yy[2] = {t[1], t[1]};
     ta_op_desc b = {.kind = TA_OP_ADD, .inputs = yy, .n_inputs = 2, .outputs = &t[2], .n_outputs = 1};
     ta_op_desc c = {.kind = TA_OP_LOGISTIC, .inputs = &t[2], .n_inputs = 1, .outputs = &t[3], .n_outputs = 1};
-    ta_op_desc r = {.kind = TA_OP_RELU, .inputs = &t[3], .n_inputs = 1, .outputs = &t[4], .n_outputs = 1};
+    ta_op_desc r = {.kind = TA_OP_REQUANTIZE, .inputs = &t[3], .n_inputs = 1, .outputs = &t[4], .n_outputs = 1};
     ta_graph_add_op(g, &a, NULL);
     ta_graph_add_op(g, &b, NULL);
     ta_graph_add_op(g, &c, NULL);
@@ -94,7 +106,7 @@ static void needed(void) {
     /* no kernel at all: the complete list says so */
     mem = chain(&g, true);
     CHECK(ta_op_list_needed(&ta_op_list_all, &g, out, 4, &n, &d) == TA_E_UNSUPPORTED);
-    CHECK(strcmp(d.msg, "op 3 (RELU): no kernel for this op") == 0);
+    CHECK(strcmp(d.msg, "op 3 (REQUANTIZE): no kernel for this op") == 0);
     free(mem);
 }
 

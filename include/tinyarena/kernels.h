@@ -572,6 +572,210 @@ ta_status ta_kernel_leaky_relu_s16(const ta_leaky_relu_params *p, size_t n, cons
 ta_status ta_kernel_leaky_relu_f32(const ta_leaky_relu_params *p, size_t n, const float *input, float *output);
 
 /* ------------------------------------------------------------------------ */
+/* Elementwise math, activations, comparisons, logic, select, PRELU,        */
+/* SQUARED_DIFFERENCE, FLOOR_DIV/MOD, L2_NORMALIZATION, LOG_SOFTMAX         */
+/* (elementwise.c, compare.c, prelu.c, l2_norm.c, log_softmax.c)            */
+/* ------------------------------------------------------------------------ */
+
+/* float32 elementwise functions (ta_kernel_unary_f32), each the C library's
+ * float function TFLM calls: fabsf, -x, expf, logf, sqrtf, 1 / sqrtf, x * x,
+ * floorf, ceilf, round half to even, sinf, cosf, max(x, 0), min(max(x, 0), 6),
+ * min(max(x, -1), 1), x < 0 ? expm1f(x) : x. */
+typedef enum ta_unary_fn {
+    TA_UNARY_ABS = 0,
+    TA_UNARY_NEG,
+    TA_UNARY_EXP,
+    TA_UNARY_LOG,
+    TA_UNARY_SQRT,
+    TA_UNARY_RSQRT,
+    TA_UNARY_SQUARE,
+    TA_UNARY_FLOOR,
+    TA_UNARY_CEIL,
+    TA_UNARY_ROUND,
+    TA_UNARY_SIN,
+    TA_UNARY_COS,
+    TA_UNARY_RELU,
+    TA_UNARY_RELU6,
+    TA_UNARY_RELU_N1_TO_1,
+    TA_UNARY_ELU,
+    TA_UNARY_COUNT
+} ta_unary_fn;
+
+/* n elements of fn(input) into output; in place allowed.  TA_E_INVALID_ARG
+ * for an unknown fn. */
+ta_status ta_kernel_unary_f32(ta_unary_fn fn, size_t n, const float *input, float *output);
+
+/* Quantised RELU family, ABS and RSQRT (int8, int16): one params struct. */
+typedef struct ta_unary_q_params {
+    int32_t input_zp, output_zp;
+    int32_t mult, shift; /* the output rescale (see each prepare) */
+    int32_t act_min, act_max;
+    int32_t rescale;     /* 0: no multiply (ABS with equal scales, RELU6) */
+} ta_unary_q_params;
+
+/* RELU (act = TA_ACT_RELU) and RELU_N1_TO_1 (TA_ACT_RELU_N1_TO_1): TFLM's
+ * ReluQuantized, mult/shift from ta_quant_multiplier((double)s_in /
+ * (double)s_out), clamp bounds zp_out + (int32)roundf(lo / s_out) (lo 0 or
+ * -1) and the same for 1 (none for RELU), capped to the type.
+ * RELU6 (TA_ACT_RELU6): TFLM's Relu6 clamps in the INPUT's quantisation,
+ * [zp_in, zp_in + round(6 / s_in)] capped to the type, and never rescales
+ * to the output's (a TFLM quirk, kept for bit-exactness).  `type` INT8 or
+ * INT16, else TA_E_UNSUPPORTED; TA_E_UNSUPPORTED for a non-positive scale. */
+ta_status ta_relu_prepare(ta_unary_q_params *p, ta_activation act, ta_dtype type, float in_scale, int32_t in_zp,
+                          float out_scale, int32_t out_zp);
+/* rescale: clamp(zp_out + ta_q_mul(x - zp_in, mult, shift)), else clamp(x). */
+ta_status ta_kernel_relu_s8(const ta_unary_q_params *p, size_t n, const int8_t *input, int8_t *output);
+ta_status ta_kernel_relu_s16(const ta_unary_q_params *p, size_t n, const int16_t *input, int16_t *output);
+
+/* ABS: rescale when the scales differ, mult/shift from
+ * ta_quant_multiplier((double)(s_in / s_out)) (the quotient in float, as
+ * TFLM).  |x - zp_in| (+ rescale) + zp_out, clamped to the type. */
+ta_status ta_abs_prepare(ta_unary_q_params *p, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp);
+ta_status ta_kernel_abs_s8(const ta_unary_q_params *p, size_t n, const int8_t *input, int8_t *output);
+ta_status ta_kernel_abs_s16(const ta_unary_q_params *p, size_t n, const int16_t *input, int16_t *output);
+/* int16 without quantisation: (int16_t)|x|, so -32768 stays -32768 (TFLM
+ * casts std::abs's int back to int16). */
+ta_status ta_kernel_abs_s16_plain(size_t n, const int16_t *input, int16_t *output);
+
+/* RSQRT: mult/shift from ta_quant_multiplier(1 / (double)(sqrtf(s_in) *
+ * s_out)).  Per element v = x - zp_in: v == 0 gives the type's max; else
+ * TFLM's fixed-point 1/sqrt(v) (ta_inv_sqrt_multiplier) rescaled by 2^20,
+ * then by mult/shift - 20, + zp_out, clamped.  TA_E_INVALID_ARG when some
+ * x < zp_in (TFLM fails the invoke: rsqrt of a negative value). */
+ta_status ta_rsqrt_prepare(ta_unary_q_params *p, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp);
+ta_status ta_kernel_rsqrt_s8(const ta_unary_q_params *p, size_t n, const int8_t *input, int8_t *output);
+ta_status ta_kernel_rsqrt_s16(const ta_unary_q_params *p, size_t n, const int16_t *input, int16_t *output);
+
+/* TFLM GetInvSqrtQuantizedMultiplierExp: 1/sqrt(x) as a Q0.31 multiplier and
+ * a shift (x >= 0; x <= 1 gives INT32_MAX, 0), five Newton-Raphson steps in
+ * Q3.28; reverse_shift -1 returns the shift as a left shift (TFLM's
+ * kReverseShift). */
+void ta_inv_sqrt_multiplier(int32_t x, int reverse_shift, int32_t *mult, int32_t *shift);
+
+/* ELU int8 (TFLM's lookup table): for each int8 q, x = s_in * (q - zp_in)
+ * in float, y = x < 0 ? expf(x) - 1 : x, out = clamp(round(y * (1 / s_out))
+ * + zp_out).  Fills the 256-entry table indexed by (uint8_t)q. */
+ta_status ta_elu_table_s8(float in_scale, int32_t in_zp, float out_scale, int32_t out_zp, int8_t table[256]);
+/* output[i] = table[(uint8_t)input[i]]; in place allowed. */
+ta_status ta_kernel_lut_s8(const int8_t *table, size_t n, const int8_t *input, int8_t *output);
+
+/* LOGICAL_NOT over bools (one byte each, 0 or 1 read as != 0). */
+ta_status ta_kernel_logical_not(size_t n, const uint8_t *input, uint8_t *output);
+
+/* Comparisons: EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS, LESS_EQUAL
+ * with broadcasting, into bools (one byte, 0 or 1). */
+typedef enum ta_compare_fn {
+    TA_CMP_EQUAL = 0,
+    TA_CMP_NOT_EQUAL,
+    TA_CMP_GREATER,
+    TA_CMP_GREATER_EQUAL,
+    TA_CMP_LESS,
+    TA_CMP_LESS_EQUAL
+} ta_compare_fn;
+
+typedef struct ta_compare_params {
+    ta_broadcast shape;
+    int32_t fn;   /* ta_compare_fn */
+    /* int8: TFLM's ComparisonWithScaling: each input (x - zp) * 2^8,
+     * ta_q_mul by its scale as a multiplier below one */
+    int32_t input1_offset, input2_offset; /* -zp1, -zp2 */
+    int32_t mult1, shift1, mult2, shift2;
+} ta_compare_params;
+
+/* int8: scales in (0, 1) (TFLM's QuantizeMultiplierSmallerThanOneExp),
+ * else TA_E_UNSUPPORTED.  Fills the int8 fields; shape and fn are the
+ * caller's. */
+ta_status ta_compare_prepare_s8(ta_compare_params *p, float s1, int32_t zp1, float s2, int32_t zp2);
+/* `type`: BOOL (EQUAL, NOT_EQUAL), FLOAT32, INT32, INT64, INT8 (scaled). */
+ta_status ta_kernel_compare(const ta_compare_params *p, ta_dtype type, const void *in1, const void *in2,
+                            uint8_t *output);
+
+/* LOGICAL_AND (is_or 0) / LOGICAL_OR (is_or 1) with broadcasting. */
+ta_status ta_kernel_logical(const ta_broadcast *shape, int is_or, const uint8_t *in1, const uint8_t *in2,
+                            uint8_t *output);
+
+/* SELECT_V2: out = cond ? x : y with three-way broadcasting over `rank`
+ * right-aligned dims (each input dim equal to the output's or 1). */
+typedef struct ta_select_params {
+    int32_t rank; /* 0..TA_KERNEL_MAX_BROADCAST_RANK */
+    int32_t cond[TA_KERNEL_MAX_BROADCAST_RANK], x[TA_KERNEL_MAX_BROADCAST_RANK], y[TA_KERNEL_MAX_BROADCAST_RANK];
+    int32_t out[TA_KERNEL_MAX_BROADCAST_RANK];
+} ta_select_params;
+/* elem_size 1, 2, 4 or 8 (copied as bytes: any type). */
+ta_status ta_kernel_select(const ta_select_params *p, size_t elem_size, const uint8_t *cond, const void *x,
+                           const void *y, void *output);
+
+/* PRELU with alpha broadcast against the input (TFLM BroadcastPrelu4DSlow).
+ * Quantised: v = x - zp_in; v >= 0: ta_q_mul(v, mult1, shift1), else
+ * ta_q_mul(v * (alpha - zp_alpha), mult2, shift2); + zp_out, clamped.
+ * mult1 from (double)s_in / (double)s_out, mult2 from (double)s_in *
+ * (double)s_alpha / (double)s_out. */
+typedef struct ta_prelu_params {
+    ta_broadcast shape; /* in1: input, in2: alpha */
+    int32_t input_zp, alpha_zp, output_zp;
+    int32_t mult1, shift1, mult2, shift2;
+} ta_prelu_params;
+ta_status ta_prelu_prepare(ta_prelu_params *p, float s_in, int32_t zp_in, float s_alpha, int32_t zp_alpha,
+                           float s_out, int32_t zp_out);
+/* x >= 0 ? x : x * alpha */
+ta_status ta_kernel_prelu_f32(const ta_prelu_params *p, const float *input, const float *alpha, float *output);
+/* int8 input, int8 alpha, int8 output. */
+ta_status ta_kernel_prelu_s8(const ta_prelu_params *p, const int8_t *input, const int8_t *alpha, int8_t *output);
+/* int16 input, int8 alpha, int16 output. */
+ta_status ta_kernel_prelu_s16(const ta_prelu_params *p, const int16_t *input, const int8_t *alpha,
+                              int16_t *output);
+
+/* SQUARED_DIFFERENCE with broadcasting.  Quantised (TFLM's scheme): each
+ * input (x - zp) << left_shift (7 for int8, 0 for int16 -- TFLM's int16 path
+ * keeps 0, losing up to a few output LSB), ta_q_mul by s_i / (2 max(s1, s2)),
+ * the difference squared, ta_q_mul by (2 max)^2 / (2^(2 left_shift) s_out),
+ * + zp_out, clamped. */
+typedef struct ta_sqdiff_params {
+    ta_broadcast shape;
+    int32_t input1_offset, input2_offset, output_zp; /* -zp1, -zp2, zp_out */
+    int32_t left_shift;
+    int32_t mult1, shift1, mult2, shift2, out_mult, out_shift;
+} ta_sqdiff_params;
+/* `type` INT8 or INT16; TA_E_UNSUPPORTED for scales whose multipliers do
+ * not fit. */
+ta_status ta_sqdiff_prepare(ta_sqdiff_params *p, ta_dtype type, float s1, int32_t zp1, float s2, int32_t zp2,
+                            float s_out, int32_t zp_out);
+/* `type` FLOAT32 ((x - y)^2), INT32 (wrapping), INT8, INT16. */
+ta_status ta_kernel_sqdiff(const ta_sqdiff_params *p, ta_dtype type, const void *in1, const void *in2, void *output);
+
+/* FLOOR_DIV (is_mod 0): floor((double)x / (double)y) as float (TFLM divides
+ * in double); FLOOR_MOD (is_mod 1): fmodf(x, y),
+ * plus y when nonzero and of the other sign than y.  float32, broadcasting. */
+ta_status ta_kernel_floor_div_mod_f32(const ta_broadcast *shape, int is_mod, const float *in1, const float *in2,
+                                      float *output);
+
+/* L2_NORMALIZATION over the last axis: `outer` rows of `depth`. */
+typedef struct ta_l2norm_params {
+    int32_t outer, depth;
+    int32_t input_zp; /* int8 */
+} ta_l2norm_params;
+/* x / max(sqrtf(sum x^2), 1e-6f) */
+ta_status ta_kernel_l2norm_f32(const ta_l2norm_params *p, const float *input, float *output);
+/* int8 (output scale 1/128, zp 0): acc = sum (x - zp)^2 in int32,
+ * ta_inv_sqrt_multiplier(acc), out = clamp(ta_q_mul(x - zp, mult, shift + 7)). */
+ta_status ta_kernel_l2norm_s8(const ta_l2norm_params *p, const int8_t *input, int8_t *output);
+
+/* LOG_SOFTMAX over the last axis. */
+typedef struct ta_log_softmax_params {
+    int32_t outer, depth;
+    /* int8 (output scale 16/256, zp 127): see ta_log_softmax_prepare_s8 */
+    int32_t input_mult, input_left_shift, diff_min;
+    int32_t reverse_mult, reverse_shift;
+} ta_log_softmax_params;
+/* TFLM's PreprocessLogSoftmaxScalingExp with beta 1 and 5 integer bits.
+ * TA_E_UNSUPPORTED when the input scale gives no usable multiplier. */
+ta_status ta_log_softmax_prepare_s8(ta_log_softmax_params *p, float in_scale);
+/* x - max - logf(sum expf(x - max)) */
+ta_status ta_kernel_log_softmax_f32(const ta_log_softmax_params *p, const float *input, float *output);
+/* TFLM's fixed-point LogSoftmax (Q5.26 differences, Q12 sum of exps, Q4 output). */
+ta_status ta_kernel_log_softmax_s8(const ta_log_softmax_params *p, const int8_t *input, int8_t *output);
+
+/* ------------------------------------------------------------------------ */
 /* HARD_SWISH (hard_swish.c)                                                 */
 /* ------------------------------------------------------------------------ */
 

@@ -73,6 +73,12 @@ extern const ta_op_def ta_op_ADD, ta_op_SUB, ta_op_MUL, ta_op_DIV, ta_op_AVERAGE
     ta_op_SOFTMAX, ta_op_LOGISTIC, ta_op_TANH, ta_op_LEAKY_RELU, ta_op_HARD_SWISH, ta_op_PAD, ta_op_PADV2,
     ta_op_TRANSPOSE, ta_op_MEAN, ta_op_STRIDED_SLICE, ta_op_RESIZE_NEAREST_NEIGHBOR, ta_op_CAST, ta_op_MINIMUM,
     ta_op_MAXIMUM, ta_op_SVDF, ta_op_LSTM; /* UNIDIRECTIONAL_SEQUENCE_LSTM */
+/* issue #18 part A: activations, math, comparisons, logic, normalisation */
+extern const ta_op_def ta_op_RELU, ta_op_RELU6, ta_op_RELU_N1_TO_1, ta_op_ELU, ta_op_PRELU, ta_op_ABS, ta_op_NEG,
+    ta_op_EXP, ta_op_LOG, ta_op_SQRT, ta_op_RSQRT, ta_op_SQUARE, ta_op_FLOOR, ta_op_CEIL, ta_op_ROUND, ta_op_SIN,
+    ta_op_COS, ta_op_SQUARED_DIFFERENCE, ta_op_LOG_SOFTMAX, ta_op_L2_NORMALIZATION, ta_op_FLOOR_DIV, ta_op_FLOOR_MOD,
+    ta_op_EQUAL, ta_op_NOT_EQUAL, ta_op_GREATER, ta_op_GREATER_EQUAL, ta_op_LESS, ta_op_LESS_EQUAL, ta_op_LOGICAL_AND,
+    ta_op_LOGICAL_OR, ta_op_LOGICAL_NOT, ta_op_SELECT_V2;
 extern const ta_op_def ta_op_SignalWindow, ta_op_SignalFftAutoScale, ta_op_SignalRfft, ta_op_SignalEnergy,
     ta_op_SignalFilterBank, ta_op_SignalFilterBankSquareRoot, ta_op_SignalFilterBankSpectralSubtraction,
     ta_op_SignalPCAN, ta_op_SignalFilterBankLog;
