@@ -26,6 +26,7 @@
 #include "tinyarena/ops.h"
 #include "tinyarena/plan.h"
 #include "tinyarena/runtime.h"
+#include "tinyarena/types.h"
 
 enum { CASE_OK, CASE_UNSUPPORTED, CASE_FAIL };
 
@@ -35,6 +36,21 @@ enum { CASE_OK, CASE_UNSUPPORTED, CASE_FAIL };
 static const char *const k_pending[] = {
     NULL, /* none left: the float LSTM (part B) runs */
 };
+
+/* The definition the manifest's op name refers to (NULL: none yet). */
+static const ta_op_def *def_of(const char *op) {
+    const char *name = strcmp(op, "UNIDIRECTIONAL_SEQUENCE_LSTM") == 0 ? "LSTM" : op;
+    for (uint32_t i = 0; i < ta_op_list_all.count; i++)
+        if (!strcmp(ta_op_def_name(ta_op_list_all.defs[i]), name)) return ta_op_list_all.defs[i];
+    return NULL;
+}
+
+/* The manifest's dtype column as a ta_dtype (UNKNOWN when no match). */
+static ta_dtype dtype_of(const char *s) {
+    for (int t = 1; t < TA_DTYPE_COUNT; t++)
+        if (!strcmp(ta_dtype_str((ta_dtype)t), s)) return (ta_dtype)t;
+    return TA_DTYPE_UNKNOWN;
+}
 
 static int pending(const char *folder) {
     for (size_t i = 0; i < sizeof k_pending / sizeof k_pending[0]; i++)
@@ -324,6 +340,16 @@ int main(int argc, char **argv) {
                 failed++;
             }
             for (int c = 0; c < n_cases; c++) result[c] = result[c] == CASE_OK ? CASE_OK : CASE_UNSUPPORTED;
+        }
+        /* a passing case's type is one its definition declares (the README's
+         * op table shows the declarations) */
+        int all_ok = 1;
+        for (int c = 0; c < n_cases; c++) all_ok &= result[c] == CASE_OK;
+        const ta_op_def *def = def_of(col[1]);
+        const ta_dtype dt = dtype_of(col[2]);
+        if (all_ok && (!def || dt == TA_DTYPE_UNKNOWN || !(ta_op_def_types(def) & (1u << dt)))) {
+            fprintf(stderr, "%s: passes, but %s does not declare type %s (ta_op_def_types)\n", col[0], col[1], col[2]);
+            failed++;
         }
         for (int c = 0; c < n_cases; c++) {
             total++;

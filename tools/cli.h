@@ -55,4 +55,5 @@ ta_status cli_runtime_query(struct ta_runtime *rt, void **work, size_t *wb, stru
 int cmd_plan(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_ops(int argc, char **argv);
 #endif

@@ -8,10 +8,10 @@
 #include "tinyarena/ops.h"
 
 void emit_ops(FILE *f, const ta_graph *g, const char *lo, const char *up) {
-    const ta_op_def *defs[64];
+    const ta_op_def *defs[256];
     size_t n = 0;
     ta_diag d;
-    /* every definition is at most once in ta_op_list_all: 64 is room for all */
+    /* every definition is at most once in ta_op_list_all: 256 is room for all */
     if (ta_op_list_needed(&ta_op_list_all, g, defs, sizeof defs / sizeof defs[0], &n, &d) != TA_OK) return;
     fprintf(f, "/* The ops this model runs (tinyarena/ops.h): firmware that opens the runtime\n"
                " * with ta_runtime_options_for_ops(%s_OPS) links only their kernels. */\n", up);

@@ -12,6 +12,7 @@ static void usage(FILE *f) {
             "  plan --buffers FILE.csv  plan a buffer list (MiniMalloc CSV)\n"
             "  plan MODEL.tflite        plan a model's activations\n"
             "  run MODEL.tflite         run a model (TFLM-exact) in one arena\n"
+            "  ops [--markdown]         the ops the runtime runs, their types, TFLM's list\n"
             "run `tinyarena <command> --help` for a command's options\n");
 }
 
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "plan")) return cmd_plan(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo")) return cmd_demo(argc - 1, argv + 1);
     if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "ops")) return cmd_ops(argc - 1, argv + 1);
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
         return CLI_OK;

@@ -53,6 +53,14 @@ extern const ta_op_list ta_op_list_all;
  * or the custom op's name ("SignalRfft"); its symbol is ta_op_<name>. */
 const char *ta_op_def_name(const ta_op_def *def);
 
+/* The element types the definition computes on -- its data input's (for
+ * SELECT_V2, x's and y's) -- that its prepare accepts, as bits
+ * 1u << ta_dtype; 0xFFFFFFFF for data movement that takes
+ * any fixed-size element (RESHAPE, PAD, TRANSPOSE...); 0 for NULL.  Other
+ * operands (weights, alpha, a condition) have their own rules, in each op
+ * module's comment.  What `tinyarena ops` lists and the README's table shows. */
+uint32_t ta_op_def_types(const ta_op_def *def);
+
 /* The definitions of `from` that subgraph 0 of g needs, each once, in
  * from's order, into out[0..cap); *n gets the count.  TA_E_UNSUPPORTED
  * (naming the op) when an op has no definition in `from`; TA_E_NO_MEMORY

@@ -53,6 +53,6 @@ static ta_status run_sub(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_ADD, ADD, ta_addsub_params, k_fields_as, TA__CLEAR_PADDING(clear_as), prep_addsub, run_add,
-           TA__OP_INPLACE);
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16) | TA__T(INT32));
 TA__OP_DEF(ta_op_SUB, SUB, ta_addsub_params, k_fields_as, TA__CLEAR_PADDING(clear_as), prep_addsub, run_sub,
-           TA__OP_INPLACE);
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));

@@ -67,4 +67,4 @@ static ta_status run_bmm(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_BATCH_MATMUL, BATCH_MATMUL, ta_batch_matmul_params, k_fields_bmm, TA__CLEAR_PADDING(clear_bmm),
-           prep_bmm, run_bmm, 0);
+           prep_bmm, run_bmm, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));

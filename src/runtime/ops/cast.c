@@ -36,4 +36,4 @@ static ta_status run_cast(const ta__op_run *r) {
     return ta_kernel_cast(p->n, p->in_type, ta__op_in_ptr(r, 0), p->out_type, ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_CAST, CAST, cast_params, k_fields_cast, TA__CLEAR_PADDING(clear_cast), prep_cast, run_cast, 0);
+TA__OP_DEF(ta_op_CAST, CAST, cast_params, k_fields_cast, TA__CLEAR_PADDING(clear_cast), prep_cast, run_cast, 0, TA__T(INT8) | TA__T(UINT8) | TA__T(INT16) | TA__T(UINT16) | TA__T(INT32) | TA__T(UINT32) | TA__T(INT64) | TA__T(UINT64) | TA__T(BOOL) | TA__T(FLOAT32));

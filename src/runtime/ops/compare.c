@@ -71,12 +71,12 @@ static ta_status run_compare(const ta__op_run *r) {
 
 /* in place only where the rewrite allows it: an output of the inputs' type
  * and shape, i.e. bool EQUAL/NOT_EQUAL and int8 (one byte each) */
-#define CMP_DEF(K)                                                                                             \
+#define CMP_DEF(K, TY)                                                                                           \
     TA__OP_DEF(ta_op_##K, K, compare_op, k_fields_cmp, TA__CLEAR_PADDING(clear_cmp), prep_compare, run_compare, \
-               TA__OP_INPLACE)
-CMP_DEF(EQUAL);
-CMP_DEF(NOT_EQUAL);
-CMP_DEF(GREATER);
-CMP_DEF(GREATER_EQUAL);
-CMP_DEF(LESS);
-CMP_DEF(LESS_EQUAL);
+               TA__OP_INPLACE, TY)
+CMP_DEF(EQUAL, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64) | TA__T(BOOL));
+CMP_DEF(NOT_EQUAL, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64) | TA__T(BOOL));
+CMP_DEF(GREATER, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64));
+CMP_DEF(GREATER_EQUAL, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64));
+CMP_DEF(LESS, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64));
+CMP_DEF(LESS_EQUAL, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64));

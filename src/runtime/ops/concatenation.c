@@ -58,4 +58,4 @@ static ta_status run_concat(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_CONCATENATION, CONCATENATION, ta_concat_params, k_fields_cat, TA__CLEAR_PADDING(clear_cat),
-           prep_concat, run_concat, 0);
+           prep_concat, run_concat, 0, TA__T_ANY);

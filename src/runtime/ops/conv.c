@@ -137,6 +137,6 @@ static ta_status run_dwconv(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_CONV_2D, CONV_2D, ta_conv_params, k_fields_conv, TA__CLEAR_PADDING(clear_conv), prep_conv, run_conv,
-           0);
+           0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
 TA__OP_DEF(ta_op_DEPTHWISE_CONV_2D, DEPTHWISE_CONV_2D, ta_dwconv_params, k_fields_dw, TA__CLEAR_PADDING(clear_dw),
-           prep_dwconv, run_dwconv, 0);
+           prep_dwconv, run_dwconv, 0, TA__T(FLOAT32) | TA__T(INT8));

@@ -48,6 +48,8 @@ const ta_op_def *ta__op_def_for(const ta_op_list *list, const ta_op *op) {
 
 const char *ta_op_def_name(const ta_op_def *def) { return def ? def->name : "UNKNOWN"; }
 
+uint32_t ta_op_def_types(const ta_op_def *def) { return def ? def->types : 0; }
+
 void ta_op_list_inplace_kinds(const ta_op_list *ops, ta_op_kind_set *out) {
     if (!out) return;
     memset(out, 0, sizeof *out);

@@ -31,4 +31,4 @@ static ta_status run_div(const ta__op_run *r) {
     return ta_kernel_div_s32(r->params, ta__op_in_ptr(r, 0), ta__op_in_ptr(r, 1), ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_DIV, DIV, ta_div_params, k_fields_div, TA__CLEAR_PADDING(clear_div), prep_div, run_div, 0);
+TA__OP_DEF(ta_op_DIV, DIV, ta_div_params, k_fields_div, TA__CLEAR_PADDING(clear_div), prep_div, run_div, 0, TA__T(INT32));

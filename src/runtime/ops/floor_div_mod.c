@@ -31,6 +31,6 @@ static ta_status run_fdm(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_FLOOR_DIV, FLOOR_DIV, fdm_params, k_fields_fdm, TA__CLEAR_PADDING(clear_fdm), prep_fdm, run_fdm,
-           TA__OP_INPLACE);
+           TA__OP_INPLACE, TA__T(FLOAT32));
 TA__OP_DEF(ta_op_FLOOR_MOD, FLOOR_MOD, fdm_params, k_fields_fdm, TA__CLEAR_PADDING(clear_fdm), prep_fdm, run_fdm,
-           TA__OP_INPLACE);
+           TA__OP_INPLACE, TA__T(FLOAT32));

@@ -44,4 +44,4 @@ static ta_status run_fc(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_FULLY_CONNECTED, FULLY_CONNECTED, ta_fc_params, k_fields_fc, TA__CLEAR_PADDING(clear_fc), prep_fc,
-           run_fc, 0);
+           run_fc, 0, TA__T(FLOAT32) | TA__T(INT8));

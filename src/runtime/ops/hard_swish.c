@@ -36,4 +36,4 @@ static ta_status run_hswish(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_HARD_SWISH, HARD_SWISH, hswish_params, k_fields_hswish, TA__CLEAR_PADDING(clear_hswish), prep_hswish,
-           run_hswish, 0);
+           run_hswish, 0, TA__T(FLOAT32) | TA__T(INT8));

@@ -40,4 +40,4 @@ static ta_status run_l2(const ta__op_run *r) {
 
 /* in place: each row is read whole before any of it is written */
 TA__OP_DEF(ta_op_L2_NORMALIZATION, L2_NORMALIZATION, ta_l2norm_params, k_fields_l2, TA__CLEAR_PADDING(clear_l2), prep_l2,
-           run_l2, TA__OP_INPLACE);
+           run_l2, TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));

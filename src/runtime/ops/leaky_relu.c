@@ -38,4 +38,4 @@ static ta_status run_leaky(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_LEAKY_RELU, LEAKY_RELU, leaky_params, k_fields_leaky, TA__CLEAR_PADDING(clear_leaky), prep_leaky,
-           run_leaky, 0);
+           run_leaky, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));

@@ -39,4 +39,4 @@ static ta_status run_ls(const ta__op_run *r) {
 
 /* in place: each row is read whole before any of it is written */
 TA__OP_DEF(ta_op_LOG_SOFTMAX, LOG_SOFTMAX, ta_log_softmax_params, k_fields_ls, TA__CLEAR_PADDING(clear_ls), prep_ls,
-           run_ls, TA__OP_INPLACE);
+           run_ls, TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));

@@ -40,8 +40,8 @@ static ta_status run_logical(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_LOGICAL_AND, LOGICAL_AND, logical_params, k_fields_log, TA__CLEAR_PADDING(clear_log), prep_logical,
-           run_logical, TA__OP_INPLACE);
+           run_logical, TA__OP_INPLACE, TA__T(BOOL));
 TA__OP_DEF(ta_op_LOGICAL_OR, LOGICAL_OR, logical_params, k_fields_log, TA__CLEAR_PADDING(clear_log), prep_logical,
-           run_logical, TA__OP_INPLACE);
+           run_logical, TA__OP_INPLACE, TA__T(BOOL));
 TA__OP_DEF(ta_op_LOGICAL_NOT, LOGICAL_NOT, logical_params, k_fields_log, TA__CLEAR_PADDING(clear_log), prep_logical,
-           run_logical, TA__OP_INPLACE);
+           run_logical, TA__OP_INPLACE, TA__T(BOOL));

@@ -46,6 +46,6 @@ static ta_status run_tanh(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_LOGISTIC, LOGISTIC, act_params, k_fields_act, TA__CLEAR_PADDING(clear_act), prep_act, run_logistic,
-           TA__OP_INPLACE);
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));
 TA__OP_DEF(ta_op_TANH, TANH, act_params, k_fields_act, TA__CLEAR_PADDING(clear_act), prep_act, run_tanh,
-           TA__OP_INPLACE);
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));

@@ -77,18 +77,18 @@ static ta_status run_math(const ta__op_run *r) {
     }
 }
 
-#define MATH_DEF(K)                                                                                              \
+#define MATH_DEF(K, TY)                                                                                            \
     TA__OP_DEF(ta_op_##K, K, math_params, k_fields_math, TA__CLEAR_PADDING(clear_math), prep_math, run_math,    \
-               TA__OP_INPLACE)
-MATH_DEF(ABS);
-MATH_DEF(NEG);
-MATH_DEF(EXP);
-MATH_DEF(LOG);
-MATH_DEF(SQRT);
-MATH_DEF(RSQRT);
-MATH_DEF(SQUARE);
-MATH_DEF(FLOOR);
-MATH_DEF(CEIL);
-MATH_DEF(ROUND);
-MATH_DEF(SIN);
-MATH_DEF(COS);
+               TA__OP_INPLACE, TY)
+MATH_DEF(ABS, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
+MATH_DEF(NEG, TA__T(FLOAT32));
+MATH_DEF(EXP, TA__T(FLOAT32));
+MATH_DEF(LOG, TA__T(FLOAT32));
+MATH_DEF(SQRT, TA__T(FLOAT32));
+MATH_DEF(RSQRT, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
+MATH_DEF(SQUARE, TA__T(FLOAT32));
+MATH_DEF(FLOOR, TA__T(FLOAT32));
+MATH_DEF(CEIL, TA__T(FLOAT32));
+MATH_DEF(ROUND, TA__T(FLOAT32));
+MATH_DEF(SIN, TA__T(FLOAT32));
+MATH_DEF(COS, TA__T(FLOAT32));

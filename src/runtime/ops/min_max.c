@@ -40,6 +40,6 @@ static ta_status run_maximum(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_MINIMUM, MINIMUM, minmax_params, k_fields_mm, TA__CLEAR_PADDING(clear_mm), prep_minmax, run_minimum,
-           0);
+           0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16) | TA__T(INT32));
 TA__OP_DEF(ta_op_MAXIMUM, MAXIMUM, minmax_params, k_fields_mm, TA__CLEAR_PADDING(clear_mm), prep_minmax, run_maximum,
-           0);
+           0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16) | TA__T(INT32));

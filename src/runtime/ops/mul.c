@@ -42,4 +42,4 @@ static ta_status run_mul(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_MUL, MUL, ta_mul_params, k_fields_mul, TA__CLEAR_PADDING(clear_mul), prep_mul, run_mul,
-           TA__OP_INPLACE);
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32));

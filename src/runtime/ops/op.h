@@ -197,13 +197,24 @@ struct ta_op_def {
     ta_status (*invoke)(const ta__op_run *r);
     /* TA__OP_STATE: the state bytes from the decoded params; else NULL */
     uint32_t (*state_bytes)(const void *params);
+    /* the element types the op computes on (its data input; SELECT_V2's x
+     * and y) that its prepare accepts: bit
+     * 1u << ta_dtype each (TA__T); TA__T_ANY for data movement that takes
+     * any fixed-size element.  The README's op table is generated from it
+     * (`tinyarena ops --markdown`, ta_op_def_types). */
+    uint32_t types;
 };
 
+/* Type bits of ta_op_def.types. */
+#define TA__T(t) (1u << TA_DTYPE_##t)
+#define TA__T_ANY 0xFFFFFFFFu
+
 /* A definition for kind K (a ta_op_kind name without TA_OP_) with params
- * struct T and field list FL. */
-#define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl)                                                          \
+ * struct T and field list FL, flags fl, and the input types it runs (TA__T
+ * bits, see ta_op_def.types). */
+#define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl, ty)                                                      \
     const ta_op_def sym = {(uint16_t)TA_OP_##K, (uint16_t)(fl), TA__OVERLAP_NONE, #K, FL, (uint16_t)TA__COUNT(FL), \
-                           (uint16_t)sizeof(T), clear, prep, run, NULL};                                          \
+                           (uint16_t)sizeof(T), clear, prep, run, NULL, (uint32_t)(ty)};                         \
     _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
 
 /* ---- shared prepare helpers (core.c) ------------------------------------------ */

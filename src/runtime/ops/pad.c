@@ -73,5 +73,5 @@ static ta_status run_pad(const ta__op_run *r) {
     return ta_kernel_pad(&p->p, ta__op_in_ptr(r, 0), p->value, ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_PAD, PAD, pad_params, k_fields_pad, TA__CLEAR_PADDING(clear_pad), prep_pad, run_pad, 0);
-TA__OP_DEF(ta_op_PADV2, PADV2, pad_params, k_fields_pad, TA__CLEAR_PADDING(clear_pad), prep_pad, run_pad, 0);
+TA__OP_DEF(ta_op_PAD, PAD, pad_params, k_fields_pad, TA__CLEAR_PADDING(clear_pad), prep_pad, run_pad, 0, TA__T_ANY);
+TA__OP_DEF(ta_op_PADV2, PADV2, pad_params, k_fields_pad, TA__CLEAR_PADDING(clear_pad), prep_pad, run_pad, 0, TA__T_ANY);

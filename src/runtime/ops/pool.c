@@ -59,6 +59,6 @@ static ta_status run_max_pool(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_AVERAGE_POOL_2D, AVERAGE_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool),
-           prep_pool, run_avg_pool, 0);
+           prep_pool, run_avg_pool, 0, TA__T(FLOAT32) | TA__T(INT8));
 TA__OP_DEF(ta_op_MAX_POOL_2D, MAX_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool), prep_pool,
-           run_max_pool, 0);
+           run_max_pool, 0, TA__T(FLOAT32) | TA__T(INT8));

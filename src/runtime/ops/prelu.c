@@ -51,4 +51,4 @@ static ta_status run_prelu(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_PRELU, PRELU, ta_prelu_params, k_fields_prelu, TA__CLEAR_PADDING(clear_prelu), prep_prelu, run_prelu,
-           0);
+           0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));

@@ -72,6 +72,6 @@ static ta_status run_dequantize(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_QUANTIZE, QUANTIZE, quant_params, k_fields_q, TA__CLEAR_PADDING(clear_q), prep_quantize, run_quantize,
-           TA__OP_INPLACE);
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(UINT8) | TA__T(INT16) | TA__T(INT32));
 TA__OP_DEF(ta_op_DEQUANTIZE, DEQUANTIZE, quant_params, k_fields_q, TA__CLEAR_PADDING(clear_q), prep_quantize,
-           run_dequantize, TA__OP_INPLACE);
+           run_dequantize, TA__OP_INPLACE, TA__T(INT8) | TA__T(UINT8) | TA__T(INT16));

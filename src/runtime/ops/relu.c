@@ -53,8 +53,8 @@ static ta_status run_relu(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_RELU, RELU, relu_params, k_fields_relu, TA__CLEAR_PADDING(clear_relu), prep_relu, run_relu,
-           TA__OP_INPLACE);
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
 TA__OP_DEF(ta_op_RELU6, RELU6, relu_params, k_fields_relu, TA__CLEAR_PADDING(clear_relu), prep_relu, run_relu,
-           TA__OP_INPLACE);
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
 TA__OP_DEF(ta_op_RELU_N1_TO_1, RELU_N1_TO_1, relu_params, k_fields_relu, TA__CLEAR_PADDING(clear_relu), prep_relu,
-           run_relu, TA__OP_INPLACE);
+           run_relu, TA__OP_INPLACE, TA__T(FLOAT32));

@@ -31,7 +31,7 @@ static ta_status run_copy(const ta__op_run *r) {
     return ta_kernel_reshape(ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0), p->bytes);
 }
 
-TA__OP_DEF(ta_op_RESHAPE, RESHAPE, copy_params, k_fields_copy, TA__CLEAR_PADDING(clear_copy), prep_copy, run_copy, 0);
-TA__OP_DEF(ta_op_SQUEEZE, SQUEEZE, copy_params, k_fields_copy, TA__CLEAR_PADDING(clear_copy), prep_copy, run_copy, 0);
+TA__OP_DEF(ta_op_RESHAPE, RESHAPE, copy_params, k_fields_copy, TA__CLEAR_PADDING(clear_copy), prep_copy, run_copy, 0, TA__T_ANY);
+TA__OP_DEF(ta_op_SQUEEZE, SQUEEZE, copy_params, k_fields_copy, TA__CLEAR_PADDING(clear_copy), prep_copy, run_copy, 0, TA__T_ANY);
 TA__OP_DEF(ta_op_EXPAND_DIMS, EXPAND_DIMS, copy_params, k_fields_copy, TA__CLEAR_PADDING(clear_copy), prep_copy,
-           run_copy, 0);
+           run_copy, 0, TA__T_ANY);

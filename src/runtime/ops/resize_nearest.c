@@ -40,4 +40,4 @@ static ta_status run_resize(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_RESIZE_NEAREST_NEIGHBOR, RESIZE_NEAREST_NEIGHBOR, ta_resize_params, k_fields_rs,
-           TA__CLEAR_PADDING(clear_rs), prep_resize, run_resize, 0);
+           TA__CLEAR_PADDING(clear_rs), prep_resize, run_resize, 0, TA__T_ANY);

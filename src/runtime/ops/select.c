@@ -65,4 +65,4 @@ static ta_status run_select(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_SELECT_V2, SELECT_V2, select_op, k_fields_sel, TA__CLEAR_PADDING(clear_sel), prep_select, run_select,
-           0);
+           0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));

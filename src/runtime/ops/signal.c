@@ -411,7 +411,8 @@ const ta_op_def ta_op_SignalWindow = {TA__K_SIG_WINDOW,
                                       TA__CLEAR_PADDING(clear_sig_window),
                                       prep_sig_window,
                                       run_window,
-                                      NULL};
+                                      NULL,
+    TA__T(INT16)};
 const ta_op_def ta_op_SignalFftAutoScale = {TA__K_SIG_FFT_AUTO_SCALE,
                                             0,
                                             TA__OVERLAP_NONE,
@@ -422,7 +423,8 @@ const ta_op_def ta_op_SignalFftAutoScale = {TA__K_SIG_FFT_AUTO_SCALE,
                                             TA__CLEAR_PADDING(clear_sig_count),
                                             prep_sig_fft_auto_scale,
                                             run_fft_auto_scale,
-                                            NULL};
+                                            NULL,
+    TA__T(INT16)};
 const ta_op_def ta_op_SignalRfft = {TA__K_SIG_RFFT,
                                     0,
                                     TA__OVERLAP_NONE,
@@ -433,7 +435,8 @@ const ta_op_def ta_op_SignalRfft = {TA__K_SIG_RFFT,
                                     TA__CLEAR_PADDING(clear_sig_rfft),
                                     prep_sig_rfft,
                                     run_rfft,
-                                    NULL};
+                                    NULL,
+    TA__T(INT16)};
 const ta_op_def ta_op_SignalEnergy = {TA__K_SIG_ENERGY,
                                       0,
                                       TA__OVERLAP_NONE,
@@ -444,7 +447,8 @@ const ta_op_def ta_op_SignalEnergy = {TA__K_SIG_ENERGY,
                                       TA__CLEAR_PADDING(clear_sig_energy),
                                       prep_sig_energy,
                                       run_energy,
-                                      NULL};
+                                      NULL,
+    TA__T(INT16)};
 const ta_op_def ta_op_SignalFilterBank = {TA__K_SIG_FILTER_BANK,
                                           0,
                                           TA__OVERLAP_NONE,
@@ -455,7 +459,8 @@ const ta_op_def ta_op_SignalFilterBank = {TA__K_SIG_FILTER_BANK,
                                           TA__CLEAR_PADDING(clear_sig_fb),
                                           prep_sig_filter_bank,
                                           run_filter_bank,
-                                          NULL};
+                                          NULL,
+    TA__T(UINT32)};
 const ta_op_def ta_op_SignalFilterBankSquareRoot = {TA__K_SIG_FB_SQRT,
                                                     0,
                                                     TA__OVERLAP_NONE,
@@ -466,7 +471,8 @@ const ta_op_def ta_op_SignalFilterBankSquareRoot = {TA__K_SIG_FB_SQRT,
                                                     TA__CLEAR_PADDING(clear_sig_count),
                                                     prep_sig_fb_sqrt,
                                                     run_fb_sqrt,
-                                                    NULL};
+                                                    NULL,
+    TA__T(UINT64)};
 const ta_op_def ta_op_SignalFilterBankSpectralSubtraction = {TA__K_SIG_SPECTRAL_SUB,
                                                              TA__OP_STATE,
                                                              TA__OVERLAP_NONE,
@@ -477,7 +483,8 @@ const ta_op_def ta_op_SignalFilterBankSpectralSubtraction = {TA__K_SIG_SPECTRAL_
                                                              TA__CLEAR_PADDING(clear_sig_ss),
                                                              prep_sig_spectral_sub,
                                                              run_spectral_sub,
-                                                             spectral_sub_state};
+                                                             spectral_sub_state,
+    TA__T(UINT32)};
 const ta_op_def ta_op_SignalPCAN = {TA__K_SIG_PCAN,
                                     0,
                                     TA__OVERLAP_NONE,
@@ -488,7 +495,8 @@ const ta_op_def ta_op_SignalPCAN = {TA__K_SIG_PCAN,
                                     TA__CLEAR_PADDING(clear_sig_pcan),
                                     prep_sig_pcan,
                                     run_pcan,
-                                    NULL};
+                                    NULL,
+    TA__T(UINT32)};
 const ta_op_def ta_op_SignalFilterBankLog = {TA__K_SIG_FB_LOG,
                                              0,
                                              TA__OVERLAP_NONE,
@@ -499,4 +507,5 @@ const ta_op_def ta_op_SignalFilterBankLog = {TA__K_SIG_FB_LOG,
                                              TA__CLEAR_PADDING(clear_sig_log),
                                              prep_sig_fb_log,
                                              run_fb_log,
-                                             NULL};
+                                             NULL,
+    TA__T(UINT32)};

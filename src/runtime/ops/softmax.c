@@ -52,4 +52,4 @@ static ta_status run_softmax(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_SOFTMAX, SOFTMAX, ta_softmax_params, k_fields_sm, TA__CLEAR_PADDING(clear_sm), prep_softmax,
-           run_softmax, 0);
+           run_softmax, 0, TA__T(FLOAT32) | TA__T(INT8));

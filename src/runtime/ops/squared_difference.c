@@ -47,4 +47,4 @@ static ta_status run_sqdiff(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_SQUARED_DIFFERENCE, SQUARED_DIFFERENCE, sqdiff_op, k_fields_sqd, TA__CLEAR_PADDING(clear_sqd),
-           prep_sqdiff, run_sqdiff, TA__OP_INPLACE);
+           prep_sqdiff, run_sqdiff, TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16) | TA__T(INT32));

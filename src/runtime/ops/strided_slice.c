@@ -57,4 +57,4 @@ static ta_status run_slice(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_STRIDED_SLICE, STRIDED_SLICE, ta_slice_params, k_fields_sl, TA__CLEAR_PADDING(clear_sl), prep_slice,
-           run_slice, 0);
+           run_slice, 0, TA__T_ANY);

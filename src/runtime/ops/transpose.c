@@ -40,4 +40,4 @@ static ta_status run_transpose(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_TRANSPOSE, TRANSPOSE, ta_transpose_params, k_fields_tr, TA__CLEAR_PADDING(clear_tr), prep_transpose,
-           run_transpose, 0);
+           run_transpose, 0, TA__T_ANY);

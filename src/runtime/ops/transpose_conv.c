@@ -68,4 +68,4 @@ static ta_status run_tconv(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_TRANSPOSE_CONV, TRANSPOSE_CONV, ta_tconv_params, k_fields_tconv, TA__CLEAR_PADDING(clear_tconv),
-           prep_tconv, run_tconv, 0);
+           prep_tconv, run_tconv, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
