@@ -18,8 +18,7 @@
 static int32_t mul_lt1(int32_t x, int32_t m, int32_t shift) { return ta_q_mul(x, m, shift); }
 
 ta_status ta_sum_q_prepare(ta_sum_q_params *p, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp) {
-    if (!p || !(in_scale > 0.0f) || !(out_scale > 0.0f) || in_zp < -128 || in_zp > 127 || out_zp < -128 ||
-        out_zp > 127)
+    if (!p || !(in_scale > 0.0f) || !(out_scale > 0.0f) || in_zp < -128 || in_zp > 127 || out_zp < -128 || out_zp > 127)
         return TA_E_INVALID_ARG;
     const double twice = 2.0 * (double)in_scale;
     ta_quant_multiplier((double)in_scale / twice, &p->in_mult, &p->in_shift);
@@ -49,8 +48,8 @@ static int8_t finish(const ta_sum_q_params *p, int32_t acc) {
 
 ta_status ta_kernel_add_n_s8(const ta_sum_q_params *p, size_t n, uint32_t n_in, const int8_t *const *inputs,
                              int8_t *output) {
-    if (!p || !inputs || !output || n_in < 1 || p->input_offset < -127 || p->input_offset > 128 ||
-        p->in_shift > 0 || p->out_shift > 0 || p->out_shift < -31)
+    if (!p || !inputs || !output || n_in < 1 || p->input_offset < -127 || p->input_offset > 128 || p->in_shift > 0 ||
+        p->out_shift > 0 || p->out_shift < -31)
         return TA_E_INVALID_ARG;
     for (uint32_t j = 0; j < n_in; j++)
         if (!inputs[j]) return TA_E_INVALID_ARG;

@@ -20,8 +20,7 @@ ta_status ta_kernel_broadcast_to(const ta_broadcast_to_params *p, const void *in
     const int32_t r = p->rank;
     int64_t st[TA_KERNEL_MAX_BROADCAST_RANK], s = 1, n = 1;
     for (int32_t d = r - 1; d >= 0; d--) {
-        if (p->out_shape[d] < 0 || (p->in_shape[d] != 1 && p->in_shape[d] != p->out_shape[d]))
-            return TA_E_INVALID_ARG;
+        if (p->out_shape[d] < 0 || (p->in_shape[d] != 1 && p->in_shape[d] != p->out_shape[d])) return TA_E_INVALID_ARG;
         /* a broadcast dim (1 -> n) re-reads the same input: stride 0 */
         st[d] = p->in_shape[d] == 1 ? 0 : s;
         s *= p->in_shape[d];

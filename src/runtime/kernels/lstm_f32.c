@@ -45,8 +45,10 @@ static void gate(const ta_lstm_params *p, const float *x, const float *h, const 
     fc(S, p->input_dim, x, wi, bias, out);
     fc(S, S, h, wr, NULL, tmp);
     for (int32_t k = 0; k < S; k++) out[k] = out[k] + tmp[k];
-    if (act == TA_ACT_TANH) ta_kernel_tanh_f32((size_t)S, out, out);
-    else ta_kernel_logistic_f32((size_t)S, out, out);
+    if (act == TA_ACT_TANH)
+        ta_kernel_tanh_f32((size_t)S, out, out);
+    else
+        ta_kernel_logistic_f32((size_t)S, out, out);
 }
 
 ta_status ta_kernel_lstm_f32(const ta_lstm_params *p, const ta_lstm_f32_tensors *t, void *scratch,
@@ -77,8 +79,8 @@ ta_status ta_kernel_lstm_f32(const ta_lstm_params *p, const ta_lstm_f32_tensors 
             if (p->cell_clip_f32 > 0.0f) {
                 const float cl = p->cell_clip_f32;
                 for (int32_t k = 0; k < S; k++) {
-                    const float m = c[k] < cl ? c[k] : cl;  /* std::min(clip, v) */
-                    c[k] = m < -cl ? -cl : m;               /* std::max(m, -clip) */
+                    const float m = c[k] < cl ? c[k] : cl; /* std::min(clip, v) */
+                    c[k] = m < -cl ? -cl : m;              /* std::max(m, -clip) */
                 }
             }
             gate(p, x, h, t->w_in[TA_LSTM_OUTPUT], t->w_rec[TA_LSTM_OUTPUT], t->bias[TA_LSTM_OUTPUT], TA_ACT_SIGMOID,

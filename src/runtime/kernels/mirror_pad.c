@@ -32,8 +32,8 @@ ta_status ta_kernel_mirror_pad(const ta_mirror_pad_params *p, const void *input,
     const int32_t r = p->rank;
     int64_t out_shape[TA_KERNEL_MAX_PAD_RANK], in_stride[TA_KERNEL_MAX_PAD_RANK], n = 1, s = 1;
     for (int32_t d = r - 1; d >= 0; d--) {
-        if (p->in_shape[d] < 1 || p->before[d] < 0 || p->after[d] < 0 ||
-            p->before[d] > p->in_shape[d] - p->offset || p->after[d] > p->in_shape[d] - p->offset)
+        if (p->in_shape[d] < 1 || p->before[d] < 0 || p->after[d] < 0 || p->before[d] > p->in_shape[d] - p->offset ||
+            p->after[d] > p->in_shape[d] - p->offset)
             return TA_E_INVALID_ARG;
         out_shape[d] = (int64_t)p->in_shape[d] + p->before[d] + p->after[d];
         in_stride[d] = s;

@@ -23,23 +23,23 @@ ta_status ta_kernel_arg_min_max(const ta_arg_params *p, const void *input, void 
             const int64_t base = o * p->axis_size * p->inner + i;
             int32_t best = 0;
             /* strict comparison: the first extreme wins ties, as std::greater / std::less do */
-#define TA__ARG_LOOP(T)                                                                     \
-    do {                                                                                    \
-        const T *x = (const T *)input;                                                      \
-        T v = x[base];                                                                      \
-        for (int32_t k = 1; k < p->axis_size; k++) {                                        \
-            const T c = x[base + (int64_t)k * p->inner];                                    \
-            if (p->is_min ? c < v : c > v) {                                                \
-                v = c;                                                                      \
-                best = k;                                                                   \
-            }                                                                               \
-        }                                                                                   \
+#define TA__ARG_LOOP(T)                                                                                                \
+    do {                                                                                                               \
+        const T *x = (const T *)input;                                                                                 \
+        T v = x[base];                                                                                                 \
+        for (int32_t k = 1; k < p->axis_size; k++) {                                                                   \
+            const T c = x[base + (int64_t)k * p->inner];                                                               \
+            if (p->is_min ? c < v : c > v) {                                                                           \
+                v = c;                                                                                                 \
+                best = k;                                                                                              \
+            }                                                                                                          \
+        }                                                                                                              \
     } while (0)
             switch (p->type) {
-            case TA_DTYPE_FLOAT32: TA__ARG_LOOP(float); break;
-            case TA_DTYPE_INT8: TA__ARG_LOOP(int8_t); break;
-            case TA_DTYPE_INT32: TA__ARG_LOOP(int32_t); break;
-            default: return TA_E_INVALID_ARG;
+                case TA_DTYPE_FLOAT32: TA__ARG_LOOP(float); break;
+                case TA_DTYPE_INT8: TA__ARG_LOOP(int8_t); break;
+                case TA_DTYPE_INT32: TA__ARG_LOOP(int32_t); break;
+                default: return TA_E_INVALID_ARG;
             }
 #undef TA__ARG_LOOP
             out[o * p->inner + i] = best;
@@ -54,8 +54,10 @@ static ta_status counts(const ta_mean_params *p, int64_t *n_out, int64_t *n_in, 
     for (int32_t d = 0; d < p->rank; d++) {
         if (p->in_shape[d] < 0 || p->in_shape[d] > (1 << 30)) return TA_E_INVALID_ARG;
         i *= p->in_shape[d];
-        if (p->reduce[d]) r *= p->in_shape[d];
-        else o *= p->in_shape[d];
+        if (p->reduce[d])
+            r *= p->in_shape[d];
+        else
+            o *= p->in_shape[d];
         if (i > (INT64_C(1) << 40)) return TA_E_INVALID_ARG;
     }
     *n_out = o;
@@ -66,29 +68,29 @@ static ta_status counts(const ta_mean_params *p, int64_t *n_out, int64_t *n_in, 
 
 /* Runs STMT for every input element ii in linear order, with oi the output
  * element it reduces to (reduced dims have output stride 0). */
-#define TA__REDUCE_WALK(P, NIN, STMT)                                   \
-    do {                                                                \
-        int64_t st_[TA_KERNEL_MAX_REDUCE_RANK], s_ = 1;                 \
-        int32_t idx_[TA_KERNEL_MAX_REDUCE_RANK] = {0};                  \
-        for (int32_t d = (P)->rank - 1; d >= 0; d--) {                  \
-            st_[d] = (P)->reduce[d] ? 0 : s_;                           \
-            if (!(P)->reduce[d]) s_ *= (P)->in_shape[d];                \
-        }                                                               \
-        int64_t oi = 0;                                                 \
-        for (int64_t ii = 0; ii < (NIN); ii++) {                        \
-            STMT;                                                       \
-            for (int32_t d = (P)->rank - 1; d >= 0; d--) {              \
-                idx_[d]++;                                              \
-                oi += st_[d];                                           \
-                if (idx_[d] < (P)->in_shape[d]) break;                  \
-                oi -= st_[d] * idx_[d];                                 \
-                idx_[d] = 0;                                            \
-            }                                                           \
-        }                                                               \
+#define TA__REDUCE_WALK(P, NIN, STMT)                                                                                  \
+    do {                                                                                                               \
+        int64_t st_[TA_KERNEL_MAX_REDUCE_RANK], s_ = 1;                                                                \
+        int32_t idx_[TA_KERNEL_MAX_REDUCE_RANK] = {0};                                                                 \
+        for (int32_t d = (P)->rank - 1; d >= 0; d--) {                                                                 \
+            st_[d] = (P)->reduce[d] ? 0 : s_;                                                                          \
+            if (!(P)->reduce[d]) s_ *= (P)->in_shape[d];                                                               \
+        }                                                                                                              \
+        int64_t oi = 0;                                                                                                \
+        for (int64_t ii = 0; ii < (NIN); ii++) {                                                                       \
+            STMT;                                                                                                      \
+            for (int32_t d = (P)->rank - 1; d >= 0; d--) {                                                             \
+                idx_[d]++;                                                                                             \
+                oi += st_[d];                                                                                          \
+                if (idx_[d] < (P)->in_shape[d]) break;                                                                 \
+                oi -= st_[d] * idx_[d];                                                                                \
+                idx_[d] = 0;                                                                                           \
+            }                                                                                                          \
+        }                                                                                                              \
     } while (0)
 
-ta_status ta_kernel_reduce(const ta_mean_params *p, ta_reduce_kind kind, ta_dtype type, const void *input,
-                           void *output, void *scratch, size_t scratch_bytes) {
+ta_status ta_kernel_reduce(const ta_mean_params *p, ta_reduce_kind kind, ta_dtype type, const void *input, void *output,
+                           void *scratch, size_t scratch_bytes) {
     int64_t no, ni, nr;
     ta_status st = counts(p, &no, &ni, &nr);
     if (st) return st;
@@ -101,14 +103,16 @@ ta_status ta_kernel_reduce(const ta_mean_params *p, ta_reduce_kind kind, ta_dtyp
             /* TFLM starts from numeric_limits<float>::lowest() / max(), not
              * the infinities: a reduction of only infinities differs */
             for (int64_t k = 0; k < no; k++) y[k] = mx ? -3.40282347e+38f : 3.40282347e+38f;
-            if (ni && nr) TA__REDUCE_WALK(p, ni, y[oi] = mx ? (x[ii] > y[oi] ? x[ii] : y[oi]) : (x[ii] < y[oi] ? x[ii] : y[oi]));
+            if (ni && nr)
+                TA__REDUCE_WALK(p, ni, y[oi] = mx ? (x[ii] > y[oi] ? x[ii] : y[oi]) : (x[ii] < y[oi] ? x[ii] : y[oi]));
             return TA_OK;
         }
         if (type == TA_DTYPE_INT8) {
             const int8_t *x = (const int8_t *)input;
             int8_t *y = (int8_t *)output;
             for (int64_t k = 0; k < no; k++) y[k] = mx ? INT8_MIN : INT8_MAX;
-            if (ni && nr) TA__REDUCE_WALK(p, ni, y[oi] = mx ? (x[ii] > y[oi] ? x[ii] : y[oi]) : (x[ii] < y[oi] ? x[ii] : y[oi]));
+            if (ni && nr)
+                TA__REDUCE_WALK(p, ni, y[oi] = mx ? (x[ii] > y[oi] ? x[ii] : y[oi]) : (x[ii] < y[oi] ? x[ii] : y[oi]));
             return TA_OK;
         }
         return TA_E_INVALID_ARG;
@@ -128,8 +132,10 @@ ta_status ta_kernel_reduce(const ta_mean_params *p, ta_reduce_kind kind, ta_dtyp
     const bool s16 = type == TA_DTYPE_INT16;
     const int32_t lo = s16 ? INT16_MIN : INT8_MIN, hi = s16 ? INT16_MAX : INT8_MAX;
     for (int64_t k = 0; k < no; k++) sum[k] = 0;
-    if (s16) memset(output, 0, (size_t)no * 2u);
-    else memset(output, 0, (size_t)no);
+    if (s16)
+        memset(output, 0, (size_t)no * 2u);
+    else
+        memset(output, 0, (size_t)no);
     if (ni == 0 || nr == 0) return TA_OK;
     if (s16) {
         const int16_t *x = (const int16_t *)input;
@@ -143,8 +149,10 @@ ta_status ta_kernel_reduce(const ta_mean_params *p, ta_reduce_kind kind, ta_dtyp
         int32_t v = ta_q_mul(shifted, p->mult, p->shift) + p->output_zp;
         if (v < lo) v = lo;
         if (v > hi) v = hi;
-        if (s16) ((int16_t *)output)[k] = (int16_t)v;
-        else ((int8_t *)output)[k] = (int8_t)v;
+        if (s16)
+            ((int16_t *)output)[k] = (int16_t)v;
+        else
+            ((int8_t *)output)[k] = (int8_t)v;
     }
     return TA_OK;
 }

@@ -43,10 +43,14 @@ ta_status ta_kernel_resize_bilinear_f32(const ta_resize_bilinear_params *p, cons
                 float fx;
                 int32_t x0, x1;
                 interp_f(x, ws, p->half_pixel_centers, iw, &fx, &x0, &x1);
-                const float *r00 = input + (((size_t)b * (size_t)ih + (size_t)y0) * (size_t)iw + (size_t)x0) * (size_t)C;
-                const float *r10 = input + (((size_t)b * (size_t)ih + (size_t)y1) * (size_t)iw + (size_t)x0) * (size_t)C;
-                const float *r01 = input + (((size_t)b * (size_t)ih + (size_t)y0) * (size_t)iw + (size_t)x1) * (size_t)C;
-                const float *r11 = input + (((size_t)b * (size_t)ih + (size_t)y1) * (size_t)iw + (size_t)x1) * (size_t)C;
+                const float *r00 =
+                    input + (((size_t)b * (size_t)ih + (size_t)y0) * (size_t)iw + (size_t)x0) * (size_t)C;
+                const float *r10 =
+                    input + (((size_t)b * (size_t)ih + (size_t)y1) * (size_t)iw + (size_t)x0) * (size_t)C;
+                const float *r01 =
+                    input + (((size_t)b * (size_t)ih + (size_t)y0) * (size_t)iw + (size_t)x1) * (size_t)C;
+                const float *r11 =
+                    input + (((size_t)b * (size_t)ih + (size_t)y1) * (size_t)iw + (size_t)x1) * (size_t)C;
                 float *o = output + (((size_t)b * (size_t)oh + (size_t)y) * (size_t)ow + (size_t)x) * (size_t)C;
                 const float dy = fy - (float)y0, dx = fx - (float)x0;
                 for (int32_t c = 0; c < C; c++)
@@ -80,16 +84,20 @@ ta_status ta_kernel_resize_bilinear_s8(const ta_resize_bilinear_params *p, const
             for (int32_t x = 0; x < ow; x++) {
                 int32_t fx, x0, x1;
                 interp_i(x, ws, p->half_pixel_centers, iw, &fx, &x0, &x1);
-                const int8_t *r00 = input + (((size_t)b * (size_t)ih + (size_t)y0) * (size_t)iw + (size_t)x0) * (size_t)C;
-                const int8_t *r10 = input + (((size_t)b * (size_t)ih + (size_t)y1) * (size_t)iw + (size_t)x0) * (size_t)C;
-                const int8_t *r01 = input + (((size_t)b * (size_t)ih + (size_t)y0) * (size_t)iw + (size_t)x1) * (size_t)C;
-                const int8_t *r11 = input + (((size_t)b * (size_t)ih + (size_t)y1) * (size_t)iw + (size_t)x1) * (size_t)C;
+                const int8_t *r00 =
+                    input + (((size_t)b * (size_t)ih + (size_t)y0) * (size_t)iw + (size_t)x0) * (size_t)C;
+                const int8_t *r10 =
+                    input + (((size_t)b * (size_t)ih + (size_t)y1) * (size_t)iw + (size_t)x0) * (size_t)C;
+                const int8_t *r01 =
+                    input + (((size_t)b * (size_t)ih + (size_t)y0) * (size_t)iw + (size_t)x1) * (size_t)C;
+                const int8_t *r11 =
+                    input + (((size_t)b * (size_t)ih + (size_t)y1) * (size_t)iw + (size_t)x1) * (size_t)C;
                 int8_t *o = output + (((size_t)b * (size_t)oh + (size_t)y) * (size_t)ow + (size_t)x) * (size_t)C;
                 const int64_t dy = fy - (1 << 10) * y0, dx = fx - (1 << 10) * x0;
                 for (int32_t c = 0; c < C; c++) {
                     const int64_t s = (int64_t)r00[c] * ((1 << 10) - dy) * ((1 << 10) - dx) +
-                                      (int64_t)r10[c] * dy * ((1 << 10) - dx) + (int64_t)r01[c] * ((1 << 10) - dy) * dx +
-                                      (int64_t)r11[c] * dy * dx;
+                                      (int64_t)r10[c] * dy * ((1 << 10) - dx) +
+                                      (int64_t)r01[c] * ((1 << 10) - dy) * dx + (int64_t)r11[c] * dy * dx;
                     const int64_t round = s > 0 ? (1 << 19) : -(1 << 19);
                     o[c] = (int8_t)((s + round) / (1 << 20));
                 }

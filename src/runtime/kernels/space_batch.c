@@ -28,11 +28,13 @@ ta_status ta_kernel_space_to_batch(const ta_space_batch_params *p, const void *i
             const int64_t ih = (int64_t)oh * p->block_h + sh - p->pad_top;
             for (int32_t ow = 0; ow < p->out.w; ow++) {
                 const int64_t iw = (int64_t)ow * p->block_w + sw - p->pad_left;
-                uint8_t *o = out + ((((size_t)ob * (size_t)p->out.h + (size_t)oh) * (size_t)p->out.w + (size_t)ow) * depth);
+                uint8_t *o =
+                    out + ((((size_t)ob * (size_t)p->out.h + (size_t)oh) * (size_t)p->out.w + (size_t)ow) * depth);
                 if (ih < 0 || ih >= p->in.h || iw < 0 || iw >= p->in.w) {
                     memset(o, 0, depth);
                 } else {
-                    memcpy(o, in + ((((size_t)ib * (size_t)p->in.h + (size_t)ih) * (size_t)p->in.w + (size_t)iw) * depth),
+                    memcpy(o,
+                           in + ((((size_t)ib * (size_t)p->in.h + (size_t)ih) * (size_t)p->in.w + (size_t)iw) * depth),
                            depth);
                 }
             }
@@ -58,7 +60,8 @@ ta_status ta_kernel_batch_to_space(const ta_space_batch_params *p, const void *i
                 const int64_t ow = (int64_t)iw * p->block_w + ow0 - p->pad_left;
                 if (ow < 0 || ow >= p->out.w) continue;
                 memcpy(out + ((((size_t)ob * (size_t)p->out.h + (size_t)oh) * (size_t)p->out.w + (size_t)ow) * depth),
-                       in + ((((size_t)ib * (size_t)p->in.h + (size_t)ih) * (size_t)p->in.w + (size_t)iw) * depth), depth);
+                       in + ((((size_t)ib * (size_t)p->in.h + (size_t)ih) * (size_t)p->in.w + (size_t)iw) * depth),
+                       depth);
             }
         }
     }

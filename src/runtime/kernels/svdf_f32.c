@@ -15,19 +15,18 @@ size_t ta_kernel_svdf_f32_scratch_bytes(const ta_svdf_params *p) {
 
 static float act_val(int32_t act, float a) {
     switch (act) {
-    case TA_ACT_NONE: return a;
-    case TA_ACT_RELU: return fmaxf(0.0f, a);
-    case TA_ACT_RELU_N1_TO_1: return fmaxf(-1.0f, fminf(a, 1.0f));
-    case TA_ACT_RELU6: return fmaxf(0.0f, fminf(a, 6.0f));
-    case TA_ACT_TANH: return tanhf(a);
-    case TA_ACT_SIGMOID: return 1.0f / (1.0f + expf(-a));
-    default: return 0.0f; /* prepare refuses the others */
+        case TA_ACT_NONE: return a;
+        case TA_ACT_RELU: return fmaxf(0.0f, a);
+        case TA_ACT_RELU_N1_TO_1: return fmaxf(-1.0f, fminf(a, 1.0f));
+        case TA_ACT_RELU6: return fmaxf(0.0f, fminf(a, 6.0f));
+        case TA_ACT_TANH: return tanhf(a);
+        case TA_ACT_SIGMOID: return 1.0f / (1.0f + expf(-a));
+        default: return 0.0f; /* prepare refuses the others */
     }
 }
 
-ta_status ta_kernel_svdf_f32(const ta_svdf_params *p, const float *input, const float *w_feature,
-                             const float *w_time, const float *bias, float *state, float *output, void *scratch,
-                             size_t scratch_bytes) {
+ta_status ta_kernel_svdf_f32(const ta_svdf_params *p, const float *input, const float *w_feature, const float *w_time,
+                             const float *bias, float *state, float *output, void *scratch, size_t scratch_bytes) {
     if (!p || !input || !w_feature || !w_time || !state || !output || p->batch < 1 || p->input_size < 1 ||
         p->n_filter < 1 || p->n_memory < 1 || p->rank < 1 || p->n_filter % p->rank)
         return TA_E_INVALID_ARG;

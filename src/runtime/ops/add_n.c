@@ -49,7 +49,8 @@ static ta_status prep_add_n(ta__op_ctx *c) {
     if (!a) return ta__op_fail(c, TA_E_MALFORMED, "an input is missing");
     if (a->dtype != TA_DTYPE_FLOAT32 && a->dtype != TA_DTYPE_INT8) return ta__op_fail_type(c, "input", a->dtype);
     if (out->dtype != a->dtype) return ta__op_fail_type(c, "output", out->dtype);
-    if (ta__op_elems(out) != ta__op_elems(a)) return ta__op_fail(c, TA_E_MALFORMED, "output size differs from the inputs'");
+    if (ta__op_elems(out) != ta__op_elems(a))
+        return ta__op_fail(c, TA_E_MALFORMED, "output size differs from the inputs'");
     for (uint32_t k = 1; k < n; k++) {
         const ta_tensor *t = ta__op_in(c, k);
         if (!t) return ta__op_fail(c, TA_E_MALFORMED, "an input is missing");
@@ -115,6 +116,7 @@ static ta_status run_cumsum(const ta__op_run *r) {
                                 : ta_kernel_cumsum_s8(r->params, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_ADD_N, ADD_N, ta__add_n_params, k_fields_an, TA__CLEAR_PADDING(clear_an), prep_add_n, run_add_n, 0);
-TA__OP_DEF(ta_op_CUMSUM, CUMSUM, ta_cumsum_params, k_fields_cs, TA__CLEAR_PADDING(clear_cs), prep_cumsum, run_cumsum,
-           0);
+TA__OP_DEF(ta_op_ADD_N, ADD_N, ta__add_n_params, k_fields_an, TA__CLEAR_PADDING(clear_an), prep_add_n, run_add_n, 0,
+           TA__T(FLOAT32) | TA__T(INT8));
+TA__OP_DEF(ta_op_CUMSUM, CUMSUM, ta_cumsum_params, k_fields_cs, TA__CLEAR_PADDING(clear_cs), prep_cumsum, run_cumsum, 0,
+           TA__T(FLOAT32) | TA__T(INT8));

@@ -43,7 +43,8 @@ static ta_status prep_shape(ta__op_ctx *c) {
     if (st) return st;
     const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
     if (out->dtype != TA_DTYPE_INT32) return ta__op_fail_type(c, "output", out->dtype);
-    if (ta__op_elems(out) != in->rank) return ta__op_fail(c, TA_E_MALFORMED, "output length differs from the input rank");
+    if (ta__op_elems(out) != in->rank)
+        return ta__op_fail(c, TA_E_MALFORMED, "output length differs from the input rank");
     ta__shape_params *p = (ta__shape_params *)c->params;
     p->rank = in->rank;
     for (int32_t d = 0; d < in->rank; d++) p->dims[d] = in->shape[d];
@@ -68,7 +69,8 @@ static ta_status prep_fill(ta__op_ctx *c) {
     if (t != TA_DTYPE_FLOAT32 && t != TA_DTYPE_INT8 && t != TA_DTYPE_INT16 && t != TA_DTYPE_INT32 &&
         t != TA_DTYPE_INT64)
         return ta__op_fail_type(c, "output", t);
-    if (val->dtype != t || ta__op_elems(val) != 1) return ta__op_fail(c, TA_E_MALFORMED, "value must be one element of the output's type");
+    if (val->dtype != t || ta__op_elems(val) != 1)
+        return ta__op_fail(c, TA_E_MALFORMED, "value must be one element of the output's type");
     if (dims->data) { /* a constant shape must be the output's */
         const int32_t *v;
         int64_t n;
@@ -140,9 +142,10 @@ static ta_status run_broadcast_to(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_SHAPE, SHAPE, ta__shape_params, k_fields_shape, TA__CLEAR_PADDING(clear_shape), prep_shape, run_shape,
-           0);
-TA__OP_DEF(ta_op_FILL, FILL, ta__fill_params, k_fields_fill, TA__CLEAR_PADDING(clear_fill), prep_fill, run_fill, 0);
+           0, TA__T_ANY);
+TA__OP_DEF(ta_op_FILL, FILL, ta__fill_params, k_fields_fill, TA__CLEAR_PADDING(clear_fill), prep_fill, run_fill, 0,
+           TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16) | TA__T(INT32) | TA__T(INT64));
 TA__OP_DEF(ta_op_ZEROS_LIKE, ZEROS_LIKE, ta__fill_params, k_fields_fill, TA__CLEAR_PADDING(clear_fill), prep_zeros_like,
-           run_fill, 0);
+           run_fill, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64));
 TA__OP_DEF(ta_op_BROADCAST_TO, BROADCAST_TO, ta_broadcast_to_params, k_fields_bt, TA__CLEAR_PADDING(clear_bt),
-           prep_broadcast_to, run_broadcast_to, 0);
+           prep_broadcast_to, run_broadcast_to, 0, TA__T_ANY);

@@ -51,7 +51,8 @@ static ta_status prep_gather(ta__op_ctx *c) {
     p->batch = p->outer = p->n_idx = 1;
     int64_t inner = 1;
     for (int32_t d = 0; d < bd; d++) {
-        if (in->shape[d] != idx->shape[d]) return ta__op_fail(c, TA_E_MALFORMED, "batch dims of input and indices differ");
+        if (in->shape[d] != idx->shape[d])
+            return ta__op_fail(c, TA_E_MALFORMED, "batch dims of input and indices differ");
         p->batch *= in->shape[d];
     }
     for (int32_t d = bd; d < axis; d++) p->outer *= in->shape[d];
@@ -60,11 +61,14 @@ static ta_status prep_gather(ta__op_ctx *c) {
     /* the output is input[:axis] + indices[batch_dims:] + input[axis+1:] */
     int32_t o = 0;
     for (int32_t d = 0; d < axis; d++, o++)
-        if (out->shape[o] != in->shape[d]) return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the gather");
+        if (out->shape[o] != in->shape[d])
+            return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the gather");
     for (int32_t d = bd; d < idx->rank; d++, o++)
-        if (out->shape[o] != idx->shape[d]) return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the gather");
+        if (out->shape[o] != idx->shape[d])
+            return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the gather");
     for (int32_t d = axis + 1; d < in->rank; d++, o++)
-        if (out->shape[o] != in->shape[d]) return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the gather");
+        if (out->shape[o] != in->shape[d])
+            return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the gather");
     p->axis_size = in->shape[axis];
     p->inner_bytes = inner * (int64_t)ta_dtype_size(in->dtype);
     p->idx_size = 4;
@@ -94,11 +98,13 @@ static ta_status prep_gather_nd(ta__op_ctx *c) {
     p->slice_elems = 1;
     int32_t o = 0;
     for (int32_t d = 0; d < idx->rank - 1; d++, o++) {
-        if (out->shape[o] != idx->shape[d]) return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the gather");
+        if (out->shape[o] != idx->shape[d])
+            return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the gather");
         p->n_slices *= idx->shape[d];
     }
     for (int32_t d = nd; d < in->rank; d++, o++) {
-        if (out->shape[o] != in->shape[d]) return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the gather");
+        if (out->shape[o] != in->shape[d])
+            return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the gather");
         p->slice_elems *= in->shape[d];
     }
     p->total_elems = ta__op_elems(in);
@@ -122,7 +128,8 @@ static ta_status prep_embedding(ta__op_ctx *c) {
     ta_status st = ta__op_need_io(c, 2, 2, 1);
     if (st) return st;
     const ta_tensor *ids = ta__op_in(c, 0), *val = ta__op_in(c, 1), *out = ta__op_out(c, 0);
-    if (ids->dtype != TA_DTYPE_INT32 || ids->rank != 1) return ta__op_fail(c, TA_E_UNSUPPORTED, "ids must be 1-D int32");
+    if (ids->dtype != TA_DTYPE_INT32 || ids->rank != 1)
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "ids must be 1-D int32");
     if (val->rank < 2) return ta__op_fail(c, TA_E_MALFORMED, "value must have at least 2 dims");
     ta_embedding_params *p = (ta_embedding_params *)c->params;
     if (val->dtype == TA_DTYPE_INT8 && out->dtype == TA_DTYPE_FLOAT32) {
@@ -138,7 +145,8 @@ static ta_status prep_embedding(ta__op_ctx *c) {
         return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the lookup");
     p->row_elems = 1;
     for (int32_t d = 1; d < val->rank; d++) {
-        if (out->shape[d] != val->shape[d]) return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the lookup");
+        if (out->shape[d] != val->shape[d])
+            return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match the lookup");
         p->row_elems *= val->shape[d];
     }
     p->n_ids = ids->shape[0];
@@ -152,8 +160,9 @@ static ta_status run_embedding(const ta__op_run *r) {
     return ta_kernel_embedding_lookup(r->params, ta__op_in_ptr(r, 0), ta__op_in_ptr(r, 1), ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_GATHER, GATHER, ta_gather_params, k_fields_g, TA__CLEAR_PADDING(clear_g), prep_gather, run_gather, 0);
+TA__OP_DEF(ta_op_GATHER, GATHER, ta_gather_params, k_fields_g, TA__CLEAR_PADDING(clear_g), prep_gather, run_gather, 0,
+           TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32));
 TA__OP_DEF(ta_op_GATHER_ND, GATHER_ND, ta_gather_nd_params, k_fields_gnd, TA__CLEAR_PADDING(clear_gnd), prep_gather_nd,
-           run_gather_nd, 0);
+           run_gather_nd, 0, TA__T(FLOAT32) | TA__T(INT8));
 TA__OP_DEF(ta_op_EMBEDDING_LOOKUP, EMBEDDING_LOOKUP, ta_embedding_params, k_fields_emb, TA__CLEAR_PADDING(clear_emb),
-           prep_embedding, run_embedding, 0);
+           prep_embedding, run_embedding, 0, TA__T(FLOAT32) | TA__T(INT8));

@@ -149,4 +149,5 @@ static ta_status run_lstm(const ta__op_run *r) {
     return ta_kernel_lstm_s8(r->params, &t, r->scratch, r->scratch_bytes);
 }
 
-TA__OP_DEF(ta_op_LSTM, LSTM, ta_lstm_params, k_fields_lstm, TA__CLEAR_PADDING(clear_lstm), prep_lstm, run_lstm, 0, TA__T(INT8));
+TA__OP_DEF(ta_op_LSTM, LSTM, ta_lstm_params, k_fields_lstm, TA__CLEAR_PADDING(clear_lstm), prep_lstm, run_lstm, 0,
+           TA__T(FLOAT32) | TA__T(INT8));

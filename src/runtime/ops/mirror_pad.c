@@ -54,4 +54,4 @@ static ta_status run_mirror_pad(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_MIRROR_PAD, MIRROR_PAD, ta_mirror_pad_params, k_fields_mp, TA__CLEAR_PADDING(clear_mp),
-           prep_mirror_pad, run_mirror_pad, 0);
+           prep_mirror_pad, run_mirror_pad, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64));

@@ -55,8 +55,10 @@ static ta_status prep_arg(ta__op_ctx *c, bool is_min) {
         if (d == axis) continue;
         if (out->shape[d < axis ? d : d - 1] != in->shape[d])
             return ta__op_fail(c, TA_E_MALFORMED, "output dims differ from the input's off the axis");
-        if (d < axis) p->outer *= in->shape[d];
-        else p->inner *= in->shape[d];
+        if (d < axis)
+            p->outer *= in->shape[d];
+        else
+            p->inner *= in->shape[d];
     }
     p->axis_size = in->shape[axis];
     p->type = in->dtype;
@@ -120,10 +122,13 @@ static ta_status run_reduce(const ta__op_run *r) {
                             r->scratch, r->scratch_bytes);
 }
 
-TA__OP_DEF(ta_op_ARG_MAX, ARG_MAX, ta_arg_params, k_fields_arg, TA__CLEAR_PADDING(clear_arg), prep_arg_max, run_arg, 0);
-TA__OP_DEF(ta_op_ARG_MIN, ARG_MIN, ta_arg_params, k_fields_arg, TA__CLEAR_PADDING(clear_arg), prep_arg_min, run_arg, 0);
-TA__OP_DEF(ta_op_REDUCE_MAX, REDUCE_MAX, ta__reduce_params, k_fields_red, TA__CLEAR_PADDING(clear_red),
-           prep_reduce_max, run_reduce, 0);
-TA__OP_DEF(ta_op_REDUCE_MIN, REDUCE_MIN, ta__reduce_params, k_fields_red, TA__CLEAR_PADDING(clear_red),
-           prep_reduce_min, run_reduce, 0);
-TA__OP_DEF(ta_op_SUM, SUM, ta__reduce_params, k_fields_red, TA__CLEAR_PADDING(clear_red), prep_sum, run_reduce, 0);
+TA__OP_DEF(ta_op_ARG_MAX, ARG_MAX, ta_arg_params, k_fields_arg, TA__CLEAR_PADDING(clear_arg), prep_arg_max, run_arg, 0,
+           TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32));
+TA__OP_DEF(ta_op_ARG_MIN, ARG_MIN, ta_arg_params, k_fields_arg, TA__CLEAR_PADDING(clear_arg), prep_arg_min, run_arg, 0,
+           TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32));
+TA__OP_DEF(ta_op_REDUCE_MAX, REDUCE_MAX, ta__reduce_params, k_fields_red, TA__CLEAR_PADDING(clear_red), prep_reduce_max,
+           run_reduce, 0, TA__T(FLOAT32) | TA__T(INT8));
+TA__OP_DEF(ta_op_REDUCE_MIN, REDUCE_MIN, ta__reduce_params, k_fields_red, TA__CLEAR_PADDING(clear_red), prep_reduce_min,
+           run_reduce, 0, TA__T(FLOAT32) | TA__T(INT8));
+TA__OP_DEF(ta_op_SUM, SUM, ta__reduce_params, k_fields_red, TA__CLEAR_PADDING(clear_red), prep_sum, run_reduce, 0,
+           TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));

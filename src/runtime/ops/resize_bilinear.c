@@ -53,4 +53,4 @@ static ta_status run_rb(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_RESIZE_BILINEAR, RESIZE_BILINEAR, ta_resize_bilinear_params, k_fields_rb, TA__CLEAR_PADDING(clear_rb),
-           prep_rb, run_rb, 0);
+           prep_rb, run_rb, 0, TA__T(FLOAT32) | TA__T(INT8));

@@ -51,4 +51,4 @@ static ta_status run_slice(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_SLICE, SLICE, ta_slice_params, k_fields_slice, TA__CLEAR_PADDING(clear_slice), prep_slice, run_slice,
-           0);
+           0, TA__T_ANY);

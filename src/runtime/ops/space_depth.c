@@ -92,7 +92,8 @@ static ta_status prep_space_batch(ta__op_ctx *c, bool to_batch) {
     if (in->rank != out->rank) return ta__op_fail(c, TA_E_MALFORMED, "input and output ranks differ");
     const int32_t *bs, *pd;
     int64_t nbs, npd;
-    if ((st = ta__op_const_i32(c, ta__op_in(c, 1), &bs, &nbs)) || (st = ta__op_const_i32(c, ta__op_in(c, 2), &pd, &npd)))
+    if ((st = ta__op_const_i32(c, ta__op_in(c, 1), &bs, &nbs)) ||
+        (st = ta__op_const_i32(c, ta__op_in(c, 2), &pd, &npd)))
         return st;
     const int64_t sp = in->rank - 2; /* spatial dims: 1 or 2 */
     if (nbs != sp || npd != 2 * sp) return ta__op_fail(c, TA_E_MALFORMED, "block_shape / paddings of the wrong length");
@@ -128,10 +129,10 @@ static ta_status run_b2s(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_SPACE_TO_DEPTH, SPACE_TO_DEPTH, ta_transpose_params, k_fields_s2d, TA__CLEAR_PADDING(clear_s2d),
-           prep_s2d, run_s2d, 0);
+           prep_s2d, run_s2d, 0, TA__T(FLOAT32) | TA__T(INT8));
 TA__OP_DEF(ta_op_DEPTH_TO_SPACE, DEPTH_TO_SPACE, ta_transpose_params, k_fields_s2d, TA__CLEAR_PADDING(clear_s2d),
-           prep_d2s, run_s2d, 0);
+           prep_d2s, run_s2d, 0, TA__T(FLOAT32) | TA__T(INT8));
 TA__OP_DEF(ta_op_SPACE_TO_BATCH_ND, SPACE_TO_BATCH_ND, ta_space_batch_params, k_fields_sb, TA__CLEAR_PADDING(clear_sb),
-           prep_s2b, run_s2b, 0);
+           prep_s2b, run_s2b, 0, TA__T(FLOAT32) | TA__T(INT8));
 TA__OP_DEF(ta_op_BATCH_TO_SPACE_ND, BATCH_TO_SPACE_ND, ta_space_batch_params, k_fields_sb, TA__CLEAR_PADDING(clear_sb),
-           prep_b2s, run_b2s, 0);
+           prep_b2s, run_b2s, 0, TA__T(FLOAT32) | TA__T(INT8));

@@ -106,7 +106,8 @@ static ta_status prep_unpack(ta__op_ctx *c) {
     if (st) return st;
     const uint32_t n_out = c->op->n_outputs;
     if (n_out < 1 || n_out > MAX_PARTS) return ta__op_fail(c, TA_E_UNSUPPORTED, "1 to 64 outputs");
-    if ((int64_t)n_out != in->shape[axis]) return ta__op_fail(c, TA_E_MALFORMED, "output count differs from the axis extent");
+    if ((int64_t)n_out != in->shape[axis])
+        return ta__op_fail(c, TA_E_MALFORMED, "output count differs from the axis extent");
     const size_t es = elem_size(in);
     if (!es) return ta__op_fail_type(c, "input", in->dtype);
     int64_t outer = 1, inner = 1;
@@ -182,10 +183,10 @@ static ta_status run_pack(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_SPLIT, SPLIT, ta_concat_params, k_fields_split, TA__CLEAR_PADDING(clear_split), prep_split, run_split,
-           0);
+           0, TA__T_ANY);
 TA__OP_DEF(ta_op_SPLIT_V, SPLIT_V, ta_concat_params, k_fields_split, TA__CLEAR_PADDING(clear_split), prep_split_v,
-           run_split_v, 0);
+           run_split_v, 0, TA__T_ANY);
 TA__OP_DEF(ta_op_UNPACK, UNPACK, ta_concat_params, k_fields_split, TA__CLEAR_PADDING(clear_split), prep_unpack,
-           run_split_v, 0);
-TA__OP_DEF(ta_op_PACK, PACK, ta_concat_params, k_fields_split, TA__CLEAR_PADDING(clear_split), prep_pack, run_pack,
-           0);
+           run_split_v, 0, TA__T_ANY);
+TA__OP_DEF(ta_op_PACK, PACK, ta_concat_params, k_fields_split, TA__CLEAR_PADDING(clear_split), prep_pack, run_pack, 0,
+           TA__T_ANY);

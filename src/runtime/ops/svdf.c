@@ -81,4 +81,5 @@ static ta_status run_svdf(const ta__op_run *r) {
                                : ta_kernel_svdf_s8_s8(p, in, wf, wt, b, state, out, r->scratch, r->scratch_bytes);
 }
 
-TA__OP_DEF(ta_op_SVDF, SVDF, ta_svdf_params, k_fields_svdf, TA__CLEAR_PADDING(clear_svdf), prep_svdf, run_svdf, 0, TA__T(INT8));
+TA__OP_DEF(ta_op_SVDF, SVDF, ta_svdf_params, k_fields_svdf, TA__CLEAR_PADDING(clear_svdf), prep_svdf, run_svdf, 0,
+           TA__T(FLOAT32) | TA__T(INT8));
