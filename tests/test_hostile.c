@@ -423,6 +423,11 @@ static void c_gather_valid(mdesc *m) {
     io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
 }
 static const float k_rev4[4] = {4, 3, 2, 1};
+static void c_gather_const_high(mdesc *m) {
+    c_gather_valid(m);
+    static const int32_t bad[4] = {3, 2, 4, 0};
+    m->sg[0].t[1].data = bad;
+}
 /* MIRROR_PAD of a float [4] by `pad` on each side (REFLECT): at most 3 */
 static int32_t g_mpad[2];
 static void base_mirror(mdesc *m, int32_t before, int32_t after) {
@@ -806,10 +811,12 @@ static const hcase k_cases[] = {
     {"leaky_relu_scale_ratio_inf", AT_PREPARE, "op 0 (LEAKY_RELU): alpha or scales out of range", c_leaky_inf},
     {"maxpool_zero_filter", AT_PREPARE, "op 0 (MAX_POOL_2D): filter size and stride must be positive", c_pool_zero_filter},
     {"gather_valid_reverse", RUNS, NULL, c_gather_valid, k_in4, k_rev4},
-    {"gather_index_high", AT_INVOKE, "GATHER kernel failed", c_gather_index_high},
-    {"gather_index_negative", AT_INVOKE, "GATHER kernel failed", c_gather_index_negative},
-    {"gather_nd_index_high", AT_INVOKE, "GATHER_ND kernel failed", c_gather_nd_index_high},
-    {"embedding_lookup_index_high", AT_INVOKE, "EMBEDDING_LOOKUP kernel failed", c_embedding_index_high},
+    {"gather_index_high", AT_INVOKE, "GATHER kernel failed: value out of range", c_gather_index_high},
+    {"gather_index_negative", AT_INVOKE, "GATHER kernel failed: value out of range", c_gather_index_negative},
+    {"gather_nd_index_high", AT_INVOKE, "GATHER_ND kernel failed: value out of range", c_gather_nd_index_high},
+    {"embedding_lookup_index_high", AT_INVOKE, "EMBEDDING_LOOKUP kernel failed: value out of range",
+     c_embedding_index_high},
+    {"gather_const_index_high", AT_PREPARE, "op 0 (GATHER): a constant index is out of range", c_gather_const_high},
     {"gather_nd_index_depth", AT_PREPARE, "op 1 (GATHER_ND): index depth must be 1..rank", c_gather_nd_deep},
     {"mirror_pad_wider_than_input", AT_PREPARE, "op 0 (MIRROR_PAD): a padding is negative or wider", c_mirror_pad_wide},
     {"mirror_pad_negative", AT_PREPARE, "op 0 (MIRROR_PAD): a padding is negative or wider", c_mirror_pad_negative},

@@ -330,6 +330,7 @@ static void test_bound(void) {
 static void test_status_text(void) {
     CHECK(strcmp(ta_status_str(TA_OK), "ok") == 0);
     CHECK(strcmp(ta_status_str(TA_E_IO), "i/o error") == 0);
+    CHECK(strcmp(ta_status_str(TA_E_OUT_OF_RANGE), "value out of range") == 0);
     for (int s = 0; s < (int)TA_STATUS_COUNT; s++) CHECK(strcmp(ta_status_str((ta_status)s), "unknown status") != 0);
     CHECK(strcmp(ta_status_str(TA_STATUS_COUNT), "unknown status") == 0);
     CHECK(strcmp(ta_status_str((ta_status)200), "unknown status") == 0);

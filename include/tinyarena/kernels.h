@@ -1142,8 +1142,8 @@ ta_status ta_kernel_split(const ta_concat_params *p, const void *input, void *co
 /* GATHER (gather.c): output[b][o][i][:] = params[b][o][idx[b][i]][:], with
  * batch = product of the first batch_dims dims, outer the dims from there to
  * the axis, inner_bytes the bytes of the dims after it.  Indices are data:
- * one outside [0, axis_size) fails with TA_E_INVALID_ARG before anything past it
- * is read (the output is then partly written). */
+ * one outside [0, axis_size) fails with TA_E_OUT_OF_RANGE before anything
+ * past it is read (the output is then partly written). */
 typedef struct ta_gather_params {
     int64_t batch, outer, n_idx; /* n_idx: indices per batch */
     int64_t inner_bytes;
@@ -1154,7 +1154,7 @@ ta_status ta_kernel_gather(const ta_gather_params *p, const void *params, const 
 
 /* GATHER_ND (gather.c): n_slices rows of nd indices; row i copies the slice
  * of slice_bytes at sum(idx[i][j] * strides[j]) elements.  As TFLM, only the
- * flat position is checked: it must lie in [0, total - slice] (TA_E_INVALID_ARG). */
+ * flat position is checked: it must lie in [0, total - slice] (TA_E_OUT_OF_RANGE). */
 #define TA_KERNEL_MAX_GATHER_ND 8
 typedef struct ta_gather_nd_params {
     int64_t n_slices;
@@ -1167,7 +1167,7 @@ typedef struct ta_gather_nd_params {
 ta_status ta_kernel_gather_nd(const ta_gather_nd_params *p, const void *params, const void *indices, void *output);
 
 /* EMBEDDING_LOOKUP (gather.c): output row i = value row ids[i] (ids int32 in
- * [0, rows), else TA_E_INVALID_ARG); with `dequant` the int8 row is written as
+ * [0, rows), else TA_E_OUT_OF_RANGE); with `dequant` the int8 row is written as
  * float (q - 0) * scale, TFLM's hybrid path. */
 typedef struct ta_embedding_params {
     int32_t n_ids, rows;

@@ -45,6 +45,7 @@ typedef enum ta_status {
     TA_E_NOT_FOUND,        /* a named item does not exist */
     TA_E_STATE,            /* call made in the wrong order (e.g. invoke before prepare) */
     TA_E_IO,               /* reading or writing a file failed (CLI side only) */
+    TA_E_OUT_OF_RANGE,     /* a value computed at run time (an index) is outside its range */
     TA_STATUS_COUNT
 } ta_status;
 

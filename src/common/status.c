@@ -23,6 +23,7 @@ static const char *const k_status_text[TA_STATUS_COUNT] = {
     [TA_E_NOT_FOUND] = "not found",
     [TA_E_STATE] = "call out of order",
     [TA_E_IO] = "i/o error",
+    [TA_E_OUT_OF_RANGE] = "value out of range",
 };
 
 const char *ta_status_str(ta_status st) {

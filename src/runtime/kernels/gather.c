@@ -34,7 +34,7 @@ ta_status ta_kernel_gather(const ta_gather_params *p, const void *params, const 
         for (int64_t o = 0; o < p->outer; o++)
             for (int64_t i = 0; i < p->n_idx; i++) {
                 const int64_t v = idx_at(indices, p->idx_size, b * p->n_idx + i);
-                if (v < 0 || v >= p->axis_size) return TA_E_INVALID_ARG;
+                if (v < 0 || v >= p->axis_size) return TA_E_OUT_OF_RANGE;
                 const int64_t from = ((b * p->outer + o) * p->axis_size + v);
                 const int64_t to = ((b * p->outer + o) * p->n_idx + i);
                 if (row) memcpy(dst + (size_t)to * row, src + (size_t)from * row, row);
@@ -54,10 +54,10 @@ ta_status ta_kernel_gather_nd(const ta_gather_nd_params *p, const void *params, 
             const int64_t v = idx_at(indices, p->idx_size, i * p->nd + j);
             /* |v| < 2^63 / stride is not given: clamp before multiplying so
              * a hostile index cannot overflow the int64 position */
-            if (v < -p->total_elems || v > p->total_elems) return TA_E_INVALID_ARG;
+            if (v < -p->total_elems || v > p->total_elems) return TA_E_OUT_OF_RANGE;
             pos += v * p->strides[j];
         }
-        if (pos < 0 || pos > p->total_elems - p->slice_elems) return TA_E_INVALID_ARG;
+        if (pos < 0 || pos > p->total_elems - p->slice_elems) return TA_E_OUT_OF_RANGE;
         if (slice) memcpy((uint8_t *)output + (size_t)i * slice, (const uint8_t *)params + (size_t)pos * es, slice);
     }
     return TA_OK;
@@ -71,7 +71,7 @@ ta_status ta_kernel_embedding_lookup(const ta_embedding_params *p, const int32_t
     for (int32_t i = 0; i < p->n_ids; i++) {
         int32_t id;
         memcpy(&id, &ids[i], sizeof id);
-        if (id < 0 || id >= p->rows) return TA_E_INVALID_ARG;
+        if (id < 0 || id >= p->rows) return TA_E_OUT_OF_RANGE;
         if (p->dequant) {
             const int8_t *q = (const int8_t *)value + (size_t)id * (size_t)p->row_elems;
             float *o = (float *)output + (size_t)i * (size_t)p->row_elems;

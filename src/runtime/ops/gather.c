@@ -30,6 +30,13 @@ TA__CLEAR_PADDING_FN(clear_g, ta_gather_params)
 TA__CLEAR_PADDING_FN(clear_gnd, ta_gather_nd_params)
 TA__CLEAR_PADDING_FN(clear_emb, ta_embedding_params)
 
+/* Constant int32 index k (any alignment). */
+static int32_t const_idx(const ta_tensor *t, int64_t k) {
+    int32_t v;
+    memcpy(&v, (const uint8_t *)t->data + (size_t)k * 4u, 4);
+    return v;
+}
+
 static bool gather_type(ta_dtype t) { return t == TA_DTYPE_FLOAT32 || t == TA_DTYPE_INT8 || t == TA_DTYPE_INT32; }
 
 static ta_status prep_gather(ta__op_ctx *c) {
@@ -72,6 +79,13 @@ static ta_status prep_gather(ta__op_ctx *c) {
     p->axis_size = in->shape[axis];
     p->inner_bytes = inner * (int64_t)ta_dtype_size(in->dtype);
     p->idx_size = 4;
+    /* constant indices (the usual case) are refused here rather than at
+     * every invoke */
+    if (idx->data)
+        for (int64_t k = 0, n = ta__op_elems(idx); k < n; k++) {
+            const int32_t v = const_idx(idx, k);
+            if (v < 0 || v >= p->axis_size) return ta__op_fail(c, TA_E_MALFORMED, "a constant index is out of range");
+        }
     c->path = TA__P_COPY;
     return TA_OK;
 }
@@ -116,6 +130,13 @@ static ta_status prep_gather_nd(ta__op_ctx *c) {
     p->nd = nd;
     p->elem_size = (int32_t)ta_dtype_size(in->dtype);
     p->idx_size = 4;
+    if (idx->data) /* constant indices: the kernel's flat-position check, once */
+        for (int64_t i = 0; i < p->n_slices; i++) {
+            int64_t pos = 0;
+            for (int32_t j = 0; j < nd; j++) pos += (int64_t)const_idx(idx, i * nd + j) * p->strides[j];
+            if (pos < 0 || pos > p->total_elems - p->slice_elems)
+                return ta__op_fail(c, TA_E_MALFORMED, "a constant index is out of range");
+        }
     c->path = TA__P_COPY;
     return TA_OK;
 }
@@ -151,6 +172,10 @@ static ta_status prep_embedding(ta__op_ctx *c) {
     }
     p->n_ids = ids->shape[0];
     p->rows = val->shape[0];
+    if (ids->data)
+        for (int32_t i = 0; i < p->n_ids; i++)
+            if (const_idx(ids, i) < 0 || const_idx(ids, i) >= p->rows)
+                return ta__op_fail(c, TA_E_MALFORMED, "a constant id is out of range");
     p->elem_size = (int32_t)ta_dtype_size(val->dtype);
     c->path = p->dequant ? TA__P_F32 : TA__P_COPY;
     return TA_OK;
