@@ -447,6 +447,26 @@ static void base_mirror(mdesc *m, int32_t before, int32_t after) {
     g->o[0].opt[0] = (fld){F_U8, 0};
     io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
 }
+/* REDUCE_MAX over axis 0 of an empty [0, 4] input: the fuzzer's SUM
+ * finding (an empty input has no address); the output is TFLM's initial
+ * value, the lowest float */
+static const int32_t k_axis0[1] = {0};
+static const float k_lowest4[4] = {-3.40282347e+38f, -3.40282347e+38f, -3.40282347e+38f, -3.40282347e+38f};
+static void c_reduce_max_empty(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    g->nt = 3;
+    g->t[0] = tf32(2, 0, 4, 0, 0);
+    g->t[1] = tconst((tdesc){TFL_TYPE_INT32, 1, {1}}, k_axis0, sizeof k_axis0);
+    g->t[2] = tf32(1, 4, 0, 0, 0);
+    g->no = 1;
+    g->o[0] = op2(TFL_OP_REDUCE_MAX, 0, 1, 2);
+    g->o[0].opt_type = TFL_OPT_REDUCER;
+    g->o[0].n_opt = 1;
+    g->o[0].opt[0] = (fld){F_U8, 0};
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
+}
 static void c_mirror_pad_wide(mdesc *m) { base_mirror(m, 4, 0); }
 static void c_mirror_pad_negative(mdesc *m) { base_mirror(m, -2, 2); }
 static void c_gather_nd_deep(mdesc *m) {
@@ -817,6 +837,7 @@ static const hcase k_cases[] = {
     {"embedding_lookup_index_high", AT_INVOKE, "EMBEDDING_LOOKUP kernel failed: value out of range",
      c_embedding_index_high},
     {"gather_const_index_high", AT_PREPARE, "op 0 (GATHER): a constant index is out of range", c_gather_const_high},
+    {"reduce_max_empty_input", RUNS, NULL, c_reduce_max_empty, k_in4, k_lowest4},
     {"gather_nd_index_depth", AT_PREPARE, "op 1 (GATHER_ND): index depth must be 1..rank", c_gather_nd_deep},
     {"mirror_pad_wider_than_input", AT_PREPARE, "op 0 (MIRROR_PAD): a padding is negative or wider", c_mirror_pad_wide},
     {"mirror_pad_negative", AT_PREPARE, "op 0 (MIRROR_PAD): a padding is negative or wider", c_mirror_pad_negative},

@@ -24,7 +24,8 @@ static int64_t idx_at(const void *indices, int32_t size, int64_t k) {
 }
 
 ta_status ta_kernel_gather(const ta_gather_params *p, const void *params, const void *indices, void *output) {
-    if (!p || !params || !indices || !output || (p->idx_size != 4 && p->idx_size != 8) || p->batch < 0 ||
+    /* params may be empty (no address): then every index is out of range */
+    if (!p || !indices || !output || (p->idx_size != 4 && p->idx_size != 8) || p->batch < 0 ||
         p->outer < 0 || p->n_idx < 0 || p->inner_bytes < 0 || p->axis_size < 0)
         return TA_E_INVALID_ARG;
     const uint8_t *src = (const uint8_t *)params;
@@ -43,7 +44,7 @@ ta_status ta_kernel_gather(const ta_gather_params *p, const void *params, const 
 }
 
 ta_status ta_kernel_gather_nd(const ta_gather_nd_params *p, const void *params, const void *indices, void *output) {
-    if (!p || !params || !indices || !output || p->nd < 1 || p->nd > TA_KERNEL_MAX_GATHER_ND ||
+    if (!p || !indices || !output || p->nd < 1 || p->nd > TA_KERNEL_MAX_GATHER_ND ||
         (p->idx_size != 4 && p->idx_size != 8) || p->elem_size < 1 || p->n_slices < 0 || p->slice_elems < 0 ||
         p->total_elems < p->slice_elems)
         return TA_E_INVALID_ARG;
@@ -65,7 +66,7 @@ ta_status ta_kernel_gather_nd(const ta_gather_nd_params *p, const void *params, 
 
 ta_status ta_kernel_embedding_lookup(const ta_embedding_params *p, const int32_t *ids, const void *value,
                                      void *output) {
-    if (!p || !ids || !value || !output || p->n_ids < 0 || p->rows < 0 || p->row_elems < 0 || p->elem_size < 1)
+    if (!p || !ids || !output || p->n_ids < 0 || p->rows < 0 || p->row_elems < 0 || p->elem_size < 1)
         return TA_E_INVALID_ARG;
     const size_t in_row = (size_t)p->row_elems * (size_t)p->elem_size;
     for (int32_t i = 0; i < p->n_ids; i++) {

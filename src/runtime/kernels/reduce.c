@@ -94,7 +94,9 @@ ta_status ta_kernel_reduce(const ta_mean_params *p, ta_reduce_kind kind, ta_dtyp
     int64_t no, ni, nr;
     ta_status st = counts(p, &no, &ni, &nr);
     if (st) return st;
-    if (!input || !output) return TA_E_INVALID_ARG;
+    /* an empty input (a 0 dim) has no bytes and may have no address: the
+     * output is then the initial value, as TFLM's */
+    if ((!input && ni) || !output) return TA_E_INVALID_ARG;
     if (kind == TA_REDUCE_MAX || kind == TA_REDUCE_MIN) {
         const bool mx = kind == TA_REDUCE_MAX;
         if (type == TA_DTYPE_FLOAT32) {

@@ -33,7 +33,8 @@ static ta_status prep_svdf(ta__op_ctx *c) {
     p->n_filter = wf->shape[0];
     p->n_memory = wt->shape[1];
     p->rank = c->op->opt.rank;
-    if (p->rank <= 0 || p->n_filter <= 0 || p->n_filter % p->rank || p->n_memory <= 0 || p->batch <= 0)
+    if (p->rank <= 0 || p->n_filter <= 0 || p->n_filter % p->rank || p->n_memory <= 0 || p->batch <= 0 ||
+        p->input_size <= 0)
         return ta__op_fail(c, TA_E_MALFORMED, "rank does not divide the filters");
     const int32_t units = p->n_filter / p->rank;
     if (wf->shape[1] != p->input_size || wt->shape[0] != p->n_filter || out->shape[0] != p->batch ||
