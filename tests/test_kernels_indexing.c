@@ -198,6 +198,14 @@ static void test_cumsum(void) {
                     }
                     CHECK(out[(o * p.depth + k) * p.inner + i] == want); /* eighths: exact */
                 }
+        /* in place (TA__OP_INPLACE): the same bytes, float and int8 */
+        const size_t n = (size_t)(p.outer * p.depth * p.inner);
+        CHECK(ta_kernel_cumsum_f32(&p, in, in) == TA_OK && memcmp(in, out, sizeof(float) * n) == 0);
+        CHECK(ta_sum_q_prepare(&p.q, 0.05f, -3, 0.4f, 0) == TA_OK);
+        int8_t q[54], qo[54];
+        for (int i = 0; i < 54; i++) q[i] = (int8_t)rnd(-128, 127);
+        CHECK(ta_kernel_cumsum_s8(&p, q, qo) == TA_OK && ta_kernel_cumsum_s8(&p, q, q) == TA_OK);
+        CHECK(memcmp(q, qo, n) == 0);
     }
 }
 
@@ -228,6 +236,9 @@ static void test_add_n_s8(void) {
         CHECK(zp[i] >= tflm - 1.0 && zp[i] <= tflm + 1.0);
     }
     CHECK(ta_sum_q_prepare(&q, 0.05f, 0, 0.0f, 0) == TA_E_INVALID_ARG);
+    /* in place (TA__OP_INPLACE): output over the second input */
+    CHECK(ta_sum_q_prepare(&q, 0.05f, -3, 0.1f, 2) == TA_OK);
+    CHECK(ta_kernel_add_n_s8(&q, 64, 3, ins, b) == TA_OK && memcmp(b, zp, 64) == 0);
 }
 
 int main(void) {

@@ -83,8 +83,10 @@ ta_status ta_kernel_cumsum_f32(const ta_cumsum_params *p, const float *input, fl
                 const int32_t d = p->reverse ? p->depth - 1 - k : k;
                 const size_t at = (size_t)((o * p->depth + d) * p->inner + i);
                 if (p->exclusive) {
+                    /* read before the write: the output may be the input's buffer */
+                    const float x = input[at];
                     output[at] = acc;
-                    acc += input[at];
+                    acc += x;
                 } else {
                     acc += input[at];
                     output[at] = acc;
@@ -107,7 +109,7 @@ ta_status ta_kernel_cumsum_s8(const ta_cumsum_params *p, const int8_t *input, in
                 const size_t at = (size_t)((o * p->depth + d) * p->inner + i);
                 uint32_t shown;
                 if (p->exclusive) {
-                    shown = acc;
+                    shown = acc; /* the input is read before the output is written */
                     acc += (uint32_t)term(&p->q, input[at]);
                 } else {
                     acc += (uint32_t)term(&p->q, input[at]);

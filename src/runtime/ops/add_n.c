@@ -7,6 +7,10 @@
  * with input zero point z every result is about -z/2 input steps high
  * (kernels.h, ta_sum_q_params).  ADD_N's int8 inputs share one scale and
  * zero point (TFLM's check).
+ *
+ * Both may run in place (TA__OP_INPLACE): ADD_N reads element i of every
+ * input before it writes element i, CUMSUM reads each element before it
+ * writes that position and never reads it again.
  */
 #include "runtime/ops/op.h"
 
@@ -116,7 +120,7 @@ static ta_status run_cumsum(const ta__op_run *r) {
                                 : ta_kernel_cumsum_s8(r->params, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0));
 }
 
-TA__OP_DEF(ta_op_ADD_N, ADD_N, ta__add_n_params, k_fields_an, TA__CLEAR_PADDING(clear_an), prep_add_n, run_add_n, 0,
-           TA__T(FLOAT32) | TA__T(INT8));
-TA__OP_DEF(ta_op_CUMSUM, CUMSUM, ta_cumsum_params, k_fields_cs, TA__CLEAR_PADDING(clear_cs), prep_cumsum, run_cumsum, 0,
-           TA__T(FLOAT32) | TA__T(INT8));
+TA__OP_DEF(ta_op_ADD_N, ADD_N, ta__add_n_params, k_fields_an, TA__CLEAR_PADDING(clear_an), prep_add_n, run_add_n,
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));
+TA__OP_DEF(ta_op_CUMSUM, CUMSUM, ta_cumsum_params, k_fields_cs, TA__CLEAR_PADDING(clear_cs), prep_cumsum, run_cumsum,
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));

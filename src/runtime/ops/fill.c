@@ -6,7 +6,8 @@
  * (float32, int8, int16, int32, int64, TFLM's types).  ZEROS_LIKE: zero
  * bytes (float32, int8, int32, int64): for int8 raw 0, not the zero point,
  * as TFLM writes it.  BROADCAST_TO: the input repeated along its dims of 1
- * to a constant shape, rank up to 6, any element type.
+ * to a constant shape, rank up to 6, any element type.  ZEROS_LIKE may run
+ * in place (TA__OP_INPLACE): it never reads its input.
  */
 #include "runtime/ops/op.h"
 
@@ -146,6 +147,6 @@ TA__OP_DEF(ta_op_SHAPE, SHAPE, ta__shape_params, k_fields_shape, TA__CLEAR_PADDI
 TA__OP_DEF(ta_op_FILL, FILL, ta__fill_params, k_fields_fill, TA__CLEAR_PADDING(clear_fill), prep_fill, run_fill, 0,
            TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16) | TA__T(INT32) | TA__T(INT64));
 TA__OP_DEF(ta_op_ZEROS_LIKE, ZEROS_LIKE, ta__fill_params, k_fields_fill, TA__CLEAR_PADDING(clear_fill), prep_zeros_like,
-           run_fill, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64));
+           run_fill, TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64));
 TA__OP_DEF(ta_op_BROADCAST_TO, BROADCAST_TO, ta_broadcast_to_params, k_fields_bt, TA__CLEAR_PADDING(clear_bt),
            prep_broadcast_to, run_broadcast_to, 0, TA__T_ANY);
