@@ -21,5 +21,5 @@ lines=$(grep -vc '^#' "$tmp/plain.txt")
 "$cli" ops --bogus > /dev/null 2> "$tmp/err.txt"
 rc=$?
 [ $rc -eq 2 ] && grep -q "unknown option '--bogus'" "$tmp/err.txt" || { echo "FAIL: ops --bogus: exit $rc"; fail=1; }
-[ $fail -eq 0 ] && echo "ops table: $rows ops, README matches the CLI"
+[ $fail -eq 0 ] && echo "ops table: $rows rows, README matches the CLI"
 exit $fail
