@@ -25,6 +25,7 @@
 #include "tinyarena/budget.h"
 #include "tinyarena/ops.h"
 #include "tinyarena/plan.h"
+#include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
 #include "tinyarena/types.h"
 
@@ -175,8 +176,11 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
     /* modes: greedy first (it exports the op constants), then the other
      * strategies, greedy with shared scratch, greedy in poison mode (its
      * plan becomes the budget table), the budget with the constants blob,
-     * and the budget with its init table */
-    for (size_t m = 0; m < n_strat + 4; m++) {
+     * every rewrite in poison mode (INPLACE puts an elementwise op's output
+     * on its input: the ops' in-place declarations are checked here), and
+     * the budget with its init table */
+    size_t planned_plain = 0;
+    for (size_t m = 0; m < n_strat + 5; m++) {
         ta_runtime_options opt = ta_runtime_options_default();
         char label[64];
         if (m == 0 || m <= n_strat) {
@@ -196,6 +200,11 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
             snprintf(label, sizeof label, "budget+consts");
             if (!entries) break;
             ta_runtime_use_budget(&opt, &budget);
+        } else if (m == n_strat + 4) {
+            snprintf(label, sizeof label, "greedy/poison+rewrites");
+            ta_runtime_use_strategy(&opt, "greedy");
+            opt.poison = true;
+            opt.rewrites = TA_REWRITE_ALL;
         } else {
             break;
         }
@@ -211,7 +220,10 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
             teardown(&r);
             break;
         }
+        if (m == n_strat + 4 && g_verbose)
+            printf("%s: planned %zu B, %zu B with every rewrite\n", name, planned_plain, b.planned);
         if (m == 0) {
+            planned_plain = b.planned;
             CHECK(ta_runtime_export_consts(&r.rt, NULL, 0, &blob_bytes, &d) == TA_OK);
             if (blob_bytes) {
                 blob = aligned_alloc(16, (blob_bytes + 15) & ~(size_t)15);
