@@ -25,6 +25,7 @@
 #include "tinyarena/budget.h"
 #include "tinyarena/ops.h"
 #include "tinyarena/plan.h"
+#include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
 #include "tinyarena/types.h"
 
@@ -175,8 +176,11 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
     /* modes: greedy first (it exports the op constants), then the other
      * strategies, greedy with shared scratch, greedy in poison mode (its
      * plan becomes the budget table), the budget with the constants blob,
-     * and the budget with its init table */
-    for (size_t m = 0; m < n_strat + 4; m++) {
+     * every rewrite in poison mode (INPLACE puts an elementwise op's output
+     * on its input: the ops' in-place declarations are checked here), and
+     * the budget with its init table */
+    size_t planned_plain = 0;
+    for (size_t m = 0; m < n_strat + 5; m++) {
         ta_runtime_options opt = ta_runtime_options_default();
         char label[64];
         if (m == 0 || m <= n_strat) {
@@ -196,6 +200,11 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
             snprintf(label, sizeof label, "budget+consts");
             if (!entries) break;
             ta_runtime_use_budget(&opt, &budget);
+        } else if (m == n_strat + 4) {
+            snprintf(label, sizeof label, "greedy/poison+rewrites");
+            ta_runtime_use_strategy(&opt, "greedy");
+            opt.poison = true;
+            opt.rewrites = TA_REWRITE_ALL;
         } else {
             break;
         }
@@ -211,7 +220,10 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
             teardown(&r);
             break;
         }
+        if (m == n_strat + 4 && g_verbose)
+            printf("%s: planned %zu B, %zu B with every rewrite\n", name, planned_plain, b.planned);
         if (m == 0) {
+            planned_plain = b.planned;
             CHECK(ta_runtime_export_consts(&r.rt, NULL, 0, &blob_bytes, &d) == TA_OK);
             if (blob_bytes) {
                 blob = aligned_alloc(16, (blob_bytes + 15) & ~(size_t)15);
@@ -277,6 +289,38 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
     free(entries);
     free(blob);
     free(init_tab);
+    munmap(bytes, len);
+}
+
+/* RSQRT on a value below the input's zero point (a negative real): TFLM
+ * fails the invoke, and so does this runtime -- with TA_E_UNSUPPORTED and a
+ * one-line diag naming the op, never the caller's-fault INVALID_ARG (a fuzz
+ * finding), and without writing the output. */
+static void test_rsqrt_negative(const char *data) {
+    char path[2048];
+    snprintf(path, sizeof path, "%s/models/ops/RSQRT_int8/model.tflite", data);
+    size_t len = 0;
+    unsigned char *bytes = map_readonly(path, &len);
+    if (!bytes) return; /* the manifest run already reported it */
+    ta_runtime_options opt = ta_runtime_options_default();
+    CHECK(ta_runtime_use_strategy(&opt, "greedy") == TA_OK);
+    run_t r;
+    ta_arena_breakdown b;
+    ta_diag d;
+    CHECK(setup(&r, bytes, len, &opt, &b, &d) == TA_OK);
+    const ta_io *in = ta_runtime_input(&r.rt, 0), *out = ta_runtime_output(&r.rt, 0);
+    if (in && out) {
+        memset(in->data, 0x7f, in->bytes);
+        ((int8_t *)in->data)[in->bytes - 1] = -128; /* the zero point is -3 */
+        memset(out->data, 0x55, out->bytes);
+        CHECK(ta_runtime_invoke(&r.rt, &d) == TA_E_UNSUPPORTED);
+        CHECK(strstr(d.msg, "RSQRT") != NULL && strchr(d.msg, '\n') == NULL);
+        CHECK(((unsigned char *)out->data)[0] == 0x55);
+        /* the same runtime runs again once the input is in range */
+        ((int8_t *)in->data)[in->bytes - 1] = -3;
+        CHECK(ta_runtime_invoke(&r.rt, &d) == TA_OK);
+    }
+    teardown(&r);
     munmap(bytes, len);
 }
 
@@ -360,6 +404,7 @@ int main(int argc, char **argv) {
         }
     }
     free(tsv);
+    if (!only) test_rsqrt_negative(data);
     printf("%d/%d cases byte-identical, %d unsupported (no kernel for the op yet), %d failed, in %d folders\n",
            identical, total, unsupported, failed, folders);
     CHECK(failed == 0);

@@ -388,6 +388,94 @@ static void signal_ops(void) {
     g_custom_name = NULL;
 }
 
+/* issue #18 part A: the refusals of each new op's prepare */
+static void part_a(void) {
+    const int32_t s24[2] = {2, 4}, s14[2] = {1, 4}, s3[1] = {3}, s5[5] = {1, 1, 1, 2, 4};
+    static const float k_scale2[1] = {2.0f}, k_scale16[1] = {16.0f / 256.0f};
+    static const int64_t k_zp127[1] = {127};
+    operand a = act8(2, s24, k_scale1, k_zp0), a14 = act8(2, s14, k_scale1, k_zp0);
+    operand f = {.dt = TA_DTYPE_FLOAT32, .rank = 2, .shape = {2, 4}};
+    operand bl = {.dt = TA_DTYPE_BOOL, .rank = 2, .shape = {2, 4}};
+    ta_diag d;
+    /* PRELU: alpha broadcasts, the input may not; int8 alpha only */
+    operand pin[2] = {a, a14};
+    expect(prep(TA_OP_PRELU, NULL, pin, 2, &a, 1, &d), TA_OK, &d, "PRELU", "");
+    operand pbig[2] = {a14, a};
+    expect(prep(TA_OP_PRELU, NULL, pbig, 2, &a, 1, &d), TA_E_MALFORMED, &d, "PRELU", "does not match the input's");
+    operand p3[2] = {a, act8(1, s3, k_scale1, k_zp0)};
+    expect(prep(TA_OP_PRELU, NULL, p3, 2, &a, 1, &d), TA_E_UNSUPPORTED, &d, "PRELU", "do not broadcast");
+    operand a16 = a;
+    a16.dt = TA_DTYPE_INT16;
+    operand p16[2] = {a16, a16};
+    expect(prep(TA_OP_PRELU, NULL, p16, 2, &a16, 1, &d), TA_E_UNSUPPORTED, &d, "PRELU", "alpha type int16");
+    /* comparisons: a bool output of the broadcast size; int8 scales below 1 */
+    operand cin[2] = {a, a14};
+    expect(prep(TA_OP_GREATER, NULL, cin, 2, &bl, 1, &d), TA_OK, &d, "GREATER", "");
+    expect(prep(TA_OP_GREATER, NULL, cin, 2, &a, 1, &d), TA_E_UNSUPPORTED, &d, "GREATER", "output type int8");
+    operand b14 = bl;
+    b14.shape[0] = 1;
+    expect(prep(TA_OP_LESS, NULL, cin, 2, &b14, 1, &d), TA_E_MALFORMED, &d, "LESS", "broadcast shape");
+    operand big[2] = {act8(2, s24, k_scale2, k_zp0), a};
+    expect(prep(TA_OP_EQUAL, NULL, big, 2, &bl, 1, &d), TA_E_UNSUPPORTED, &d, "EQUAL", "scales must be in (0, 1)");
+    operand bb[2] = {bl, bl};
+    expect(prep(TA_OP_NOT_EQUAL, NULL, bb, 2, &bl, 1, &d), TA_OK, &d, "NOT_EQUAL", "");
+    expect(prep(TA_OP_LESS_EQUAL, NULL, bb, 2, &bl, 1, &d), TA_E_UNSUPPORTED, &d, "LESS_EQUAL", "input type bool");
+    operand i16[2] = {a16, a16};
+    expect(prep(TA_OP_GREATER, NULL, i16, 2, &bl, 1, &d), TA_E_UNSUPPORTED, &d, "GREATER", "input type int16");
+    /* logic on bools only */
+    operand ff[2] = {f, f};
+    expect(prep(TA_OP_LOGICAL_AND, NULL, bb, 2, &bl, 1, &d), TA_OK, &d, "LOGICAL_AND", "");
+    expect(prep(TA_OP_LOGICAL_OR, NULL, ff, 2, &f, 1, &d), TA_E_UNSUPPORTED, &d, "LOGICAL_OR", "input type float32");
+    /* SELECT_V2: a bool condition, shapes broadcasting to the output's, x and
+     * y in the output's quantisation (copied, never rescaled) */
+    operand sel[3] = {bl, a, a14};
+    expect(prep(TA_OP_SELECT_V2, NULL, sel, 3, &a, 1, &d), TA_OK, &d, "SELECT_V2", "");
+    operand sc[3] = {a, a, a};
+    expect(prep(TA_OP_SELECT_V2, NULL, sc, 3, &a, 1, &d), TA_E_UNSUPPORTED, &d, "SELECT_V2", "condition type int8");
+    operand s3x[3] = {bl, act8(1, s3, k_scale1, k_zp0), a};
+    expect(prep(TA_OP_SELECT_V2, NULL, s3x, 3, &a, 1, &d), TA_E_MALFORMED, &d, "SELECT_V2", "do not broadcast");
+    operand sq[3] = {bl, a, act8(2, s24, k_scale1, k_zp5)};
+    expect(prep(TA_OP_SELECT_V2, NULL, sq, 3, &a, 1, &d), TA_E_UNSUPPORTED, &d, "SELECT_V2",
+           "share the output's quantisation");
+    operand a5 = act8(5, s5, k_scale1, k_zp0);
+    operand s5x[3] = {bl, a5, a};
+    expect(prep(TA_OP_SELECT_V2, NULL, s5x, 3, &a, 1, &d), TA_E_UNSUPPORTED, &d, "SELECT_V2", "ranks differ");
+    /* unary ops: one size, types as TFLM */
+    operand a7 = a;
+    a7.shape[1] = 3;
+    expect(prep(TA_OP_ABS, NULL, &a, 1, &a7, 1, &d), TA_E_MALFORMED, &d, "ABS", "output differs from input");
+    expect(prep(TA_OP_EXP, NULL, &a, 1, &a, 1, &d), TA_E_UNSUPPORTED, &d, "EXP", "input type int8");
+    expect(prep(TA_OP_ELU, NULL, &a16, 1, &a16, 1, &d), TA_E_UNSUPPORTED, &d, "ELU", "input type int16");
+    operand q0 = a;
+    q0.nq = 0;
+    expect(prep(TA_OP_RSQRT, NULL, &a, 1, &q0, 1, &d), TA_E_UNSUPPORTED, &d, "RSQRT", "need quantisation");
+    operand a16z = a16;
+    a16z.zps = k_zp5;
+    expect(prep(TA_OP_RELU, NULL, &a16z, 1, &a16, 1, &d), TA_E_UNSUPPORTED, &d, "RELU", "zero points 0");
+    expect(prep(TA_OP_RELU_N1_TO_1, NULL, &a, 1, &a, 1, &d), TA_E_UNSUPPORTED, &d, "RELU_N1_TO_1",
+           "no quantised RELU_N1_TO_1");
+    expect(prep(TA_OP_RELU_N1_TO_1, NULL, &f, 1, &f, 1, &d), TA_OK, &d, "RELU_N1_TO_1", "");
+    /* binary ops */
+    operand sd16[2] = {a16z, a16};
+    expect(prep(TA_OP_SQUARED_DIFFERENCE, NULL, sd16, 2, &a16, 1, &d), TA_E_UNSUPPORTED, &d, "SQUARED_DIFFERENCE",
+           "zero points 0");
+    operand i32 = {.dt = TA_DTYPE_INT32, .rank = 2, .shape = {2, 4}};
+    operand ii[2] = {i32, i32};
+    expect(prep(TA_OP_FLOOR_DIV, NULL, ii, 2, &i32, 1, &d), TA_E_UNSUPPORTED, &d, "FLOOR_DIV", "input type int32");
+    expect(prep(TA_OP_FLOOR_MOD, NULL, ff, 2, &f, 1, &d), TA_OK, &d, "FLOOR_MOD", "");
+    /* normalisations */
+    operand lso = act8(2, s24, k_scale16, k_zp127);
+    expect(prep(TA_OP_LOG_SOFTMAX, NULL, &a, 1, &lso, 1, &d), TA_OK, &d, "LOG_SOFTMAX", "");
+    expect(prep(TA_OP_LOG_SOFTMAX, NULL, &a, 1, &a, 1, &d), TA_E_UNSUPPORTED, &d, "LOG_SOFTMAX", "scale 16/256");
+    ta_op_options act = ta_op_options_default();
+    act.activation = TA_ACT_RELU;
+    expect(prep(TA_OP_L2_NORMALIZATION, &act, &a, 1, &a, 1, &d), TA_E_UNSUPPORTED, &d, "L2_NORMALIZATION",
+           "fused activation");
+    expect(prep(TA_OP_L2_NORMALIZATION, NULL, &a5, 1, &a5, 1, &d), TA_E_UNSUPPORTED, &d, "L2_NORMALIZATION",
+           "rank must be 1..4");
+    expect(prep(TA_OP_L2_NORMALIZATION, NULL, &a, 1, &a, 1, &d), TA_OK, &d, "L2_NORMALIZATION", "");
+}
+
 int main(void) {
     conv();
     fully_connected();
@@ -395,5 +483,6 @@ int main(void) {
     movement();
     recurrent();
     signal_ops();
+    part_a();
     return ta_test_finish("test_prepare_ops");
 }

@@ -72,7 +72,7 @@ void ops_table_write(FILE *f, bool markdown) {
     const size_t n_tflm = sizeof k_tflm / sizeof k_tflm[0];
     const char **names = malloc(sizeof *names * (n_tflm + ta_op_list_all.count));
     if (!names) return;
-    size_t n = 0, ours = 0, both = 0;
+    size_t n = 0, ours = 0, both = 0, custom = 0;
     for (size_t i = 0; i < n_tflm; i++) names[n++] = k_tflm[i];
     for (uint32_t i = 0; i < ta_op_list_all.count; i++)
         if (!in_tflm(tflm_name(ta_op_list_all.defs[i]))) names[n++] = tflm_name(ta_op_list_all.defs[i]);
@@ -87,16 +87,15 @@ void ops_table_write(FILE *f, bool markdown) {
         types_str(ta_op_def_types(d), ty, sizeof ty);
         ours += d != NULL;
         both += d != NULL && t;
+        custom += d != NULL && strncmp(names[i], "Signal", 6) == 0;
         if (markdown)
             fprintf(f, "| %s | %s | %s |\n", names[i], d ? ty : "not yet",
                     t ? "yes" : strncmp(names[i], "Signal", 6) == 0 ? "custom op (TFLM's signal library)" : "no");
         else
             fprintf(f, "%-40s %-40s %s\n", names[i], d ? ty : "-", t ? "tflm" : "not-in-tflm-resolver");
     }
-    if (markdown)
-        fprintf(f, "\n%zu ops run here: %zu of the %zu builtins TFLM registers, and %zu more.\n", ours, both, n_tflm,
-                ours - both);
-    else
-        fprintf(f, "# %zu ops: %zu of the %zu builtins TFLM registers, and %zu more\n", ours, both, n_tflm, ours - both);
+    fprintf(f, "%s%zu ops run here: %zu of the %zu builtins TFLM registers, %zu custom ops of TFLM's signal library, "
+               "%zu builtin%s TFLM has no kernel for.\n",
+            markdown ? "\n" : "# ", ours, both, n_tflm, custom, ours - both - custom, ours - both - custom == 1 ? "" : "s");
     free(names);
 }

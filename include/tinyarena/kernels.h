@@ -640,8 +640,9 @@ ta_status ta_kernel_abs_s16_plain(size_t n, const int16_t *input, int16_t *outpu
 /* RSQRT: mult/shift from ta_quant_multiplier(1 / (double)(sqrtf(s_in) *
  * s_out)).  Per element v = x - zp_in: v == 0 gives the type's max; else
  * TFLM's fixed-point 1/sqrt(v) (ta_inv_sqrt_multiplier) rescaled by 2^20,
- * then by mult/shift - 20, + zp_out, clamped.  TA_E_INVALID_ARG when some
- * x < zp_in (TFLM fails the invoke: rsqrt of a negative value). */
+ * then by mult/shift - 20, + zp_out, clamped.  TA_E_UNSUPPORTED, before
+ * any output is written, when some x < zp_in (TFLM fails the invoke: rsqrt
+ * of a negative value). */
 ta_status ta_rsqrt_prepare(ta_unary_q_params *p, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp);
 ta_status ta_kernel_rsqrt_s8(const ta_unary_q_params *p, size_t n, const int8_t *input, int8_t *output);
 ta_status ta_kernel_rsqrt_s16(const ta_unary_q_params *p, size_t n, const int16_t *input, int16_t *output);

@@ -244,9 +244,10 @@ static int32_t rsqrt_q(const ta_unary_q_params *p, int32_t x, int32_t lo, int32_
 
 #define RSQRT_BODY(T, lo, hi)                                                                    \
     if (!check_q(p, n, input, output) || p->shift - 20 < -31) return TA_E_INVALID_ARG;            \
-    /* TFLM fails on a negative value; look at every element before writing */                   \
+    /* TFLM fails on a negative value; look at every element before writing.  \
+     * A value, not an argument, is at fault: TA_E_UNSUPPORTED */                                \
     for (size_t i = 0; i < n; i++)                                                               \
-        if (input[i] < p->input_zp) return TA_E_INVALID_ARG;                                      \
+        if (input[i] < p->input_zp) return TA_E_UNSUPPORTED;                                      \
     for (size_t i = 0; i < n; i++) output[i] = (T)rsqrt_q(p, input[i], lo, hi);                   \
     return TA_OK
 

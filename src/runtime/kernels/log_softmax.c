@@ -27,7 +27,7 @@ ta_status ta_log_softmax_prepare_s8(ta_log_softmax_params *p, float in_scale) {
     if (st) return st;
     /* the reverse divisor needs 2^(31 - shift) to be a positive int in
      * TFLM's arithmetic and a multiplier below one */
-    if (sp.input_left_shift < 1 || sp.input_left_shift > 31 || sp.input_mult <= 0) return TA_E_UNSUPPORTED;
+    if (sp.input_left_shift < 1 || sp.input_left_shift > 30 || sp.input_mult <= 0) return TA_E_UNSUPPORTED;
     p->input_mult = sp.input_mult;
     p->input_left_shift = sp.input_left_shift;
     p->diff_min = sp.diff_min;
