@@ -476,6 +476,121 @@ static void part_a(void) {
     expect(prep(TA_OP_L2_NORMALIZATION, NULL, &a, 1, &a, 1, &d), TA_OK, &d, "L2_NORMALIZATION", "");
 }
 
+/* Part B of issue 18: the indexing, shape and reduction ops and the float
+ * recurrent paths, one well-formed op each and the refusals their prepare
+ * owns. */
+static void part_b(void) {
+    ta_diag d;
+    static int32_t ax[1], idx[3], shp[3], blk[2], pads[4];
+    const int32_t s26[2] = {2, 6}, s23[2] = {2, 3}, s24[2] = {2, 4};
+    operand a = act8(2, s26, k_scale1, k_zp0);
+    operand axis = {.dt = TA_DTYPE_INT32, .rank = 0, .data = ax, .data_bytes = 4};
+    /* SPLIT [2, 6] into 2 x [2, 3] on axis 1 */
+    ta_op_options o = ta_op_options_default();
+    o.num = 2;
+    ax[0] = 1;
+    operand sin[2] = {axis, a}, sout[2] = {act8(2, s23, k_scale1, k_zp0), act8(2, s23, k_scale1, k_zp0)};
+    expect(prep(TA_OP_SPLIT, &o, sin, 2, sout, 2, &d), TA_OK, &d, "SPLIT", "");
+    o.num = 3;
+    expect(prep(TA_OP_SPLIT, &o, sin, 2, sout, 2, &d), TA_E_MALFORMED, &d, "SPLIT", "num_splits differs");
+    o.num = 2;
+    sout[1] = act8(2, s24, k_scale1, k_zp0);
+    sout[0].shape[1] = 2;
+    expect(prep(TA_OP_SPLIT, &o, sin, 2, sout, 2, &d), TA_E_MALFORMED, &d, "SPLIT", "not equal parts");
+    expect(prep(TA_OP_SPLIT_V, &o, (operand[]){a, axis, axis}, 3, sout, 2, &d), TA_OK, &d, "SPLIT_V", "");
+    ax[0] = 2;
+    expect(prep(TA_OP_SPLIT_V, &o, (operand[]){a, axis, axis}, 3, sout, 2, &d), TA_E_MALFORMED, &d, "SPLIT_V",
+           "axis out of range");
+    /* GATHER [2, 6] by 3 constant indices on axis 1 -> [2, 3] */
+    ta_op_options go = ta_op_options_default();
+    go.axis = 1;
+    idx[0] = 5, idx[1] = 0, idx[2] = 2;
+    operand gin[2] = {a, {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {3}, .data = idx, .data_bytes = 12}};
+    operand gout = act8(2, s23, k_scale1, k_zp0);
+    expect(prep(TA_OP_GATHER, &go, gin, 2, &gout, 1, &d), TA_OK, &d, "GATHER", "");
+    idx[1] = 6;
+    expect(prep(TA_OP_GATHER, &go, gin, 2, &gout, 1, &d), TA_E_MALFORMED, &d, "GATHER", "constant index is out");
+    idx[1] = 0;
+    go.batch_dims = 2;
+    expect(prep(TA_OP_GATHER, &go, gin, 2, &gout, 1, &d), TA_E_MALFORMED, &d, "GATHER", "batch_dims out of range");
+    go.batch_dims = 0;
+    gin[1].dt = TA_DTYPE_INT16;
+    gin[1].data_bytes = 6;
+    expect(prep(TA_OP_GATHER, &go, gin, 2, &gout, 1, &d), TA_E_UNSUPPORTED, &d, "GATHER", "indices type int16");
+    /* BROADCAST_TO [2, 6] -> [3, 2, 6]; [2, 6] -> [3, 4, 6] does not broadcast */
+    shp[0] = 3, shp[1] = 2, shp[2] = 6;
+    operand bin[2] = {a, {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {3}, .data = shp, .data_bytes = 12}};
+    operand bout = {.dt = TA_DTYPE_INT8, .rank = 3, .shape = {3, 2, 6}, .nq = 1, .scales = k_scale1, .zps = k_zp0};
+    expect(prep(TA_OP_BROADCAST_TO, NULL, bin, 2, &bout, 1, &d), TA_OK, &d, "BROADCAST_TO", "");
+    shp[1] = bout.shape[1] = 4;
+    expect(prep(TA_OP_BROADCAST_TO, NULL, bin, 2, &bout, 1, &d), TA_E_MALFORMED, &d, "BROADCAST_TO",
+           "does not broadcast");
+    /* SPACE_TO_DEPTH [1, 4, 6, 2] block 2 -> [1, 2, 3, 8]; block 4 does not divide 6 */
+    const int32_t s1462[4] = {1, 4, 6, 2}, s1238[4] = {1, 2, 3, 8};
+    ta_op_options bo = ta_op_options_default();
+    bo.block_size = 2;
+    operand din = act8(4, s1462, k_scale1, k_zp0), dout = act8(4, s1238, k_scale1, k_zp0);
+    expect(prep(TA_OP_SPACE_TO_DEPTH, &bo, &din, 1, &dout, 1, &d), TA_OK, &d, "SPACE_TO_DEPTH", "");
+    expect(prep(TA_OP_DEPTH_TO_SPACE, &bo, &dout, 1, &din, 1, &d), TA_OK, &d, "DEPTH_TO_SPACE", "");
+    bo.block_size = 4;
+    expect(prep(TA_OP_SPACE_TO_DEPTH, &bo, &din, 1, &dout, 1, &d), TA_E_MALFORMED, &d, "SPACE_TO_DEPTH",
+           "do not match the block size");
+    /* SPACE_TO_BATCH_ND [1, 4, 6, 2] block [2, 2] pads 0 -> [4, 2, 3, 2]; a negative padding */
+    blk[0] = blk[1] = 2;
+    const int32_t s4232[4] = {4, 2, 3, 2};
+    operand sbin[3] = {din, {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {2}, .data = blk, .data_bytes = 8},
+                       {.dt = TA_DTYPE_INT32, .rank = 2, .shape = {2, 2}, .data = pads, .data_bytes = 16}};
+    operand sbout = act8(4, s4232, k_scale1, k_zp0);
+    expect(prep(TA_OP_SPACE_TO_BATCH_ND, NULL, sbin, 3, &sbout, 1, &d), TA_OK, &d, "SPACE_TO_BATCH_ND", "");
+    pads[1] = -2;
+    expect(prep(TA_OP_SPACE_TO_BATCH_ND, NULL, sbin, 3, &sbout, 1, &d), TA_E_MALFORMED, &d, "SPACE_TO_BATCH_ND",
+           "non-negative");
+    pads[1] = 0;
+    /* RESIZE_BILINEAR: align_corners with half_pixel_centers */
+    const int32_t s1884[4] = {1, 8, 12, 2};
+    shp[0] = 8, shp[1] = 12;
+    ta_op_options ro = ta_op_options_default();
+    operand rin[2] = {din, {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {2}, .data = shp, .data_bytes = 8}};
+    operand rout = act8(4, s1884, k_scale1, k_zp0);
+    expect(prep(TA_OP_RESIZE_BILINEAR, &ro, rin, 2, &rout, 1, &d), TA_OK, &d, "RESIZE_BILINEAR", "");
+    ro.align_corners = ro.half_pixel_centers = true;
+    expect(prep(TA_OP_RESIZE_BILINEAR, &ro, rin, 2, &rout, 1, &d), TA_E_MALFORMED, &d, "RESIZE_BILINEAR",
+           "both set");
+    /* REDUCE_MAX int8 keeps one quantisation; int16 is TFLM's refusal; SUM int16 runs */
+    ax[0] = 1;
+    operand rdin[2] = {a, {.dt = TA_DTYPE_INT32, .rank = 1, .shape = {1}, .data = ax, .data_bytes = 4}};
+    operand rdout = act8(1, s26, k_scale1, k_zp0);
+    expect(prep(TA_OP_REDUCE_MAX, NULL, rdin, 2, &rdout, 1, &d), TA_OK, &d, "REDUCE_MAX", "");
+    rdout.zps = k_zp5;
+    expect(prep(TA_OP_REDUCE_MIN, NULL, rdin, 2, &rdout, 1, &d), TA_E_UNSUPPORTED, &d, "REDUCE_MIN",
+           "share scale and zero point");
+    rdin[0].dt = rdout.dt = TA_DTYPE_INT16;
+    rdout.zps = k_zp0;
+    expect(prep(TA_OP_REDUCE_MAX, NULL, rdin, 2, &rdout, 1, &d), TA_E_UNSUPPORTED, &d, "REDUCE_MAX",
+           "input type int16");
+    expect(prep(TA_OP_SUM, NULL, rdin, 2, &rdout, 1, &d), TA_OK, &d, "SUM", "");
+    /* ADD_N needs two inputs; MIRROR_PAD a known mode */
+    expect(prep(TA_OP_ADD_N, NULL, &a, 1, &a, 1, &d), TA_E_MALFORMED, &d, "ADD_N", "2 to 64 inputs");
+    ta_op_options mo = ta_op_options_default();
+    mo.mirror_mode = 2;
+    operand mpin[2] = {a, {.dt = TA_DTYPE_INT32, .rank = 2, .shape = {2, 2}, .data = pads, .data_bytes = 16}};
+    expect(prep(TA_OP_MIRROR_PAD, &mo, mpin, 2, &a, 1, &d), TA_E_MALFORMED, &d, "MIRROR_PAD", "neither REFLECT");
+    /* float SVDF: runs with RELU, refuses SIGN_BIT */
+    static float wf[4 * 8], wt[4 * 2], bias[4];
+    ta_op_options so = ta_op_options_default();
+    so.rank = 1;
+    so.activation = TA_ACT_RELU;
+    operand svin[5] = {{.dt = TA_DTYPE_FLOAT32, .rank = 2, .shape = {1, 8}},
+                       {.dt = TA_DTYPE_FLOAT32, .rank = 2, .shape = {4, 8}, .data = wf, .data_bytes = sizeof wf},
+                       {.dt = TA_DTYPE_FLOAT32, .rank = 2, .shape = {4, 2}, .data = wt, .data_bytes = sizeof wt},
+                       {.dt = TA_DTYPE_FLOAT32, .rank = 1, .shape = {4}, .data = bias, .data_bytes = sizeof bias},
+                       {.dt = TA_DTYPE_FLOAT32, .rank = 2, .shape = {1, 8}, .flags = TA_TENSOR_VARIABLE}};
+    operand svout = {.dt = TA_DTYPE_FLOAT32, .rank = 2, .shape = {1, 4}};
+    expect(prep(TA_OP_SVDF, &so, svin, 5, &svout, 1, &d), TA_OK, &d, "SVDF", "");
+    so.activation = TA_ACT_SIGN_BIT;
+    expect(prep(TA_OP_SVDF, &so, svin, 5, &svout, 1, &d), TA_E_UNSUPPORTED, &d, "SVDF", "fused activation");
+}
+
 int main(void) {
     conv();
     fully_connected();
@@ -484,5 +599,6 @@ int main(void) {
     recurrent();
     signal_ops();
     part_a();
+    part_b();
     return ta_test_finish("test_prepare_ops");
 }
