@@ -9,6 +9,8 @@
  *  - plain int16 ABS at -32768, quantised RELU6 ignoring the output scale,
  *    RSQRT refusing a value below the zero point before writing anything;
  *  - three-way SELECT_V2 broadcasting against an index computation;
+ *  - int64 and bool comparisons and int32 SQUARED_DIFFERENCE, which TFLM
+ *    runs but no golden case covers;
  *  - every kernel refuses NULL pointers and out-of-range params
  *    (TA_E_INVALID_ARG), never reading them. */
 #include <math.h>
@@ -199,8 +201,65 @@ static void test_select(void) {
     CHECK(ta_kernel_logical_not(2, la, lo) == TA_OK && lo[0] == 1 && lo[1] == 0);
 }
 
+/* Types TFLM runs that no golden case has: int64 and bool comparisons (an
+ * int64 operand only 4-aligned, as a model constant may be), int32
+ * SQUARED_DIFFERENCE (wrapping) -- against plain C on the same values. */
+static void test_other_types(void) {
+    enum { N = 24 };
+    ta_compare_params cp;
+    memset(&cp, 0, sizeof cp);
+    const int32_t s[2] = {4, 6}, s1[2] = {1, 6};
+    CHECK(ta_broadcast_init(&cp.shape, s, 2, s1, 2) == TA_OK);
+    _Alignas(8) unsigned char raw[8 * N + 4];
+    int64_t a[N], b[6];
+    for (int i = 0; i < N; i++) a[i] = (int64_t)rnd(-5, 5) * ((int64_t)1 << 40) + rnd(-2, 2);
+    for (int i = 0; i < 6; i++) b[i] = (int64_t)rnd(-5, 5) * ((int64_t)1 << 40);
+    memcpy(raw + 4, a, sizeof a); /* 4 mod 8 */
+    int ok = 1;
+    for (int fn = TA_CMP_EQUAL; fn <= TA_CMP_LESS_EQUAL; fn++) {
+        uint8_t out[N];
+        cp.fn = fn;
+        CHECK(ta_kernel_compare(&cp, TA_DTYPE_INT64, raw + 4, b, out) == TA_OK);
+        for (int i = 0; i < N; i++) {
+            const int64_t x = a[i], y = b[i % 6];
+            const int want = fn == TA_CMP_EQUAL           ? x == y
+                             : fn == TA_CMP_NOT_EQUAL     ? x != y
+                             : fn == TA_CMP_GREATER       ? x > y
+                             : fn == TA_CMP_GREATER_EQUAL ? x >= y
+                             : fn == TA_CMP_LESS          ? x < y
+                                                          : x <= y;
+            ok &= out[i] == want;
+        }
+    }
+    CHECK(ok);
+    uint8_t ba[N], bb[6], bo[N];
+    for (int i = 0; i < N; i++) ba[i] = (uint8_t)rnd(0, 2); /* 2: a nonzero byte reads as true */
+    for (int i = 0; i < 6; i++) bb[i] = (uint8_t)rnd(0, 1);
+    cp.fn = TA_CMP_EQUAL;
+    CHECK(ta_kernel_compare(&cp, TA_DTYPE_BOOL, ba, bb, bo) == TA_OK);
+    ok = 1;
+    for (int i = 0; i < N; i++) ok &= bo[i] == ((ba[i] != 0) == (bb[i % 6] != 0));
+    CHECK(ok);
+
+    ta_sqdiff_params sq;
+    memset(&sq, 0, sizeof sq);
+    CHECK(ta_broadcast_init(&sq.shape, s, 2, s1, 2) == TA_OK);
+    int32_t x[N], y[6], o[N];
+    for (int i = 0; i < N; i++) x[i] = i == 0 ? INT32_MIN : rnd(-100000, 100000);
+    for (int i = 0; i < 6; i++) y[i] = i == 0 ? INT32_MAX : rnd(-100000, 100000);
+    CHECK(ta_kernel_sqdiff(&sq, TA_DTYPE_INT32, x, y, o) == TA_OK);
+    ok = 1;
+    for (int i = 0; i < N; i++) {
+        const uint32_t d = (uint32_t)x[i] - (uint32_t)y[i % 6];
+        ok &= o[i] == (int32_t)(d * d);
+    }
+    CHECK(ok);
+    CHECK(ta_kernel_sqdiff(&sq, TA_DTYPE_UINT8, x, y, o) == TA_E_UNSUPPORTED);
+}
+
 int main(void) {
     test_relu_n1_to_1_f32();
+    test_other_types();
     test_float_math();
     test_inv_sqrt();
     test_quantised();

@@ -213,8 +213,10 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
         ta_status st = setup(&r, bytes, len, &opt, &b, &d);
         if (st) {
             int unsupported = st == TA_E_UNSUPPORTED && strstr(d.msg, "no kernel for this op") != NULL;
-            if (!unsupported) fprintf(stderr, "%s [%s]: setup: %s\n", name, label, d.msg);
-            else if (g_verbose) printf("%s: not supported yet (%s)\n", name, d.msg);
+            if (!unsupported)
+                fprintf(stderr, "%s [%s]: setup: %s\n", name, label, d.msg);
+            else if (g_verbose)
+                printf("%s: not supported yet (%s)\n", name, d.msg);
             for (int c = 0; c < n_cases; c++)
                 if (result[c] == CASE_OK) result[c] = unsupported && m == 0 ? CASE_UNSUPPORTED : CASE_FAIL;
             teardown(&r);
@@ -242,13 +244,26 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
             entries = calloc(n + 1, sizeof *entries);
             for (size_t i = 0; i < n; i++) {
                 const ta_poison_buf *pb = &r.rt.pbuf[i];
-                entries[i] = (ta_budget_entry){pb->tensor < 0 ? TA_BUDGET_SCRATCH : TA_BUDGET_TENSOR, 0,
+                entries[i] = (ta_budget_entry){pb->tensor < 0 ? TA_BUDGET_SCRATCH : TA_BUDGET_TENSOR,
+                                               0,
                                                (uint32_t)(pb->tensor < 0 ? 0 : pb->tensor),
                                                (uint32_t)(pb->data - r.rt.head),
-                                               (uint32_t)((pb->bytes + 15) & ~(size_t)15), pb->first, pb->last};
+                                               (uint32_t)((pb->bytes + 15) & ~(size_t)15),
+                                               pb->first,
+                                               pb->last};
             }
-            budget = (ta_budget){name, ta_budget_hash(bytes, len), "greedy", (uint32_t)b.planned, 16, (uint32_t)n,
-                                 entries, blob, (uint32_t)blob_bytes, 0, NULL, 0};
+            budget = (ta_budget){name,
+                                 ta_budget_hash(bytes, len),
+                                 "greedy",
+                                 (uint32_t)b.planned,
+                                 16,
+                                 (uint32_t)n,
+                                 entries,
+                                 blob,
+                                 (uint32_t)blob_bytes,
+                                 0,
+                                 NULL,
+                                 0};
         }
         if (m == n_strat + 3) {
             /* its init table: the budget+init mode below runs from it alone */

@@ -12,19 +12,106 @@
 
 /* The names TFLM's resolver registers (micro_mutable_op_resolver.h's Add*
  * calls), sorted.  A fact about TFLM, kept here to set our list beside it. */
-static const char *const k_tflm[] = {
-    "ABS", "ADD", "ADD_N", "ARG_MAX", "ARG_MIN", "ASSIGN_VARIABLE", "AVERAGE_POOL_2D", "BATCH_MATMUL",
-    "BATCH_TO_SPACE_ND", "BROADCAST_ARGS", "BROADCAST_TO", "CALL_ONCE", "CAST", "CEIL", "CONCATENATION", "CONV_2D",
-    "COS", "CUMSUM", "DEPTHWISE_CONV_2D", "DEPTH_TO_SPACE", "DEQUANTIZE", "DIV", "DYNAMIC_UPDATE_SLICE", "ELU",
-    "EMBEDDING_LOOKUP", "EQUAL", "EXP", "EXPAND_DIMS", "FILL", "FLOOR", "FLOOR_DIV", "FLOOR_MOD", "FULLY_CONNECTED",
-    "GATHER", "GATHER_ND", "GREATER", "GREATER_EQUAL", "HARD_SWISH", "IF", "L2_NORMALIZATION", "L2_POOL_2D",
-    "LEAKY_RELU", "LESS", "LESS_EQUAL", "LOG", "LOGICAL_AND", "LOGICAL_NOT", "LOGICAL_OR", "LOGISTIC", "LOG_SOFTMAX",
-    "MAXIMUM", "MAX_POOL_2D", "MEAN", "MINIMUM", "MIRROR_PAD", "MUL", "NEG", "NOT_EQUAL", "PACK", "PAD", "PADV2",
-    "PRELU", "QUANTIZE", "READ_VARIABLE", "REDUCE_ALL", "REDUCE_MAX", "REDUCE_MIN", "RELU", "RELU6", "RESHAPE",
-    "RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR", "REVERSE_V2", "ROUND", "RSQRT", "SELECT_V2", "SHAPE", "SIN",
-    "SLICE", "SOFTMAX", "SPACE_TO_BATCH_ND", "SPACE_TO_DEPTH", "SPLIT", "SPLIT_V", "SQRT", "SQUARE",
-    "SQUARED_DIFFERENCE", "SQUEEZE", "STRIDED_SLICE", "SUB", "SUM", "SVDF", "TANH", "TRANSPOSE", "TRANSPOSE_CONV",
-    "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNPACK", "VAR_HANDLE", "WHILE", "ZEROS_LIKE"};
+static const char *const k_tflm[] = {"ABS",
+                                     "ADD",
+                                     "ADD_N",
+                                     "ARG_MAX",
+                                     "ARG_MIN",
+                                     "ASSIGN_VARIABLE",
+                                     "AVERAGE_POOL_2D",
+                                     "BATCH_MATMUL",
+                                     "BATCH_TO_SPACE_ND",
+                                     "BROADCAST_ARGS",
+                                     "BROADCAST_TO",
+                                     "CALL_ONCE",
+                                     "CAST",
+                                     "CEIL",
+                                     "CONCATENATION",
+                                     "CONV_2D",
+                                     "COS",
+                                     "CUMSUM",
+                                     "DEPTHWISE_CONV_2D",
+                                     "DEPTH_TO_SPACE",
+                                     "DEQUANTIZE",
+                                     "DIV",
+                                     "DYNAMIC_UPDATE_SLICE",
+                                     "ELU",
+                                     "EMBEDDING_LOOKUP",
+                                     "EQUAL",
+                                     "EXP",
+                                     "EXPAND_DIMS",
+                                     "FILL",
+                                     "FLOOR",
+                                     "FLOOR_DIV",
+                                     "FLOOR_MOD",
+                                     "FULLY_CONNECTED",
+                                     "GATHER",
+                                     "GATHER_ND",
+                                     "GREATER",
+                                     "GREATER_EQUAL",
+                                     "HARD_SWISH",
+                                     "IF",
+                                     "L2_NORMALIZATION",
+                                     "L2_POOL_2D",
+                                     "LEAKY_RELU",
+                                     "LESS",
+                                     "LESS_EQUAL",
+                                     "LOG",
+                                     "LOGICAL_AND",
+                                     "LOGICAL_NOT",
+                                     "LOGICAL_OR",
+                                     "LOGISTIC",
+                                     "LOG_SOFTMAX",
+                                     "MAXIMUM",
+                                     "MAX_POOL_2D",
+                                     "MEAN",
+                                     "MINIMUM",
+                                     "MIRROR_PAD",
+                                     "MUL",
+                                     "NEG",
+                                     "NOT_EQUAL",
+                                     "PACK",
+                                     "PAD",
+                                     "PADV2",
+                                     "PRELU",
+                                     "QUANTIZE",
+                                     "READ_VARIABLE",
+                                     "REDUCE_ALL",
+                                     "REDUCE_MAX",
+                                     "REDUCE_MIN",
+                                     "RELU",
+                                     "RELU6",
+                                     "RESHAPE",
+                                     "RESIZE_BILINEAR",
+                                     "RESIZE_NEAREST_NEIGHBOR",
+                                     "REVERSE_V2",
+                                     "ROUND",
+                                     "RSQRT",
+                                     "SELECT_V2",
+                                     "SHAPE",
+                                     "SIN",
+                                     "SLICE",
+                                     "SOFTMAX",
+                                     "SPACE_TO_BATCH_ND",
+                                     "SPACE_TO_DEPTH",
+                                     "SPLIT",
+                                     "SPLIT_V",
+                                     "SQRT",
+                                     "SQUARE",
+                                     "SQUARED_DIFFERENCE",
+                                     "SQUEEZE",
+                                     "STRIDED_SLICE",
+                                     "SUB",
+                                     "SUM",
+                                     "SVDF",
+                                     "TANH",
+                                     "TRANSPOSE",
+                                     "TRANSPOSE_CONV",
+                                     "UNIDIRECTIONAL_SEQUENCE_LSTM",
+                                     "UNPACK",
+                                     "VAR_HANDLE",
+                                     "WHILE",
+                                     "ZEROS_LIKE"};
 
 const char *const *ops_table_tflm_builtins(size_t *n) {
     *n = sizeof k_tflm / sizeof k_tflm[0];
@@ -52,9 +139,9 @@ static const ta_op_def *def_named(const char *name) {
 
 /* The types in a fixed order, commonest first. */
 static void types_str(uint32_t t, char *out, size_t cap) {
-    static const ta_dtype order[] = {TA_DTYPE_FLOAT32, TA_DTYPE_INT8,   TA_DTYPE_UINT8,  TA_DTYPE_INT16,
-                                     TA_DTYPE_UINT16,  TA_DTYPE_INT32,  TA_DTYPE_UINT32, TA_DTYPE_INT64,
-                                     TA_DTYPE_UINT64,  TA_DTYPE_BOOL,   TA_DTYPE_FLOAT16, TA_DTYPE_FLOAT64};
+    static const ta_dtype order[] = {TA_DTYPE_FLOAT32, TA_DTYPE_INT8,  TA_DTYPE_UINT8,   TA_DTYPE_INT16,
+                                     TA_DTYPE_UINT16,  TA_DTYPE_INT32, TA_DTYPE_UINT32,  TA_DTYPE_INT64,
+                                     TA_DTYPE_UINT64,  TA_DTYPE_BOOL,  TA_DTYPE_FLOAT16, TA_DTYPE_FLOAT64};
     out[0] = 0;
     if (t == 0xFFFFFFFFu) {
         snprintf(out, cap, "any");
@@ -62,7 +149,9 @@ static void types_str(uint32_t t, char *out, size_t cap) {
     }
     size_t len = 0;
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (t & (1u << order[i])) len += (size_t)snprintf(out + len, len < cap ? cap - len : 0, "%s%s", len ? ", " : "", ta_dtype_str(order[i]));
+        if (t & (1u << order[i]))
+            len +=
+                (size_t)snprintf(out + len, len < cap ? cap - len : 0, "%s%s", len ? ", " : "", ta_dtype_str(order[i]));
 }
 
 static int cmp_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
@@ -90,12 +179,16 @@ void ops_table_write(FILE *f, bool markdown) {
         custom += d != NULL && strncmp(names[i], "Signal", 6) == 0;
         if (markdown)
             fprintf(f, "| %s | %s | %s |\n", names[i], d ? ty : "not yet",
-                    t ? "yes" : strncmp(names[i], "Signal", 6) == 0 ? "custom op (TFLM's signal library)" : "no");
+                    t                                     ? "yes"
+                    : strncmp(names[i], "Signal", 6) == 0 ? "custom op (TFLM's signal library)"
+                                                          : "no");
         else
             fprintf(f, "%-40s %-40s %s\n", names[i], d ? ty : "-", t ? "tflm" : "not-in-tflm-resolver");
     }
-    fprintf(f, "%s%zu ops run here: %zu of the %zu builtins TFLM registers, %zu custom ops of TFLM's signal library, "
-               "%zu builtin%s TFLM has no kernel for.\n",
-            markdown ? "\n" : "# ", ours, both, n_tflm, custom, ours - both - custom, ours - both - custom == 1 ? "" : "s");
+    fprintf(f,
+            "%s%zu ops run here: %zu of the %zu builtins TFLM registers, %zu custom ops of TFLM's signal library, "
+            "%zu builtin%s TFLM has no kernel for.\n",
+            markdown ? "\n" : "# ", ours, both, n_tflm, custom, ours - both - custom,
+            ours - both - custom == 1 ? "" : "s");
     free(names);
 }

@@ -31,12 +31,12 @@ ta_status ta_compare_prepare_s8(ta_compare_params *p, float s1, int32_t zp1, flo
 
 static uint8_t cmp(int fn, int lt, int eq) {
     switch (fn) {
-    case TA_CMP_EQUAL: return (uint8_t)eq;
-    case TA_CMP_NOT_EQUAL: return (uint8_t)!eq;
-    case TA_CMP_GREATER: return (uint8_t)(!lt && !eq);
-    case TA_CMP_GREATER_EQUAL: return (uint8_t)!lt;
-    case TA_CMP_LESS: return (uint8_t)lt;
-    default: return (uint8_t)(lt || eq);
+        case TA_CMP_EQUAL: return (uint8_t)eq;
+        case TA_CMP_NOT_EQUAL: return (uint8_t)!eq;
+        case TA_CMP_GREATER: return (uint8_t)(!lt && !eq);
+        case TA_CMP_GREATER_EQUAL: return (uint8_t)!lt;
+        case TA_CMP_LESS: return (uint8_t)lt;
+        default: return (uint8_t)(lt || eq);
     }
 }
 
@@ -45,12 +45,12 @@ static uint8_t cmp(int fn, int lt, int eq) {
  * lt/eq */
 static uint8_t cmp_f32(int fn, float x, float y) {
     switch (fn) {
-    case TA_CMP_EQUAL: return x == y;
-    case TA_CMP_NOT_EQUAL: return x != y;
-    case TA_CMP_GREATER: return x > y;
-    case TA_CMP_GREATER_EQUAL: return x >= y;
-    case TA_CMP_LESS: return x < y;
-    default: return x <= y;
+        case TA_CMP_EQUAL: return x == y;
+        case TA_CMP_NOT_EQUAL: return x != y;
+        case TA_CMP_GREATER: return x > y;
+        case TA_CMP_GREATER_EQUAL: return x >= y;
+        case TA_CMP_LESS: return x < y;
+        default: return x <= y;
     }
 }
 
@@ -68,34 +68,34 @@ ta_status ta_kernel_compare(const ta_compare_params *p, ta_dtype type, const voi
     for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {
         uint8_t r;
         switch (type) {
-        case TA_DTYPE_BOOL: {
-            const int x = ((const uint8_t *)in1)[it.o1] != 0, y = ((const uint8_t *)in2)[it.o2] != 0;
-            r = cmp(fn, x < y, x == y);
-            break;
-        }
-        case TA_DTYPE_FLOAT32: r = cmp_f32(fn, ((const float *)in1)[it.o1], ((const float *)in2)[it.o2]); break;
-        case TA_DTYPE_INT32: {
-            const int32_t x = ((const int32_t *)in1)[it.o1], y = ((const int32_t *)in2)[it.o2];
-            r = cmp(fn, x < y, x == y);
-            break;
-        }
-        case TA_DTYPE_INT64: {
-            int64_t x, y;
-            memcpy(&x, (const uint8_t *)in1 + 8 * it.o1, 8);
-            memcpy(&y, (const uint8_t *)in2 + 8 * it.o2, 8);
-            r = cmp(fn, x < y, x == y);
-            break;
-        }
-        case TA_DTYPE_INT8: {
-            /* TFLM's ComparisonWithScaling: both sides on a common real
+            case TA_DTYPE_BOOL: {
+                const int x = ((const uint8_t *)in1)[it.o1] != 0, y = ((const uint8_t *)in2)[it.o2] != 0;
+                r = cmp(fn, x < y, x == y);
+                break;
+            }
+            case TA_DTYPE_FLOAT32: r = cmp_f32(fn, ((const float *)in1)[it.o1], ((const float *)in2)[it.o2]); break;
+            case TA_DTYPE_INT32: {
+                const int32_t x = ((const int32_t *)in1)[it.o1], y = ((const int32_t *)in2)[it.o2];
+                r = cmp(fn, x < y, x == y);
+                break;
+            }
+            case TA_DTYPE_INT64: {
+                int64_t x, y;
+                memcpy(&x, (const uint8_t *)in1 + 8 * it.o1, 8);
+                memcpy(&y, (const uint8_t *)in2 + 8 * it.o2, 8);
+                r = cmp(fn, x < y, x == y);
+                break;
+            }
+            case TA_DTYPE_INT8: {
+                /* TFLM's ComparisonWithScaling: both sides on a common real
              * scale, 2^8 finer than either input's, then compared */
-            const int32_t x = (p->input1_offset + ((const int8_t *)in1)[it.o1]) * 256;
-            const int32_t y = (p->input2_offset + ((const int8_t *)in2)[it.o2]) * 256;
-            const int32_t sx = ta_q_mul(x, p->mult1, p->shift1), sy = ta_q_mul(y, p->mult2, p->shift2);
-            r = cmp(fn, sx < sy, sx == sy);
-            break;
-        }
-        default: return TA_E_UNSUPPORTED;
+                const int32_t x = (p->input1_offset + ((const int8_t *)in1)[it.o1]) * 256;
+                const int32_t y = (p->input2_offset + ((const int8_t *)in2)[it.o2]) * 256;
+                const int32_t sx = ta_q_mul(x, p->mult1, p->shift1), sy = ta_q_mul(y, p->mult2, p->shift2);
+                r = cmp(fn, sx < sy, sx == sy);
+                break;
+            }
+            default: return TA_E_UNSUPPORTED;
         }
         output[i] = r;
     }
@@ -148,8 +148,8 @@ ta_status ta_kernel_select(const ta_select_params *p, size_t elem_size, const ui
 
 /* ---- PRELU ---------------------------------------------------------------------- */
 
-ta_status ta_prelu_prepare(ta_prelu_params *p, float s_in, int32_t zp_in, float s_alpha, int32_t zp_alpha,
-                           float s_out, int32_t zp_out) {
+ta_status ta_prelu_prepare(ta_prelu_params *p, float s_in, int32_t zp_in, float s_alpha, int32_t zp_alpha, float s_out,
+                           int32_t zp_out) {
     if (!p) return TA_E_INVALID_ARG;
     if (!(s_in > 0.0f) || !(s_alpha > 0.0f) || !(s_out > 0.0f)) return TA_E_UNSUPPORTED;
     p->input_zp = zp_in;
@@ -175,31 +175,30 @@ ta_status ta_kernel_prelu_f32(const ta_prelu_params *p, const float *input, cons
     return TA_OK;
 }
 
-#define PRELU_Q(T, lo, hi)                                                                              \
-    do {                                                                                                \
-        if (!p || !input || !alpha || !output) return TA_E_INVALID_ARG;                                 \
-        if (p->shift1 > 30 || p->shift2 > 30 || p->shift1 < -31 || p->shift2 < -31) return TA_E_INVALID_ARG; \
-        ta__bcast_iter it;                                                                              \
-        int64_t n;                                                                                      \
-        ta_status st = ta__bcast_begin(&it, &p->shape, &n);                                             \
-        if (st) return st;                                                                              \
-        for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {                               \
-            /* |v| < 2^16 and |a| < 2^9: the product fits int32 */                                      \
-            const int32_t v = (int32_t)input[it.o1] - p->input_zp;                                      \
-            int32_t o = v >= 0 ? ta_q_mul(v, p->mult1, p->shift1)                                       \
-                               : ta_q_mul(v * ((int32_t)alpha[it.o2] - p->alpha_zp), p->mult2, p->shift2); \
-            o = ta__wadd(o, p->output_zp);                                                              \
-            output[i] = (T)(o < lo ? lo : o > hi ? hi : o);                                             \
-        }                                                                                               \
-        return TA_OK;                                                                                   \
+#define PRELU_Q(T, lo, hi)                                                                                             \
+    do {                                                                                                               \
+        if (!p || !input || !alpha || !output) return TA_E_INVALID_ARG;                                                \
+        if (p->shift1 > 30 || p->shift2 > 30 || p->shift1 < -31 || p->shift2 < -31) return TA_E_INVALID_ARG;           \
+        ta__bcast_iter it;                                                                                             \
+        int64_t n;                                                                                                     \
+        ta_status st = ta__bcast_begin(&it, &p->shape, &n);                                                            \
+        if (st) return st;                                                                                             \
+        for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {                                              \
+            /* |v| < 2^16 and |a| < 2^9: the product fits int32 */                                                     \
+            const int32_t v = (int32_t)input[it.o1] - p->input_zp;                                                     \
+            int32_t o = v >= 0 ? ta_q_mul(v, p->mult1, p->shift1)                                                      \
+                               : ta_q_mul(v * ((int32_t)alpha[it.o2] - p->alpha_zp), p->mult2, p->shift2);             \
+            o = ta__wadd(o, p->output_zp);                                                                             \
+            output[i] = (T)(o < lo ? lo : o > hi ? hi : o);                                                            \
+        }                                                                                                              \
+        return TA_OK;                                                                                                  \
     } while (0)
 
 ta_status ta_kernel_prelu_s8(const ta_prelu_params *p, const int8_t *input, const int8_t *alpha, int8_t *output) {
     PRELU_Q(int8_t, -128, 127);
 }
 
-ta_status ta_kernel_prelu_s16(const ta_prelu_params *p, const int16_t *input, const int8_t *alpha,
-                              int16_t *output) {
+ta_status ta_kernel_prelu_s16(const ta_prelu_params *p, const int16_t *input, const int8_t *alpha, int16_t *output) {
     PRELU_Q(int16_t, -32768, 32767);
 }
 
@@ -223,23 +222,22 @@ ta_status ta_sqdiff_prepare(ta_sqdiff_params *p, ta_dtype type, float s1, int32_
     /* TFLM multiplies 2^(2 left_shift) by the output scale in float */
     const float denom = (float)(1 << (p->left_shift * 2)) * s_out;
     ta_quant_multiplier(twice_max * twice_max / (double)denom, &p->out_mult, &p->out_shift);
-    if (p->shift1 > 0 || p->shift2 > 0 || p->shift1 < -31 || p->shift2 < -31 || p->out_shift > 30 ||
-        p->out_shift < -31)
+    if (p->shift1 > 0 || p->shift2 > 0 || p->shift1 < -31 || p->shift2 < -31 || p->out_shift > 30 || p->out_shift < -31)
         return TA_E_UNSUPPORTED;
     return TA_OK;
 }
 
-#define SQDIFF_Q(T, lo, hi)                                                                                 \
-    do {                                                                                                    \
-        const T *a = in1, *b = in2;                                                                         \
-        T *o = output;                                                                                      \
-        for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {                                   \
-            const int32_t x = (p->input1_offset + a[it.o1]) * (1 << p->left_shift);                         \
-            const int32_t y = (p->input2_offset + b[it.o2]) * (1 << p->left_shift);                         \
-            const int32_t d = ta_q_mul(x, p->mult1, p->shift1) - ta_q_mul(y, p->mult2, p->shift2);          \
-            int32_t r = ta__wadd(ta_q_mul(d * d, p->out_mult, p->out_shift), p->output_zp);                 \
-            o[i] = (T)(r < lo ? lo : r > hi ? hi : r);                                                      \
-        }                                                                                                   \
+#define SQDIFF_Q(T, lo, hi)                                                                                            \
+    do {                                                                                                               \
+        const T *a = in1, *b = in2;                                                                                    \
+        T *o = output;                                                                                                 \
+        for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {                                              \
+            const int32_t x = (p->input1_offset + a[it.o1]) * (1 << p->left_shift);                                    \
+            const int32_t y = (p->input2_offset + b[it.o2]) * (1 << p->left_shift);                                    \
+            const int32_t d = ta_q_mul(x, p->mult1, p->shift1) - ta_q_mul(y, p->mult2, p->shift2);                     \
+            int32_t r = ta__wadd(ta_q_mul(d * d, p->out_mult, p->out_shift), p->output_zp);                            \
+            o[i] = (T)(r < lo ? lo : r > hi ? hi : r);                                                                 \
+        }                                                                                                              \
     } while (0)
 
 ta_status ta_kernel_sqdiff(const ta_sqdiff_params *p, ta_dtype type, const void *in1, const void *in2, void *output) {
@@ -254,28 +252,28 @@ ta_status ta_kernel_sqdiff(const ta_sqdiff_params *p, ta_dtype type, const void 
             return TA_E_INVALID_ARG;
     }
     switch (type) {
-    case TA_DTYPE_FLOAT32: {
-        const float *a = in1, *b = in2;
-        float *o = output;
-        for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {
-            const float d = a[it.o1] - b[it.o2];
-            o[i] = d * d;
+        case TA_DTYPE_FLOAT32: {
+            const float *a = in1, *b = in2;
+            float *o = output;
+            for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {
+                const float d = a[it.o1] - b[it.o2];
+                o[i] = d * d;
+            }
+            break;
         }
-        break;
-    }
-    case TA_DTYPE_INT32: {
-        const int32_t *a = in1, *b = in2;
-        int32_t *o = output;
-        for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {
-            /* wrapping, as TFLM's int32 arithmetic on its targets */
-            const uint32_t d = (uint32_t)a[it.o1] - (uint32_t)b[it.o2];
-            o[i] = (int32_t)(d * d);
+        case TA_DTYPE_INT32: {
+            const int32_t *a = in1, *b = in2;
+            int32_t *o = output;
+            for (int64_t i = 0; i < n; i++, ta__bcast_next(&it, &p->shape)) {
+                /* wrapping, as TFLM's int32 arithmetic on its targets */
+                const uint32_t d = (uint32_t)a[it.o1] - (uint32_t)b[it.o2];
+                o[i] = (int32_t)(d * d);
+            }
+            break;
         }
-        break;
-    }
-    case TA_DTYPE_INT8: SQDIFF_Q(int8_t, -128, 127); break;
-    case TA_DTYPE_INT16: SQDIFF_Q(int16_t, -32768, 32767); break;
-    default: return TA_E_UNSUPPORTED;
+        case TA_DTYPE_INT8: SQDIFF_Q(int8_t, -128, 127); break;
+        case TA_DTYPE_INT16: SQDIFF_Q(int16_t, -32768, 32767); break;
+        default: return TA_E_UNSUPPORTED;
     }
     return TA_OK;
 }

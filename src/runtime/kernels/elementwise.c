@@ -34,24 +34,24 @@ ta_status ta_kernel_unary_f32(ta_unary_fn fn, size_t n, const float *input, floa
         const float x = input[i];
         float y;
         switch (fn) {
-        case TA_UNARY_ABS: y = fabsf(x); break;
-        case TA_UNARY_NEG: y = -x; break;
-        case TA_UNARY_EXP: y = expf(x); break;
-        case TA_UNARY_LOG: y = logf(x); break;
-        case TA_UNARY_SQRT: y = sqrtf(x); break;
-        case TA_UNARY_RSQRT: y = 1.0f / sqrtf(x); break;
-        case TA_UNARY_SQUARE: y = x * x; break;
-        case TA_UNARY_FLOOR: y = floorf(x); break;
-        case TA_UNARY_CEIL: y = ceilf(x); break;
-        case TA_UNARY_ROUND: y = round_half_even(x); break;
-        case TA_UNARY_SIN: y = sinf(x); break;
-        case TA_UNARY_COS: y = cosf(x); break;
-        /* the RELUs compare as TFLM does, so NaN passes through the same way */
-        case TA_UNARY_RELU: y = x < 0.0f ? 0.0f : x; break;
-        case TA_UNARY_RELU6: y = x > 6.0f ? 6.0f : x < 0.0f ? 0.0f : x; break;
-        case TA_UNARY_RELU_N1_TO_1: y = x > 1.0f ? 1.0f : x < -1.0f ? -1.0f : x; break;
-        case TA_UNARY_ELU: y = x < 0.0f ? expm1f(x) : x; break;
-        default: return TA_E_INVALID_ARG;
+            case TA_UNARY_ABS: y = fabsf(x); break;
+            case TA_UNARY_NEG: y = -x; break;
+            case TA_UNARY_EXP: y = expf(x); break;
+            case TA_UNARY_LOG: y = logf(x); break;
+            case TA_UNARY_SQRT: y = sqrtf(x); break;
+            case TA_UNARY_RSQRT: y = 1.0f / sqrtf(x); break;
+            case TA_UNARY_SQUARE: y = x * x; break;
+            case TA_UNARY_FLOOR: y = floorf(x); break;
+            case TA_UNARY_CEIL: y = ceilf(x); break;
+            case TA_UNARY_ROUND: y = round_half_even(x); break;
+            case TA_UNARY_SIN: y = sinf(x); break;
+            case TA_UNARY_COS: y = cosf(x); break;
+            /* the RELUs compare as TFLM does, so NaN passes through the same way */
+            case TA_UNARY_RELU: y = x < 0.0f ? 0.0f : x; break;
+            case TA_UNARY_RELU6: y = x > 6.0f ? 6.0f : x < 0.0f ? 0.0f : x; break;
+            case TA_UNARY_RELU_N1_TO_1: y = x > 1.0f ? 1.0f : x < -1.0f ? -1.0f : x; break;
+            case TA_UNARY_ELU: y = x < 0.0f ? expm1f(x) : x; break;
+            default: return TA_E_INVALID_ARG;
         }
         output[i] = y;
     }
@@ -199,7 +199,7 @@ void ta_inv_sqrt_multiplier(int32_t x, int reverse_shift, int32_t *mult, int32_t
     const int32_t three_halves = (1 << 28) + (1 << 27);
     int32_t y = 1 << 28;
     for (int i = 0; i < 5; i++) {
-        const int32_t y3 = ta__sat_shl(ta_q_high_mul(ta_q_high_mul(y, y), y), 6); /* Q9.22 -> Q3.28 */
+        const int32_t y3 = ta__sat_shl(ta_q_high_mul(ta_q_high_mul(y, y), y), 6);              /* Q9.22 -> Q3.28 */
         const int32_t d = ta__wsub(ta_q_high_mul(three_halves, y), ta_q_high_mul(half_a, y3)); /* Q6.25 */
         y = ta__sat_shl(d, 3);
     }
@@ -242,13 +242,13 @@ static int32_t rsqrt_q(const ta_unary_q_params *p, int32_t x, int32_t lo, int32_
     return o < lo ? lo : o > hi ? hi : o;
 }
 
-#define RSQRT_BODY(T, lo, hi)                                                                    \
-    if (!check_q(p, n, input, output) || p->shift - 20 < -31) return TA_E_INVALID_ARG;            \
+#define RSQRT_BODY(T, lo, hi)                                                                                          \
+    if (!check_q(p, n, input, output) || p->shift - 20 < -31) return TA_E_INVALID_ARG;                                 \
     /* TFLM fails on a negative value; look at every element before writing.  \
-     * A value, not an argument, is at fault: TA_E_UNSUPPORTED */                                \
-    for (size_t i = 0; i < n; i++)                                                               \
-        if (input[i] < p->input_zp) return TA_E_UNSUPPORTED;                                      \
-    for (size_t i = 0; i < n; i++) output[i] = (T)rsqrt_q(p, input[i], lo, hi);                   \
+     * A value, not an argument, is at fault: TA_E_UNSUPPORTED */                                        \
+    for (size_t i = 0; i < n; i++)                                                                                     \
+        if (input[i] < p->input_zp) return TA_E_UNSUPPORTED;                                                           \
+    for (size_t i = 0; i < n; i++) output[i] = (T)rsqrt_q(p, input[i], lo, hi);                                        \
     return TA_OK
 
 ta_status ta_kernel_rsqrt_s8(const ta_unary_q_params *p, size_t n, const int8_t *input, int8_t *output) {

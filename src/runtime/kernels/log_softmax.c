@@ -86,14 +86,14 @@ static int clz32(uint32_t u) {
  * rational approximation num / (1 + denom) in q = 2 (r - 2^-1/4). */
 static int32_t log_ge1_q5(int32_t x, int in_bits) {
     const int accum_bits = kDiffBits + 1;
-    const int32_t ln2 = 1488522236;           /* log(2) in Q0.31 */
+    const int32_t ln2 = 1488522236;            /* log(2) in Q0.31 */
     const int32_t sqrt_sqrt_half = 1805811301; /* 2^-1/4 */
     const int32_t sqrt_half = 1518500250;      /* 2^-1/2 */
     const int32_t quarter = 536870912;
-    const int32_t alpha_n = 117049297;  /* 11/240 * 2^1/4 */
-    const int32_t alpha_d = 127690142;  /* 1/20 * 2^1/4 */
-    const int32_t alpha_i = 1057819769; /* 2 / 2^1/4 - 2^1/4 */
-    const int32_t alpha_f = 638450708;  /* 1/4 * 2^1/4 */
+    const int32_t alpha_n = 117049297;                             /* 11/240 * 2^1/4 */
+    const int32_t alpha_d = 127690142;                             /* 1/20 * 2^1/4 */
+    const int32_t alpha_i = 1057819769;                            /* 2 / 2^1/4 - 2^1/4 */
+    const int32_t alpha_f = 638450708;                             /* 1/4 * 2^1/4 */
     const int32_t quarter_acc = ta_q_div_pot(quarter, accum_bits); /* 1/4 in Q6.25 */
 
     const int hr_a = clz32((uint32_t)x); /* headroom + 1 */

@@ -26,12 +26,12 @@ TA__CLEAR_PADDING_FN(clear_cmp, compare_op)
 
 static int fn_of(ta_op_kind k) {
     switch (k) {
-    case TA_OP_EQUAL: return TA_CMP_EQUAL;
-    case TA_OP_NOT_EQUAL: return TA_CMP_NOT_EQUAL;
-    case TA_OP_GREATER: return TA_CMP_GREATER;
-    case TA_OP_GREATER_EQUAL: return TA_CMP_GREATER_EQUAL;
-    case TA_OP_LESS: return TA_CMP_LESS;
-    default: return TA_CMP_LESS_EQUAL;
+        case TA_OP_EQUAL: return TA_CMP_EQUAL;
+        case TA_OP_NOT_EQUAL: return TA_CMP_NOT_EQUAL;
+        case TA_OP_GREATER: return TA_CMP_GREATER;
+        case TA_OP_GREATER_EQUAL: return TA_CMP_GREATER_EQUAL;
+        case TA_OP_LESS: return TA_CMP_LESS;
+        default: return TA_CMP_LESS_EQUAL;
     }
 }
 
@@ -51,16 +51,16 @@ static ta_status prep_compare(ta__op_ctx *c) {
     o->type = a->dtype;
     c->path = TA__P_COPY;
     switch (a->dtype) {
-    case TA_DTYPE_FLOAT32:
-    case TA_DTYPE_INT32:
-    case TA_DTYPE_INT64: return TA_OK;
-    case TA_DTYPE_BOOL:
-        if (o->p.fn == TA_CMP_EQUAL || o->p.fn == TA_CMP_NOT_EQUAL) return TA_OK;
-        return ta__op_fail_type(c, "input", a->dtype);
-    case TA_DTYPE_INT8:
-        st = ta_compare_prepare_s8(&o->p, ta__op_scale(a), ta__op_zp(a), ta__op_scale(b), ta__op_zp(b));
-        return st ? ta__op_fail(c, st, "int8 scales must be in (0, 1)") : TA_OK;
-    default: return ta__op_fail_type(c, "input", a->dtype);
+        case TA_DTYPE_FLOAT32:
+        case TA_DTYPE_INT32:
+        case TA_DTYPE_INT64: return TA_OK;
+        case TA_DTYPE_BOOL:
+            if (o->p.fn == TA_CMP_EQUAL || o->p.fn == TA_CMP_NOT_EQUAL) return TA_OK;
+            return ta__op_fail_type(c, "input", a->dtype);
+        case TA_DTYPE_INT8:
+            st = ta_compare_prepare_s8(&o->p, ta__op_scale(a), ta__op_zp(a), ta__op_scale(b), ta__op_zp(b));
+            return st ? ta__op_fail(c, st, "int8 scales must be in (0, 1)") : TA_OK;
+        default: return ta__op_fail_type(c, "input", a->dtype);
     }
 }
 
@@ -71,8 +71,8 @@ static ta_status run_compare(const ta__op_run *r) {
 
 /* in place only where the rewrite allows it: an output of the inputs' type
  * and shape, i.e. bool EQUAL/NOT_EQUAL and int8 (one byte each) */
-#define CMP_DEF(K, TY)                                                                                           \
-    TA__OP_DEF(ta_op_##K, K, compare_op, k_fields_cmp, TA__CLEAR_PADDING(clear_cmp), prep_compare, run_compare, \
+#define CMP_DEF(K, TY)                                                                                                 \
+    TA__OP_DEF(ta_op_##K, K, compare_op, k_fields_cmp, TA__CLEAR_PADDING(clear_cmp), prep_compare, run_compare,        \
                TA__OP_INPLACE, TY)
 CMP_DEF(EQUAL, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64) | TA__T(BOOL));
 CMP_DEF(NOT_EQUAL, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32) | TA__T(INT64) | TA__T(BOOL));

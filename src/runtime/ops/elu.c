@@ -43,4 +43,5 @@ static ta_status run_elu(const ta__op_run *r) {
                                : ta_kernel_unary_f32(TA_UNARY_ELU, p->count, in, out);
 }
 
-TA__OP_DEF(ta_op_ELU, ELU, elu_params, k_fields_elu, TA__CLEAR_PADDING(clear_elu), prep_elu, run_elu, TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));
+TA__OP_DEF(ta_op_ELU, ELU, elu_params, k_fields_elu, TA__CLEAR_PADDING(clear_elu), prep_elu, run_elu, TA__OP_INPLACE,
+           TA__T(FLOAT32) | TA__T(INT8));

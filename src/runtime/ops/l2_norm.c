@@ -19,7 +19,8 @@ static ta_status prep_l2(ta__op_ctx *c) {
     ta_status st = ta__op_prep_unary(c, &count);
     if (st) return st;
     const ta_tensor *in = ta__op_in(c, 0);
-    if (c->op->opt.activation != TA_ACT_NONE) return ta__op_fail(c, TA_E_UNSUPPORTED, "fused activation (TFLM has none)");
+    if (c->op->opt.activation != TA_ACT_NONE)
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "fused activation (TFLM has none)");
     if (in->rank < 1 || in->rank > 4 || in->shape[in->rank - 1] <= 0)
         return ta__op_fail(c, TA_E_UNSUPPORTED, "input rank must be 1..4 with a non-empty last axis");
     p->depth = in->shape[in->rank - 1];
@@ -39,5 +40,5 @@ static ta_status run_l2(const ta__op_run *r) {
 }
 
 /* in place: each row is read whole before any of it is written */
-TA__OP_DEF(ta_op_L2_NORMALIZATION, L2_NORMALIZATION, ta_l2norm_params, k_fields_l2, TA__CLEAR_PADDING(clear_l2), prep_l2,
-           run_l2, TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));
+TA__OP_DEF(ta_op_L2_NORMALIZATION, L2_NORMALIZATION, ta_l2norm_params, k_fields_l2, TA__CLEAR_PADDING(clear_l2),
+           prep_l2, run_l2, TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));

@@ -37,7 +37,8 @@ static ta_status prep_math(ta__op_ctx *c) {
         c->path = TA__P_COPY; /* plain int16 |x| */
         return TA_OK;
     }
-    if (!quantised || !out->quant.count) return ta__op_fail(c, TA_E_UNSUPPORTED, "int8/int16 input and output need quantisation");
+    if (!quantised || !out->quant.count)
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "int8/int16 input and output need quantisation");
     if (in->dtype == TA_DTYPE_INT16 && (ta__op_zp(in) != 0 || ta__op_zp(out) != 0))
         return ta__op_fail(c, TA_E_UNSUPPORTED, "int16 needs zero points 0 (as TFLM)");
     c->path = in->dtype == TA_DTYPE_INT8 ? TA__P_S8 : TA__P_S16;
@@ -48,19 +49,19 @@ static ta_status prep_math(ta__op_ctx *c) {
 
 static ta_unary_fn fn_of(unsigned kind) {
     switch (kind) {
-    case TA_OP_ABS: return TA_UNARY_ABS;
-    case TA_OP_NEG: return TA_UNARY_NEG;
-    case TA_OP_EXP: return TA_UNARY_EXP;
-    case TA_OP_LOG: return TA_UNARY_LOG;
-    case TA_OP_SQRT: return TA_UNARY_SQRT;
-    case TA_OP_RSQRT: return TA_UNARY_RSQRT;
-    case TA_OP_SQUARE: return TA_UNARY_SQUARE;
-    case TA_OP_FLOOR: return TA_UNARY_FLOOR;
-    case TA_OP_CEIL: return TA_UNARY_CEIL;
-    case TA_OP_ROUND: return TA_UNARY_ROUND;
-    case TA_OP_SIN: return TA_UNARY_SIN;
-    case TA_OP_COS: return TA_UNARY_COS;
-    default: return TA_UNARY_COUNT; /* refused by the kernel */
+        case TA_OP_ABS: return TA_UNARY_ABS;
+        case TA_OP_NEG: return TA_UNARY_NEG;
+        case TA_OP_EXP: return TA_UNARY_EXP;
+        case TA_OP_LOG: return TA_UNARY_LOG;
+        case TA_OP_SQRT: return TA_UNARY_SQRT;
+        case TA_OP_RSQRT: return TA_UNARY_RSQRT;
+        case TA_OP_SQUARE: return TA_UNARY_SQUARE;
+        case TA_OP_FLOOR: return TA_UNARY_FLOOR;
+        case TA_OP_CEIL: return TA_UNARY_CEIL;
+        case TA_OP_ROUND: return TA_UNARY_ROUND;
+        case TA_OP_SIN: return TA_UNARY_SIN;
+        case TA_OP_COS: return TA_UNARY_COS;
+        default: return TA_UNARY_COUNT; /* refused by the kernel */
     }
 }
 
@@ -69,16 +70,17 @@ static ta_status run_math(const ta__op_run *r) {
     void *in = ta__op_in_ptr(r, 0), *out = ta__op_out_ptr(r, 0);
     const bool abs = r->kind == TA_OP_ABS;
     switch (r->path) {
-    case TA__P_S8: return abs ? ta_kernel_abs_s8(&p->q, p->count, in, out) : ta_kernel_rsqrt_s8(&p->q, p->count, in, out);
-    case TA__P_S16:
-        return abs ? ta_kernel_abs_s16(&p->q, p->count, in, out) : ta_kernel_rsqrt_s16(&p->q, p->count, in, out);
-    case TA__P_COPY: return ta_kernel_abs_s16_plain(p->count, in, out);
-    default: return ta_kernel_unary_f32(fn_of(r->kind), p->count, in, out);
+        case TA__P_S8:
+            return abs ? ta_kernel_abs_s8(&p->q, p->count, in, out) : ta_kernel_rsqrt_s8(&p->q, p->count, in, out);
+        case TA__P_S16:
+            return abs ? ta_kernel_abs_s16(&p->q, p->count, in, out) : ta_kernel_rsqrt_s16(&p->q, p->count, in, out);
+        case TA__P_COPY: return ta_kernel_abs_s16_plain(p->count, in, out);
+        default: return ta_kernel_unary_f32(fn_of(r->kind), p->count, in, out);
     }
 }
 
-#define MATH_DEF(K, TY)                                                                                            \
-    TA__OP_DEF(ta_op_##K, K, math_params, k_fields_math, TA__CLEAR_PADDING(clear_math), prep_math, run_math,    \
+#define MATH_DEF(K, TY)                                                                                                \
+    TA__OP_DEF(ta_op_##K, K, math_params, k_fields_math, TA__CLEAR_PADDING(clear_math), prep_math, run_math,           \
                TA__OP_INPLACE, TY)
 MATH_DEF(ABS, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
 MATH_DEF(NEG, TA__T(FLOAT32));

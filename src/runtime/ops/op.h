@@ -211,10 +211,11 @@ struct ta_op_def {
 
 /* A definition for kind K (a ta_op_kind name without TA_OP_) with params
  * struct T and field list FL, flags fl, and the input types it runs (TA__T
- * bits, see ta_op_def.types). */
+ * bits, see ta_op_def.types; designated, so that fields added after
+ * state_bytes keep their own order). */
 #define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl, ty)                                                      \
     const ta_op_def sym = {(uint16_t)TA_OP_##K, (uint16_t)(fl), TA__OVERLAP_NONE, #K, FL, (uint16_t)TA__COUNT(FL), \
-                           (uint16_t)sizeof(T), clear, prep, run, NULL, (uint32_t)(ty)};                         \
+                           (uint16_t)sizeof(T), clear, prep, run, NULL, .types = (uint32_t)(ty)};                \
     _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
 
 /* ---- shared prepare helpers (core.c) ------------------------------------------ */

@@ -38,8 +38,8 @@ static ta_status prep_relu(ta__op_ctx *c) {
     if (k == TA_OP_RELU && in->dtype == TA_DTYPE_INT16 && (ta__op_zp(in) != 0 || ta__op_zp(out) != 0))
         return ta__op_fail(c, TA_E_UNSUPPORTED, "int16 RELU needs zero points 0 (as TFLM)");
     c->path = in->dtype == TA_DTYPE_INT8 ? TA__P_S8 : TA__P_S16;
-    st = ta_relu_prepare(&p->q, k == TA_OP_RELU6 ? TA_ACT_RELU6 : TA_ACT_RELU, in->dtype, ta__op_scale(in), ta__op_zp(in),
-                         ta__op_scale(out), ta__op_zp(out));
+    st = ta_relu_prepare(&p->q, k == TA_OP_RELU6 ? TA_ACT_RELU6 : TA_ACT_RELU, in->dtype, ta__op_scale(in),
+                         ta__op_zp(in), ta__op_scale(out), ta__op_zp(out));
     return st ? ta__op_fail(c, st, "scales out of range") : TA_OK;
 }
 
@@ -48,7 +48,9 @@ static ta_status run_relu(const ta__op_run *r) {
     void *in = ta__op_in_ptr(r, 0), *out = ta__op_out_ptr(r, 0);
     if (r->path == TA__P_S8) return ta_kernel_relu_s8(&p->q, p->count, in, out);
     if (r->path == TA__P_S16) return ta_kernel_relu_s16(&p->q, p->count, in, out);
-    const ta_unary_fn fn = r->kind == TA_OP_RELU6 ? TA_UNARY_RELU6 : r->kind == TA_OP_RELU ? TA_UNARY_RELU : TA_UNARY_RELU_N1_TO_1;
+    const ta_unary_fn fn = r->kind == TA_OP_RELU6  ? TA_UNARY_RELU6
+                           : r->kind == TA_OP_RELU ? TA_UNARY_RELU
+                                                   : TA_UNARY_RELU_N1_TO_1;
     return ta_kernel_unary_f32(fn, p->count, in, out);
 }
 

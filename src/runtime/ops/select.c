@@ -32,8 +32,8 @@ static ta_status prep_select(ta__op_ctx *c) {
     if (x->dtype != TA_DTYPE_FLOAT32 && x->dtype != TA_DTYPE_INT8 && x->dtype != TA_DTYPE_INT16)
         return ta__op_fail_type(c, "input", x->dtype);
     if ((x->dtype == TA_DTYPE_INT8 || x->dtype == TA_DTYPE_INT16) &&
-        (ta__op_scale(x) != ta__op_scale(out) || ta__op_scale(y) != ta__op_scale(out) || ta__op_zp(x) != ta__op_zp(out) ||
-         ta__op_zp(y) != ta__op_zp(out)))
+        (ta__op_scale(x) != ta__op_scale(out) || ta__op_scale(y) != ta__op_scale(out) ||
+         ta__op_zp(x) != ta__op_zp(out) || ta__op_zp(y) != ta__op_zp(out)))
         return ta__op_fail(c, TA_E_UNSUPPORTED, "x and y must share the output's quantisation");
     /* the output shape: the three right-aligned, each dim the largest */
     const ta_tensor *ts[3] = {cond, x, y};
@@ -49,7 +49,8 @@ static ta_status prep_select(ta__op_ctx *c) {
         for (int k = 0; k < 3; k++) {
             const int32_t off = rank - ts[k]->rank;
             const int32_t v = d < off ? 1 : ts[k]->shape[d - off];
-            if (v != od && v != 1) return ta__op_fail(c, TA_E_MALFORMED, "operand shapes do not broadcast to the output's");
+            if (v != od && v != 1)
+                return ta__op_fail(c, TA_E_MALFORMED, "operand shapes do not broadcast to the output's");
             dims[k][d] = v;
         }
     }

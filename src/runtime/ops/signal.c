@@ -412,7 +412,7 @@ const ta_op_def ta_op_SignalWindow = {TA__K_SIG_WINDOW,
                                       prep_sig_window,
                                       run_window,
                                       NULL,
-    TA__T(INT16)};
+    .types = TA__T(INT16)};
 const ta_op_def ta_op_SignalFftAutoScale = {TA__K_SIG_FFT_AUTO_SCALE,
                                             0,
                                             TA__OVERLAP_NONE,
@@ -424,7 +424,7 @@ const ta_op_def ta_op_SignalFftAutoScale = {TA__K_SIG_FFT_AUTO_SCALE,
                                             prep_sig_fft_auto_scale,
                                             run_fft_auto_scale,
                                             NULL,
-    TA__T(INT16)};
+    .types = TA__T(INT16)};
 const ta_op_def ta_op_SignalRfft = {TA__K_SIG_RFFT,
                                     0,
                                     TA__OVERLAP_NONE,
@@ -436,7 +436,7 @@ const ta_op_def ta_op_SignalRfft = {TA__K_SIG_RFFT,
                                     prep_sig_rfft,
                                     run_rfft,
                                     NULL,
-    TA__T(INT16)};
+    .types = TA__T(INT16)};
 const ta_op_def ta_op_SignalEnergy = {TA__K_SIG_ENERGY,
                                       0,
                                       TA__OVERLAP_NONE,
@@ -448,7 +448,7 @@ const ta_op_def ta_op_SignalEnergy = {TA__K_SIG_ENERGY,
                                       prep_sig_energy,
                                       run_energy,
                                       NULL,
-    TA__T(INT16)};
+    .types = TA__T(INT16)};
 const ta_op_def ta_op_SignalFilterBank = {TA__K_SIG_FILTER_BANK,
                                           0,
                                           TA__OVERLAP_NONE,
@@ -460,7 +460,7 @@ const ta_op_def ta_op_SignalFilterBank = {TA__K_SIG_FILTER_BANK,
                                           prep_sig_filter_bank,
                                           run_filter_bank,
                                           NULL,
-    TA__T(UINT32)};
+    .types = TA__T(UINT32)};
 const ta_op_def ta_op_SignalFilterBankSquareRoot = {TA__K_SIG_FB_SQRT,
                                                     0,
                                                     TA__OVERLAP_NONE,
@@ -472,7 +472,7 @@ const ta_op_def ta_op_SignalFilterBankSquareRoot = {TA__K_SIG_FB_SQRT,
                                                     prep_sig_fb_sqrt,
                                                     run_fb_sqrt,
                                                     NULL,
-    TA__T(UINT64)};
+    .types = TA__T(UINT64)};
 const ta_op_def ta_op_SignalFilterBankSpectralSubtraction = {TA__K_SIG_SPECTRAL_SUB,
                                                              TA__OP_STATE,
                                                              TA__OVERLAP_NONE,
@@ -484,7 +484,7 @@ const ta_op_def ta_op_SignalFilterBankSpectralSubtraction = {TA__K_SIG_SPECTRAL_
                                                              prep_sig_spectral_sub,
                                                              run_spectral_sub,
                                                              spectral_sub_state,
-    TA__T(UINT32)};
+    .types = TA__T(UINT32)};
 const ta_op_def ta_op_SignalPCAN = {TA__K_SIG_PCAN,
                                     0,
                                     TA__OVERLAP_NONE,
@@ -496,7 +496,7 @@ const ta_op_def ta_op_SignalPCAN = {TA__K_SIG_PCAN,
                                     prep_sig_pcan,
                                     run_pcan,
                                     NULL,
-    TA__T(UINT32)};
+    .types = TA__T(UINT32)};
 const ta_op_def ta_op_SignalFilterBankLog = {TA__K_SIG_FB_LOG,
                                              0,
                                              TA__OVERLAP_NONE,
@@ -508,4 +508,4 @@ const ta_op_def ta_op_SignalFilterBankLog = {TA__K_SIG_FB_LOG,
                                              prep_sig_fb_log,
                                              run_fb_log,
                                              NULL,
-    TA__T(UINT32)};
+    .types = TA__T(UINT32)};
