@@ -52,10 +52,10 @@ static size_t before_of(const loaded_model *lm, uint32_t rewrites) {
     ta_diag d;
     size_t v = 0;
     memset(&fw, 0, sizeof fw);
-    if (!fw_plan_make("bench", lm, ta_strategy_find("optimal"), rewrites, (ta_align_rule){TA_ALIGN_TFLM, 0}, &p) &&
-        fw_make(lm->bytes, lm->len, &p.table, p.applied, (ta_align_rule){TA_ALIGN_TFLM, 0}, &fw, &d)) {
+    /* the CLI's default alignment rule, as the headers below */
+    if (!fw_plan_make("bench", lm, ta_strategy_find("optimal"), rewrites, TA_ALIGN_RULE_DEFAULT, &p) &&
+        fw_make(lm->bytes, lm->len, &p.table, p.applied, TA_ALIGN_RULE_DEFAULT, &fw, &d)) {
         ta_runtime_options opt = ta_runtime_options_default();
-        opt.align_rule = (ta_align_rule){TA_ALIGN_TFLM, 0};
         ta_runtime_use_table(&opt, &p.table);
         opt.rewrites = p.applied;
         ta_runtime_use_consts(&opt, fw.consts, fw.consts_bytes);
