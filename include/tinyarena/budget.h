@@ -54,7 +54,9 @@ typedef struct ta_budget {
     uint64_t model_hash;            /* ta_budget_hash() of the model bytes */
     const char *strategy;           /* planner strategy that made it */
     uint32_t arena_bytes;           /* planned part of the arena */
-    uint32_t align;                 /* alignment of the arena start and every offset */
+    uint32_t align;                 /* alignment of the arena start: a multiple of
+                                       every entry's (an entry's offset is a multiple of
+                                       its own: 16 for all under TFLM's rule) */
     uint32_t count;                 /* entries */
     const ta_budget_entry *entries; /* count entries, in the planner's order */
     /* Appended: headers made before them leave them zero (no blob). */
