@@ -258,10 +258,10 @@ typedef struct ta_arena_breakdown {
                               persistent, like the six categories above */
     /* What the persistent part is laid out from, so that it can be sized for
      * another ABI (ta_runtime_persistent_bytes_abi): tensors, ops with kernel
-     * scratch, inputs + outputs, variable tensors and their data (16-aligned
-     * each), ops with state and that state (16-aligned each). */
+     * scratch, inputs + outputs, variable tensors and their data (each at its
+     * alignment), ops with state and that state (tail_align each). */
     size_t n_tensors, n_scratch_ops, n_io, n_vars, var_data_bytes, n_state_ops, state_data_bytes;
-    size_t image_tail_bytes; /* the op constants image in the tail, 16-aligned (0 with a blob) */
+    size_t image_tail_bytes; /* the op constants image in the tail, tail_align-aligned (0 with a blob) */
     /* The alignment rule's part (appended): */
     uint32_t align_rule;   /* ta_align_rule_code of the rule planned under */
     size_t tail_align;     /* every block of the persistent part starts at a

@@ -88,8 +88,8 @@ typedef struct ta__built {
     size_t planned, lower_bound, max_scratch, sum_scratch, records, tables;
     size_t n_sops;            /* ops that need scratch (either mode) */
     size_t image;             /* const image bytes */
-    size_t n_vars, var_bytes; /* variable tensors (LSTM/SVDF state) and their data, 16-aligned each */
-    size_t n_state_ops, state_bytes; /* ops that keep state, and that state, 16-aligned each */
+    size_t n_vars, var_bytes; /* variable tensors (LSTM/SVDF state) and their data, each at its alignment */
+    size_t n_state_ops, state_bytes; /* ops that keep state, and that state, tail_align each */
     size_t n_tensors, n_io;   /* of subgraph 0: tensors, inputs + outputs */
     /* the alignment rule (lifetime.h): */
     uint32_t *talign;         /* per global tensor: what op modules declare (work-block path) */
