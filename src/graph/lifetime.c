@@ -198,7 +198,7 @@ bool ta_align_rule_decode(uint32_t code, ta_align_rule *r) {
 ta_status ta_align_rule_parse(const char *s, uint32_t arch_bytes, ta_align_rule *r, ta_diag *d) {
     if (!s || !r) return ta_diag_set(d, TA_E_INVALID_ARG, "NULL argument");
     if (arch_bytes && !rule_bytes_ok(arch_bytes))
-        return ta_diag_set(d, TA_E_INVALID_ARG, "architecture word %u is not a power of two up to %u", arch_bytes,
+        return ta_diag_set(d, TA_E_INVALID_ARG, "architecture word %u is not a power of two up to %u", (unsigned)arch_bytes,
                            TA_ALIGN_RULE_MAX);
     if (!strcmp(s, "tflm")) *r = (ta_align_rule){TA_ALIGN_TFLM, 0};
     else if (!strcmp(s, "dtype")) *r = (ta_align_rule){TA_ALIGN_DTYPE, 0};
@@ -223,8 +223,8 @@ const char *ta_align_rule_str(ta_align_rule r, char *buf, size_t len) {
     switch (r.kind) {
     case TA_ALIGN_TFLM: snprintf(buf, len, "tflm"); break;
     case TA_ALIGN_DTYPE: snprintf(buf, len, "dtype"); break;
-    case TA_ALIGN_ARCH: snprintf(buf, len, "arch %u", r.bytes ? r.bytes : 4u); break;
-    case TA_ALIGN_FIXED: snprintf(buf, len, "fixed %u", r.bytes); break;
+    case TA_ALIGN_ARCH: snprintf(buf, len, "arch %u", (unsigned)(r.bytes ? r.bytes : 4u)); break;
+    case TA_ALIGN_FIXED: snprintf(buf, len, "fixed %u", (unsigned)r.bytes); break;
     default: snprintf(buf, len, "unknown"); break;
     }
     return buf;
@@ -261,7 +261,7 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
         return ta_diag_set(d, TA_E_INVALID_ARG, "alignment %zu is not a power of two", min_align);
     const ta_align_rule rule = opt ? opt->rule : (ta_align_rule){TA_ALIGN_TFLM, 0};
     if (!ta_align_rule_decode(ta_align_rule_code(rule), NULL))
-        return ta_diag_set(d, TA_E_INVALID_ARG, "alignment rule %u/%u is not a rule", (unsigned)rule.kind, rule.bytes);
+        return ta_diag_set(d, TA_E_INVALID_ARG, "alignment rule %u/%u is not a rule", (unsigned)rule.kind, (unsigned)rule.bytes);
     /* TFLM's rule rounds every size to the alignment, as TFLM does; the
      * others leave sizes alone (the planner pads to the alignment) */
     const bool tflm = rule.kind == TA_ALIGN_TFLM;
@@ -270,8 +270,8 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
         return ta_diag_set(d, TA_E_MALFORMED, "%zu declared alignments for %u tensors", opt->n_tensor_align, g->n_tensors);
     for (uint32_t i = 0; decl && i < g->n_tensors; i++)
         if (decl[i] > TA_ALIGN_RULE_MAX || (decl[i] & (decl[i] - 1)))
-            return ta_diag_set(d, TA_E_INVALID_ARG, "tensor %u: declared alignment %u is not a power of two up to %u", i,
-                               decl[i], TA_ALIGN_RULE_MAX);
+            return ta_diag_set(d, TA_E_INVALID_ARG, "tensor %u: declared alignment %u is not a power of two up to %u", (unsigned)i,
+                               (unsigned)decl[i], TA_ALIGN_RULE_MAX);
     const int32_t *offline = opt ? opt->offline_offsets : NULL;
     if (offline && opt->n_offline != g->n_tensors)
         return ta_diag_set(d, TA_E_MALFORMED, "%zu offline offsets for %u tensors", opt->n_offline, g->n_tensors);
@@ -334,7 +334,7 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
          * reads through it (0: 16, the most any kernel here asks) */
         const size_t sa = lt->scratch[r].align;
         if (sa && (sa > TA_ALIGN_RULE_MAX || !ta__is_pow2(sa)))
-            return ta_diag_set(d, TA_E_INVALID_ARG, "scratch %u: declared alignment %zu is not a power of two up to %u", r,
+            return ta_diag_set(d, TA_E_INVALID_ARG, "scratch %u: declared alignment %zu is not a power of two up to %u", (unsigned)r,
                                sa, TA_ALIGN_RULE_MAX);
         const size_t align = ta_align_rule_buffer(rule, 1, sa ? sa : 16, min_align);
         size_t sz = tflm ? ta__align_up(lt->scratch[r].bytes, align) : lt->scratch[r].bytes;

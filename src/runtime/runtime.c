@@ -365,7 +365,8 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
     const size_t TA = legacy ? ALIGN : tla, HA = legacy ? ALIGN : ha;
     if (!ta_align_rule_decode(rcode, NULL) || !ta__is_pow2(TA) || !ta__is_pow2(HA) || HA < TA || HA > TA_ALIGN_RULE_MAX ||
         (rcode == 0 && (TA != ALIGN || HA != ALIGN)) || (rcode != 0 && TA < TAIL_ALIGN))
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: alignment words %u/%u/%u name no rule (corrupted)", rcode, ha, tla);
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: alignment words %u/%u/%u name no rule (corrupted)", (unsigned)rcode,
+                           (unsigned)ha, (unsigned)tla);
     if (rcode != ta_align_rule_code(rt->opt.align_rule)) {
         char a[32], b[32];
         ta_align_rule r;
@@ -443,7 +444,7 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
         const bool want = sb && rt->opt.scratch == TA_SCRATCH_PLANNED;
         if (sb && !want && sa > TA)
             return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: op %u's shared scratch needs %zu-byte alignment, the tail has %zu (corrupted)",
-                               o, sa, TA);
+                               (unsigned)o, sa, TA);
         if (want ? (so == NO_SCRATCH || so % sa || sa > HA || so > planned || sb > planned - so) : so != NO_SCRATCH)
             return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: op %u's scratch lies outside the planned part (corrupted)", o);
         if (stb) {
@@ -621,7 +622,7 @@ static ta_status rule_check(const ta_runtime *rt, ta_diag *diag) {
     const uint32_t code = ta_align_rule_code(rt->opt.align_rule);
     if (!ta_align_rule_decode(code, NULL))
         return ta_diag_set(diag, TA_E_INVALID_ARG, "unknown alignment rule (kind %u, %u bytes): regenerate the header or set tflm, dtype, arch or a power of two",
-                           (unsigned)rt->opt.align_rule.kind, rt->opt.align_rule.bytes);
+                           (unsigned)rt->opt.align_rule.kind, (unsigned)rt->opt.align_rule.bytes);
     const ta_budget *bt = budget_of(rt);
     if (bt && bt->align_rule != code) {
         char a[32], b[32];
