@@ -1,6 +1,4 @@
 /* Lifetime analysis with TensorFlow Lite Micro's rules (see lifetime.h). */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "common/util.h"
@@ -208,8 +206,10 @@ ta_status ta_align_rule_parse(const char *s, uint32_t arch_bytes, ta_align_rule 
         unsigned long v = 0;
         size_t n = strlen(s);
         bool digits = n > 0 && n <= 5 && s[0] != '0';
-        for (size_t i = 0; digits && i < n; i++) digits = s[i] >= '0' && s[i] <= '9';
-        if (digits) v = strtoul(s, NULL, 10);
+        for (size_t i = 0; digits && i < n; i++) {
+            digits = s[i] >= '0' && s[i] <= '9';
+            v = v * 10u + (unsigned long)(s[i] - '0');
+        }
         if (!digits || !rule_bytes_ok((uint32_t)v))
             return ta_diag_set(d, TA_E_INVALID_ARG, "alignment rule '%.40s': need tflm, dtype, arch or a power of two up to %u",
                                s, TA_ALIGN_RULE_MAX);
@@ -218,15 +218,27 @@ ta_status ta_align_rule_parse(const char *s, uint32_t arch_bytes, ta_align_rule 
     return TA_OK;
 }
 
+/* Written by hand, not with snprintf: the init-table path names rules in
+ * its messages, and newlib's printf family would link an allocator into
+ * the firmware (which build.sh refuses). */
 const char *ta_align_rule_str(ta_align_rule r, char *buf, size_t len) {
     if (!buf || !len) return "";
-    switch (r.kind) {
-    case TA_ALIGN_TFLM: snprintf(buf, len, "tflm"); break;
-    case TA_ALIGN_DTYPE: snprintf(buf, len, "dtype"); break;
-    case TA_ALIGN_ARCH: snprintf(buf, len, "arch %u", (unsigned)(r.bytes ? r.bytes : 4u)); break;
-    case TA_ALIGN_FIXED: snprintf(buf, len, "fixed %u", (unsigned)r.bytes); break;
-    default: snprintf(buf, len, "unknown"); break;
+    const char *word = r.kind == TA_ALIGN_TFLM    ? "tflm"
+                       : r.kind == TA_ALIGN_DTYPE ? "dtype"
+                       : r.kind == TA_ALIGN_ARCH  ? "arch "
+                       : r.kind == TA_ALIGN_FIXED ? "fixed "
+                                                  : "unknown";
+    size_t at = 0;
+    for (const char *p = word; *p && at + 1 < len; p++) buf[at++] = *p;
+    if (r.kind == TA_ALIGN_ARCH || r.kind == TA_ALIGN_FIXED) {
+        char digits[12];
+        size_t nd = 0;
+        uint32_t v = r.kind == TA_ALIGN_ARCH && !r.bytes ? 4u : r.bytes;
+        do digits[nd++] = (char)('0' + v % 10u);
+        while ((v /= 10u) != 0 && nd < sizeof digits);
+        while (nd && at + 1 < len) buf[at++] = digits[--nd];
     }
+    buf[at] = '\0';
     return buf;
 }
 
