@@ -247,7 +247,7 @@ for want in "$case_dir"/tflm_output*.bin; do
   if cmp -s "$want" "$out/output$k.bin"; then echo "output$k: byte-identical to TFLM"
   else echo "FAIL: output$k differs from TFLM's $want" >&2; status=1; fi
 done
-echo "$name: $(basename "$model") $(basename "$case_dir") (rewrites: $rewrite): flash text $text B, data $data B, bss $bss B;" \
+echo "$name: $(basename "$model") $(basename "$case_dir") (rewrites: $rewrite${alignrule:+, align: $alignrule}): flash text $text B, data $data B, bss $bss B;" \
      "runtime code $rt_text B + rodata $rt_rodata B; arena $(val arena_bytes) B; stack used $(val stack_used_bytes) B;" \
      "invoke $((invoke_ticks * 40)) instructions"
 exit $status
