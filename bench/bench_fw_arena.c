@@ -52,8 +52,9 @@ static size_t before_of(const loaded_model *lm, uint32_t rewrites) {
     ta_diag d;
     size_t v = 0;
     memset(&fw, 0, sizeof fw);
-    if (!fw_plan_make("bench", lm, ta_strategy_find("optimal"), rewrites, &p) &&
-        fw_make(lm->bytes, lm->len, &p.table, p.applied, &fw, &d)) {
+    /* the CLI's default alignment rule, as the headers below */
+    if (!fw_plan_make("bench", lm, ta_strategy_find("optimal"), rewrites, TA_ALIGN_RULE_DEFAULT, &p) &&
+        fw_make(lm->bytes, lm->len, &p.table, p.applied, TA_ALIGN_RULE_DEFAULT, &fw, &d)) {
         ta_runtime_options opt = ta_runtime_options_default();
         ta_runtime_use_table(&opt, &p.table);
         opt.rewrites = p.applied;

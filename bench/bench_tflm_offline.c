@@ -35,7 +35,7 @@ static size_t tflm_scratch(const char *data, const char *list, ta_scratch_reques
         long id, size, bytes;
         const char *op = strstr(line, "\"sg0:op");
         if (strstr(line, ",scratch,") && op && sscanf(line, "%ld,%ld,%ld", &id, &size, &bytes) == 3)
-            sc[n++] = (ta_scratch_request){0, (uint32_t)atoi(op + 7), (size_t)bytes};
+            sc[n++] = (ta_scratch_request){0, (uint32_t)atoi(op + 7), (size_t)bytes, 16};
     }
     free(txt);
     return n;

@@ -48,11 +48,19 @@ int main(int argc, char **argv) {
     void *lm = malloc(need);
     ta_lifetimes lt;
     if (ta_lifetime_analyze(&g, scratch, n_scratch, lm, need, &lt, &d)) FAIL("lifetimes: %s", d.msg);
+    /* under the header's alignment rule, with the op modules' declarations */
+    ta_lifetime_options lo;
+    memset(&lo, 0, sizeof lo);
+    if (!ta_align_rule_decode(b->align_rule, &lo.rule)) FAIL("alignment rule 0x%x is not a rule", b->align_rule);
+    uint32_t *talign = calloc(g.n_tensors + 1, sizeof *talign);
+    if (ta_runtime_operand_align(&g, talign, g.n_tensors, &d)) FAIL("%s", d.msg);
+    lo.tensor_align = talign;
+    lo.n_tensor_align = g.n_tensors;
     size_t n;
-    ta_lifetime_requests(&g, &lt, NULL, NULL, NULL, 0, &n, &d);
+    ta_lifetime_requests(&g, &lt, &lo, NULL, NULL, 0, &n, &d);
     ta_request *reqs = calloc(n, sizeof *reqs);
     ta_buffer_origin *org = calloc(n, sizeof *org);
-    ta_lifetime_requests(&g, &lt, NULL, reqs, org, n, &n, &d);
+    ta_lifetime_requests(&g, &lt, &lo, reqs, org, n, &n, &d);
     const ta_strategy *s = ta_strategy_find(b->strategy);
     if (!s) FAIL("unknown strategy %s", b->strategy);
     ta_plan_scratch_bytes(s, reqs, n, NULL, &need);
@@ -67,14 +75,17 @@ int main(int argc, char **argv) {
         bool tensor = org[i].kind == TA_BUFFER_TENSOR;
         uint32_t idx = tensor ? (uint32_t)g.tensors[org[i].index].index : org[i].index;
         uint32_t sg = tensor ? g.tensors[org[i].index].subgraph : scratch[org[i].index].subgraph;
-        if (e->offset != off[i] || e->size != reqs[i].size || e->first != reqs[i].first || e->last != reqs[i].last ||
+        if (e->offset != off[i] || e->size != ta_request_padded(&reqs[i]) || e->first != reqs[i].first || e->last != reqs[i].last ||
             e->index != idx || e->subgraph != sg || e->kind != (tensor ? TA_BUDGET_TENSOR : TA_BUDGET_SCRATCH))
             FAIL("entry %zu differs: header offset %u size %u, library offset %zu size %zu", i, e->offset, e->size,
                  off[i], reqs[i].size);
-        if (e->offset % b->align) FAIL("entry %zu misaligned", i);
+        /* each at its own alignment, which the arena start's covers */
+        if (e->offset % reqs[i].align || b->align % reqs[i].align) FAIL("entry %zu misaligned", i);
     }
-    printf("header_check: %s (%s): %u entries (%zu scratch), planned %u B match the library's plan\n",
-           b->model_name, b->strategy, b->count, n_scratch, b->arena_bytes);
+    char rn[32];
+    printf("header_check: %s (%s, alignment rule %s): %u entries (%zu scratch), planned %u B match the library's plan\n",
+           b->model_name, b->strategy, ta_align_rule_str(lo.rule, rn, sizeof rn), b->count, n_scratch, b->arena_bytes);
+    free(talign);
     free(scratch);
     free(bytes);
     free(gm);

@@ -11,20 +11,23 @@ skip() { if [ "${CI:-}" = true ]; then echo "FAIL: $1 under CI"; exit 1; fi; ech
 fail=0; n=0
 
 # header_models NOTE < LIST: for each "MODEL CASE..." line of LIST, from
-# TFLM's graph and from the rewritten one (`--rewrite all`: the header
-# records the rewrites and the runtime applies them from the table), emit
+# TFLM's graph (TFLM's alignment, and the dtype rule: every tensor at its
+# element size only) and from the rewritten one (`--rewrite all`, the
+# default alignment rule arch 4: the header records the rewrites and the
+# rule and the runtime applies them from the table), emit
 # the header, build it with the caller's `header_build HEADER PROGRAM`, run
 # every case and compare each output with TFLM's bytes.  Counts the
 # identical outputs in n, sets fail=1 on any failure; NOTE ends each line's
 # parenthesis.
 header_models() {
-  local note="$1" model cases flat h rw c dir want k
+  local note="$1" model cases flat h rw c dir want k v rule
   while read -r model cases; do
     [ -z "$model" ] && continue
     flat=$(echo "$model" | sed 's|/|__|g')
     h="$tmp/budget.h"
-    for rw in none all; do
-      "$cli" plan "$data/models/$model.tflite" --strategy best --rewrite $rw --header "$h" > /dev/null || { echo "FAIL: emit $model ($rw$note)"; fail=1; continue; }
+    for v in none:tflm none:dtype all:arch; do
+      rw="${v%%:*}, align ${v#*:}" rule=${v#*:}
+      "$cli" plan "$data/models/$model.tflite" --strategy best --rewrite ${v%%:*} --align-rule $rule --header "$h" > /dev/null || { echo "FAIL: emit $model ($rw$note)"; fail=1; continue; }
       header_build "$h" "$tmp/run" || { echo "FAIL: compile $model ($rw$note)"; fail=1; continue; }
       for c in $cases; do
         dir="$data/models/reference/cases/$flat/$c"

@@ -12,3 +12,14 @@ if(TARGET test_runtime)
     ENVIRONMENT "TINYARENA_DATA=${TA_DATA}"
     TIMEOUT 900)
 endif()
+# And under the other alignment rules (issue 17; test_runtime itself runs
+# the default, arch 4): element-size alignment only (dtype), and TFLM's 16,
+# every mode (poison included), byte-identical to TFLM.
+if(TARGET test_runtime)
+  foreach(rule dtype tflm)
+    add_test(NAME test_runtime_align_${rule} COMMAND test_runtime --align-rule ${rule})
+    set_tests_properties(test_runtime_align_${rule} PROPERTIES
+      ENVIRONMENT "TINYARENA_DATA=${TA_DATA}"
+      TIMEOUT 900)
+  endforeach()
+endif()

@@ -143,7 +143,8 @@ typedef struct {
     int n, above;
 } ratio_acc;
 
-static void one(const char *file, const char *tsv, uint32_t rewrites, bool search, ratio_acc *acc) {
+/* Returns <P>_ARENA_BYTES (0: not runnable). */
+static size_t one(const char *file, const char *tsv, uint32_t rewrites, ta_align_rule rule, bool search, ratio_acc *acc) {
     char path[1024], flat[256];
     snprintf(path, sizeof path, "%s/models/%s", g_data, file);
     size_t j = 0;
@@ -158,29 +159,31 @@ static void one(const char *file, const char *tsv, uint32_t rewrites, bool searc
     if (model_load(path, &lm) || ta_runtime_scratch_requests(&lm.g, NULL, 0, &ns, &d)) {
         printf("  %-52s %-4s not runnable: %s\n", file, rewrites ? "all" : "none", lm.bytes ? d.msg : "cannot load");
         model_unload(&lm);
-        return; /* not a model the runtime runs */
+        return 0; /* not a model the runtime runs */
     }
     fw_plan p;
     fw_budget fw;
     memset(&fw, 0, sizeof fw);
     const ta_strategy *s = ta_strategy_find("optimal");
-    if (fw_plan_make(file, &lm, s, rewrites, &p) || !fw_make(lm.bytes, lm.len, &p.table, p.applied, &fw, &d)) {
+    if (fw_plan_make(file, &lm, s, rewrites, rule, &p) || !fw_make(lm.bytes, lm.len, &p.table, p.applied, rule, &fw, &d)) {
         /* e.g. several subgraphs: the runtime refuses at query */
         printf("  %-52s %-4s not runnable: %s\n", file, rewrites ? "all" : "none", d.msg);
         fw_free(&fw);
         fw_plan_free(&p);
         model_unload(&lm);
-        return;
+        return 0;
     }
-    const ta_budget budget = {file, ta_budget_hash(lm.bytes, lm.len), s->name, (uint32_t)p.res.arena_bytes, 16,
-                              (uint32_t)p.mp.n, p.entries, fw.consts, (uint32_t)fw.consts_bytes, p.applied,
-                              fw.init, (uint32_t)fw.init_bytes};
+    const ta_budget budget = {file, ta_budget_hash(lm.bytes, lm.len), s->name, (uint32_t)p.res.arena_bytes,
+                              (uint32_t)fw.fw.head_align, (uint32_t)p.mp.n, p.entries, fw.consts, (uint32_t)fw.consts_bytes,
+                              p.applied, fw.init, (uint32_t)fw.init_bytes, ta_align_rule_code(rule)};
+    const size_t A = fw.fw.head_align; /* the head's alignment: 16 under TFLM's rule, 8 under arch */
     const size_t X = fw.fw.total_in_place, P = fw.fw.planned, Q = fw.fw.persistent;
     /* the header's figure: the planned and persistent parts and the slack, no work block */
     CHECK_EQ_U(fw.fw.work_bytes, 0);
     /* the model hash as armv6-m computes it (32-bit halves) is the same */
     CHECK_EQ_U(ta__budget_hash_halves(lm.bytes, lm.len), ta_budget_hash(lm.bytes, lm.len));
-    CHECK_EQ_U(X, P + Q + 15);
+    CHECK_EQ_U(X, P + Q + A - 1);
+    CHECK(rule.kind == TA_ALIGN_TFLM ? A == 16 : A >= 8);
     CHECK_EQ_U(fw.fw.total, X);
     /* the header's per-ABI figure is this host's layout on this host */
     CHECK_EQ_U(ta_runtime_persistent_bytes_abi(&fw.fw, sizeof(void *), sizeof(ta_io), sizeof(ta_var_rec)), Q);
@@ -228,26 +231,26 @@ static void one(const char *file, const char *tsv, uint32_t rewrites, bool searc
     /* any address: X is the least */
     CHECK(works(&c, X, 1));
     CHECK(!works(&c, X - 1, 1));
-    /* 16 mod 32: planned + persistent exactly */
+    /* A mod 2A (A the header's alignment): planned + persistent exactly */
     size_t least = P + Q;
     if (search) {
         size_t lo = 0, hi = X; /* works(hi), and the answer is in (lo, hi] */
         while (hi - lo > 1) {
             size_t mid = lo + (hi - lo) / 2;
-            if (works(&c, mid, 16)) hi = mid;
+            if (works(&c, mid, (unsigned)A)) hi = mid;
             else lo = mid;
         }
         least = hi;
         CHECK_EQ_U(least, P + Q);
     } else {
-        CHECK(works(&c, P + Q, 16));
-        CHECK(!works(&c, P + Q - 1, 16));
+        CHECK(works(&c, P + Q, (unsigned)A));
+        CHECK(!works(&c, P + Q - 1, (unsigned)A));
     }
     /* 32 bytes less: the one-line refusal */
     {
         ta_runtime rt;
         unsigned char *block = NULL;
-        CHECK(try_arena(&c, X - 32, 16, &rt, &block, &d) == TA_E_NO_MEMORY);
+        CHECK(try_arena(&c, X - 32, (unsigned)A, &rt, &block, &d) == TA_E_NO_MEMORY);
         char want[96];
         snprintf(want, sizeof want, "arena needs %zu bytes, has %zu", X, X - 32);
         CHECK(strstr(d.msg, want) == d.msg && strchr(d.msg, '\n') == NULL);
@@ -275,6 +278,7 @@ static void one(const char *file, const char *tsv, uint32_t rewrites, bool searc
         ta_runtime_options opt = ta_runtime_options_default();
         CHECK(ta_runtime_use_strategy(&opt, k_planners[k]) == TA_OK);
         opt.rewrites = p.applied;
+        opt.align_rule = rule;
         ta_runtime rt;
         void *work = NULL;
         size_t wb = 0;
@@ -282,9 +286,9 @@ static void one(const char *file, const char *tsv, uint32_t rewrites, bool searc
         CHECK(ta_runtime_open(&rt, lm.bytes, lm.len, &opt, &d) == TA_OK);
         CHECK(cli_runtime_query(&rt, &work, &wb, &b, &d) == TA_OK);
         free(work);
-        const size_t head = b.planned > b.work_bytes ? b.planned : ((b.work_bytes + 15) & ~(size_t)15);
+        const size_t head = b.planned > b.work_bytes ? b.planned : ((b.work_bytes + A - 1) & ~(A - 1));
         CHECK(b.work_bytes > 0);
-        CHECK_EQ_U(b.total_in_place, head + b.persistent + 15);
+        CHECK_EQ_U(b.total_in_place, head + b.persistent + A - 1);
         unsigned char *block = malloc(b.total_in_place + 64);
         CHECK(ta_runtime_open(&rt, lm.bytes, lm.len, &opt, &d) == TA_OK);
         unsigned char *a = (unsigned char *)((((uintptr_t)block + 31) & ~(uintptr_t)31) + 1);
@@ -298,8 +302,8 @@ static void one(const char *file, const char *tsv, uint32_t rewrites, bool searc
     c.consts_in_arena = true;
     CHECK(works(&c, fw.in_arena.total_in_place, 1));
     const size_t tflm = tflm_min(tsv, file);
-    printf("  %-52s %-4s planned %9zu + persistent %7zu + 15 = %9zu B (least at 16 mod 32: %zu%s)  consts in arena %9zu  TFLM %9zu  ratio %s%.3f%s\n",
-           file, rewrites ? "all" : "none", P, Q, X, least, search ? ", searched" : "", fw.in_arena.total_in_place, tflm,
+    printf("  %-52s %-4s planned %9zu + persistent %7zu + %2zu = %9zu B (least at %zu mod %zu: %zu%s)  consts in arena %9zu  TFLM %9zu  ratio %s%.3f%s\n",
+           file, rewrites ? "all" : "none", P, Q, A - 1, X, A, 2 * A, least, search ? ", searched" : "", fw.in_arena.total_in_place, tflm,
            "", tflm ? (double)X / (double)tflm : 0.0, exact == 1 ? "  bit-exact" : "  (no case)");
     if (tflm) {
         acc->log_sum += log((double)X / (double)tflm);
@@ -310,6 +314,7 @@ static void one(const char *file, const char *tsv, uint32_t rewrites, bool searc
     fw_free(&fw);
     fw_plan_free(&p);
     model_unload(&lm);
+    return X;
 }
 
 /* Every single-bit change of hello_world's init table and const blob, at
@@ -324,8 +329,8 @@ static void every_byte(void) {
     ta_diag d;
     memset(&fw, 0, sizeof fw);
     memset(&p, 0, sizeof p);
-    if (model_load(path, &lm) || fw_plan_make("hello_world", &lm, ta_strategy_find("optimal"), 0, &p) ||
-        !fw_make(lm.bytes, lm.len, &p.table, p.applied, &fw, &d)) {
+    if (model_load(path, &lm) || fw_plan_make("hello_world", &lm, ta_strategy_find("optimal"), 0, TA_ALIGN_RULE_DEFAULT, &p) ||
+        !fw_make(lm.bytes, lm.len, &p.table, p.applied, TA_ALIGN_RULE_DEFAULT, &fw, &d)) {
         CHECK(!"hello_world");
     } else {
         const size_t ni = fw.init_bytes, nk = fw.consts_bytes, n = fw.fw.total;
@@ -383,8 +388,8 @@ static void refusals(void) {
     fw_budget fw;
     ta_diag d;
     memset(&fw, 0, sizeof fw);
-    CHECK(fw_plan_make("person_detect", &lm, ta_strategy_find("optimal"), 0, &p) == 0);
-    CHECK(fw_make(lm.bytes, lm.len, &p.table, p.applied, &fw, &d));
+    CHECK(fw_plan_make("person_detect", &lm, ta_strategy_find("optimal"), 0, TA_ALIGN_RULE_DEFAULT, &p) == 0);
+    CHECK(fw_make(lm.bytes, lm.len, &p.table, p.applied, TA_ALIGN_RULE_DEFAULT, &fw, &d));
     const size_t ni = fw.init_bytes, nk = fw.consts_bytes;
     unsigned char *init = aligned_alloc(16, (ni + 47) & ~(size_t)15), *blob = aligned_alloc(16, (nk + 47) & ~(size_t)15);
     static const struct {
@@ -408,6 +413,8 @@ static void refusals(void) {
         {"other model", 2, SIZE_MAX, 0, 0, TA_E_BAD_REQUEST, "init table was made for other model bytes"},
         {"other rewrites", 3, SIZE_MAX, 0, 0, TA_E_BAD_REQUEST, "rewrites"},
         {"other scratch", 4, SIZE_MAX, 0, 0, TA_E_BAD_REQUEST, "scratch"},
+        {"other rule", 5, SIZE_MAX, 0, 0, TA_E_BAD_REQUEST, "planned under alignment rule arch 4, the runtime uses tflm"},
+        {"rule word", 0, 52, 0, 0, TA_E_BAD_REQUEST, "checksum"},
     };
     for (size_t i = 0; i < sizeof k_bad / sizeof k_bad[0]; i++) {
         const int on = k_bad[i].on;
@@ -428,6 +435,7 @@ static void refusals(void) {
         ta_runtime_use_init(&opt, ti, nb);
         if (on == 3) opt.rewrites = TA_REWRITE_ALL;
         if (on == 4) opt.scratch = TA_SCRATCH_SHARED;
+        if (on == 5) opt.align_rule = (ta_align_rule){TA_ALIGN_TFLM, 0};
         const loaded_model *m = on == 2 ? &other : &lm;
         ta_runtime rt;
         CHECK(ta_runtime_open(&rt, m->bytes, m->len, &opt, &d) == TA_OK);
@@ -471,15 +479,36 @@ int main(int argc, char **argv) {
      * others check the least size and one byte less */
     static const char *const k_search[] = {"tflm/hello_world_int8.tflite", "mlperf_tiny/ad01_int8.tflite",
                                            "tflm/keyword_scrambled.tflite", "fiti/KWS_2_001_002_attention.tflite"};
-    for (int r = 0; r < 2; r++) {
+    /* TFLM's graph under TFLM's rule and under the default (arch 4) and
+     * dtype rules; every rewrite under the default */
+    static const struct {
+        uint32_t rewrites;
+        ta_align_rule rule;
+        const char *name;
+    } k_pass[] = {{0, {TA_ALIGN_TFLM, 0}, "TFLM's graph, alignment rule tflm"},
+                  {0, {TA_ALIGN_ARCH, 4}, "TFLM's graph, alignment rule arch 4 (the default)"},
+                  {0, {TA_ALIGN_DTYPE, 0}, "TFLM's graph, alignment rule dtype"},
+                  {TA_REWRITE_ALL, {TA_ALIGN_ARCH, 4}, "--rewrite all, alignment rule arch 4"}};
+    size_t *x_tflm = calloc(mf.n + 1, sizeof *x_tflm);
+    for (size_t r = 0; r < sizeof k_pass / sizeof k_pass[0]; r++) {
         ratio_acc acc = {0, 0, 0};
-        printf("%s:\n", r ? "--rewrite all" : "TFLM's graph");
+        int smaller = 0;
+        printf("%s:\n", k_pass[r].name);
         for (size_t i = 0; i < mf.n; i++) {
             if (argc > 1 && !strstr(mf.files[i], argv[1])) continue;
             bool search = false;
             for (size_t k = 0; k < sizeof k_search / sizeof k_search[0]; k++) search |= !strcmp(mf.files[i], k_search[k]);
-            one(mf.files[i], tsv, r ? TA_REWRITE_ALL : 0, search, &acc);
+            const size_t x = one(mf.files[i], tsv, k_pass[r].rewrites, k_pass[r].rule, search, &acc);
+            /* no model's arena grows under the element-size rules (TFLM's
+             * graph); every one shrinks (the 15 B slack becomes 7, the tail
+             * packs at 8) */
+            if (r == 0) x_tflm[i] = x;
+            else if (!k_pass[r].rewrites && x && x_tflm[i]) {
+                CHECK(x < x_tflm[i]);
+                smaller += x < x_tflm[i];
+            }
         }
+        if (r > 0 && !k_pass[r].rewrites) printf("  %d models with a smaller _ARENA_BYTES than under tflm\n", smaller);
         /* every model TFLM runs, except the Ethos-U one, runs here too */
         CHECK(acc.n >= 25 || argc > 1);
         if (acc.n)
@@ -490,6 +519,7 @@ int main(int argc, char **argv) {
         refusals();
         every_byte();
     }
+    free(x_tflm);
     free(tsv);
     model_manifest_free(&mf);
     return ta_test_finish("test_fw_arena");

@@ -64,7 +64,7 @@ static void test_chain_with_skip(void) {
     int32_t c_out[2] = {out, zero};
     o_add(&b, TA_OP_ADD, c_in, 3, c_out, 2, -1, -1);
     ta_graph_set_io(&b.g, &in, 1, &out, 1);
-    ta_scratch_request sc[1] = {{0, 1, 100}};
+    ta_scratch_request sc[1] = {{0, 1, 100, 0}};
     analysed a;
     CHECK(analyse(&b, sc, 1, &a) == TA_OK);
     /* planned: in, x, y, out (tensor order), then the scratch */
@@ -100,7 +100,7 @@ static void test_control_flow(void) {
         o_add(&b, TA_OP_RELU, &i, 1, &o, 1, -1, -1);
         ta_graph_set_io(&b.g, &i, 1, &o, 1);
     }
-    ta_scratch_request sc[1] = {{0, 0, 64}};
+    ta_scratch_request sc[1] = {{0, 0, 64, 0}};
     analysed a;
     CHECK(analyse(&b, sc, 1, &a) == TA_OK);
     CHECK_EQ_U(a.n, 8);
@@ -143,7 +143,7 @@ static void test_offline_and_errors(void) {
     CHECK(ta_lifetime_requests(&b.g, &a.lt, NULL, a.reqs, a.org, 1, &n, &d) == TA_E_NO_MEMORY);
     ta_lifetimes lt;
     CHECK(ta_lifetime_analyze(&b.g, NULL, 0, a.mem, 3, &lt, &d) == TA_E_NO_MEMORY);
-    ta_scratch_request bad[1] = {{0, 7, 10}};
+    ta_scratch_request bad[1] = {{0, 7, 10, 0}};
     size_t need = ta_lifetime_bytes(&b.g, 1);
     void *m = malloc(need);
     CHECK(ta_lifetime_analyze(&b.g, bad, 1, m, need, &lt, &d) == TA_E_MALFORMED);

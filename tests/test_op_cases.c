@@ -248,7 +248,7 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
                                                0,
                                                (uint32_t)(pb->tensor < 0 ? 0 : pb->tensor),
                                                (uint32_t)(pb->data - r.rt.head),
-                                               (uint32_t)((pb->bytes + 15) & ~(size_t)15),
+                                               (uint32_t)pb->bytes, /* padded already */
                                                pb->first,
                                                pb->last};
             }
@@ -263,7 +263,8 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
                                  (uint32_t)blob_bytes,
                                  0,
                                  NULL,
-                                 0};
+                                 0,
+                                 ta_align_rule_code(ta_runtime_options_default().align_rule)};
         }
         if (m == n_strat + 3) {
             /* its init table: the budget+init mode below runs from it alone */

@@ -73,6 +73,9 @@ static const struct {
 static const char *g_data;
 static int g_quick; /* only greedy + table + poison when set (TA_RUNTIME_QUICK) */
 static uint32_t g_rewrites; /* `test_runtime --rewrite LIST`: every mode runs the rewritten graph */
+/* `test_runtime --align-rule R`: every mode plans under rule R (default: the
+ * runtime's default, arch 4) */
+static ta_align_rule g_rule = TA_ALIGN_RULE_DEFAULT;
 
 static void flat_name(const char *model, char *out, size_t len) {
     size_t j = 0;
@@ -232,6 +235,7 @@ static void test_model(const char *model, const char *const *cases) {
     for (size_t m = 0; m < n_strat + 7; m++) {
         ta_runtime_options opt = ta_runtime_options_default();
         opt.rewrites = g_rewrites;
+        opt.align_rule = g_rule;
         const char *label;
         if (m < n_strat) {
             label = strats[m]->name;
@@ -362,7 +366,7 @@ static void test_model(const char *model, const char *const *cases) {
             CHECK(b.op_tables == 0 && b.const_bytes == blob_bytes);
             if (!strcmp(label, "greedy+consts")) {
                 CHECK(b.persistent < persistent_in_arena);
-                CHECK(b.persistent + ((blob_bytes + 15) & ~(size_t)15) == persistent_in_arena);
+                CHECK(b.persistent + ((blob_bytes + b.tail_align - 1) & ~(b.tail_align - 1)) == persistent_in_arena);
                 /* exporting again from a runtime that reads the blob gives the same bytes */
                 void *again = malloc(blob_bytes);
                 size_t got = 0;
@@ -391,10 +395,11 @@ static void test_model(const char *model, const char *const *cases) {
                 const ta_poison_buf *pb = &r.rt.pbuf[i];
                 entries[i] = (ta_budget_entry){pb->tensor < 0 ? TA_BUDGET_SCRATCH : TA_BUDGET_TENSOR, 0,
                                                (uint32_t)(pb->tensor < 0 ? 0 : pb->tensor), table_offsets[i],
-                                               (uint32_t)((pb->bytes + 15) & ~(size_t)15), pb->first, pb->last};
+                                               (uint32_t)pb->bytes, pb->first, pb->last}; /* padded already */
             }
             budget = (ta_budget){model, ta_budget_hash(bytes, len), "greedy", (uint32_t)b.planned, 16,
-                                 (uint32_t)table.n, entries, blob, (uint32_t)blob_bytes, g_rewrites, NULL, 0};
+                                 (uint32_t)table.n, entries, blob, (uint32_t)blob_bytes, g_rewrites, NULL, 0,
+                                 ta_align_rule_code(g_rule)};
             /* a budget for other bytes is refused */
             ta_runtime_options ob = ta_runtime_options_default();
             ta_runtime_use_budget(&ob, &budget);
@@ -631,14 +636,15 @@ static void test_variable_state(void) {
     CHECK(setup(&r, bytes, len, &opt, &b, &d) == TA_OK);
     /* seven int16 states: 4 x 1024 B + 3 x 2048 B, plus their reset records */
     CHECK(r.rt.n_vars == 7);
-    CHECK(b.variables == 10240 + ((7 * sizeof(ta_var_rec) + 15) & ~(size_t)15));
+    CHECK(b.tail_align == 8); /* the default rule: the records' natural alignment */
+    CHECK(b.variables == 10240 + ((7 * sizeof(ta_var_rec) + 7) & ~(size_t)7));
     CHECK(b.tensor_table + b.op_records + b.op_tables + b.io_table + b.shared_scratch + b.poison_table + b.variables ==
           b.persistent);
     const uint8_t *tail = r.rt.tail, *end = r.rt.tail + b.persistent;
     int zero = 1, inside = 1;
     for (uint32_t i = 0; i < r.rt.n_vars; i++) {
         const uint8_t *v = r.rt.vars[i].data;
-        inside &= v >= tail && v + r.rt.vars[i].bytes <= end && ((uintptr_t)v & 15u) == 0;
+        inside &= v >= tail && v + r.rt.vars[i].bytes <= end && ((uintptr_t)v & 3u) == 0; /* arch: the 4-byte word */
         for (uint32_t k = 0; k < r.rt.vars[i].bytes; k++) zero &= v[k] == 0;
     }
     CHECK(inside && zero);
@@ -692,9 +698,10 @@ static void test_op_state(void) {
     run_t r;
     ta_arena_breakdown b;
     CHECK(setup(&r, bytes, len, &opt, &b, &d) == TA_OK);
-    /* one op keeps state: 40 uint32 estimates after its 16-byte pointer block */
+    /* one op keeps state: 40 uint32 estimates after its pointer block (8
+     * bytes: the default rule packs the tail at its records' alignment) */
     CHECK(r.rt.n_vars == 0 && r.rt.n_state_ops == 1);
-    CHECK(b.variables == 16 + 40 * 4);
+    CHECK(b.variables == 8 + 40 * 4);
     CHECK(b.tensor_table + b.op_records + b.op_tables + b.io_table + b.shared_scratch + b.poison_table + b.variables ==
           b.persistent);
     const uint32_t *est = r.rt.state_ptrs[0];
@@ -832,13 +839,19 @@ int main(int argc, char **argv) {
         ta_diag d;
         if (ta_rewrite_parse(argv[2], &g_rewrites, &d)) return fprintf(stderr, "%s\n", d.msg), 2;
     }
-    const char *name = g_rewrites ? "test_runtime --rewrite" : "test_runtime";
+    bool other_rule = false;
+    if (argc == 3 && !strcmp(argv[1], "--align-rule")) {
+        ta_diag d;
+        if (ta_align_rule_parse(argv[2], 0, &g_rule, &d)) return fprintf(stderr, "%s\n", d.msg), 2;
+        other_rule = true;
+    }
+    const char *name = g_rewrites ? "test_runtime --rewrite" : other_rule ? "test_runtime --align-rule" : "test_runtime";
     test_record_layout();
     g_data = ta_test_data_dir("runtime end-to-end");
     if (!g_data) return ta_test_finish(name);
     g_quick = getenv("TA_RUNTIME_QUICK") != NULL;
     for (size_t i = 0; i < sizeof k_models / sizeof k_models[0]; i++) test_model(k_models[i].model, k_models[i].cases);
-    if (g_rewrites) return ta_test_finish(name); /* the rest is about TFLM's graph */
+    if (g_rewrites || other_rule) return ta_test_finish(name); /* the rest is about TFLM's graph, default rule */
     test_consts_refused();
     test_poison_catches_overlap();
     test_scratch_requests();

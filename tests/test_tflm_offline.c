@@ -44,7 +44,7 @@ static size_t read_list(const char *data, const char *list, ta_request *reqs, in
         reqs[n].align = 16;
         tensor[n] = strcmp(kind, "tensor") == 0 ? (int32_t)ti : -1;
         const char *op = strstr(line, "\"sg0:op");
-        if (tensor[n] < 0 && op) sc[(*n_sc)++] = (ta_scratch_request){0, (uint32_t)atoi(op + 7), (size_t)bytes};
+        if (tensor[n] < 0 && op) sc[(*n_sc)++] = (ta_scratch_request){0, (uint32_t)atoi(op + 7), (size_t)bytes, 16};
         n++;
     }
     free(t);

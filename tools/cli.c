@@ -188,3 +188,43 @@ ta_status cli_runtime_query(struct ta_runtime *rt, void **work, size_t *wb, stru
     }
     return st;
 }
+
+int cli_align_arg(int argc, char **argv, int *i, cli_align_args *a) {
+    const char *arg = argv[*i];
+    const bool rule = !strcmp(arg, "--align-rule"), arch = !strcmp(arg, "--arch-align");
+    if (!rule && !arch) return 0;
+    if (*i + 1 >= argc) {
+        cli_error("%s needs a value (see --help)", arg);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    ta_align_rule r;
+    ta_diag d;
+    if (rule) {
+        if (ta_align_rule_parse(v, 0, &r, &d)) {
+            cli_error("--align-rule %s", d.msg + (strncmp(d.msg, "alignment rule ", 15) ? 0 : 15));
+            return -1;
+        }
+        a->rule = v;
+    } else {
+        if (!cli_parse_u64(v, &a->arch) || !a->arch || a->arch > TA_ALIGN_RULE_MAX || (a->arch & (a->arch - 1))) {
+            cli_error("--arch-align %s: need a power of two from 1 to %u", v, TA_ALIGN_RULE_MAX);
+            return -1;
+        }
+    }
+    return 1;
+}
+
+bool cli_align_resolve(const cli_align_args *a, ta_align_rule *out) {
+    ta_diag d;
+    if (a->arch && a->rule && strcmp(a->rule, "arch")) {
+        cli_error("--arch-align goes with --align-rule arch (the default), not %s", a->rule);
+        return false;
+    }
+    const char *r = a->rule ? a->rule : a->tflm_rules && !a->arch ? "tflm" : "arch";
+    if (ta_align_rule_parse(r, (uint32_t)a->arch, out, &d)) {
+        cli_error("--align-rule %s: %s", r, d.msg);
+        return false;
+    }
+    return true;
+}

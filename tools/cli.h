@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tinyarena/lifetime.h"
 #include "tinyarena/plan.h"
 
 /* Exit codes: 0 ok, 1 bad input or failed operation, 2 usage error. */
@@ -50,6 +51,20 @@ struct ta_runtime;
 struct ta_arena_breakdown;
 ta_status cli_runtime_query(struct ta_runtime *rt, void **work, size_t *wb, struct ta_arena_breakdown *b,
                             ta_diag *d);
+
+/* --align-rule R and --arch-align N (plan and run; issue 17). */
+typedef struct cli_align_args {
+    const char *rule;  /* tflm, dtype, arch or N; NULL: not given */
+    uint64_t arch;     /* --arch-align: the arch rule's word (0: 4) */
+    bool tflm_rules;   /* --rewrite none or --tflm-offline: TFLM's rules, so
+                          TFLM's alignment unless --align-rule says otherwise */
+} cli_align_args;
+/* Consumes argv[*i] (and its value) when it is one of the two options:
+ * 1 consumed, 0 not ours, -1 a bad value (printed; exit CLI_USAGE). */
+int cli_align_arg(int argc, char **argv, int *i, cli_align_args *a);
+/* The rule the arguments name: the default is arch (4), TFLM's rule with
+ * tflm_rules.  False on a bad combination (printed). */
+bool cli_align_resolve(const cli_align_args *a, ta_align_rule *out);
 
 /* Sub-commands. */
 int cmd_plan(int argc, char **argv);

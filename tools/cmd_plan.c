@@ -36,6 +36,8 @@ typedef struct {
     uint32_t rewrites;       /* its TA_REWRITE_* flags */
     double time_limit;
     uint64_t align;
+    bool has_align_rule;
+    cli_align_args al;       /* --align-rule, --arch-align (models) */
     uint32_t seed;
 } plan_args;
 
@@ -47,6 +49,12 @@ static void plan_usage(FILE *f) {
             "  --strategy S      one strategy (default: a table of all; --json, --header, --svg use\n"
             "                    'optimal' for models, 'best' for buffer lists)\n"
             "  --align N         minimum alignment (power of two) for every buffer\n"
+            "  --align-rule R    models: arch (default: element size, at least the word),\n"
+            "                    dtype (element size, sizes not rounded), tflm (TFLM's 16;\n"
+            "                    the default with --rewrite none, --tflm-offline or an\n"
+            "                    offline plan in the model) or a power of two N; kernels'\n"
+            "                    declared alignments apply on top\n"
+            "  --arch-align N    the arch rule's word (default 4; 8 for FPU/DSP double words)\n"
             "  --offsets OUT.csv write the input columns plus 'offset'\n"
             "  --json            print the plan as JSON\n"
             "  --svg F.svg       draw the plan as an arena map (time x offset, one rectangle per buffer)\n"
@@ -308,9 +316,19 @@ static int plan_model(const plan_args *a) {
         model_unload(&lm);
         return CLI_FAIL;
     }
+    /* the alignment rule: TFLM's for a model carrying TFLM's offline plan
+     * (its offsets are multiples of 16), unless one is named */
+    cli_align_args al = a->al;
+    if (lm.offline) al.tflm_rules = true;
+    ta_align_rule rule;
+    if (!cli_align_resolve(&al, &rule)) {
+        model_unload(&lm);
+        return CLI_USAGE;
+    }
     ta_lifetime_options lopt;
     memset(&lopt, 0, sizeof lopt);
-    lopt.align = a->align ? (size_t)a->align : 16;
+    lopt.align = (size_t)a->align;
+    lopt.rule = rule;
     lopt.offline_offsets = lm.offline;
     lopt.n_offline = lm.n_offline;
     /* With --rewrite: the rewritten graph is what gets planned (and what the
@@ -407,6 +425,26 @@ static int plan_model(const plan_args *a) {
         rc = cli_error("%s: planning TFLM's graph for the comparison failed", a->model);
     }
     const size_t arena_rw = o[ichosen].res.arena_bytes;
+    /* padding: the planned buffers' padded bytes minus what they hold, under
+     * the rule and under TFLM's (the same graph and rewrites: only the rule
+     * differs; the requests alone, no plan) */
+    size_t padding = 0, tflm_padding = 0;
+    for (size_t i = 0; i < mp.n; i++) padding += ta_request_padded(&mp.reqs[i]);
+    padding -= mp.unpadded;
+    if (rule.kind == TA_ALIGN_TFLM) {
+        tflm_padding = padding;
+    } else {
+        ta_lifetime_options lt = lopt;
+        lt.rule = (ta_align_rule){TA_ALIGN_TFLM, 0};
+        model_plan mpt;
+        if (model_plan_build_rewritten(&mpt, g, &lt, scratch, runnable ? n_scratch : 0, a->model, a->rewrites, NULL) == CLI_OK) {
+            for (size_t i = 0; i < mpt.n; i++) tflm_padding += ta_request_padded(&mpt.reqs[i]);
+            tflm_padding -= mpt.unpadded;
+        }
+        model_plan_free(&mpt);
+    }
+    char rule_name[32];
+    ta_align_rule_str(rule, rule_name, sizeof rule_name);
     /* The chosen plan as a table, the plan source the budget header gives
      * firmware: the runtime figures below and in --header are for it. */
     uint32_t *toff = cli_xcalloc(mp.n ? mp.n : 1, sizeof *toff);
@@ -423,9 +461,10 @@ static int plan_model(const plan_args *a) {
     } else if (a->json) {
         char extra[4096];
         int at = snprintf(extra, sizeof extra, "\"model\": \"%s\", \"ops\": %u, \"tensors\": %u, \"planned_tensors\": %zu, "
-                 "\"constant_bytes\": %zu, \"fixed_conflicts\": %zu, ",
+                 "\"constant_bytes\": %zu, \"fixed_conflicts\": %zu, \"align_rule\": \"%s\", \"padding_bytes\": %zu, "
+                 "\"tflm_padding_bytes\": %zu, ",
                  base_name(a->model), lm.g.n_ops, lm.g.n_tensors, mp.n - mp.lt.n_scratch, mp.const_bytes,
-                 o[ichosen].res.fixed_conflicts);
+                 o[ichosen].res.fixed_conflicts, rule_name, padding, tflm_padding);
         if (compare && at > 0 && (size_t)at < sizeof extra)
             snprintf(extra + at, sizeof extra - (size_t)at,
                      "\"rewrites\": \"%s\", \"rewrites_applied\": \"%s\", \"rewrite_counts\": {\"alias\": %u, "
@@ -444,7 +483,7 @@ static int plan_model(const plan_args *a) {
         fw_budget fw = {0};
         ta_diag fd;
         at = (int)strlen(extra);
-        if (runnable && !a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, &fw, &fd) && at > 0 &&
+        if (runnable && !a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, rule, &fw, &fd) && at > 0 &&
             (size_t)at < sizeof extra)
             snprintf(extra + at, sizeof extra - (size_t)at,
                      "\"runtime\": {\"planned_bytes\": %zu, \"persistent_bytes\": %zu, "
@@ -504,14 +543,16 @@ static int plan_model(const plan_args *a) {
                    o[ichosen].res.fixed_conflicts, d.item[0] < mp.n ? mp.ids[d.item[0]] : "?",
                    d.item[1] < mp.n ? mp.ids[d.item[1]] : "?");
         }
-        plan_report_table(stdout, o, no);
-        model_plan_peak(stdout, &mp, &o[ichosen].res);
         char b2[32], b3[32], b4[32], b5[32];
+        plan_report_table(stdout, o, no);
+        printf("alignment rule %s: padding %s B (under tflm: %s B)\n", rule_name, fmt_bytes(padding, b1),
+               fmt_bytes(tflm_padding, b2));
+        model_plan_peak(stdout, &mp, &o[ichosen].res);
         fw_budget fw = {0};
         ta_diag fd;
         if (!runnable) {
             printf("runtime: tinyarena run cannot run this model: the plan covers tensors only\n  (%s)\n", rdiag.msg);
-        } else if (!a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, &fw, &fd)) {
+        } else if (!a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, rule, &fw, &fd)) {
             const ta_arena_breakdown *rb = &fw.in_arena, *rc_b = &fw.fw;
             printf("runtime arena (%s plan): planned %s + persistent %s + alignment %s\n", chosen->name,
                    fmt_bytes(rb->planned, b1), fmt_bytes(rb->persistent, b2), fmt_bytes(rb->alignment, b3));
@@ -536,9 +577,9 @@ static int plan_model(const plan_args *a) {
     if (!rc && a->header_out) {
         fw_budget fw = {0};
         ta_diag fd;
-        bool have = runnable && !a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, &fw, &fd);
+        bool have = runnable && !a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, rule, &fw, &fd);
         rc = emit_header(a->header_out, &mp, &o[ichosen], base_name(a->model), ta_budget_hash(lm.bytes, lm.len),
-                         lm.len, have ? &fw : NULL, applied);
+                         lm.len, have ? &fw : NULL, applied, rule);
         fw_free(&fw);
     }
     for (size_t i = 0; i < no; i++) {
@@ -558,6 +599,7 @@ static int plan_model(const plan_args *a) {
 int cmd_plan(int argc, char **argv) {
     plan_args a;
     memset(&a, 0, sizeof a);
+    int alr;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has_val = i + 1 < argc;
@@ -574,6 +616,9 @@ int cmd_plan(int argc, char **argv) {
         } else if (!strcmp(arg, "--buffers")) {
             NEED_VAL();
             a.buffers = argv[++i];
+        } else if ((alr = cli_align_arg(argc, argv, &i, &a.al)) != 0) {
+            if (alr < 0) return CLI_USAGE; /* a bad value, printed */
+            a.has_align_rule = true;
         } else if (!strcmp(arg, "--strategy")) {
             NEED_VAL();
             a.strategy = argv[++i];
@@ -594,6 +639,7 @@ int cmd_plan(int argc, char **argv) {
                 cli_error("--rewrite %s: %s", a.rewrite, d.msg);
                 return CLI_USAGE;
             }
+            a.al.tflm_rules = !strcmp(a.rewrite, "none") || a.tflm_offline; /* TFLM's graph and rules: its alignment */
         } else if (!strcmp(arg, "--buffers-out")) {
             NEED_VAL();
             a.buffers_out = argv[++i];
@@ -603,6 +649,7 @@ int cmd_plan(int argc, char **argv) {
         } else if (!strcmp(arg, "--tflm-offline")) {
             NEED_VAL();
             a.tflm_offline = argv[++i];
+            a.al.tflm_rules = true; /* TFLM runs the plan: its 16-byte rule */
         } else if (!strcmp(arg, "--tflm-scratch")) {
             NEED_VAL();
             a.tflm_scratch = argv[++i];
@@ -653,8 +700,8 @@ int cmd_plan(int argc, char **argv) {
         cli_error("give either --buffers FILE.csv or a model, not both");
         return CLI_USAGE;
     }
-    if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch || a.rewrite || a.tflm_offline)) {
-        cli_error("--buffers-out, --header, --verbose, --no-scratch, --rewrite and --tflm-offline apply to models");
+    if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch || a.rewrite || a.tflm_offline || a.has_align_rule)) {
+        cli_error("--buffers-out, --header, --verbose, --no-scratch, --rewrite, --tflm-offline and --align-rule apply to models");
         return CLI_USAGE;
     }
     if (a.tflm_scratch && !a.tflm_offline) {

@@ -37,6 +37,8 @@ typedef struct {
     uint64_t arena;     /* its N */
     bool consts_arena;  /* --consts arena: op constants built in the arena */
     uint32_t rewrites; /* --rewrite LIST */
+    cli_align_args al;  /* --align-rule, --arch-align */
+    ta_align_rule rule; /* what they name */
     uint64_t runs;
 } run_args;
 
@@ -53,6 +55,11 @@ static void run_usage(FILE *f) {
             "                      every live tensor's checksum after it\n"
             "  --rewrite LIST      run the rewritten graph: alias,inplace,fusepad,order\n"
             "                      (or all, none); outputs stay byte-identical\n"
+            "  --align-rule R      alignment rule: arch (default: element size, at least\n"
+            "                      the word), dtype (element size), tflm (16, TFLM's; the\n"
+            "                      default with --rewrite none) or a power of two N\n"
+            "  --arch-align N      the arch rule's word (default 4; 8 where FPU/DSP code\n"
+            "                      loads double words)\n"
             "  --runs N            timed invokes (default 5; the median is printed)\n"
             "  --json              print the same data as JSON\n"
             "  --arena N           run as firmware does with `plan --header`'s budget: its\n"
@@ -157,15 +164,15 @@ static int fw_setup(const run_args *a, const char *strategy, fw_run *f, ta_runti
     memset(f, 0, sizeof *f);
     const ta_strategy *s = ta_strategy_find(strategy);
     if (!s) return cli_error("unknown strategy '%s' (see tinyarena plan --help)", strategy);
-    if (model_load(a->model, &f->lm) || fw_plan_make(a->model, &f->lm, s, a->rewrites, &f->plan)) return CLI_FAIL;
+    if (model_load(a->model, &f->lm) || fw_plan_make(a->model, &f->lm, s, a->rewrites, a->rule, &f->plan)) return CLI_FAIL;
     ta_diag d;
-    if (!fw_make(f->lm.bytes, f->lm.len, &f->plan.table, f->plan.applied, &f->fw, &d))
+    if (!fw_make(f->lm.bytes, f->lm.len, &f->plan.table, f->plan.applied, a->rule, &f->fw, &d))
         return cli_error("%s: %s", a->model, d.msg);
     const char *base = strrchr(a->model, '/');
     f->budget = (ta_budget){base ? base + 1 : a->model, ta_budget_hash(f->lm.bytes, f->lm.len), s->name,
-                            (uint32_t)f->plan.res.arena_bytes, 16, (uint32_t)f->plan.mp.n, f->plan.entries,
-                            f->fw.consts, (uint32_t)f->fw.consts_bytes, f->plan.applied, f->fw.init,
-                            (uint32_t)f->fw.init_bytes};
+                            (uint32_t)f->plan.res.arena_bytes, (uint32_t)f->fw.fw.head_align, (uint32_t)f->plan.mp.n,
+                            f->plan.entries, f->fw.consts, (uint32_t)f->fw.consts_bytes, f->plan.applied, f->fw.init,
+                            (uint32_t)f->fw.init_bytes, ta_align_rule_code(a->rule)};
     ta_runtime_options opt = ta_runtime_options_default();
     ta_runtime_use_budget(&opt, &f->budget);
     if (a->consts_arena) {
@@ -174,12 +181,13 @@ static int fw_setup(const run_args *a, const char *strategy, fw_run *f, ta_runti
     }
     f->need = a->consts_arena ? f->fw.in_arena.total_in_place : f->fw.fw.total_in_place;
     if (ta_runtime_open(rt, f->lm.bytes, f->lm.len, &opt, &d)) return cli_error("%s: %s", a->model, d.msg);
-    /* exactly N bytes at an address that is 16 mod 32: the header's alignment
-     * (what `static _Alignas(16)` firmware would give), and no more */
+    /* exactly N bytes at an address that is A mod 2A, A the header's
+     * alignment (what `static _Alignas(A)` firmware would give), and no more */
+    const uintptr_t A = f->budget.align ? f->budget.align : 16;
     f->n = (size_t)a->arena;
-    f->block = cli_xmalloc(f->n + 2 * FW_CANARY + 64);
-    uintptr_t at = ((uintptr_t)f->block + FW_CANARY + 31) & ~(uintptr_t)31;
-    f->arena = (unsigned char *)(at + 16);
+    f->block = cli_xmalloc(f->n + 2 * FW_CANARY + 4 * A);
+    uintptr_t at = ((uintptr_t)f->block + FW_CANARY + 2 * A - 1) & ~(uintptr_t)(2 * A - 1);
+    f->arena = (unsigned char *)(at + A);
     memset(f->arena - FW_CANARY, FW_CANARY_BYTE, FW_CANARY);
     memset(f->arena + f->n, FW_CANARY_BYTE, FW_CANARY);
     ta_arena_breakdown qb;
@@ -217,6 +225,7 @@ static int do_run(const run_args *a) {
     opt.scratch = a->shared ? TA_SCRATCH_SHARED : TA_SCRATCH_PLANNED;
     opt.poison = a->poison;
     opt.rewrites = a->rewrites;
+    opt.align_rule = a->rule;
     char rwn[64];
     ta_rewrite_names(a->rewrites, rwn, sizeof rwn);
     ta_runtime rt;
@@ -314,8 +323,9 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
         cli_json_str(stdout, a->model);
         printf(", \"strategy\": ");
         cli_json_str(stdout, strategy);
-        printf(", \"scratch_mode\": \"%s\", \"poison\": %s, \"rewrites\": \"%s\",\n \"outputs\": [", mode,
-               a->poison ? "true" : "false", rwn);
+        char arn[32];
+        printf(", \"scratch_mode\": \"%s\", \"poison\": %s, \"rewrites\": \"%s\", \"align_rule\": \"%s\",\n \"outputs\": [",
+               mode, a->poison ? "true" : "false", rwn, ta_align_rule_str(a->rule, arn, sizeof arn));
         for (uint32_t k = 0; k < n_out; k++) {
             const ta_io *o = ta_runtime_output(rt, k);
             char shp[128];
@@ -339,8 +349,10 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
                    fwr->n, fwr->need, a->consts_arena ? "arena" : "flash", b.work_bytes, fwr->fw.consts_bytes, fwr->fw.init_bytes);
         printf(" \"invoke_ms_median\": %.3f, \"runs\": %llu}\n", median_ms, (unsigned long long)runs);
     } else if (rc == CLI_OK) {
-        printf("model %s: %u input%s, %u output%s, strategy %s%s%s\n", a->model, n_in, n_in == 1 ? "" : "s", n_out,
-               n_out == 1 ? "" : "s", strategy, a->rewrites ? ", rewrites " : "", a->rewrites ? rwn : "");
+        char arn[32];
+        printf("model %s: %u input%s, %u output%s, strategy %s%s%s, alignment rule %s\n", a->model, n_in, n_in == 1 ? "" : "s",
+               n_out, n_out == 1 ? "" : "s", strategy, a->rewrites ? ", rewrites " : "", a->rewrites ? rwn : "",
+               ta_align_rule_str(a->rule, arn, sizeof arn));
         for (uint32_t k = 0; k < n_out; k++) {
             const ta_io *o = ta_runtime_output(rt, k);
             char shp[128];
@@ -388,6 +400,9 @@ int cmd_run(int argc, char **argv) {
             cli_error("%s needs a value (see tinyarena run --help)", arg);
             return CLI_USAGE;
         }
+        const int al = cli_align_arg(argc, argv, &i, &a.al);
+        if (al < 0) return CLI_USAGE;
+        if (al) continue;
         if (!strcmp(arg, "--input")) {
             if (a.n_inputs == MAX_INPUTS) {
                 cli_error("at most %d --input files", MAX_INPUTS);
@@ -417,6 +432,7 @@ int cmd_run(int argc, char **argv) {
                 cli_error("--rewrite %s: %s", argv[i], d.msg);
                 return CLI_USAGE;
             }
+            a.al.tflm_rules = !strcmp(argv[i], "none"); /* TFLM's graph and rules: its alignment too */
         } else if (!strcmp(arg, "--arena")) {
             if (!cli_parse_u64(argv[++i], &a.arena) || a.arena > ((uint64_t)1 << 32)) {
                 cli_error("--arena %s: need a byte count up to 4 GiB", argv[i]);
@@ -450,6 +466,7 @@ int cmd_run(int argc, char **argv) {
         run_usage(stderr);
         return CLI_USAGE;
     }
+    if (!cli_align_resolve(&a.al, &a.rule)) return CLI_USAGE;
     if (consts_given && !a.fw) {
         cli_error("--consts applies with --arena");
         return CLI_USAGE;

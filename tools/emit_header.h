@@ -16,10 +16,12 @@
  * needs no work block), <P>_ARENA_BYTES_CONSTS_IN_ARENA without them.
  * `rewrites` (TA_REWRITE_*, rewrite.h) is what mp was planned with: the
  * header records it (<P>_REWRITES, ta_budget.rewrites) so that the runtime
- * rewrites the model the same way.
+ * rewrites the model the same way.  `rule` is the alignment rule mp was
+ * planned under (<P>_ALIGN_RULE, ta_budget.align_rule).
  * Returns CLI_OK or prints an error. */
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
-                uint64_t model_hash, uint64_t model_bytes, const fw_budget *fw, uint32_t rewrites);
+                uint64_t model_hash, uint64_t model_bytes, const fw_budget *fw, uint32_t rewrites,
+                ta_align_rule rule);
 
 /* The header's op list (emit_ops.c): <P>_OPS_COUNT, <p>_op_defs and <P>_OPS,
  * a ta_op_list of the definitions subgraph 0 of g needs (nothing when the

@@ -18,12 +18,13 @@ static void *aligned_copy(const void *src, size_t n) {
     return p;
 }
 
-bool fw_make(const unsigned char *model, size_t len, const ta_plan_table *table, uint32_t rewrites, fw_budget *fw,
-             ta_diag *d) {
+bool fw_make(const unsigned char *model, size_t len, const ta_plan_table *table, uint32_t rewrites, ta_align_rule rule,
+             fw_budget *fw, ta_diag *d) {
     memset(fw, 0, sizeof *fw);
     ta_runtime_options opt = ta_runtime_options_default();
     ta_runtime_use_table(&opt, table);
     opt.rewrites = rewrites;
+    opt.align_rule = rule;
     ta_runtime rt;
     void *work = NULL, *arena = NULL, *tmp = NULL;
     size_t wb = 0;
@@ -60,11 +61,13 @@ void fw_free(fw_budget *fw) {
     fw->consts = fw->init = NULL;
 }
 
-int fw_plan_make(const char *what, const loaded_model *lm, const ta_strategy *s, uint32_t rewrites, fw_plan *p) {
+int fw_plan_make(const char *what, const loaded_model *lm, const ta_strategy *s, uint32_t rewrites, ta_align_rule rule,
+                 fw_plan *p) {
     memset(p, 0, sizeof *p);
+    p->rule = rule;
     ta_lifetime_options lopt;
     memset(&lopt, 0, sizeof lopt);
-    lopt.align = 16;
+    lopt.rule = rule;
     lopt.offline_offsets = lm->offline;
     lopt.n_offline = lm->n_offline;
     ta_rewrite_stats rs;

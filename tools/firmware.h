@@ -26,8 +26,8 @@ typedef struct {
  * table was planned), exports the op constants and the init table, and
  * queries the runtime firmware runs (both blobs, no work block).  False
  * with *d set when the runtime cannot; fw_free either way. */
-bool fw_make(const unsigned char *model, size_t len, const ta_plan_table *table, uint32_t rewrites, fw_budget *fw,
-             ta_diag *d);
+bool fw_make(const unsigned char *model, size_t len, const ta_plan_table *table, uint32_t rewrites, ta_align_rule rule,
+             fw_budget *fw, ta_diag *d);
 void fw_free(fw_budget *fw);
 
 /* The plan `plan --header` makes for a loaded model: the rewritten graph,
@@ -44,8 +44,10 @@ typedef struct {
     ta_budget_entry *entries;
     ta_plan_table table;
     uint32_t applied;
+    ta_align_rule rule;
     ta_plan_result res;
 } fw_plan;
-int fw_plan_make(const char *what, const loaded_model *lm, const ta_strategy *s, uint32_t rewrites, fw_plan *p);
+int fw_plan_make(const char *what, const loaded_model *lm, const ta_strategy *s, uint32_t rewrites, ta_align_rule rule,
+                 fw_plan *p);
 void fw_plan_free(fw_plan *p);
 #endif

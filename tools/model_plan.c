@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "tinyarena/ops.h"
+#include "tinyarena/runtime.h"
 
 int model_rewrite_graph(const ta_graph *g, uint32_t rewrites, const ta_graph **graph, ta_graph *storage, void **mem,
                         ta_rewrite_stats *stats, const char *what) {
@@ -40,7 +41,14 @@ int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifet
     ta_lifetime_options lo;
     memset(&lo, 0, sizeof lo);
     if (opt_in) lo = *opt_in;
-    const ta_lifetime_options *opt = opt_in;
+    /* the op modules' alignment declarations, as the runtime plans them */
+    if (!lo.tensor_align) {
+        mp->talign = cli_xcalloc(g->n_tensors ? g->n_tensors : 1, sizeof *mp->talign);
+        if (ta_runtime_operand_align(g, mp->talign, g->n_tensors, &d)) return cli_error("%s: %s", what, d.msg);
+        lo.tensor_align = mp->talign;
+        lo.n_tensor_align = g->n_tensors;
+    }
+    const ta_lifetime_options *opt = &lo;
     if (rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {
         mp->buffer_of = cli_xcalloc(g->n_tensors, sizeof *mp->buffer_of);
         size_t bb = ta_rewrite_buffers_bytes(g);
@@ -63,6 +71,21 @@ int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifet
     mp->scratch_names = cli_xcalloc(n_scratch ? n_scratch : 1, sizeof *mp->scratch_names);
     st = ta_lifetime_requests(g, &mp->lt, opt, mp->reqs, mp->origin, n, &mp->n, &d);
     if (st) return cli_error("%s: %s: %s", what, ta_status_str(st), d.msg);
+    /* the bytes the buffers hold, before any padding: a tensor's (a group's
+     * largest member's), a scratch request's */
+    size_t *gmax = mp->buffer_of ? cli_xcalloc(g->n_tensors, sizeof *gmax) : NULL;
+    for (uint32_t k = 0; gmax && k < g->n_tensors; k++) {
+        const int32_t r = mp->buffer_of[k];
+        if (r >= 0 && (uint32_t)r < g->n_tensors && ta_lifetime_is_planned(&g->tensors[k]) && g->tensors[k].bytes > gmax[r])
+            gmax[r] = g->tensors[k].bytes;
+    }
+    for (size_t i = 0; i < mp->n; i++) {
+        const ta_buffer_origin *og = &mp->origin[i];
+        size_t b = og->kind == TA_BUFFER_TENSOR ? g->tensors[og->index].bytes : scratch[og->index].bytes;
+        if (gmax && og->kind == TA_BUFFER_TENSOR && gmax[og->index] > b) b = gmax[og->index];
+        mp->unpadded += b;
+    }
+    free(gmax);
     for (size_t i = 0; i < mp->n; i++) {
         if (mp->origin[i].kind == TA_BUFFER_TENSOR) {
             mp->ids[i] = g->tensors[mp->origin[i].index].name;
@@ -93,6 +116,7 @@ void model_plan_free(model_plan *mp) {
     free(mp->ids);
     free(mp->scratch_names);
     free(mp->buffer_of);
+    free(mp->talign);
     memset(mp, 0, sizeof *mp);
 }
 

@@ -22,6 +22,8 @@ typedef struct {
     size_t const_bytes, variable_bytes;
     size_t n_const, n_variable;
     int32_t *buffer_of; /* with ALIAS/INPLACE rewrites: per tensor, its group's tensor */
+    uint32_t *talign;   /* per tensor: what the op modules declare (ta_runtime_operand_align) */
+    size_t unpadded;    /* sum of the requests' bytes before padding (padding reports) */
 } model_plan;
 
 /* Builds lifetimes and requests.  Returns CLI_OK or prints an error. */

@@ -60,7 +60,7 @@ int tflm_offline_parse_scratch(const char *spec, const ta_graph *g, ta_scratch_r
             *out = NULL;
             return cli_error("--tflm-scratch %s: bad byte count", spec), CLI_USAGE;
         }
-        (*out)[(*n)++] = (ta_scratch_request){0, (uint32_t)op, (size_t)bytes};
+        (*out)[(*n)++] = (ta_scratch_request){0, (uint32_t)op, (size_t)bytes, 16};
         p = *end ? end + 1 : end;
     }
     return CLI_OK;

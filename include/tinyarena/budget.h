@@ -17,9 +17,10 @@
  * plan and every decision init would otherwise take by importing the model
  * (each tensor's place, rewrites' shared buffers and elided tensors, each
  * op's record checksum and scratch, the inputs and outputs).  With both,
- * init builds nothing: <P>_ARENA_BYTES is planned + persistent + 15 bytes of
- * alignment slack, the least arena at any address, given for the pointer
- * size of the compiler that includes the header (64-bit hosts, 32-bit MCUs).
+ * init builds nothing: <P>_ARENA_BYTES is planned + persistent + alignment
+ * slack (15 bytes under TFLM's rule, 7 under the default `arch` rule), the
+ * least arena at any address, given for the pointer size of the compiler
+ * that includes the header (64-bit hosts, 32-bit MCUs).
  *
  * This header only defines the types the generated header uses, and the
  * model hash that ties a table to the exact model bytes it was made for.
@@ -53,7 +54,9 @@ typedef struct ta_budget {
     uint64_t model_hash;            /* ta_budget_hash() of the model bytes */
     const char *strategy;           /* planner strategy that made it */
     uint32_t arena_bytes;           /* planned part of the arena */
-    uint32_t align;                 /* alignment of the arena start and every offset */
+    uint32_t align;                 /* alignment of the arena start: a multiple of
+                                       every entry's (an entry's offset is a multiple of
+                                       its own: 16 for all under TFLM's rule) */
     uint32_t count;                 /* entries */
     const ta_budget_entry *entries; /* count entries, in the planner's order */
     /* Appended: headers made before them leave them zero (no blob). */
@@ -73,6 +76,13 @@ typedef struct ta_budget {
                                        `consts`, init builds nothing on the device
                                        and needs no work block; NULL: none */
     uint32_t init_bytes;            /* its size */
+    /* Appended: headers made before it leave it zero (TFLM's rule, which
+     * they were planned under). */
+    uint32_t align_rule;            /* the alignment rule the table was planned
+                                       under (ta_align_rule_code, lifetime.h:
+                                       <P>_ALIGN_RULE); the runtime applies the
+                                       same and init refuses options naming
+                                       another */
 } ta_budget;
 
 /* 64-bit FNV-1a of the bytes: cheap, dependency-free, and enough to catch a

@@ -36,6 +36,7 @@
 #ifndef TINYARENA_LIFETIME_H
 #define TINYARENA_LIFETIME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,7 +53,62 @@ typedef struct ta_scratch_request {
     uint32_t subgraph; /* subgraph of the op */
     uint32_t op;       /* op index inside that subgraph */
     size_t bytes;
+    size_t align;      /* bytes the kernel needs its scratch aligned to (a power
+                          of two; 0: 16, the most any kernel here asks) -- the
+                          op module's declaration (ta_runtime_scratch_requests) */
 } ta_scratch_request;
+
+/*
+ * Alignment rules (the design notes' rules; issue 17).  A rule gives every
+ * planned buffer the alignment its offset must be a multiple of; padding
+ * counts in the arena (the planner pads a buffer's size up to its
+ * alignment), not in the tensor:
+ *   TFLM   TFLM's rule exactly: every size rounded up to 16 and every offset
+ *          a multiple of 16 (kept for comparison, for TFLM's graph and rules
+ *          and for TFLM offline plans);
+ *   DTYPE  the element size (float32 4, int16 2, int8 1); sizes not rounded;
+ *   ARCH   the element size, but at least the target's word: `bytes`
+ *          (0 means 4; 8 where FPU/DSP code loads double words);
+ *   FIXED  `bytes` (a power of two) for every buffer, never below its
+ *          element size.
+ * On top of any rule: what the op modules declare for an operand or a kernel
+ * scratch buffer (the most any kernel reading or writing it needs; an
+ * operand no declaration names needs its element size), and
+ * ta_lifetime_options.align.  The planner takes the largest.
+ * The zero value is TFLM's rule (so zeroed options plan as before).
+ */
+typedef enum ta_align_kind {
+    TA_ALIGN_TFLM = 0,
+    TA_ALIGN_DTYPE = 1,
+    TA_ALIGN_ARCH = 2,
+    TA_ALIGN_FIXED = 3
+} ta_align_kind;
+
+typedef struct ta_align_rule {
+    ta_align_kind kind;
+    uint32_t bytes; /* ARCH: the word (0: 4); FIXED: N; else 0 */
+} ta_align_rule;
+
+/* The default of the CLI and of ta_runtime_options_default(): ARCH, 4. */
+#define TA_ALIGN_RULE_DEFAULT ((ta_align_rule){TA_ALIGN_ARCH, 4u})
+/* Most bytes an ARCH word or a FIXED rule may ask (2^12). */
+#define TA_ALIGN_RULE_MAX 4096u
+
+/* The rule as one word (what a budget header and an init table record):
+ * kind | bytes << 8, with ARCH's 0 made 4; 0 is TFLM's rule. */
+uint32_t ta_align_rule_code(ta_align_rule r);
+/* The rule a code names; false when the code names none (unknown kind,
+ * bytes not a power of two up to TA_ALIGN_RULE_MAX). */
+bool ta_align_rule_decode(uint32_t code, ta_align_rule *r);
+/* "tflm", "dtype", "arch" (word arch_bytes, 0: 4) or a power of two N (1 to
+ * TA_ALIGN_RULE_MAX): TA_E_INVALID_ARG with a one-line diag otherwise. */
+ta_status ta_align_rule_parse(const char *s, uint32_t arch_bytes, ta_align_rule *r, ta_diag *diag);
+/* "tflm", "dtype", "arch 4", "fixed 8": for messages and reports. */
+const char *ta_align_rule_str(ta_align_rule r, char *buf, size_t len);
+/* The alignment (bytes) of a buffer of elements of elem_bytes under rule r,
+ * with `declared` (0: none) what its kernels declare and min_align (0:
+ * none) the caller's minimum. */
+size_t ta_align_rule_buffer(ta_align_rule r, size_t elem_bytes, size_t declared, size_t min_align);
 
 /* Result of the analysis.  Arrays live in the caller's block.  A value of
  * -1 means "never set" (e.g. a tensor no op touches; TFLM keeps -1 too). */
@@ -96,8 +152,9 @@ typedef struct ta_buffer_origin {
 } ta_buffer_origin;
 
 typedef struct ta_lifetime_options {
-    size_t align; /* sizes are rounded up to this and every buffer gets it as
-                     its alignment; 0 means 16 (TFLM's rule) */
+    size_t align; /* a minimum alignment for every buffer (a power of two; 0:
+                     none); under TFLM's rule sizes are also rounded up to it,
+                     and it is at least 16 there */
     /* Offline offsets (TFLM's "OfflineMemoryAllocation" metadata): one per
      * global tensor, -1 for "plan online".  NULL: none. */
     const int32_t *offline_offsets;
@@ -111,17 +168,28 @@ typedef struct ta_lifetime_options {
      * planned tensor its own buffer (TFLM's rule). */
     const int32_t *buffer_of;
     size_t n_buffer_of;
+    /* The alignment rule (above); zero: TFLM's. */
+    ta_align_rule rule;
+    /* What kernels declare, per global tensor (n_tensor_align ==
+     * g->n_tensors): the least alignment in bytes any op reading or writing
+     * it needs (ta_runtime_operand_align), 0 for none.  NULL: element sizes
+     * only.  A buffer group takes its members' largest. */
+    const uint32_t *tensor_align;
+    size_t n_tensor_align;
 } ta_lifetime_options;
 
 /*
  * Writes the planner's requests: planned tensors in global tensor order, then
- * scratch requests in order.  With reqs == NULL only counts (*n gets the
+ * scratch requests in order, each with its alignment under opt->rule (see
+ * above; TFLM's sizes rounded to it, the others' sizes the tensor's bytes).  With reqs == NULL only counts (*n gets the
  * count).  origin (optional) receives where each request comes from.  With
  * buffer groups (opt->buffer_of) only each group's own tensor r is listed,
  * covering its members (origin names r).
  * Returns TA_OK; TA_E_NO_MEMORY when cap is below the count;
- * TA_E_MALFORMED when n_offline or n_buffer_of does not match the tensor
- * count, or a group is not flat or has an unplanned member;
+ * TA_E_INVALID_ARG for a rule, align or declared alignment that is not a
+ * power of two (or above TA_ALIGN_RULE_MAX);
+ * TA_E_MALFORMED when n_offline, n_buffer_of or n_tensor_align does not
+ * match the tensor count, or a group is not flat or has an unplanned member;
  * TA_E_BAD_REQUEST when a grouped tensor has an offline offset.
  */
 ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const ta_lifetime_options *opt,

@@ -132,10 +132,20 @@ typedef struct ta_runtime_options {
                                   then run only from an init table and a const
                                   blob (TA_E_UNSUPPORTED otherwise), and the
                                   firmware links none of that path. */
+    ta_align_rule align_rule;  /* the alignment rule the plan is made under
+                                  (lifetime.h): every planned buffer at a
+                                  multiple of its alignment, the tail's
+                                  blocks at their records' natural alignment
+                                  (8; TFLM's rule: 16 for everything).
+                                  Default TA_ALIGN_RULE_DEFAULT (arch, 4);
+                                  set by ta_runtime_use_budget from the table,
+                                  and query/init refuse a budget or init
+                                  table planned under another rule. */
 } ta_runtime_options;
 
-/* Defaults: scratch PLANNED, no poison, no rewrites, planner NULL (pick one
- * below), every op (ops = &ta_op_list_all: links every kernel). */
+/* Defaults: scratch PLANNED, no poison, no rewrites, alignment rule `arch`
+ * with a 4-byte word, planner NULL (pick one below), every op (ops =
+ * &ta_op_list_all: links every kernel). */
 ta_runtime_options ta_runtime_options_default(void);
 
 /* The same defaults with the op list `ops` (a budget header's <P>_OPS):
@@ -195,9 +205,18 @@ void ta_runtime_use_init(ta_runtime_options *opt, const void *init, size_t bytes
  * plan them as [op, op] buffers exactly as the runtime will (with
  * rewrites, pass the rewritten graph: ta_rewrite_graph).  Validates
  * every op like prepare (TA_E_UNSUPPORTED names an op without a kernel).
- * Writes up to cap requests; *n gets the count. */
+ * Writes up to cap requests; *n gets the count.  Each request's align is
+ * what its op module declares for its kernel's scratch. */
 ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out, size_t cap, size_t *n,
                                       ta_diag *diag);
+
+/* What the op modules (every op, ta_op_list_all) declare of the alignment
+ * of g's tensors: out[i] (n == g->n_tensors) is the most any op reading or
+ * writing global tensor i needs, in bytes (0: its element size), for
+ * ta_lifetime_options.tensor_align, so that a planner outside the runtime
+ * aligns buffers exactly as the runtime will.  TA_E_INVALID_ARG for a NULL
+ * argument or n != g->n_tensors. */
+ta_status ta_runtime_operand_align(const ta_graph *g, uint32_t *out, size_t n, ta_diag *diag);
 
 /* The arena breakdown, all in bytes.  total = planned + persistent +
  * alignment; scratch is the part of planned (PLANNED mode) or of persistent
@@ -239,10 +258,16 @@ typedef struct ta_arena_breakdown {
                               persistent, like the six categories above */
     /* What the persistent part is laid out from, so that it can be sized for
      * another ABI (ta_runtime_persistent_bytes_abi): tensors, ops with kernel
-     * scratch, inputs + outputs, variable tensors and their data (16-aligned
-     * each), ops with state and that state (16-aligned each). */
+     * scratch, inputs + outputs, variable tensors and their data (each at its
+     * alignment), ops with state and that state (tail_align each). */
     size_t n_tensors, n_scratch_ops, n_io, n_vars, var_data_bytes, n_state_ops, state_data_bytes;
-    size_t image_tail_bytes; /* the op constants image in the tail, 16-aligned (0 with a blob) */
+    size_t image_tail_bytes; /* the op constants image in the tail, tail_align-aligned (0 with a blob) */
+    /* The alignment rule's part (appended): */
+    uint32_t align_rule;   /* ta_align_rule_code of the rule planned under */
+    size_t tail_align;     /* every block of the persistent part starts at a
+                              multiple of it: 16 under TFLM's rule, else 8
+                              (more for a variable or shared scratch that asks) */
+    size_t head_align;     /* the planned part's start (alignment = head_align - 1) */
 } ta_arena_breakdown;
 
 /* The persistent part b describes, laid out by a runtime built for another

@@ -166,12 +166,124 @@ int ta_lifetime_is_planned(const ta_tensor *t) {
     return t && !(t->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE | TA_TENSOR_ELIDED)) && t->bytes != 0;
 }
 
+/* ---- alignment rules ------------------------------------------------------ */
+
+static bool rule_bytes_ok(uint32_t b) { return b && b <= TA_ALIGN_RULE_MAX && (b & (b - 1)) == 0; }
+
+uint32_t ta_align_rule_code(ta_align_rule r) {
+    uint32_t b = r.kind == TA_ALIGN_ARCH && !r.bytes ? 4u : r.bytes;
+    if (r.kind == TA_ALIGN_TFLM || r.kind == TA_ALIGN_DTYPE) b = 0;
+    return (uint32_t)r.kind | b << 8;
+}
+
+bool ta_align_rule_decode(uint32_t code, ta_align_rule *r) {
+    const uint32_t k = code & 0xFFu, b = code >> 8;
+    bool ok;
+    switch (k) {
+    case TA_ALIGN_TFLM:
+    case TA_ALIGN_DTYPE: ok = b == 0; break;
+    case TA_ALIGN_ARCH:
+    case TA_ALIGN_FIXED: ok = rule_bytes_ok(b); break;
+    default: ok = false;
+    }
+    if (ok && r) {
+        r->kind = (ta_align_kind)k;
+        r->bytes = b;
+    }
+    return ok;
+}
+
+ta_status ta_align_rule_parse(const char *s, uint32_t arch_bytes, ta_align_rule *r, ta_diag *d) {
+    if (!s || !r) return ta_diag_set(d, TA_E_INVALID_ARG, "NULL argument");
+    if (arch_bytes && !rule_bytes_ok(arch_bytes))
+        return ta_diag_set(d, TA_E_INVALID_ARG, "architecture word %u is not a power of two up to %u", (unsigned)arch_bytes,
+                           TA_ALIGN_RULE_MAX);
+    if (!strcmp(s, "tflm")) *r = (ta_align_rule){TA_ALIGN_TFLM, 0};
+    else if (!strcmp(s, "dtype")) *r = (ta_align_rule){TA_ALIGN_DTYPE, 0};
+    else if (!strcmp(s, "arch")) *r = (ta_align_rule){TA_ALIGN_ARCH, arch_bytes ? arch_bytes : 4u};
+    else {
+        /* plain decimal only: "08", "+8" or "8k" are not rules */
+        unsigned long v = 0;
+        size_t n = strlen(s);
+        bool digits = n > 0 && n <= 5 && s[0] != '0';
+        for (size_t i = 0; digits && i < n; i++) {
+            digits = s[i] >= '0' && s[i] <= '9';
+            v = v * 10u + (unsigned long)(s[i] - '0');
+        }
+        if (!digits || !rule_bytes_ok((uint32_t)v))
+            return ta_diag_set(d, TA_E_INVALID_ARG, "alignment rule '%.40s': need tflm, dtype, arch or a power of two up to %u",
+                               s, TA_ALIGN_RULE_MAX);
+        *r = (ta_align_rule){TA_ALIGN_FIXED, (uint32_t)v};
+    }
+    return TA_OK;
+}
+
+/* Written by hand, not with snprintf: the init-table path names rules in
+ * its messages, and newlib's printf family would link an allocator into
+ * the firmware (which build.sh refuses). */
+const char *ta_align_rule_str(ta_align_rule r, char *buf, size_t len) {
+    if (!buf || !len) return "";
+    const char *word = r.kind == TA_ALIGN_TFLM    ? "tflm"
+                       : r.kind == TA_ALIGN_DTYPE ? "dtype"
+                       : r.kind == TA_ALIGN_ARCH  ? "arch "
+                       : r.kind == TA_ALIGN_FIXED ? "fixed "
+                                                  : "unknown";
+    size_t at = 0;
+    for (const char *p = word; *p && at + 1 < len; p++) buf[at++] = *p;
+    if (r.kind == TA_ALIGN_ARCH || r.kind == TA_ALIGN_FIXED) {
+        char digits[12];
+        size_t nd = 0;
+        uint32_t v = r.kind == TA_ALIGN_ARCH && !r.bytes ? 4u : r.bytes;
+        do digits[nd++] = (char)('0' + v % 10u);
+        while ((v /= 10u) != 0 && nd < sizeof digits);
+        while (nd && at + 1 < len) buf[at++] = digits[--nd];
+    }
+    buf[at] = '\0';
+    return buf;
+}
+
+size_t ta_align_rule_buffer(ta_align_rule r, size_t elem_bytes, size_t declared, size_t min_align) {
+    /* a scalar's natural alignment: its size, up to the 8 of int64/double
+     * (complex64 asks 8 where 4 would do: never below what a kernel needs) */
+    size_t a = elem_bytes == 0 ? 1 : elem_bytes > 8 ? 8 : elem_bytes;
+    if (!ta__is_pow2(a)) a = 8;
+    switch (r.kind) {
+    case TA_ALIGN_TFLM: a = 16; break;
+    case TA_ALIGN_DTYPE: break;
+    case TA_ALIGN_ARCH: {
+        const size_t w = r.bytes ? r.bytes : 4u;
+        if (w > a) a = w;
+        break;
+    }
+    case TA_ALIGN_FIXED:
+        if (r.bytes > a) a = r.bytes;
+        break;
+    }
+    if (declared > a) a = declared;
+    if (min_align > a) a = min_align;
+    return a;
+}
+
 ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const ta_lifetime_options *opt,
                                ta_request *reqs, ta_buffer_origin *origin, size_t cap, size_t *n,
                                ta_diag *d) {
     if (!g || !lt || !n) return ta_diag_set(d, TA_E_INVALID_ARG, "NULL argument");
-    size_t align = opt && opt->align ? opt->align : 16;
-    if (!ta__is_pow2(align)) return ta_diag_set(d, TA_E_INVALID_ARG, "alignment %zu is not a power of two", align);
+    const size_t min_align = opt ? opt->align : 0;
+    if (min_align && !ta__is_pow2(min_align))
+        return ta_diag_set(d, TA_E_INVALID_ARG, "alignment %zu is not a power of two", min_align);
+    const ta_align_rule rule = opt ? opt->rule : (ta_align_rule){TA_ALIGN_TFLM, 0};
+    if (!ta_align_rule_decode(ta_align_rule_code(rule), NULL))
+        return ta_diag_set(d, TA_E_INVALID_ARG, "alignment rule %u/%u is not a rule", (unsigned)rule.kind, (unsigned)rule.bytes);
+    /* TFLM's rule rounds every size to the alignment, as TFLM does; the
+     * others leave sizes alone (the planner pads to the alignment) */
+    const bool tflm = rule.kind == TA_ALIGN_TFLM;
+    const uint32_t *decl = opt ? opt->tensor_align : NULL;
+    if (decl && opt->n_tensor_align != g->n_tensors)
+        return ta_diag_set(d, TA_E_MALFORMED, "%zu declared alignments for %u tensors", opt->n_tensor_align, g->n_tensors);
+    for (uint32_t i = 0; decl && i < g->n_tensors; i++)
+        if (decl[i] > TA_ALIGN_RULE_MAX || (decl[i] & (decl[i] - 1)))
+            return ta_diag_set(d, TA_E_INVALID_ARG, "tensor %u: declared alignment %u is not a power of two up to %u", (unsigned)i,
+                               (unsigned)decl[i], TA_ALIGN_RULE_MAX);
     const int32_t *offline = opt ? opt->offline_offsets : NULL;
     if (offline && opt->n_offline != g->n_tensors)
         return ta_diag_set(d, TA_E_MALFORMED, "%zu offline offsets for %u tensors", opt->n_offline, g->n_tensors);
@@ -200,7 +312,8 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
     for (uint32_t i = 0; i < g->n_tensors; i++) {
         const ta_tensor *t = &g->tensors[i];
         if (!ta_lifetime_is_planned(t) || (group && group[i] != (int32_t)i)) continue;
-        size_t sz = ta__align_up(t->bytes, align);
+        const size_t align = ta_align_rule_buffer(rule, ta_dtype_size(t->dtype), decl ? decl[i] : 0, min_align);
+        size_t sz = tflm ? ta__align_up(t->bytes, align) : t->bytes;
         if (sz == SIZE_MAX) return ta_diag_set(d, TA_E_OVERFLOW, "tensor %u: size overflows", i);
         reqs[k] = ta_request_make(sz, lt->first[i], lt->last[i]);
         reqs[k].align = align;
@@ -219,15 +332,24 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
         if (r == (int32_t)i || !ta_lifetime_is_planned(&g->tensors[i])) continue;
         size_t at = 0;
         for (int32_t j = 0; j < r; j++) at += ta_lifetime_is_planned(&g->tensors[j]) && group[j] == j ? 1 : 0;
-        size_t sz = ta__align_up(g->tensors[i].bytes, align);
+        const size_t align = ta_align_rule_buffer(rule, ta_dtype_size(g->tensors[i].dtype), decl ? decl[i] : 0, min_align);
+        size_t sz = tflm ? ta__align_up(g->tensors[i].bytes, align) : g->tensors[i].bytes;
         if (sz == SIZE_MAX) return ta_diag_set(d, TA_E_OVERFLOW, "tensor %u: size overflows", i);
         ta_request *q = &reqs[at];
         if (sz > q->size) q->size = sz;
+        if (align > q->align) q->align = align; /* every member's alignment holds */
         if (lt->first[i] >= 0 && (q->first < 0 || lt->first[i] < q->first)) q->first = lt->first[i];
         if (lt->last[i] > q->last) q->last = lt->last[i];
     }
     for (uint32_t r = 0; r < lt->n_scratch; r++) {
-        size_t sz = ta__align_up(lt->scratch[r].bytes, align);
+        /* scratch has no element type: its op declares what its kernel
+         * reads through it (0: 16, the most any kernel here asks) */
+        const size_t sa = lt->scratch[r].align;
+        if (sa && (sa > TA_ALIGN_RULE_MAX || !ta__is_pow2(sa)))
+            return ta_diag_set(d, TA_E_INVALID_ARG, "scratch %u: declared alignment %zu is not a power of two up to %u", (unsigned)r,
+                               sa, TA_ALIGN_RULE_MAX);
+        const size_t align = ta_align_rule_buffer(rule, 1, sa ? sa : 16, min_align);
+        size_t sz = tflm ? ta__align_up(lt->scratch[r].bytes, align) : lt->scratch[r].bytes;
         if (sz == SIZE_MAX) return ta_diag_set(d, TA_E_OVERFLOW, "scratch %u: size overflows", r);
         reqs[k] = ta_request_make(sz, lt->scratch_first[r], lt->scratch_last[r]);
         reqs[k].align = align;

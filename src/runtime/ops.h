@@ -80,6 +80,15 @@ bool ta__op_has_def(const ta_op_list *ops, const void *rec);
  * tensor index (-1: absent).  Poison mode re-checksums what an op wrote. */
 uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor);
 
+/* What the op modules declare of their buffers' alignment (ops/op.h,
+ * ta__op_align): the scratch of op (16 when its definition declares
+ * nothing), and per global tensor of g the most any op of `ops` declares
+ * for it (0: nothing beyond its element size). */
+uint32_t ta__op_scratch_align(const ta_op_list *ops, const ta_op *op);
+void ta__op_operand_align(const ta_op_list *ops, const ta_graph *g, uint32_t *out);
+/* The same scratch alignment for a record's op (16 without a definition). */
+uint32_t ta__op_scratch_align_rec(const ta_op_list *ops, const void *rec);
+
 /* Checks that every definition's record field list covers its params
  * struct on this ABI (no field forgotten: gaps only where the compiler
  * pads), that kinds are unique and names match the kinds.  For tests. */

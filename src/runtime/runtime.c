@@ -62,6 +62,7 @@ static ta_runtime_options options_base(const ta_op_list *ops) {
     memset(&o, 0, sizeof o);
     o.scratch = TA_SCRATCH_PLANNED;
     o.ops = ops;
+    o.align_rule = TA_ALIGN_RULE_DEFAULT;
     return o;
 }
 
@@ -146,6 +147,10 @@ static void budget_fields(ta_runtime_options *opt, const ta_budget *budget) {
     opt->rewrites = budget ? budget->rewrites : 0;
     opt->init = budget && budget->consts ? budget->init : NULL;
     opt->init_bytes = opt->init ? budget->init_bytes : 0;
+    /* the table's rule; one this runtime does not know stays unknown, and
+     * query refuses it (rule_check) */
+    if (budget && !ta_align_rule_decode(budget->align_rule, &opt->align_rule))
+        opt->align_rule = (ta_align_rule){(ta_align_kind)0xFF, budget->align_rule};
 }
 
 void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
@@ -178,9 +183,12 @@ void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table) {
     opt->planner_ctx = (void *)table;
 }
 
+/* Every block at the tail's alignment: 16 under TFLM's rule (as TFLM), else
+ * the records' natural alignment (w->tail_align). */
 static void tail_layout(const ta_runtime *rt, const ta__built *w, ta__tail *t) {
     size_t n_t = w->n_tensors, off = 0;
-#define BLOCK(field, bytes) (t->field = off, off = ta__align_up(ta__add_sat(off, (bytes)), ALIGN))
+    const size_t TA = w->tail_align;
+#define BLOCK(field, bytes) (t->field = off, off = ta__align_up(ta__add_sat(off, (bytes)), TA))
     BLOCK(ptrs, n_t * sizeof(void *));
     BLOCK(sptrs, w->n_sops * sizeof(void *));
     BLOCK(io, w->n_io * sizeof(ta_io));
@@ -189,22 +197,31 @@ static void tail_layout(const ta_runtime *rt, const ta__built *w, ta__tail *t) {
     BLOCK(poison, rt->opt.poison ? w->n_req * (sizeof(ta_poison_buf) + sizeof(uint32_t)) +
                                        (w->buffer_of ? n_t * sizeof(int32_t) : 0)
                                  : 0);
-    /* variable tensors: their reset records, then their data (16-aligned each) */
-    BLOCK(vars, w->n_vars ? ta__add_sat(ta__align_up(w->n_vars * sizeof(ta_var_rec), ALIGN), w->var_bytes) : 0);
-    /* op state: a pointer per op that keeps state, then the state (16-aligned each) */
-    BLOCK(state, w->n_state_ops ? ta__add_sat(ta__align_up(w->n_state_ops * sizeof(void *), ALIGN), w->state_bytes) : 0);
+    /* variable tensors: their reset records, then their data (each at its
+     * alignment, which tail_align covers) */
+    BLOCK(vars, w->n_vars ? ta__add_sat(ta__align_up(w->n_vars * sizeof(ta_var_rec), TA), w->var_bytes) : 0);
+    /* op state: a pointer per op that keeps state, then the state (tail_align each) */
+    BLOCK(state, w->n_state_ops ? ta__add_sat(ta__align_up(w->n_state_ops * sizeof(void *), TA), w->state_bytes) : 0);
 #undef BLOCK
     t->total = off;
 }
 
 static void fill_breakdown(ta_runtime *rt, const ta__built *w, const ta__tail *t) {
     ta_arena_breakdown *b = &rt->b;
-    b->planned = ta__align_up(w->planned, ALIGN);
+    /* The head starts at a multiple of arena_align (>= tail_align) and the
+     * planned part is a multiple of it, so head + planned is tail-aligned:
+     * the tail, aligned down from the arena's end, fits when arena_align - 1
+     * bytes are spare, for any base address. */
+    const size_t A = w->arena_align;
+    b->planned = ta__align_up(w->planned, A);
     b->persistent = t->total;
-    b->scratch = rt->opt.scratch == TA_SCRATCH_SHARED ? ta__align_up(w->max_scratch, ALIGN) : w->sum_scratch;
-    b->alignment = ALIGN - 1;
+    b->scratch = rt->opt.scratch == TA_SCRATCH_SHARED ? ta__align_up(w->max_scratch, w->tail_align) : w->sum_scratch;
+    b->alignment = A - 1;
     b->total = ta__add_sat(ta__add_sat(b->planned, b->persistent), b->alignment);
-    size_t head = b->planned > b->work_bytes ? b->planned : ta__align_up(b->work_bytes, ALIGN);
+    b->align_rule = ta_align_rule_code(rt->opt.align_rule);
+    b->tail_align = w->tail_align;
+    b->head_align = A;
+    size_t head = b->planned > b->work_bytes ? b->planned : ta__align_up(b->work_bytes, A);
     b->total_in_place = ta__add_sat(ta__add_sat(head, b->persistent), b->alignment);
     b->n_buffers = w->n_req;
     b->lower_bound = w->lower_bound;
@@ -228,17 +245,20 @@ static void fill_breakdown(ta_runtime *rt, const ta__built *w, const ta__tail *t
 }
 
 /* tail_layout's blocks again, with another ABI's sizes: every block starts
- * 16-aligned, so the total is the sum of each block rounded up to 16. */
+ * at tail_align (the same on every ABI: 8 covers a 64-bit host's records
+ * and is what a 32-bit MCU's int64 tables need), so the total is the sum
+ * of each block rounded up to it. */
 size_t ta_runtime_persistent_bytes_abi(const ta_arena_breakdown *b, size_t ptr_bytes, size_t io_bytes,
                                        size_t var_rec_bytes) {
     if (!b || b->poison_table) return SIZE_MAX;
-    size_t sum = ta__align_up(b->n_tensors * ptr_bytes, ALIGN);
-    sum += ta__align_up(b->n_scratch_ops * ptr_bytes, ALIGN);
-    sum += ta__align_up(b->n_io * io_bytes, ALIGN);
+    const size_t TA = b->tail_align ? b->tail_align : ALIGN;
+    size_t sum = ta__align_up(b->n_tensors * ptr_bytes, TA);
+    sum += ta__align_up(b->n_scratch_ops * ptr_bytes, TA);
+    sum += ta__align_up(b->n_io * io_bytes, TA);
     sum += b->image_tail_bytes;
     sum += b->shared_scratch;
-    if (b->n_vars) sum += ta__align_up(ta__align_up(b->n_vars * var_rec_bytes, ALIGN) + b->var_data_bytes, ALIGN);
-    if (b->n_state_ops) sum += ta__align_up(ta__align_up(b->n_state_ops * ptr_bytes, ALIGN) + b->state_data_bytes, ALIGN);
+    if (b->n_vars) sum += ta__align_up(ta__align_up(b->n_vars * var_rec_bytes, TA) + b->var_data_bytes, TA);
+    if (b->n_state_ops) sum += ta__align_up(ta__align_up(b->n_state_ops * ptr_bytes, TA) + b->state_data_bytes, TA);
     return sum;
 }
 
@@ -338,8 +358,24 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
                            tn, ta__rd32(t + 8), n_t, n_ops);
     if (ta__rt_init_sum(t, tn) != ta__rd32(t + INIT_SUM_AT))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: checksum mismatch (corrupted)");
-    if (ta__rd32(t + 52) || ta__rd32(t + 56) || ta__rd32(t + 60))
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: reserved header word is not zero (corrupted)");
+    /* the alignment rule: the table's must be the runtime's; a table made
+     * before the rules has zeros (TFLM's rule, 16 and 16) */
+    const uint32_t rcode = ta__rd32(t + INIT_RULE_AT), ha = ta__rd32(t + INIT_HEAD_ALIGN_AT), tla = ta__rd32(t + INIT_TAIL_ALIGN_AT);
+    const bool legacy = !rcode && !ha && !tla;
+    const size_t TA = legacy ? ALIGN : tla, HA = legacy ? ALIGN : ha;
+    if (!ta_align_rule_decode(rcode, NULL) || !ta__is_pow2(TA) || !ta__is_pow2(HA) || HA < TA || HA > TA_ALIGN_RULE_MAX ||
+        (rcode == 0 && (TA != ALIGN || HA != ALIGN)) || (rcode != 0 && TA < TAIL_ALIGN))
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: alignment words %u/%u/%u name no rule (corrupted)", (unsigned)rcode,
+                           (unsigned)ha, (unsigned)tla);
+    if (rcode != ta_align_rule_code(rt->opt.align_rule)) {
+        char a[32], b[32];
+        ta_align_rule r;
+        ta_align_rule_decode(rcode, &r);
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table was planned under alignment rule %s, the runtime uses %s",
+                           ta_align_rule_str(r, a, sizeof a), ta_align_rule_str(rt->opt.align_rule, b, sizeof b));
+    }
+    w->tail_align = TA;
+    w->arena_align = HA;
     const uint64_t hash = ta__rt_model_hash(rt);
     if (ta__rd32(t + 40) != (uint32_t)hash || ta__rd32(t + 44) != (uint32_t)(hash >> 32))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table was made for other model bytes (hash mismatch)");
@@ -398,17 +434,22 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
                                ta_op_kind_str(ta__op_kind(rec)));
         const size_t sb = ta__op_scratch_bytes(rec), stb = ta__op_state_bytes_in(rt->opt.ops, rec);
         const uint32_t so = ta__rd32(ops + INIT_OP * (size_t)o + 4);
+        /* the scratch at what its op module declares (under TFLM's rule 16) */
+        const size_t sa = legacy ? ALIGN : ta_align_rule_buffer(rt->opt.align_rule, 1, ta__op_scratch_align_rec(rt->opt.ops, rec), 0);
         if (sb) {
             w->n_sops++;
-            w->sum_scratch += ta__align_up(sb, ALIGN);
+            w->sum_scratch += ta__align_up(sb, TA);
             if (sb > w->max_scratch) w->max_scratch = sb;
         }
         const bool want = sb && rt->opt.scratch == TA_SCRATCH_PLANNED;
-        if (want ? (so == NO_SCRATCH || so % ALIGN || so > planned || sb > planned - so) : so != NO_SCRATCH)
+        if (sb && !want && sa > TA)
+            return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: op %u's shared scratch needs %zu-byte alignment, the tail has %zu (corrupted)",
+                               (unsigned)o, sa, TA);
+        if (want ? (so == NO_SCRATCH || so % sa || sa > HA || so > planned || sb > planned - so) : so != NO_SCRATCH)
             return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: op %u's scratch lies outside the planned part (corrupted)", o);
         if (stb) {
             w->n_state_ops++;
-            w->state_bytes += ta__align_up(stb, ALIGN);
+            w->state_bytes += ta__align_up(stb, TA);
         }
         at = end;
     }
@@ -416,15 +457,21 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
     for (uint32_t i = 0; i < n_t; i++) {
         const uint8_t *e = t + INIT_HDR + (size_t)INIT_TENSOR * i;
         const uint32_t kind = ta__rd32(e), a = ta__rd32(e + 4), b = ta__rd32(e + 8);
+        /* a HEAD or VAR entry's alignment: log2 in bits 16-23 (16 in a
+         * table made before the rules) */
+        const uint32_t lg = (kind >> 16) & 0xFFu;
+        const size_t al = legacy ? ALIGN : (size_t)1 << (lg < 31 ? lg : 31);
         bool ok;
         switch (kind & 0xFFu) {
         case AT_NONE: ok = kind == AT_NONE && !a && !b; break;
-        case AT_HEAD: ok = kind == AT_HEAD && a % ALIGN == 0 && a <= planned && b <= planned - a; break;
+        case AT_HEAD:
+            ok = (kind & 0xFF00FFFFu) == AT_HEAD && (legacy ? !lg : al <= HA) && a % al == 0 && a <= planned && b <= planned - a;
+            break;
         case AT_MODEL: ok = kind == AT_MODEL && a <= rt->model.len && b <= rt->model.len - a; break;
         case AT_VAR:
-            ok = kind >> 16 == 0 && !b;
+            ok = kind >> 24 == 0 && (legacy ? !lg : al <= TA) && !b;
             w->n_vars++;
-            w->var_bytes = ta__add_sat(w->var_bytes, ta__align_up(a, ALIGN));
+            w->var_bytes = ta__add_sat(w->var_bytes, ta__align_up(a, al));
             break;
         default: ok = false;
         }
@@ -464,7 +511,8 @@ static void fast_init(ta_runtime *rt, const ta__built *w, const ta__tail *t, uin
     rt->scratch_ptrs = (void **)(tp + t->sptrs);
     rt->vars = w->n_vars ? (ta_var_rec *)(tp + t->vars) : NULL;
     rt->n_vars = 0;
-    uint8_t *vd = tp + t->vars + ta__align_up(w->n_vars * sizeof(ta_var_rec), ALIGN);
+    const bool legacy = !ta__rd32(T + INIT_TAIL_ALIGN_AT);
+    uint8_t *vd = tp + t->vars + ta__align_up(w->n_vars * sizeof(ta_var_rec), w->tail_align);
     for (uint32_t i = 0; i < n_t; i++) {
         const uint8_t *e = T + INIT_HDR + (size_t)INIT_TENSOR * i;
         const uint32_t kind = ta__rd32(e), a = ta__rd32(e + 4);
@@ -479,7 +527,7 @@ static void fast_init(ta_runtime *rt, const ta__built *w, const ta__tail *t, uin
             v->tensor = i;
             v->fill = (uint8_t)(kind >> 8);
             p = vd;
-            vd += ta__align_up(a, ALIGN);
+            vd += ta__align_up(a, legacy ? ALIGN : (size_t)1 << ((kind >> 16) & 0xFFu));
             break;
         }
         default: break;
@@ -489,7 +537,7 @@ static void fast_init(ta_runtime *rt, const ta__built *w, const ta__tail *t, uin
     rt->n_scratch_ops = (uint32_t)w->n_sops;
     rt->n_state_ops = (uint32_t)w->n_state_ops;
     rt->state_ptrs = w->n_state_ops ? (void **)(tp + t->state) : NULL;
-    uint8_t *sd = tp + t->state + ta__align_up(w->n_state_ops * sizeof(void *), ALIGN);
+    uint8_t *sd = tp + t->state + ta__align_up(w->n_state_ops * sizeof(void *), w->tail_align);
     for (uint32_t o = 0, ks = 0, kst = 0; o < n_ops; o++) {
         const uint8_t *rec = ta__rt_op_record(rt, o);
         const uint32_t sb = ta__op_scratch_bytes(rec), stb = ta__op_state_bytes_in(rt->opt.ops, rec);
@@ -499,7 +547,7 @@ static void fast_init(ta_runtime *rt, const ta__built *w, const ta__tail *t, uin
         }
         if (stb) {
             rt->state_ptrs[kst++] = sd;
-            sd += ta__align_up(stb, ALIGN);
+            sd += ta__align_up(stb, w->tail_align);
         }
     }
     ta__rt_reset_vars(rt);
@@ -567,8 +615,29 @@ static ta_status no_work_path(const ta_runtime *rt, ta_diag *diag) {
                        rt->opt.poison ? "poison mode is on" : !rt->opt.consts ? "no const blob" : "no init table");
 }
 
+/* The options' alignment rule is one, and a budget table's is the same
+ * (use_budget copies it; options changed afterwards are refused, as
+ * rewrites are). */
+static ta_status rule_check(const ta_runtime *rt, ta_diag *diag) {
+    const uint32_t code = ta_align_rule_code(rt->opt.align_rule);
+    if (!ta_align_rule_decode(code, NULL))
+        return ta_diag_set(diag, TA_E_INVALID_ARG, "unknown alignment rule (kind %u, %u bytes): regenerate the header or set tflm, dtype, arch or a power of two",
+                           (unsigned)rt->opt.align_rule.kind, (unsigned)rt->opt.align_rule.bytes);
+    const ta_budget *bt = budget_of(rt);
+    if (bt && bt->align_rule != code) {
+        char a[32], b[32];
+        ta_align_rule r = {TA_ALIGN_TFLM, 0};
+        ta_align_rule_decode(bt->align_rule, &r);
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was planned under alignment rule %s, the runtime uses %s",
+                           ta_align_rule_str(r, a, sizeof a), ta_align_rule_str(rt->opt.align_rule, b, sizeof b));
+    }
+    return TA_OK;
+}
+
 ta_status ta_runtime_query(ta_runtime *rt, void *work, size_t work_bytes, ta_arena_breakdown *b, ta_diag *diag) {
     if (!rt || rt->state == TA__RT_CLOSED) return ta_diag_set(diag, TA_E_STATE, "runtime query before open");
+    ta_status rst = rule_check(rt, diag);
+    if (rst) return rst;
     ta__built w;
     const bool fast = fast_path(rt);
     if (!fast && !rt->opt.work_path) return no_work_path(rt, diag);
@@ -587,6 +656,8 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
                           ta_diag *diag) {
     if (!rt || rt->state == TA__RT_CLOSED) return ta_diag_set(diag, TA_E_STATE, "runtime init before open");
     if (!arena) return ta_diag_set(diag, TA_E_INVALID_ARG, "runtime init: NULL arena");
+    ta_status rst = rule_check(rt, diag);
+    if (rst) return rst;
     const bool fast = fast_path(rt);
     if (!fast && !rt->opt.work_path) return no_work_path(rt, diag);
     /* from an init table the lower bound (a report, not needed to run) is
@@ -608,20 +679,21 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     ta__tail t;
     tail_layout(rt, &w, &t);
     fill_breakdown(rt, &w, &t);
-    if (in_place && ((uintptr_t)arena + rt->b.work_bytes > (((uintptr_t)arena + arena_bytes - t.total) & ~(uintptr_t)(ALIGN - 1)) ||
+    const size_t HA = w.arena_align, TA = w.tail_align;
+    if (in_place && ((uintptr_t)arena + rt->b.work_bytes > (((uintptr_t)arena + arena_bytes - t.total) & ~(uintptr_t)(TA - 1)) ||
                      arena_bytes < t.total + rt->b.work_bytes))
         return ta_diag_set(diag, TA_E_NO_MEMORY, "arena needs %zu bytes to initialise in place, has %zu",
                            rt->b.total_in_place, arena_bytes);
     /* Lay out: head at the first aligned byte, tail ending at the last aligned end. */
     uintptr_t a0 = (uintptr_t)arena, a1 = a0 + arena_bytes;
-    uintptr_t head = (a0 + (ALIGN - 1)) & ~(uintptr_t)(ALIGN - 1);
+    uintptr_t head = (a0 + (HA - 1)) & ~(uintptr_t)(HA - 1);
     size_t planned = rt->b.planned, persistent = t.total;
     if (a1 < a0 || a1 < persistent || head > a1 ||
-        ((a1 - persistent) & ~(uintptr_t)(ALIGN - 1)) < head + planned || (a1 - persistent) < head + planned) {
+        ((a1 - persistent) & ~(uintptr_t)(TA - 1)) < head + planned || (a1 - persistent) < head + planned) {
         return ta_diag_set(diag, TA_E_NO_MEMORY, "arena needs %zu bytes, has %zu (planned %zu + persistent %zu + alignment %zu)",
                            rt->b.total, arena_bytes, planned, persistent, rt->b.alignment);
     }
-    uintptr_t tail = (a1 - persistent) & ~(uintptr_t)(ALIGN - 1);
+    uintptr_t tail = (a1 - persistent) & ~(uintptr_t)(TA - 1);
     uint8_t *tp = (uint8_t *)tail;
     if (fast) {
         rt->b.lower_bound = queried_bound;

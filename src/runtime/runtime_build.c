@@ -106,6 +106,13 @@ static ta_status check_consts(ta_runtime *rt, const ta__built *w, carve_t *c, ta
     return TA_OK;
 }
 
+/* A variable tensor's alignment in the tail: 16 under TFLM's rule, else
+ * the rule's for its element type and what its ops declare. */
+static size_t var_align(const ta_runtime *rt, const ta__built *w, uint32_t gi, const ta_tensor *tt) {
+    if (rt->opt.align_rule.kind == TA_ALIGN_TFLM) return ALIGN;
+    return ta_align_rule_buffer(rt->opt.align_rule, ta_dtype_size(tt->dtype), w->talign ? w->talign[gi] : 0, 0);
+}
+
 static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag) {
     memset(w, 0, sizeof *w);
     carve_t c;
@@ -166,8 +173,33 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         if (sb > w->max_scratch) w->max_scratch = sb;
         if (rt->opt.scratch == TA_SCRATCH_PLANNED) {
             w->sreq_of_op[o] = (int32_t)w->n_sreq;
-            w->sreq[w->n_sreq++] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = sb};
+            w->sreq[w->n_sreq++] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = sb,
+                                                        .align = ta__op_scratch_align(rt->opt.ops, ta_graph_op(&w->g, 0, o))};
         }
+    }
+    /* the alignment rule: what the op modules declare per tensor, and the
+     * tail's alignment -- 16 under TFLM's rule, else the records' natural 8,
+     * or more where a variable or the shared scratch region asks */
+    const bool tflm = rt->opt.align_rule.kind == TA_ALIGN_TFLM;
+    w->talign = carve(&c, w->g.n_tensors, sizeof *w->talign);
+    if (w->g.n_tensors && !w->talign) return short_work(rt, &c, 0, diag);
+    ta__op_operand_align(rt->opt.ops, &w->g, w->talign);
+    w->tail_align = tflm ? ALIGN : TAIL_ALIGN;
+    for (uint32_t o = 0; !tflm && rt->opt.scratch == TA_SCRATCH_SHARED && o < sg->n_ops; o++) {
+        const size_t sa = ta_align_rule_buffer(rt->opt.align_rule, 1, ta__op_scratch_align(rt->opt.ops, ta_graph_op(&w->g, 0, o)), 0);
+        if (w->info[o].scratch_bytes && sa > w->tail_align) w->tail_align = sa;
+    }
+    for (uint32_t k = 0; !tflm && k < sg->n_tensors; k++) {
+        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
+        if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
+        const size_t va = var_align(rt, w, sg->tensor_base + k, tt);
+        if (va > w->tail_align) w->tail_align = va;
+    }
+    /* state and scratch sums at the tail's alignment */
+    w->state_bytes = w->sum_scratch = 0;
+    for (uint32_t o = 0; o < sg->n_ops; o++) {
+        if (w->info[o].state_bytes) w->state_bytes = ta__add_sat(w->state_bytes, ta__align_up(w->info[o].state_bytes, w->tail_align));
+        if (w->info[o].scratch_bytes) w->sum_scratch += ta__align_up(w->info[o].scratch_bytes, w->tail_align);
     }
     for (uint32_t s = 1; s < w->g.n_subgraphs; s++)
         if (w->g.subgraphs[s].n_ops) return ta_diag_set(diag, TA_E_UNSUPPORTED, "models with several subgraphs (control flow) cannot run");
@@ -177,7 +209,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
         if (tt->bytes > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "variable tensor %u above 4 GiB", k);
         w->n_vars++;
-        w->var_bytes = ta__add_sat(w->var_bytes, ta__align_up(tt->bytes, ALIGN));
+        w->var_bytes = ta__add_sat(w->var_bytes, ta__align_up(tt->bytes, var_align(rt, w, sg->tensor_base + k, tt)));
     }
     w->image = ta__add_sat(ta__rt_records_at(sg->n_ops), w->records);
     if (w->image > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "op records above 4 GiB");
@@ -201,6 +233,9 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     }
     ta_lifetime_options lopt;
     memset(&lopt, 0, sizeof lopt);
+    lopt.rule = rt->opt.align_rule;
+    lopt.tensor_align = w->talign;
+    lopt.n_tensor_align = w->g.n_tensors;
     if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {
         w->buffer_of = carve(&c, w->g.n_tensors, sizeof *w->buffer_of);
         const size_t bb = ta_rewrite_buffers_bytes(&w->g);
@@ -210,7 +245,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         lopt.buffer_of = w->buffer_of;
         lopt.n_buffer_of = w->g.n_tensors;
     }
-    const ta_lifetime_options *lo = w->buffer_of ? &lopt : NULL;
+    const ta_lifetime_options *lo = &lopt;
     if ((st = ta_lifetime_requests(&w->g, &w->lt, lo, NULL, NULL, 0, &w->n_req, diag))) return st;
     w->reqs = carve(&c, w->n_req, sizeof *w->reqs);
     w->origin = carve(&c, w->n_req, sizeof *w->origin);
@@ -218,6 +253,12 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     if (w->n_req && (!w->reqs || !w->origin || !w->offsets))
         return short_work(rt, &c, 0, diag);
     if ((st = ta_lifetime_requests(&w->g, &w->lt, lo, w->reqs, w->origin, w->n_req, &w->n_req, diag))) return st;
+    /* the head's alignment: the tail's, or the largest buffer's */
+    w->arena_align = w->tail_align;
+    for (size_t i = 0; i < w->n_req; i++)
+        if (w->reqs[i].align > w->arena_align) w->arena_align = w->reqs[i].align;
+    if (w->arena_align > TA_ALIGN_RULE_MAX)
+        return ta_diag_set(diag, TA_E_UNSUPPORTED, "a buffer asks %zu-byte alignment, above %u", w->arena_align, TA_ALIGN_RULE_MAX);
     /* 4. plan */
     if (!rt->opt.planner) return ta_diag_set(diag, TA_E_INVALID_ARG, "no plan source (strategy or table)");
     size_t pneed = 0;
@@ -280,7 +321,7 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
     rt->vars = (ta_var_rec *)(tp + t->vars);
     rt->n_vars = 0;
     {
-        uint8_t *vd = tp + t->vars + ta__align_up(w->n_vars * sizeof(ta_var_rec), ALIGN);
+        uint8_t *vd = tp + t->vars + ta__align_up(w->n_vars * sizeof(ta_var_rec), w->tail_align);
         for (uint32_t k = 0; k < sg->n_tensors && w->n_vars; k++) {
             const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
             if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
@@ -294,7 +335,7 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
                           ? (uint8_t)(int8_t)tt->quant.zero_point[0]
                           : 0;
             rt->ptrs[k] = vd;
-            vd += ta__align_up(tt->bytes, ALIGN);
+            vd += ta__align_up(tt->bytes, var_align(rt, w, sg->tensor_base + k, tt));
         }
         if (!w->n_vars) rt->vars = NULL;
         ta__rt_reset_vars(rt);
@@ -339,12 +380,12 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
     rt->n_state_ops = (uint32_t)w->n_state_ops;
     rt->state_ptrs = w->n_state_ops ? (void **)(tp + t->state) : NULL;
     {
-        uint8_t *sd = tp + t->state + ta__align_up(w->n_state_ops * sizeof(void *), ALIGN);
+        uint8_t *sd = tp + t->state + ta__align_up(w->n_state_ops * sizeof(void *), w->tail_align);
         for (uint32_t o = 0, k = 0; o < sg->n_ops && w->n_state_ops; o++) {
             if (!w->info[o].state_bytes) continue;
             rt->state_ptrs[k++] = sd;
             memset(sd, 0, w->info[o].state_bytes);
-            sd += ta__align_up(w->info[o].state_bytes, ALIGN);
+            sd += ta__align_up(w->info[o].state_bytes, w->tail_align);
         }
     }
     /* inputs and outputs */
@@ -392,7 +433,7 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
         for (size_t i = 0; i < n; i++) {
             ta_poison_buf *pb = &rt->pbuf[i];
             pb->data = rt->head + w->offsets[i];
-            pb->bytes = w->reqs[i].size;
+            pb->bytes = ta_request_padded(&w->reqs[i]); /* padding too: no kernel may write it */
             pb->first = w->reqs[i].first;
             pb->last = w->reqs[i].last;
             pb->sum = 0;
@@ -501,6 +542,9 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
                               rt->n_outputs, (uint32_t)w.planned, rt->opt.rewrites, (uint32_t)rt->opt.scratch,
                               (uint32_t)hash, (uint32_t)(hash >> 32)};
     for (int i = 0; i < 12; i++) ta__wr32(o + 4 * i, hdr[i]);
+    ta__wr32(o + INIT_RULE_AT, ta_align_rule_code(rt->opt.align_rule));
+    ta__wr32(o + INIT_HEAD_ALIGN_AT, (uint32_t)w.arena_align);
+    ta__wr32(o + INIT_TAIL_ALIGN_AT, (uint32_t)w.tail_align);
     for (uint32_t k = 0; k < rt->n_tensors; k++) {
         const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
         uint8_t *e = o + INIT_HDR + (size_t)INIT_TENSOR * k;
@@ -514,10 +558,11 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
             uint32_t fill = 0;
             for (uint32_t v = 0; v < rt->n_vars; v++)
                 if (rt->vars[v].tensor == k) fill = rt->vars[v].fill;
-            ta__wr32(e, AT_VAR | fill << 8);
+            ta__wr32(e, AT_VAR | fill << 8 | ta__rt_log2(var_align(rt, &w, sg->tensor_base + k, tt)) << 16);
             ta__wr32(e + 4, (uint32_t)tt->bytes);
         } else {
-            ta__wr32(e, AT_HEAD);
+            const size_t al = ta_align_rule_buffer(rt->opt.align_rule, ta_dtype_size(tt->dtype), w.talign[sg->tensor_base + k], 0);
+            ta__wr32(e, AT_HEAD | ta__rt_log2(al) << 16);
             ta__wr32(e + 4, (uint32_t)(p - rt->head));
             ta__wr32(e + 8, (uint32_t)tt->bytes);
         }
@@ -551,6 +596,13 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     return TA_OK;
 }
 
+ta_status ta_runtime_operand_align(const ta_graph *g, uint32_t *out, size_t n, ta_diag *diag) {
+    if (!g || (!out && g->n_tensors) || n != g->n_tensors)
+        return ta_diag_set(diag, TA_E_INVALID_ARG, "operand align: NULL argument, or not one entry per tensor");
+    ta__op_operand_align(&ta_op_list_all, g, out);
+    return TA_OK;
+}
+
 ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out, size_t cap, size_t *n,
                                       ta_diag *diag) {
     if (!g || !n || (cap && !out)) return TA_E_INVALID_ARG;
@@ -562,7 +614,9 @@ ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out
         ta_status st = ta__op_prepare(g, 0, o, NULL, 0, &info, diag);
         if (st) return st;
         if (!info.scratch_bytes) continue;
-        if (*n < cap) out[*n] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = info.scratch_bytes};
+        if (*n < cap)
+            out[*n] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = info.scratch_bytes,
+                                           .align = ta__op_scratch_align(&ta_op_list_all, ta_graph_op(g, 0, o))};
         ++*n;
     }
     return *n > cap && out ? TA_E_NO_MEMORY : TA_OK;

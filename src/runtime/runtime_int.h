@@ -19,7 +19,9 @@
 #include "tinyarena/lifetime.h"
 #include "tinyarena/runtime.h"
 
-#define ALIGN 16u
+#define ALIGN 16u /* TFLM's rule: the arena, every block of the tail, every variable */
+#define TAIL_ALIGN 8u /* other rules: the tail's blocks at their records' natural
+                         alignment (64-bit pointers and size_t, int64 tables) */
 #define REC_ALIGN 8u /* op records: int64 tables at most */
 
 /* ta_runtime.state.  The public field stays an int (an enum's size is the
@@ -86,9 +88,15 @@ typedef struct ta__built {
     size_t planned, lower_bound, max_scratch, sum_scratch, records, tables;
     size_t n_sops;            /* ops that need scratch (either mode) */
     size_t image;             /* const image bytes */
-    size_t n_vars, var_bytes; /* variable tensors (LSTM/SVDF state) and their data, 16-aligned each */
-    size_t n_state_ops, state_bytes; /* ops that keep state, and that state, 16-aligned each */
+    size_t n_vars, var_bytes; /* variable tensors (LSTM/SVDF state) and their data, each at its alignment */
+    size_t n_state_ops, state_bytes; /* ops that keep state, and that state, tail_align each */
     size_t n_tensors, n_io;   /* of subgraph 0: tensors, inputs + outputs */
+    /* the alignment rule (lifetime.h): */
+    uint32_t *talign;         /* per global tensor: what op modules declare (work-block path) */
+    size_t tail_align;        /* every tail block and the tail's start: ALIGN under
+                                 TFLM's rule, else TAIL_ALIGN or more (variables,
+                                 shared scratch) */
+    size_t arena_align;       /* the head's start: tail_align or the plan's largest */
 } ta__built;
 
 /* Persistent layout, in carve order from the tail start (offsets). */
@@ -120,6 +128,20 @@ struct ta__work_path {
     ta_status (*poison_check)(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *diag);
 };
 extern const struct ta__work_path ta__work_path_full;
+
+/* The init table's words for the alignment rule (ta_runtime_export_init):
+ * its code, the head's and the tail's alignment (0, 0, 0 in tables made
+ * before the rules: TFLM's, 16, 16).  A HEAD or VAR tensor entry carries
+ * log2 of its alignment in bits 16-23 of its first word. */
+#define INIT_RULE_AT 52u
+#define INIT_HEAD_ALIGN_AT 56u
+#define INIT_TAIL_ALIGN_AT 60u
+
+static inline uint32_t ta__rt_log2(size_t a) {
+    uint32_t l = 0;
+    while (((size_t)1 << l) < a && l < 31) l++;
+    return l;
+}
 
 /* runtime.c, for both paths: */
 ta_status ta__rt_blob_header(const ta_runtime *rt, uint32_t n_ops, uint32_t n_tensors, size_t want, ta_diag *diag);

@@ -564,3 +564,37 @@ ta_status ta__op_need_state(ta__op_ctx *c, const ta_tensor *t, ta_dtype type, co
     if (t->dtype != type) return ta__op_fail_type(c, "state", t->dtype);
     return TA_OK;
 }
+
+/* ---- alignment declarations (op.h, ta__op_align) ------------------------------ */
+
+uint32_t ta__op_scratch_align(const ta_op_list *ops, const ta_op *op) {
+    const ta_op_def *d = ta__op_def_for(ops, op);
+    return d && d->align && d->align->scratch ? d->align->scratch : 16u;
+}
+
+void ta__op_operand_align(const ta_op_list *ops, const ta_graph *g, uint32_t *out) {
+    for (uint32_t i = 0; i < g->n_tensors; i++) out[i] = 0;
+    for (uint32_t s = 0; s < g->n_subgraphs; s++) {
+        const ta_subgraph *sg = &g->subgraphs[s];
+        for (uint32_t o = 0; o < sg->n_ops; o++) {
+            const ta_op *op = &g->ops[sg->op_base + o];
+            const ta_op_def *d = ta__op_def_for(ops, op);
+            if (!d || !d->align) continue;
+            for (uint32_t k = 0; k < op->n_inputs && k < TA__OP_ALIGN_IN; k++) {
+                const int32_t t = op->inputs[k];
+                if (t >= 0 && (uint32_t)t < sg->n_tensors && d->align->in[k] > out[sg->tensor_base + (uint32_t)t])
+                    out[sg->tensor_base + (uint32_t)t] = d->align->in[k];
+            }
+            for (uint32_t k = 0; k < op->n_outputs && k < TA__OP_ALIGN_OUT; k++) {
+                const int32_t t = op->outputs[k];
+                if (t >= 0 && (uint32_t)t < sg->n_tensors && d->align->out[k] > out[sg->tensor_base + (uint32_t)t])
+                    out[sg->tensor_base + (uint32_t)t] = d->align->out[k];
+            }
+        }
+    }
+}
+
+uint32_t ta__op_scratch_align_rec(const ta_op_list *ops, const void *rec) {
+    const ta_op_def *d = rec ? ta__op_def_of_kind(ops, rec_kind(rec)) : NULL;
+    return d && d->align && d->align->scratch ? d->align->scratch : 16u;
+}

@@ -149,5 +149,8 @@ static ta_status run_lstm(const ta__op_run *r) {
     return ta_kernel_lstm_s8(r->params, &t, r->scratch, r->scratch_bytes);
 }
 
-TA__OP_DEF(ta_op_LSTM, LSTM, ta_lstm_params, k_fields_lstm, TA__CLEAR_PADDING(clear_lstm), prep_lstm, run_lstm, 0,
-           TA__T(FLOAT32) | TA__T(INT8));
+/* The scratch is four int16 gate buffers (the kernel refuses an odd
+ * address); operands, state included, by their element types. */
+static const ta__op_align k_align_lstm = {.scratch = 2};
+TA__OP_DEF_ALIGNED(ta_op_LSTM, LSTM, ta_lstm_params, k_fields_lstm, TA__CLEAR_PADDING(clear_lstm), prep_lstm, run_lstm, 0,
+                   TA__T(FLOAT32) | TA__T(INT8), &k_align_lstm);

@@ -52,4 +52,7 @@ static ta_status run_mean(const ta__op_run *r) {
                                : ta_kernel_mean_f32(p, in, out);
 }
 
-TA__OP_DEF(ta_op_MEAN, MEAN, ta_mean_params, k_fields_mean, TA__CLEAR_PADDING(clear_mean), prep_mean, run_mean, 0, TA__T(FLOAT32) | TA__T(INT8));
+/* int8 MEAN sums in int32 scratch (the kernel refuses it unaligned). */
+static const ta__op_align k_align_mean = {.scratch = 4};
+TA__OP_DEF_ALIGNED(ta_op_MEAN, MEAN, ta_mean_params, k_fields_mean, TA__CLEAR_PADDING(clear_mean), prep_mean, run_mean, 0,
+                   TA__T(FLOAT32) | TA__T(INT8), &k_align_mean);

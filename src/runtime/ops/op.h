@@ -184,6 +184,28 @@ enum {
  * TA__OP_INPLACE, exactly-aligned elementwise; nothing reads this field yet. */
 enum { TA__OVERLAP_NONE = 0 };
 
+/* What an op's kernels need of the alignment of its buffers (issue 17), in
+ * bytes, beyond each operand's element size -- which every operand gets
+ * under every alignment rule (lifetime.h), so an op whose kernels read and
+ * write each operand through its own element type declares nothing.  The
+ * planner takes, per buffer, the largest alignment any op touching it
+ * declares (ta_runtime_operand_align, ta_runtime_scratch_requests).
+ * Audit (src/runtime/kernels): the fast int8 kernels load words only through
+ * memcpy (ta__ld32, dot_s8.h), x86 through unaligned loads (loadu), and the
+ * Cortex-M DSP assembly's LDR of input bytes is an unaligned-capable LDR on
+ * armv7-m (its LDMs read the stack buffer and the records, 8-aligned);
+ * armv6-m code loads bytes.  So int8 operands need 1.  Kernel scratch is
+ * read as wider types (LSTM int16 gates, SVDF and MEAN int32 sums,
+ * TRANSPOSE_CONV int32/int64 accumulators) and each kernel refuses a
+ * scratch it cannot read: those ops declare it. */
+#define TA__OP_ALIGN_IN 8
+#define TA__OP_ALIGN_OUT 2
+typedef struct ta__op_align {
+    uint16_t in[TA__OP_ALIGN_IN];   /* input k (0: its element size) */
+    uint16_t out[TA__OP_ALIGN_OUT]; /* output k (0: its element size) */
+    uint16_t scratch;               /* the kernel scratch buffer (0: 16) */
+} ta__op_align;
+
 struct ta_op_def {
     uint16_t kind;          /* the record kind: a ta_op_kind, or a TA__K_SIG_* */
     uint16_t flags;         /* TA__OP_* */
@@ -203,6 +225,8 @@ struct ta_op_def {
      * any fixed-size element.  The README's op table is generated from it
      * (`tinyarena ops --markdown`, ta_op_def_types). */
     uint32_t types;
+    /* What its kernels need beyond element sizes (above); NULL: nothing. */
+    const ta__op_align *align;
 };
 
 /* Type bits of ta_op_def.types. */
@@ -216,6 +240,11 @@ struct ta_op_def {
 #define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl, ty)                                                      \
     const ta_op_def sym = {(uint16_t)TA_OP_##K, (uint16_t)(fl), TA__OVERLAP_NONE, #K, FL, (uint16_t)TA__COUNT(FL), \
                            (uint16_t)sizeof(T), clear, prep, run, NULL, .types = (uint32_t)(ty)};                \
+    _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
+/* The same with alignment declarations `al` (a ta__op_align). */
+#define TA__OP_DEF_ALIGNED(sym, K, T, FL, clear, prep, run, fl, ty, al)                                            \
+    const ta_op_def sym = {(uint16_t)TA_OP_##K, (uint16_t)(fl), TA__OVERLAP_NONE, #K, FL, (uint16_t)TA__COUNT(FL), \
+                           (uint16_t)sizeof(T), clear, prep, run, NULL, .types = (uint32_t)(ty), .align = (al)}; \
     _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
 
 /* ---- shared prepare helpers (core.c) ------------------------------------------ */

@@ -82,5 +82,8 @@ static ta_status run_svdf(const ta__op_run *r) {
                                : ta_kernel_svdf_s8_s8(p, in, wf, wt, b, state, out, r->scratch, r->scratch_bytes);
 }
 
-TA__OP_DEF(ta_op_SVDF, SVDF, ta_svdf_params, k_fields_svdf, TA__CLEAR_PADDING(clear_svdf), prep_svdf, run_svdf, 0,
-           TA__T(FLOAT32) | TA__T(INT8));
+/* The scratch holds int32 activations and uint32 partial sums (the kernel
+ * refuses a scratch not 4-aligned); operands by their element types. */
+static const ta__op_align k_align_svdf = {.scratch = 4};
+TA__OP_DEF_ALIGNED(ta_op_SVDF, SVDF, ta_svdf_params, k_fields_svdf, TA__CLEAR_PADDING(clear_svdf), prep_svdf, run_svdf, 0,
+                   TA__T(FLOAT32) | TA__T(INT8), &k_align_svdf);

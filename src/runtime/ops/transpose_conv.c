@@ -67,5 +67,8 @@ static ta_status run_tconv(const ta__op_run *r) {
                                   : ta_kernel_transpose_conv_f32(p, in, w, b, out);
 }
 
-TA__OP_DEF(ta_op_TRANSPOSE_CONV, TRANSPOSE_CONV, ta_tconv_params, k_fields_tconv, TA__CLEAR_PADDING(clear_tconv),
-           prep_tconv, run_tconv, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
+/* The scratch holds int32 (int8) or int64 (16x8) accumulators: 8 covers
+ * both, and the kernel refuses less. */
+static const ta__op_align k_align_tconv = {.scratch = 8};
+TA__OP_DEF_ALIGNED(ta_op_TRANSPOSE_CONV, TRANSPOSE_CONV, ta_tconv_params, k_fields_tconv, TA__CLEAR_PADDING(clear_tconv),
+                   prep_tconv, run_tconv, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16), &k_align_tconv);
