@@ -58,6 +58,12 @@ ta_status ta__op_prepare_in(const ta_op_list *ops, const ta_graph *g, uint32_t s
  * with state refuses NULL). */
 ta_status ta__op_invoke_in(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
                            ta_diag *diag);
+/* The same with poison mode's walk check (ta__op_run.check_walk): an op
+ * running the ROWS walk fails with TA_E_OVERLAP, before the row's call,
+ * when an output row would land on input bytes that row or a later one
+ * reads. */
+ta_status ta__op_invoke_checked(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
+                                bool check_walk, ta_diag *diag);
 
 /* The same with every op (ta_op_list_all; all.c), for tests and hosts. */
 ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data, size_t data_bytes,

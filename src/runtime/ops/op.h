@@ -153,7 +153,28 @@ typedef struct ta__op_run {
     void *scratch;
     size_t scratch_bytes;
     void *state;        /* the op's state (ta_op_def.state_bytes), or NULL */
+    bool check_walk;    /* poison mode: a TA__OVERLAP_ROWS op verifies, row by
+                           row, that its output overlaps no input byte its
+                           walk still reads (TA_E_OVERLAP otherwise) */
 } ta__op_run;
+
+/* ---- the ROWS walk (walk.h TA_CONV_WALK_ROWS) ------------------------------------ */
+
+/* True when [a, a + an) and [b, b + bn) share a byte (compared as
+ * addresses: the two may be parts of one arena). */
+static inline bool ta__op_bytes_overlap(const void *a, size_t an, const void *b, size_t bn) {
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return an && bn && x < y + bn && y < x + an;
+}
+
+/* Output row oy of a window op (stride, leading padding pad, dilation,
+ * taps rows): the first input row a window of it touches (*first) and the
+ * leading padding of a one-row call whose input starts there (*lead, >= 0:
+ * its first tap lands on row 0 of that call).  False when every window of
+ * the row lies in the padding (no row to start from). */
+bool ta__op_row_window(int32_t oy, int32_t stride, int32_t pad, int32_t dilation, int32_t taps, int32_t in_h,
+                       int32_t *first, int32_t *lead);
+
 
 /* Input k's data (NULL when absent); output k's. */
 static inline void *ta__op_in_ptr(const ta__op_run *r, uint32_t k) {
@@ -179,10 +200,11 @@ enum {
 };
 
 /* What overlap of an output with an input the kernel tolerates beyond
- * TA__OP_INPLACE: a placeholder for the sub-tensor issue (outputs as views
- * of inputs).  Every kernel today is TA__OVERLAP_NONE or, with
- * TA__OP_INPLACE, exactly-aligned elementwise; nothing reads this field yet. */
-enum { TA__OVERLAP_NONE = 0 };
+ * TA__OP_INPLACE.  TA__OVERLAP_ROWS: when output 0 overlaps input 0 the op
+ * runs walk.h's ROWS walk (ta__op_rows: one kernel call per output row, in
+ * order), so the OVERLAP rewrite may declare the relation that walk
+ * tolerates (ta_op_list_overlap_kinds, ops.h). */
+enum { TA__OVERLAP_NONE = 0, TA__OVERLAP_ROWS = 1 };
 
 struct ta_op_def {
     uint16_t kind;          /* the record kind: a ta_op_kind, or a TA__K_SIG_* */
@@ -201,8 +223,10 @@ struct ta_op_def {
 
 /* A definition for kind K (a ta_op_kind name without TA_OP_) with params
  * struct T and field list FL. */
-#define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl)                                                          \
-    const ta_op_def sym = {(uint16_t)TA_OP_##K, (uint16_t)(fl), TA__OVERLAP_NONE, #K, FL, (uint16_t)TA__COUNT(FL), \
+#define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl) TA__OP_DEF_OV(sym, K, T, FL, clear, prep, run, fl, TA__OVERLAP_NONE)
+/* The same with an overlap walk (TA__OVERLAP_*). */
+#define TA__OP_DEF_OV(sym, K, T, FL, clear, prep, run, fl, ov)                                                   \
+    const ta_op_def sym = {(uint16_t)TA_OP_##K, (uint16_t)(fl), (uint8_t)(ov), #K, FL, (uint16_t)TA__COUNT(FL),  \
                            (uint16_t)sizeof(T), clear, prep, run, NULL};                                          \
     _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
 
