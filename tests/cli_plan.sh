@@ -133,11 +133,11 @@ if [ -d "$data/models" ]; then
   # --rewrite: what applied and the bytes saved against TFLM's rules; JSON adds fields, renames none
   mn="$data/models/tflm/xtensa_mobilenet_v2_quantized_1x3x224x224.tflite"
   out=$("$cli" plan "$mn" --rewrite all --strategy best)
-  echo "$out" | grep -q "^rewrites alias,inplace,fusepad,order: 1 aliased, 10 in place, 18 pads fused, 0 ops reordered (applied: alias,inplace,fusepad)" &&
+  echo "$out" | grep -q "^rewrites alias,inplace,fusepad,order,overlap: 1 aliased, 10 in place, 18 pads fused, 0 ops reordered, 25 overlaps (applied: alias,inplace,fusepad,overlap)" &&
     echo "$out" | grep -q "lower bound 2,451,840 -> 1,505,280 B, arena 2,451,840 -> 1,505,280 B, saves 946,560 B (38.6%)" &&
     ok "--rewrite table" || bad "--rewrite table: $out"
   json=$("$cli" plan "$mn" --rewrite alias,inplace,fusepad --json)
-  for field in '"rewrites": "alias,inplace,fusepad"' '"rewrite_counts": {"alias": 1, "inplace": 10, "fusepad": 18, "order": 0}' \
+  for field in '"rewrites": "alias,inplace,fusepad"' '"rewrite_counts": {"alias": 1, "inplace": 10, "fusepad": 18, "order": 0, "overlap": 0}' \
                '"rewrites_applied": "alias,inplace,fusepad"' '"rewritten_ops": 66' '"tflm_rules_arena_bytes": 2451840' '"tflm_rules_lower_bound_bytes": 2451840' \
                '"saved_bytes": 946560' '"arena_bytes": 1505280' '"ops": 84'; do
     echo "$json" | grep -qF "$field" && ok "rewrite json has $field" || bad "rewrite json lacks $field"
