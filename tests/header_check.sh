@@ -6,7 +6,7 @@ lib="${TA_LIB:?}"
 for model in tflm/person_detect mlperf_tiny/vww_96_int8 openmv/yolov8n_192 tflm/xtensa_mobilenet_v2_quantized_1x3x224x224; do
   for strategy in greedy best; do
     h="$tmp/model_arena.h"
-    "$cli" plan "$data/models/$model.tflite" --strategy $strategy --header "$h" > /dev/null || { echo "FAIL: emit $model"; fail=1; continue; }
+    "$cli" plan "$data/models/$model.tflite" --strategy $strategy --rewrite none --header "$h" > /dev/null || { echo "FAIL: emit $model"; fail=1; continue; }
     $cc -std=c11 -Wall -Wextra -Werror $TA_CFLAGS -I"$src/include" -DTA_HEADER="\"$h\"" -DTA_BUDGET=model_arena \
         "$src/tests/header_check.c" "$lib" -lm -o "$tmp/check" || { echo "FAIL: compile $model"; fail=1; continue; }
     "$tmp/check" "$data/models/$model.tflite" || fail=1
