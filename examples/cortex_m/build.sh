@@ -6,6 +6,8 @@
 #   examples/cortex_m/build.sh MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--cpu m0|m3|m4|m7]
 #                              [--stack BYTES] [--flash BYTES] [--ram BYTES] [--rederive]
 #
+# --rewrite: the plan's rewrites, default all (as `tinyarena plan`); none: TFLM's rules.
+#
 # --cpu: m4 (default) Cortex-M4F on mps2-an386, m3 Cortex-M3 on mps2-an385,
 # m7 Cortex-M7 on mps2-an500, m0 armv6-m code on mps2-an385 (see below).
 # --stack sets the stack reserved (default 16 KB, 32 KB with --rederive); --flash and --ram make the
@@ -40,7 +42,7 @@ src=$(cd "$here/../.." && pwd)
 usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive]" >&2; exit 2; }
 [ $# -ge 3 ] || usage
 model=$1 case_dir=$2 out=$3; shift 3
-rewrite=none cpu=m4 ldsyms= rederive=0
+rewrite=all cpu=m4 ldsyms= rederive=0
 while [ $# -gt 0 ]; do
   case $1 in
     --rewrite) rewrite=${2:?}; shift 2 ;;

@@ -82,6 +82,10 @@ uint32_t ta__op_state_bytes_in(const ta_op_list *ops, const void *rec);
 /* Whether `ops` has the definition a record runs (init from an init table
  * checks every op's before anything is written). */
 bool ta__op_has_def(const ta_op_list *ops, const void *rec);
+/* Whether the record's op runs the ROWS walk with its check under poison
+ * mode (TA__OVERLAP_ROWS): poison mode then lets it overwrite its dying
+ * input where its output overlaps it, and only such an op. */
+bool ta__op_walks_rows(const ta_op_list *ops, const void *rec);
 /* The record's output count; *tensor (when k is below it) gets output k's
  * tensor index (-1: absent).  Poison mode re-checksums what an op wrote. */
 uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor);

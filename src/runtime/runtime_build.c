@@ -272,17 +272,26 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         delta[f] += pad; /* unsigned wrap-around cancels exactly in the running sum */
         delta[end] -= pad;
     }
+    /* With relations the bound counts each related pair as its union
+     * (plan.h, ta_plan_bound_overlaps).  The rewrite's pairs are live
+     * together at exactly one step (X dies where Y is born) and each step
+     * runs one op, so at most one pair per step: taking what the pair may
+     * share off that step is the same bound, without linking the planning
+     * core's version (the firmware's --rederive build has no planner). */
+    for (size_t k = 0; k < n_ov; k++) {
+        const ta_request *x = &w->reqs[ov[k].x], *y = &w->reqs[ov[k].y];
+        const int32_t s = x->last;
+        if (s < 0 || (size_t)s >= n_steps || y->first != s) continue;
+        const size_t px = ta_request_padded(x), py = ta_request_padded(y);
+        const int64_t dd = ov[k].d > 0 ? ov[k].d : 0;
+        size_t uni = (uint64_t)dd + py > px ? (size_t)dd + py : px;
+        if (uni > px + py) uni = px + py;
+        delta[s] -= px + py - uni;
+        delta[(size_t)s + 1] += px + py - uni;
+    }
     for (size_t s = 0, live = 0; s < n_steps; s++) {
         live += delta[s];
         if (live > w->lower_bound) w->lower_bound = live;
-    }
-    if (n_ov) { /* with relations the bound counts each related pair as its union (plan.h) */
-        release(&c, delta, 0);
-        const size_t bb = ta_plan_bound_overlaps_scratch_bytes(w->n_req, n_ov);
-        void *bm = carve(&c, 1, bb);
-        if (!bm) return short_work(rt, &c, 0, diag);
-        if ((st = ta_plan_bound_overlaps(w->reqs, w->n_req, ov, n_ov, bm, bb, &w->lower_bound, NULL)))
-            return ta_diag_set(diag, st, "lower bound with overlap relations failed");
     }
     rt->b.work_bytes = (c.peak > c.used ? c.peak : c.used) + 2 * ALIGN;
     return TA_OK;
@@ -468,10 +477,12 @@ static void poison_fill(ta_runtime *rt, int32_t s) {
  * with rewrites, the groups its outputs were written into), verify
  * everything else live. */
 /* True when buffer pb, dying at this op, shares bytes with one of the op's
- * outputs: an overlap the plan made on purpose (the OVERLAP rewrite; the op
- * checked its own walk row by row, ta__op_invoke_checked), so its input's
- * bytes may change under it. */
+ * outputs and the op runs the ROWS walk: an overlap the plan made on
+ * purpose (the OVERLAP rewrite) that the op checked row by row before
+ * writing (ta__op_invoke_checked), so its input's bytes may change under
+ * it.  Any other op overwriting a live input is still reported. */
 static bool overwritten_by_op(const ta_runtime *rt, const uint8_t *rec, const ta_poison_buf *pb) {
+    if (!ta__op_walks_rows(rt->opt.ops, rec)) return false;
     for (uint32_t k = 0, n = ta__op_output(rec, 0, NULL); k < n; k++) {
         int32_t t = -1;
         ta__op_output(rec, k, &t);

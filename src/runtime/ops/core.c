@@ -441,6 +441,11 @@ bool ta__op_has_def(const ta_op_list *ops, const void *rec) {
     return rec && ta__op_def_of_kind(ops, rec_kind(rec)) != NULL;
 }
 
+bool ta__op_walks_rows(const ta_op_list *ops, const void *rec) {
+    const ta_op_def *d = rec ? ta__op_def_of_kind(ops, rec_kind(rec)) : NULL;
+    return d && d->overlap == TA__OVERLAP_ROWS;
+}
+
 ta_status ta__op_invoke_in(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
                            ta_diag *diag) {
     return ta__op_invoke_checked(ops, rec, ptrs, scratch, state, false, diag);
