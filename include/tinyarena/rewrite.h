@@ -53,7 +53,7 @@
  *   buffer except the op creating its first tensor and INPLACE ops, whose
  *   rule below protects every member.
  * INPLACE  an op of a kind in the `inplace` set (the runtime's op table:
- *   ADD/SUB/MUL, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE) with one input, or
+ *   ADD/SUB/MUL, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE, SOFTMAX) with one input, or
  *   two inputs both exactly the output's shape (no broadcasting); output Y and input X planned, equal element count and equal
  *   element size (so int8->int8 requantisation qualifies, float->int8 does
  *   not), Y written by this op only; and no tensor sharing X's buffer is
