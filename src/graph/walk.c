@@ -58,8 +58,11 @@ ta_status ta_walk_conv2d(const ta_conv_geometry *g, ta_conv_walk walk, ta_overla
     if (walk == TA_CONV_WALK_ROWS) {
         /* One step per output row: its writes may come before any of its
          * reads, so they must all land below the first byte of its first
-         * input row; later rows start no lower (the windows move down), so
-         * that bound is the lowest byte any later step reads too. */
+         * input row.  They must miss every later row's reads too; taking
+         * the minimum of first(r) - end(r) over all rows covers that, as
+         * end grows with r (a later row may start lower: with dilation, a
+         * window in the top padding can skip the row the next one starts
+         * at). */
         const int64_t row_out = (int64_t)g->out_w * pix_out, row_in = (int64_t)g->in_w * pix_in;
         for (int64_t r = 0; r < (int64_t)g->batches * g->out_h; r++) {
             int64_t b = r / g->out_h, oy = r % g->out_h;

@@ -129,11 +129,15 @@ static ta_status conv_call(const ta__op_run *r, const ta_conv_params *p, const v
 }
 
 /* Disjoint input and output (every plan without the OVERLAP rewrite): one
- * call.  Overlapping: walk.h's ROWS walk -- one call per output row, in
- * order, on the input rows from the row's first window row on -- whatever
- * loop order the kernel (reference, fast, x86 or Cortex-M) has inside a
- * call.  Each call's arithmetic per output element is the whole call's, so
- * the bytes are the same. */
+ * call.  Overlapping: walk.h's ROWS walk -- output rows in order, each band
+ * of consecutive rows one call on the input rows from the band's first
+ * window row on -- whatever loop order the kernel (reference, fast, x86 or
+ * Cortex-M) has inside a call.  A band is as many rows as the addresses
+ * allow (ta__op_rows_band: none of its bytes on an input byte it or a later
+ * band reads), so a row the walk's d permits never waits, and the fast
+ * kernels' per-call setup is paid a few times, not once per row.  Each
+ * call's arithmetic per output element is the whole call's, so the bytes
+ * are the same. */
 static ta_status run_conv(const ta__op_run *r) {
     const ta_conv_params *p = r->params;
     const uint8_t *in = ta__op_in_ptr(r, 0);
@@ -143,19 +147,26 @@ static ta_status run_conv(const ta__op_run *r) {
     const size_t xs = (size_t)p->input.n * (size_t)p->input.h * in_row, ys = (size_t)p->output.n * (size_t)p->output.h * out_row;
     if (!ta__op_bytes_overlap(in, xs, out, ys)) return conv_call(r, p, in, out);
     ta_conv_params q = *p;
-    q.input.n = q.output.n = q.output.h = 1;
+    q.input.n = q.output.n = 1;
     for (int32_t n = 0; n < p->output.n; n++)
-        for (int32_t oy = 0; oy < p->output.h; oy++) {
-            int32_t first, lead;
-            if (!ta__op_row_window(oy, p->stride_h, p->pad_h, p->dilation_h, p->filter.h, p->input.h, &first, &lead))
-                return TA_E_OVERLAP; /* no walk declares an overlap here (walk.h) */
+        for (int32_t oy = 0; oy < p->output.h;) {
+            const int32_t first = ta__op_rows_low(oy, p->output.h, p->stride_h, p->pad_h, p->dilation_h, p->filter.h,
+                                                  p->input.h);
+            if (first < 0) return TA_E_OVERLAP; /* no walk declares an overlap here (walk.h) */
+            const int32_t lead = first - (oy * p->stride_h - p->pad_h); /* >= 0: a window starts at or above it */
             const uint8_t *ip = in + ((size_t)n * (size_t)p->input.h + (size_t)first) * in_row;
             uint8_t *op = out + ((size_t)n * (size_t)p->output.h + (size_t)oy) * out_row;
-            if (r->check_walk && ta__op_bytes_overlap(op, out_row, ip, (size_t)(in + xs - ip))) return TA_E_OVERLAP;
+            int32_t rows = ta__op_rows_band(ip, in + xs, op, out_row, p->output.h - oy);
+            if (!rows) {
+                if (r->check_walk) return TA_E_OVERLAP;
+                rows = 1; /* the plan is trusted outside poison mode */
+            }
+            q.output.h = rows;
             q.input.h = p->input.h - first;
             q.pad_h = lead;
             const ta_status st = conv_call(r, &q, ip, op);
             if (st) return st;
+            oy += rows;
         }
     return TA_OK;
 }

@@ -465,6 +465,19 @@ bool ta__op_row_window(int32_t oy, int32_t stride, int32_t pad, int32_t dilation
     return true;
 }
 
+int32_t ta__op_rows_low(int32_t oy, int32_t out_h, int32_t stride, int32_t pad, int32_t dilation, int32_t taps,
+                        int32_t in_h) {
+    int32_t lo = -1;
+    for (int32_t r = oy; r < out_h; r++) {
+        /* a row whose window starts at or below lo (in bounds) reads
+         * nothing lower, and neither does any row after it */
+        if (lo >= 0 && (int64_t)r * stride - pad >= lo) break;
+        int32_t f, lead;
+        if (ta__op_row_window(r, stride, pad, dilation, taps, in_h, &f, &lead) && (lo < 0 || f < lo)) lo = f;
+    }
+    return lo;
+}
+
 ta_status ta__op_invoke_checked(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
                                 bool check_walk, ta_diag *diag) {
     if (!rec || !ptrs) return TA_E_INVALID_ARG;

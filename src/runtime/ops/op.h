@@ -175,6 +175,27 @@ static inline bool ta__op_bytes_overlap(const void *a, size_t an, const void *b,
 bool ta__op_row_window(int32_t oy, int32_t stride, int32_t pad, int32_t dilation, int32_t taps, int32_t in_h,
                        int32_t *first, int32_t *lead);
 
+/* The lowest input row any output row from oy to out_h - 1 reads (the
+ * least of their windows' first in-bounds rows), or -1 when none reads
+ * one.  Not always oy's own: with dilation, a window in the top padding
+ * may skip rows the next window starts at. */
+int32_t ta__op_rows_low(int32_t oy, int32_t out_h, int32_t stride, int32_t pad, int32_t dilation, int32_t taps,
+                        int32_t in_h);
+
+/* How many consecutive output rows (1 .. rows_left), the first at out, may
+ * run in one kernel call: the most whose bytes (out_row each) miss every
+ * input byte from in_first (ta__op_rows_low's row) to in_end -- what this
+ * band and every later one may read, so the walk is the ROWS walk
+ * whatever order the kernel has inside the call.  0 when even one row
+ * lands on them (the plan overlaps closer than the walk permits). */
+static inline int32_t ta__op_rows_band(const void *in_first, const void *in_end, const void *out, size_t out_row,
+                                       int32_t rows_left) {
+    const size_t span = (size_t)((const uint8_t *)in_end - (const uint8_t *)in_first);
+    int32_t k = 0;
+    while (k < rows_left && !ta__op_bytes_overlap(out, (size_t)(k + 1) * out_row, in_first, span)) k++;
+    return k;
+}
+
 
 /* Input k's data (NULL when absent); output k's. */
 static inline void *ta__op_in_ptr(const ta__op_run *r, uint32_t k) {

@@ -52,7 +52,8 @@ static ta_status pool_call(const ta__op_run *r, bool avg, const ta_pool_params *
 }
 
 /* One call when input and output are disjoint; else walk.h's ROWS walk,
- * one call per output row (conv.c's run_conv says why this is exact). */
+ * one call per band of output rows (conv.c's run_conv says why this is
+ * exact). */
 static ta_status run_pool(const ta__op_run *r, bool avg) {
     const ta_pool_params *p = r->params;
     const uint8_t *in = ta__op_in_ptr(r, 0);
@@ -62,18 +63,25 @@ static ta_status run_pool(const ta__op_run *r, bool avg) {
     const size_t xs = (size_t)p->input.n * (size_t)p->input.h * in_row, ys = (size_t)p->output.n * (size_t)p->output.h * out_row;
     if (!ta__op_bytes_overlap(in, xs, out, ys)) return pool_call(r, avg, p, in, out);
     ta_pool_params q = *p;
-    q.input.n = q.output.n = q.output.h = 1;
+    q.input.n = q.output.n = 1;
     for (int32_t n = 0; n < p->output.n; n++)
-        for (int32_t oy = 0; oy < p->output.h; oy++) {
-            int32_t first, lead;
-            if (!ta__op_row_window(oy, p->stride_h, p->pad_h, 1, p->filter_h, p->input.h, &first, &lead)) return TA_E_OVERLAP;
+        for (int32_t oy = 0; oy < p->output.h;) {
+            const int32_t first = ta__op_rows_low(oy, p->output.h, p->stride_h, p->pad_h, 1, p->filter_h, p->input.h);
+            if (first < 0) return TA_E_OVERLAP; /* no walk declares an overlap here (walk.h) */
+            const int32_t lead = first - (oy * p->stride_h - p->pad_h); /* >= 0: a window starts at or above it */
             const uint8_t *ip = in + ((size_t)n * (size_t)p->input.h + (size_t)first) * in_row;
             uint8_t *op = out + ((size_t)n * (size_t)p->output.h + (size_t)oy) * out_row;
-            if (r->check_walk && ta__op_bytes_overlap(op, out_row, ip, (size_t)(in + xs - ip))) return TA_E_OVERLAP;
+            int32_t rows = ta__op_rows_band(ip, in + xs, op, out_row, p->output.h - oy);
+            if (!rows) {
+                if (r->check_walk) return TA_E_OVERLAP;
+                rows = 1; /* the plan is trusted outside poison mode */
+            }
+            q.output.h = rows;
             q.input.h = p->input.h - first;
             q.pad_h = lead;
             const ta_status st = pool_call(r, avg, &q, ip, op);
             if (st) return st;
+            oy += rows;
         }
     return TA_OK;
 }
