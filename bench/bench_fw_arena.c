@@ -2,7 +2,9 @@
 /* bench_fw_arena: what firmware pays against TFLM's smallest working arena.
  *
  * For every model of the shared manifest the runtime runs, with TFLM's
- * graph and with --rewrite all: emits the budget header with the CLI
+ * graph (--rewrite none), with the graph and buffer rewrites
+ * (alias,inplace,fusepad,order) and with every rewrite (all, the CLI's
+ * default: + overlap): emits the budget header with the CLI
  * (`tinyarena plan MODEL --header`, default strategy) and reads the figures
  * firmware compiles -- <P>_BYTES (planned), <P>_PERSISTENT_BYTES and
  * <P>_ARENA_BYTES for 64-bit and for 32-bit pointers, <P>_CONST_BYTES and
@@ -11,7 +13,9 @@
  * build, so the ratio is against the 64-bit figure).  The "before" column is
  * the runtime's previous in-place init with a const blob (the work block in
  * the head: max(planned, work) + persistent + 15), what <P>_ARENA_BYTES was.
- * Prints a markdown table per graph and the geometric mean of the ratios.
+ * Prints a markdown table per graph and the geometric mean of the ratios,
+ * then the chain: each model's `_ARENA_BYTES` with each step added, and its
+ * ratio to TFLM's smallest arena.
  *   bench_fw_arena [DATA_DIR]   (DATA_DIR defaults to $TINYARENA_DATA;
  *                               the CLI is $TINYARENA_CLI, default build/tinyarena) */
 #include <math.h>
@@ -90,8 +94,12 @@ int main(int argc, char **argv) {
     char *tsv = (char *)cli_read_file(path, &tl);
     char hdr[] = "/tmp/bench_fw_arena_XXXXXX";
     if (!mkdtemp(hdr)) return 1;
-    for (int r = 0; r < 2; r++) {
-        printf("\n%s\n\n", r ? "With --rewrite all:" : "TFLM's graph:");
+    static const char *const k_steps[3] = {"none", "alias,inplace,fusepad,order", "all"};
+    static const uint32_t k_flags[3] = {0u, TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER,
+                                        TA_REWRITE_ALL};
+    size_t *chain = calloc(mf.n * 4 + 1, sizeof *chain); /* per model: TFLM's, then each step's _ARENA_BYTES */
+    for (int r = 0; r < 3; r++) {
+        printf("\n`--rewrite %s`:\n\n", k_steps[r]);
         printf("| model | planned | persistent | `_ARENA_BYTES` | before (work block in the head) | TFLM smallest arena | ratio | 32-bit MCU: persistent / `_ARENA_BYTES` | flash: const blob + init table | consts in the arena |\n");
         printf("|---|---|---|---|---|---|---|---|---|---|\n");
         double log_sum = 0;
@@ -107,7 +115,7 @@ int main(int argc, char **argv) {
             }
             char cmd[8192], h[2100];
             snprintf(h, sizeof h, "%s/budget.h", hdr);
-            snprintf(cmd, sizeof cmd, "'%s' plan '%s' %s --header '%s' > /dev/null 2>&1", cli, path, r ? "--rewrite all" : "", h);
+            snprintf(cmd, sizeof cmd, "'%s' plan '%s' --rewrite %s --header '%s' > /dev/null 2>&1", cli, path, k_steps[r], h);
             size_t hl = 0;
             char *text = system(cmd) == 0 ? (char *)cli_read_file(h, &hl) : NULL;
             if (!text || !strstr(text, "_INIT_BYTES")) {
@@ -121,7 +129,9 @@ int main(int argc, char **argv) {
                          a32 = define_of(text, "BUDGET_ARENA_BYTES", 1), cb = define_of(text, "BUDGET_CONST_BYTES", 0),
                          ib = define_of(text, "BUDGET_INIT_BYTES", 0),
                          cia = define_of(text, "BUDGET_ARENA_BYTES_CONSTS_IN_ARENA", 0);
-            const size_t tflm = tflm_min(tsv, mf.files[i]), before = before_of(&lm, r ? TA_REWRITE_ALL : 0u);
+            const size_t tflm = tflm_min(tsv, mf.files[i]), before = before_of(&lm, k_flags[r]);
+            chain[4 * i] = tflm;
+            chain[4 * i + 1 + (size_t)r] = a64;
             char b[10][32], ratio[32] = "-";
             if (tflm) snprintf(ratio, sizeof ratio, "%.3f", (double)a64 / (double)tflm);
             char name[256];
@@ -143,6 +153,29 @@ int main(int argc, char **argv) {
         if (n) printf("\ngeometric mean of `_ARENA_BYTES` / TFLM's smallest arena over %d models: %.3f (%d above TFLM)\n", n,
                       exp(log_sum / n), above);
     }
+    /* the chain, one row per model with a TFLM figure */
+    printf("\nThe chain (`_ARENA_BYTES`, ratio to TFLM's smallest arena):\n\n");
+    printf("| model | TFLM smallest arena | TFLM's rules (`none`) | + alias, inplace, fusepad, order | + overlap (default) |\n");
+    printf("|---|---|---|---|---|\n");
+    double lg[3] = {0, 0, 0};
+    int nc = 0;
+    for (size_t i = 0; i < mf.n; i++) {
+        const size_t *c = &chain[4 * i];
+        if (!c[0] || !c[1] || !c[2] || !c[3]) continue;
+        char name[256], b[4][32];
+        snprintf(name, sizeof name, "%s", mf.files[i]);
+        char *dot = strrchr(name, '.');
+        if (dot) *dot = 0;
+        printf("| %s | %s | %s (%.3f) | %s (%.3f) | %s (%.3f) |\n", name, fmt_bytes(c[0], b[0]), fmt_bytes(c[1], b[1]),
+               (double)c[1] / (double)c[0], fmt_bytes(c[2], b[2]), (double)c[2] / (double)c[0], fmt_bytes(c[3], b[3]),
+               (double)c[3] / (double)c[0]);
+        for (int k = 0; k < 3; k++) lg[k] += log((double)c[1 + k] / (double)c[0]);
+        nc++;
+    }
+    if (nc)
+        printf("\ngeometric mean over %d models: %.3f -> %.3f -> %.3f\n", nc, exp(lg[0] / nc), exp(lg[1] / nc),
+               exp(lg[2] / nc));
+    free(chain);
     snprintf(path, sizeof path, "%s/budget.h", hdr);
     remove(path);
     remove(hdr);

@@ -117,7 +117,8 @@ int main(int argc, char **argv) {
     const char *data = argc > 1 ? argv[1] : getenv("TINYARENA_DATA");
     if (!data || !*data) data = "../shared";
     printf("| model | no relations, optimal | + 1x1 CONV_2D, REREAD walk | + 1x1 CONV_2D, PIXEL walk | + every CONV_2D, "
-           "REREAD walk | peak (bound) without -> with every CONV_2D |\n|---|---|---|---|---|---|\n");
+           "REREAD walk | + every CONV_2D, ROWS walk (the runtime's) | peak (bound) without -> with every CONV_2D, REREAD |\n"
+           "|---|---|---|---|---|---|---|\n");
     int rc = 0;
     for (size_t m = 0; m < sizeof k_models / sizeof k_models[0]; m++) {
         char path[1024];
@@ -145,13 +146,16 @@ int main(int argc, char **argv) {
                 size_t base, bound;
                 bool proven;
                 plan(&mp, NULL, 0, &base, &bound, &proven);
-                char c[3][96], before[96], after[96];
+                char c[4][96], before[96], after[96];
                 model_plan_step_label(&mp, g_peak, before, sizeof before);
                 const struct {
                     ta_conv_walk w;
                     bool only;
-                } cols[3] = {{TA_CONV_WALK_REREAD, true}, {TA_CONV_WALK_PIXEL, true}, {TA_CONV_WALK_REREAD, false}};
-                for (int k = 0; k < 3; k++) {
+                } cols[4] = {{TA_CONV_WALK_REREAD, true},
+                             {TA_CONV_WALK_PIXEL, true},
+                             {TA_CONV_WALK_REREAD, false},
+                             {TA_CONV_WALK_ROWS, false}};
+                for (int k = 0; k < 4; k++) {
                     size_t nr = conv_relations(&mp, cols[k].w, cols[k].only, ov), a2, b2;
                     bool pr;
                     plan(&mp, ov, nr, &a2, &b2, &pr);
@@ -159,8 +163,8 @@ int main(int argc, char **argv) {
                     if (k == 2) model_plan_step_label(&mp, g_peak, after, sizeof after);
                 }
                 char bb[32];
-                printf("| %s%s | %s%s | %s | %s | %s | %s -> %s |\n", k_models[m], rw ? ", --rewrite all" : "",
-                       fmt_bytes(base, bb), proven ? " (proven)" : "", c[0], c[1], c[2], before, after);
+                printf("| %s%s | %s%s | %s | %s | %s | %s | %s -> %s |\n", k_models[m], rw ? ", --rewrite all" : "",
+                       fmt_bytes(base, bb), proven ? " (proven)" : "", c[0], c[1], c[2], c[3], before, after);
                 free(ov);
             } else {
                 rc = 1;

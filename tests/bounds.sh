@@ -47,7 +47,7 @@ within() {
 
 # --- models ----------------------------------------------------------------
 "$gen" chain 100000 "$tmp/chain.tflite" || bad "gen chain"
-within "plan: 100,000-op chain ($(stat -c %s "$tmp/chain.tflite") B)" 5 "$cli" plan "$tmp/chain.tflite"
+within "plan --rewrite none: 100,000-op chain ($(stat -c %s "$tmp/chain.tflite") B)" 5 "$cli" plan "$tmp/chain.tflite" --rewrite none
 grep -q "100000 ops, 100001 tensors: 100001 planned" "$tmp/out" && grep -q "^optimal  *128 .*proven optimal" "$tmp/out" &&
   ok "chain: planned at the bound (128 B)" || bad "chain report: $(head -20 "$tmp/out")"
 within "plan --rewrite all --strategy optimal: chain" 5 "$cli" plan "$tmp/chain.tflite" --rewrite all --strategy optimal

@@ -111,7 +111,7 @@ fi
 # A -1 (unknown) dimension is planned as 1 and said so (gen_model writes the model)
 gen="${TINYARENA_GEN:-}"
 if [ -n "$gen" ] && "$gen" dynamic 3 "$tmp/dyn.tflite"; then
-  out=$("$cli" plan "$tmp/dyn.tflite" --strategy greedy)
+  out=$("$cli" plan "$tmp/dyn.tflite" --strategy greedy --rewrite none)
   echo "$out" | grep -q "note: 4 tensors with an unknown (-1) dimension, planned as 1 (e.g. 't0')" &&
     echo "$out" | grep -q "^greedy  *128 " && ok "-1 dimension planned as 1" || bad "-1 dimension: $out"
 fi
@@ -121,8 +121,12 @@ out=$("$cli" demo) && echo "$out" | grep -q "MobileNetV2 1.0 224x224x3 float32" 
 # Models: table, JSON contract with tensor names, exports, bad files.
 if [ -d "$data/models" ]; then
   m="$data/models/tflm/person_detect.tflite"
-  out=$("$cli" plan "$m") && echo "$out" | grep -q "31 ops, 89 tensors: 32 planned" && echo "$out" | grep -q "largest live set: 55,296 B" && ok "model table" || bad "model table: $out"
-  json=$("$cli" plan "$m" --strategy greedy --json)
+  out=$("$cli" plan "$m" --rewrite none) && echo "$out" | grep -q "31 ops, 89 tensors: 32 planned" && echo "$out" | grep -q "largest live set: 55,296 B" && ok "model table" || bad "model table: $out"
+  # by default every rewrite: the chain TFLM's rules -> graph/buffer rewrites -> overlap relations
+  out=$("$cli" plan "$m") && echo "$out" | grep -q "largest live set: 46,080 B" &&
+    echo "$out" | grep -qF "chain (optimal): TFLM's rules 55,296 B -> +alias,inplace,fusepad,order 55,296 B (0.0% saved) -> +overlap 46,080 B (16.7% saved)" &&
+    ok "model table, every rewrite by default" || bad "model table by default: $out"
+  json=$("$cli" plan "$m" --strategy greedy --json --rewrite none)
   echo "$json" | grep -qF '"arena_bytes": 55296' && echo "$json" | grep -qF '"id": "MobilenetV1/Logits/AvgPool_1a/AvgPool", "size": 256, "padded_size": 256, "first": 28, "last": 29, "offset": ' && ok "model json" || bad "model json"
   "$cli" plan "$m" --verbose | grep -q "MobilenetV1/Logits/Conv2d_1c_1x1/BiasAdd" && ok "--verbose" || bad "--verbose"
   "$cli" plan "$m" --buffers-out "$tmp/pd.csv" --offsets "$tmp/pd_off.csv" > /dev/null
@@ -133,11 +137,11 @@ if [ -d "$data/models" ]; then
   # --rewrite: what applied and the bytes saved against TFLM's rules; JSON adds fields, renames none
   mn="$data/models/tflm/xtensa_mobilenet_v2_quantized_1x3x224x224.tflite"
   out=$("$cli" plan "$mn" --rewrite all --strategy best)
-  echo "$out" | grep -q "^rewrites alias,inplace,fusepad,order: 1 aliased, 10 in place, 18 pads fused, 0 ops reordered (applied: alias,inplace,fusepad)" &&
+  echo "$out" | grep -q "^rewrites alias,inplace,fusepad,order,overlap: 1 aliased, 10 in place, 18 pads fused, 0 ops reordered, 25 overlaps (applied: alias,inplace,fusepad,overlap)" &&
     echo "$out" | grep -q "lower bound 2,451,840 -> 1,505,280 B, arena 2,451,840 -> 1,505,280 B, saves 946,560 B (38.6%)" &&
     ok "--rewrite table" || bad "--rewrite table: $out"
   json=$("$cli" plan "$mn" --rewrite alias,inplace,fusepad --json)
-  for field in '"rewrites": "alias,inplace,fusepad"' '"rewrite_counts": {"alias": 1, "inplace": 10, "fusepad": 18, "order": 0}' \
+  for field in '"rewrites": "alias,inplace,fusepad"' '"rewrite_counts": {"alias": 1, "inplace": 10, "fusepad": 18, "order": 0, "overlap": 0}' \
                '"rewrites_applied": "alias,inplace,fusepad"' '"rewritten_ops": 66' '"tflm_rules_arena_bytes": 2451840' '"tflm_rules_lower_bound_bytes": 2451840' \
                '"saved_bytes": 946560' '"arena_bytes": 1505280' '"ops": 84'; do
     echo "$json" | grep -qF "$field" && ok "rewrite json has $field" || bad "rewrite json lacks $field"
@@ -145,7 +149,8 @@ if [ -d "$data/models" ]; then
   if command -v python3 >/dev/null; then
     echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["saved_bytes"]==946560' && ok "rewrite json parses" || bad "rewrite json does not parse"
   fi
-  "$cli" plan "$mn" --json | grep -q '"rewrites"' && bad "json without --rewrite has rewrite fields" || ok "json without --rewrite unchanged"
+  "$cli" plan "$mn" --json --rewrite none | grep -q '"rewrites"' && bad "json with --rewrite none has rewrite fields" || ok "json with --rewrite none unchanged"
+  "$cli" plan "$mn" --json | grep -qF '"rewrites": "alias,inplace,fusepad,order,overlap"' && ok "json: every rewrite by default" || bad "json default rewrites"
   out=$("$cli" plan --buffers x.csv --rewrite all 2>&1); [ $? -eq 2 ] && ok "--rewrite is for models" || bad "--rewrite with --buffers: $out"
   head -c 1000 "$m" > "$tmp/cut.tflite"
   out=$("$cli" plan "$tmp/cut.tflite" 2>&1); rc=$?

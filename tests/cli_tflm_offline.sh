@@ -21,7 +21,7 @@ if [ ! -f "$m" ]; then
   [ "${CI:-}" = true ] && { echo "FAIL: shared models missing under CI"; exit 1; }
   echo "SKIP: shared models not found"; exit 0
 fi
-json=$("$cli" plan "$m" --tflm-offline "$tmp/vww.tflite" --json) || bad "json run"
+json=$("$cli" plan "$m" --tflm-offline "$tmp/vww.tflite" --json --rewrite none) || bad "json run"
 for field in '"tflm_offline": {"tensors_fixed": 32, "predicted_tflm_head_bytes": 55296, "tflm_greedy_head_bytes": 73728' \
              '"arena_bytes": 55296'; do
   echo "$json" | grep -qF "$field" && ok "json has $field" || bad "json lacks $field: $json"
@@ -32,7 +32,7 @@ if command -v python3 >/dev/null; then
 fi
 "$cli" plan "$m" --json | grep -q '"tflm_offline"' && bad "json without --tflm-offline has its field" || ok "json without --tflm-offline unchanged"
 # the written model: our greedy follows its fixed offsets to 55,296 B (TFLM's own greedy gives 73,728 B)
-json=$("$cli" plan "$tmp/vww.tflite" --strategy greedy --json) || bad "re-plan"
+json=$("$cli" plan "$tmp/vww.tflite" --strategy greedy --json --rewrite none) || bad "re-plan"
 echo "$json" | grep -qF '"arena_bytes": 55296' && ok "written model plans to 55,296 B with greedy" || bad "re-plan: $json"
 # and runs to the same output bytes as the original
 case="$data/models/reference/cases/mlperf_tiny__vww_96_int8/random/input0.raw"

@@ -104,7 +104,7 @@ while read -r cpu model c; do
   out="$tmp/ref"
   rm -rf "$out"
   if ! TA_MCU_KERNELS=reference TA_MCU_LIBDIR="$tmp/libref" bash "$src/examples/cortex_m/build.sh" \
-       "$data/models/$model.tflite" "$dir" "$out" --cpu "$cpu" > "$tmp/log" 2>&1; then
+       "$data/models/$model.tflite" "$dir" "$out" --cpu "$cpu" --rewrite none > "$tmp/log" 2>&1; then
     echo "FAIL: $model $c on $cpu with the reference kernels:"; sed 's/^/  /' "$tmp/log"; fail=1; continue
   fi
   runs=$((runs+1))

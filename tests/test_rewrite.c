@@ -622,6 +622,26 @@ static void test_inplace_kernels(void) {
     ta_kernel_tanh_f32(N, af, rf);
     ta_kernel_tanh_f32(N, tf, tf);
     fails += memcmp(rf, tf, sizeof rf) != 0;
+    /* SOFTMAX (int8 -> int8, float) row by row: a row's max and sum are
+     * taken before its first write, and element i is read before it is
+     * written; one row of 97 and 8 rows of 12 */
+    for (int rows = 0; rows < 2; rows++) {
+        ta_softmax_params sp;
+        memset(&sp, 0, sizeof sp);
+        sp.outer = rows ? 8 : 1;
+        sp.depth = rows ? 12 : N;
+        const size_t n = (size_t)sp.outer * (size_t)sp.depth;
+        CHECK(ta_softmax_prepare_s8(&sp, 1.0f, 0.1f) == TA_OK);
+        memcpy(t8, a8, n);
+        ta_kernel_softmax_s8(&sp, a8, r8);
+        ta_kernel_softmax_s8(&sp, t8, t8);
+        fails += memcmp(r8, t8, n) != 0;
+        sp.beta = 0.7f;
+        memcpy(tf, af, n * sizeof *tf);
+        ta_kernel_softmax_f32(&sp, af, rf);
+        ta_kernel_softmax_f32(&sp, tf, tf);
+        fails += memcmp(rf, tf, n * sizeof *rf) != 0;
+    }
     int32_t m, sh;
     ta_quant_multiplier(0.05 / 0.07, &m, &sh);
     memcpy(t8, a8, N);
@@ -1120,7 +1140,7 @@ static void test_api(void) {
     CHECK(ta_rewrite_parse("none", &f, &d) == TA_OK && f == 0);
     CHECK(ta_rewrite_parse("fusepad,bogus", &f, &d) == TA_E_INVALID_ARG && strstr(d.msg, "'bogus'") != NULL);
     CHECK(ta_rewrite_parse("", &f, &d) == TA_E_INVALID_ARG);
-    CHECK(!strcmp(ta_rewrite_names(TA_REWRITE_ALL, buf, sizeof buf), "alias,inplace,fusepad,order"));
+    CHECK(!strcmp(ta_rewrite_names(TA_REWRITE_ALL, buf, sizeof buf), "alias,inplace,fusepad,order,overlap"));
     CHECK(!strcmp(ta_rewrite_names(0, buf, sizeof buf), "none"));
     CHECK(!strcmp(ta_rewrite_names(TA_REWRITE_FUSEPAD, buf, 4), "fus"));
     /* requests refuse malformed groups */

@@ -15,6 +15,23 @@ static bool simulate(const ta_conv_geometry *g, ta_conv_walk walk, int64_t x0, i
     const int64_t pin = (int64_t)g->in_c * g->in_elem, pout = (int64_t)g->out_c * g->out_elem;
     int64_t xs = (int64_t)g->batches * g->in_h * g->in_w * pin;
     for (int64_t i = 0; i < xs; i++) mem[x0 + i] = (int32_t)i;
+    if (walk == TA_CONV_WALK_ROWS) {
+        /* the adversary's row: every write first, then every byte of every
+         * input row a window of the row touches, all columns */
+        for (int32_t b = 0; b < g->batches; b++)
+            for (int32_t oy = 0; oy < g->out_h; oy++) {
+                int64_t r0 = (((int64_t)b * g->out_h + oy) * g->out_w) * pout;
+                for (int64_t k = 0; k < (int64_t)g->out_w * pout; k++) mem[y0 + r0 + k] = -1;
+                for (int32_t fy = 0; fy < g->filter_h; fy++) {
+                    int32_t iy = oy * g->stride_h - g->pad_top + fy * g->dilation_h;
+                    if (iy < 0 || iy >= g->in_h) continue;
+                    int64_t at = ((int64_t)b * g->in_h + iy) * g->in_w * pin;
+                    for (int64_t k = 0; k < (int64_t)g->in_w * pin; k++)
+                        if (mem[x0 + at + k] != (int32_t)(at + k)) return false;
+                }
+            }
+        return true;
+    }
     for (int32_t b = 0; b < g->batches; b++)
         for (int32_t oy = 0; oy < g->out_h; oy++)
             for (int32_t ox = 0; ox < g->out_w; ox++) {
@@ -37,6 +54,20 @@ static bool simulate(const ta_conv_geometry *g, ta_conv_walk walk, int64_t x0, i
     return true;
 }
 
+/* An output row whose windows touch no input row (padding only): the ROWS
+ * walk declares no overlap there, so d - 1 need not break it. */
+static bool padding_row(const ta_conv_geometry *g) {
+    for (int32_t oy = 0; oy < g->out_h; oy++) {
+        bool any = false;
+        for (int32_t fy = 0; fy < g->filter_h; fy++) {
+            int32_t iy = oy * g->stride_h - g->pad_top + fy * g->dilation_h;
+            any |= iy >= 0 && iy < g->in_h;
+        }
+        if (!any) return true;
+    }
+    return false;
+}
+
 static void test_conv1x1_person_detect(void) {
     ta_conv_geometry g = {1, 48, 48, 8, 48, 48, 16, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1};
     ta_overlap r = {0, 1, TA_OVERLAP_ABOVE, 12345};
@@ -46,6 +77,8 @@ static void test_conv1x1_person_detect(void) {
     CHECK(r.x == 0 && r.y == 1);
     CHECK(ta_walk_conv2d(&g, TA_CONV_WALK_PIXEL, &r, NULL) == TA_OK);
     CHECK(r.d == -8);
+    CHECK(ta_walk_conv2d(&g, TA_CONV_WALK_ROWS, &r, NULL) == TA_OK);
+    CHECK(r.d == 384); /* the last output row (768 B) ends below the last input row (384 B) */
     ta_conv_geometry s = {1, 24, 24, 16, 24, 24, 8, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1};
     /* a 1x1 that shrinks 16 -> 8 channels: pixel p's outputs [8p, 8p+8)
      * stay below its own inputs [16p, 16p+16) from p = 1 on; only pixel 0's
@@ -105,7 +138,7 @@ static void test_random_geometries(void) {
         int64_t xs = (int64_t)g.batches * g.in_h * g.in_w * g.in_c * g.in_elem;
         int64_t ys = (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.out_elem;
         int32_t *mem = malloc((size_t)(2 * ys + xs + 16) * sizeof *mem);
-        for (int w = 0; w < 2; w++) {
+        for (int w = 0; w < 3; w++) {
             ta_overlap r;
             CHECK(ta_walk_conv2d(&g, (ta_conv_walk)w, &r, NULL) == TA_OK);
             CHECK(r.d >= -ys && r.d <= xs);
@@ -116,6 +149,10 @@ static void test_random_geometries(void) {
             if (!simulate(&g, (ta_conv_walk)w, x0, y0, mem)) {
                 fprintf(stderr, "round %d walk %d: d=%lld breaks the walk\n", round, w, (long long)r.d);
                 CHECK(false);
+            }
+            if (w == TA_CONV_WALK_ROWS && padding_row(&g)) {
+                CHECK(r.d == xs);
+                continue;
             }
             if (r.d > -ys && y0 + 1 < x0 + xs) { /* d - 1 still overlaps: it must break */
                 bool ok = simulate(&g, (ta_conv_walk)w, x0, y0 + 1, mem);

@@ -95,8 +95,8 @@ if [ -d "$data/models" ]; then
   for m in $models; do
     name=$(basename "$m")
     f="$data/models/$m.tflite"
-    "$cli" plan "$f" --svg "$tmp/$name.svg" --json > "$tmp/$name.json" || { bad "$name: plan --svg --json"; continue; }
-    "$cli" plan "$f" --html "$out/$name.html" --timeline > "$tmp/$name.txt" || { bad "$name: plan --html --timeline"; continue; }
+    "$cli" plan "$f" --rewrite none --svg "$tmp/$name.svg" --json > "$tmp/$name.json" || { bad "$name: plan --svg --json"; continue; }
+    "$cli" plan "$f" --rewrite none --html "$out/$name.html" --timeline > "$tmp/$name.txt" || { bad "$name: plan --html --timeline"; continue; }
     if [ $have_xml = 1 ]; then wellformed "$tmp/$name.svg"; wellformed "$out/$name.html"; fi
     if [ $have_py = 1 ]; then
       n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["buffers"]))' "$tmp/$name.json")
@@ -108,10 +108,10 @@ if [ -d "$data/models" ]; then
   done
   # Another strategy, chosen by --strategy, in both pictures.
   f="$data/models/tflm/person_detect.tflite"
-  "$cli" plan "$f" --strategy linear --svg "$tmp/pd_linear.svg" --html "$tmp/pd_linear.html" --json > "$tmp/pd_linear.json"
+  "$cli" plan "$f" --rewrite none --strategy linear --svg "$tmp/pd_linear.svg" --html "$tmp/pd_linear.html" --json > "$tmp/pd_linear.json"
   [ $have_py = 1 ] && py rects "$tmp/pd_linear.svg" "$tmp/pd_linear.json" && py rects "$tmp/pd_linear.html" "$tmp/pd_linear.json"
   # An offline plan whose fixed buffers overlap on purpose still draws.
-  "$cli" plan "$data/models/tflm/person_detect_vela.tflite" --svg "$tmp/vela.svg" >/dev/null || bad "vela --svg"
+  "$cli" plan "$data/models/tflm/person_detect_vela.tflite" --rewrite none --svg "$tmp/vela.svg" >/dev/null || bad "vela --svg"
   [ $have_xml = 1 ] && wellformed "$tmp/vela.svg"
 
   # --- One rendering in headless Chromium: the report of yolov8n_192.

@@ -66,8 +66,9 @@ static void plan_usage(FILE *f) {
             "  --buffers-out F   export the buffer list (MiniMalloc CSV)\n"
             "  --header F.h      emit the C budget table (arena size, every offset)\n"
             "  --no-scratch      plan tensors only (TFLM's list), not the runtime's kernel scratch\n"
-            "  --rewrite LIST    plan the rewritten graph: alias,inplace,fusepad,order (or all,\n"
-            "                    none); prints what applied and the bytes saved against TFLM's rules\n"
+            "  --rewrite LIST    the rewrites: alias,inplace,fusepad,order,overlap, all (default)\n"
+            "                    or none (TFLM's graph and rules, exactly); prints what applied\n"
+            "                    and the bytes saved against TFLM's rules\n"
             "  --tflm-offline OUT.tflite  write the model with an OfflineMemoryAllocation plan for\n"
             "                    TFLM (TFLM's rules, no rewrites) and print the head TFLM will get\n"
             "  --tflm-scratch S  with --tflm-offline: TFLM's kernel scratch requests, 'OP:BYTES,...' or\n"
@@ -365,6 +366,7 @@ static int plan_model(const plan_args *a) {
     if (!rstats.in_place) applied &= ~TA_REWRITE_INPLACE;
     if (!rstats.fused_pads) applied &= ~TA_REWRITE_FUSEPAD;
     if (!rstats.reordered) applied &= ~TA_REWRITE_ORDER;
+    if (!mp.n_overlaps) applied &= ~TA_REWRITE_OVERLAP;
     ta_plan_options opt;
     memset(&opt, 0, sizeof opt);
     opt.time_limit_s = a->time_limit;
@@ -400,9 +402,14 @@ static int plan_model(const plan_args *a) {
         return cli_error("unknown strategy '%s' (see tinyarena plan --help)", a->strategy);
     }
     opt.time_limit_s = search_limit(a, (a->strategy || a->json ? is_search(chosen) : 2) +
-                                           (a->rewrite && is_search(chosen) ? 1 : 0));
+                                           (a->rewrites && is_search(chosen) ? 1 : 0));
     size_t count;
     const ta_strategy *const *all = ta_strategy_list(&count);
+    /* the rewritten graph's requests carry the OVERLAP relations; TFLM's
+     * graph (the comparison, --tflm-offline) is planned with opt alone */
+    ta_plan_options ropt = opt;
+    ropt.overlaps = mp.overlaps;
+    ropt.n_overlaps = mp.n_overlaps;
     plan_outcome *o = cli_xcalloc(count + 1, sizeof *o);
     size_t no = 0, ichosen = 0;
     for (size_t i = 0; i < count; i++) {
@@ -410,7 +417,7 @@ static int plan_model(const plan_args *a) {
         if (a->json && all[i] != chosen) want = false;
         if (!want) continue;
         if (all[i] == chosen) ichosen = no;
-        o[no] = run_in_table(all[i], mp.reqs, mp.n, &opt, o, no);
+        o[no] = run_in_table(all[i], mp.reqs, mp.n, &ropt, o, no);
         no++;
     }
     int rc = CLI_OK;
@@ -420,7 +427,7 @@ static int plan_model(const plan_args *a) {
     char rwn[64], rwa[64];
     ta_rewrite_names(a->rewrites, rwn, sizeof rwn);
     ta_rewrite_names(applied, rwa, sizeof rwa);
-    const bool compare = a->rewrite && !o[ichosen].st;
+    const bool compare = a->rewrites && !o[ichosen].st;
     if (compare && !tflm_rules_plan(&lm, &lopt, a->no_scratch, chosen, &opt, &base)) {
         rc = cli_error("%s: planning TFLM's graph for the comparison failed", a->model);
     }
@@ -445,6 +452,17 @@ static int plan_model(const plan_args *a) {
     }
     char rule_name[32];
     ta_align_rule_str(rule, rule_name, sizeof rule_name);
+    /* The chain: TFLM's rules -> the graph and buffer rewrites -> + the
+     * overlap relations.  The middle step is the same requests planned
+     * without the relations (OVERLAP changes no graph and no group). */
+    size_t arena_mid = arena_rw;
+    if (compare && mp.n_overlaps) {
+        plan_outcome mid = plan_report_run(chosen, mp.reqs, mp.n, &opt);
+        if (mid.st == TA_OK) arena_mid = mid.res.arena_bytes;
+        free(mid.offsets);
+    }
+    char rwmid[64];
+    ta_rewrite_names(a->rewrites & ~TA_REWRITE_OVERLAP, rwmid, sizeof rwmid);
     /* The chosen plan as a table, the plan source the budget header gives
      * firmware: the runtime figures below and in --header are for it. */
     uint32_t *toff = cli_xcalloc(mp.n ? mp.n : 1, sizeof *toff);
@@ -468,10 +486,11 @@ static int plan_model(const plan_args *a) {
         if (compare && at > 0 && (size_t)at < sizeof extra)
             snprintf(extra + at, sizeof extra - (size_t)at,
                      "\"rewrites\": \"%s\", \"rewrites_applied\": \"%s\", \"rewrite_counts\": {\"alias\": %u, "
-                     "\"inplace\": %u, \"fusepad\": %u, \"order\": %u}, \"rewritten_ops\": %u, \"tflm_rules_arena_bytes\": %zu, "
-                     "\"tflm_rules_lower_bound_bytes\": %zu, \"saved_bytes\": %zu, ",
-                     rwn, rwa, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, g->n_ops,
-                     base.arena_bytes, base.lower_bound_bytes, saved);
+                     "\"inplace\": %u, \"fusepad\": %u, \"order\": %u, \"overlap\": %u}, \"rewritten_ops\": %u, "
+                     "\"tflm_rules_arena_bytes\": %zu, \"tflm_rules_lower_bound_bytes\": %zu, \"saved_bytes\": %zu, "
+                     "\"without_overlap_arena_bytes\": %zu, ",
+                     rwn, rwa, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, rstats.overlapped, g->n_ops,
+                     base.arena_bytes, base.lower_bound_bytes, saved, arena_mid);
         at = (int)strlen(extra);
         if (a->tflm_offline && at > 0 && (size_t)at < sizeof extra)
             snprintf(extra + at, sizeof extra - (size_t)at,
@@ -524,12 +543,21 @@ static int plan_model(const plan_args *a) {
         }
         if (compare) {
             char b2[32], b3[32], b4[32], b5[32];
-            printf("rewrites %s: %u aliased, %u in place, %u pad%s fused, %u op%s reordered (applied: %s)\n", rwn,
-                   rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.fused_pads == 1 ? "" : "s",
-                   rstats.reordered, rstats.reordered == 1 ? "" : "s", rwa);
+            printf("rewrites %s: %u aliased, %u in place, %u pad%s fused, %u op%s reordered, %u overlap%s (applied: %s)\n",
+                   rwn, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.fused_pads == 1 ? "" : "s",
+                   rstats.reordered, rstats.reordered == 1 ? "" : "s", rstats.overlapped,
+                   rstats.overlapped == 1 ? "" : "s", rwa);
             printf("  against TFLM's rules (%s): lower bound %s -> %s B, arena %s -> %s B, saves %s B (%.1f%%)\n",
                    chosen->name, fmt_bytes(base.lower_bound_bytes, b1), fmt_bytes(o[ichosen].res.lower_bound_bytes, b2),
                    fmt_bytes(base.arena_bytes, b3), fmt_bytes(arena_rw, b4), fmt_bytes(saved, b5), saved_pct);
+            const double tb = base.arena_bytes ? (double)base.arena_bytes : 1.0;
+            printf("  chain (%s): TFLM's rules %s B -> +%s %s B (%.1f%% saved)", chosen->name,
+                   fmt_bytes(base.arena_bytes, b1), (a->rewrites & ~TA_REWRITE_OVERLAP) ? rwmid : "nothing",
+                   fmt_bytes(arena_mid, b2), 100.0 * ((double)base.arena_bytes - (double)arena_mid) / tb);
+            if (a->rewrites & TA_REWRITE_OVERLAP)
+                printf(" -> +overlap %s B (%.1f%% saved)", fmt_bytes(arena_rw, b3),
+                       100.0 * ((double)base.arena_bytes - (double)arena_rw) / tb);
+            printf("\n");
         }
         if (o[ichosen].res.fixed_conflicts) {
             size_t need = ta_plan_check_scratch_bytes(mp.n);
@@ -600,6 +628,7 @@ int cmd_plan(int argc, char **argv) {
     plan_args a;
     memset(&a, 0, sizeof a);
     int alr;
+    a.rewrites = TA_REWRITE_ALL; /* every rewrite by default; --rewrite none is TFLM's rules */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has_val = i + 1 < argc;
@@ -700,7 +729,10 @@ int cmd_plan(int argc, char **argv) {
         cli_error("give either --buffers FILE.csv or a model, not both");
         return CLI_USAGE;
     }
-    if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch || a.rewrite || a.tflm_offline || a.has_align_rule)) {
+    /* a buffer list has no graph to rewrite: --rewrite none is accepted (it
+     * changes nothing), any other list is refused */
+    if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch || (a.rewrite && a.rewrites) ||
+                      a.tflm_offline || a.has_align_rule)) {
         cli_error("--buffers-out, --header, --verbose, --no-scratch, --rewrite, --tflm-offline and --align-rule apply to models");
         return CLI_USAGE;
     }

@@ -53,8 +53,9 @@ static void run_usage(FILE *f) {
             "                      buffer in the plan) or shared (one tail region)\n"
             "  --poison            canary-fill dead memory before each op and verify\n"
             "                      every live tensor's checksum after it\n"
-            "  --rewrite LIST      run the rewritten graph: alias,inplace,fusepad,order\n"
-            "                      (or all, none); outputs stay byte-identical\n"
+            "  --rewrite LIST      the rewrites: alias,inplace,fusepad,order,overlap, all\n"
+            "                      (default) or none (TFLM's graph and rules); outputs stay\n"
+            "                      byte-identical\n"
             "  --align-rule R      alignment rule: arch (default: element size, at least\n"
             "                      the word), dtype (element size), tflm (16, TFLM's; the\n"
             "                      default with --rewrite none) or a power of two N\n"
@@ -385,6 +386,7 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
 int cmd_run(int argc, char **argv) {
     run_args a;
     memset(&a, 0, sizeof a);
+    a.rewrites = TA_REWRITE_ALL; /* every rewrite by default; --rewrite none is TFLM's rules */
     bool consts_given = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];

@@ -86,8 +86,11 @@ int fw_plan_make(const char *what, const loaded_model *lm, const ta_strategy *s,
     if (!rs.in_place) p->applied &= ~TA_REWRITE_INPLACE;
     if (!rs.fused_pads) p->applied &= ~TA_REWRITE_FUSEPAD;
     if (!rs.reordered) p->applied &= ~TA_REWRITE_ORDER;
+    if (!p->mp.n_overlaps) p->applied &= ~TA_REWRITE_OVERLAP;
     ta_plan_options popt;
     memset(&popt, 0, sizeof popt);
+    popt.overlaps = p->mp.overlaps;
+    popt.n_overlaps = p->mp.n_overlaps;
     popt.clock = cli_clock;
     if (lm->offline) popt.flags |= TA_PLAN_ALLOW_FIXED_CONFLICT;
     plan_outcome o = plan_report_run(s, p->mp.reqs, p->mp.n, &popt);

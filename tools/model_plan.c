@@ -86,6 +86,19 @@ int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifet
         mp->unpadded += b;
     }
     free(gmax);
+    if (rewrites & TA_REWRITE_OVERLAP) {
+        /* pass 3: the relations the runtime's kernels tolerate (its op table
+         * says which run the ROWS walk) */
+        ta_op_kind_set walks;
+        ta_op_list_overlap_kinds(&ta_op_list_all, &walks);
+        const size_t cap = g->n_ops ? g->n_ops : 1, ob = ta_rewrite_overlaps_bytes(g);
+        mp->overlaps = cli_xcalloc(cap, sizeof *mp->overlaps);
+        void *om = cli_xmalloc(ob ? ob : 1);
+        st = ta_rewrite_overlaps(g, &mp->lt, mp->buffer_of, &walks, mp->reqs, mp->origin, mp->n, om, ob, mp->overlaps, cap,
+                                 &mp->n_overlaps, stats, &d);
+        free(om);
+        if (st) return cli_error("%s: rewrite: %s: %s", what, ta_status_str(st), d.msg);
+    }
     for (size_t i = 0; i < mp->n; i++) {
         if (mp->origin[i].kind == TA_BUFFER_TENSOR) {
             mp->ids[i] = g->tensors[mp->origin[i].index].name;
@@ -117,6 +130,7 @@ void model_plan_free(model_plan *mp) {
     free(mp->scratch_names);
     free(mp->buffer_of);
     free(mp->talign);
+    free(mp->overlaps);
     memset(mp, 0, sizeof *mp);
 }
 

@@ -24,12 +24,16 @@ typedef struct {
     int32_t *buffer_of; /* with ALIAS/INPLACE rewrites: per tensor, its group's tensor */
     uint32_t *talign;   /* per tensor: what the op modules declare (ta_runtime_operand_align) */
     size_t unpadded;    /* sum of the requests' bytes before padding (padding reports) */
+    ta_overlap *overlaps; /* with the OVERLAP rewrite: its relations (request indices) */
+    size_t n_overlaps;
 } model_plan;
 
 /* Builds lifetimes and requests.  Returns CLI_OK or prints an error. */
 int model_plan_build(model_plan *mp, const ta_graph *g, const ta_lifetime_options *opt,
                      const ta_scratch_request *scratch, size_t n_scratch, const char *what);
 /* The same with the buffer rewrites (ALIAS, INPLACE of `rewrites`) applied to
+ * g and, with OVERLAP, the relations of the runtime's walks (mp->overlaps,
+ * for ta_plan_options.overlaps) --
  * g, which is already the rewritten graph (model_rewrite_graph); their
  * counts are added to *stats (optional). */
 int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifetime_options *opt,

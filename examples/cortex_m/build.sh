@@ -6,6 +6,7 @@
 #   examples/cortex_m/build.sh MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--cpu m0|m3|m4|m7]
 #                              [--align-rule R] [--stack BYTES] [--flash BYTES] [--ram BYTES] [--rederive]
 #
+# --rewrite: the plan's rewrites, default all (as `tinyarena plan`); none: TFLM's rules.
 # --align-rule goes to `tinyarena plan --header` (default: arch, or tflm with
 # --rewrite none);
 # --cpu: m4 (default) Cortex-M4F on mps2-an386, m3 Cortex-M3 on mps2-an385,
@@ -42,7 +43,7 @@ src=$(cd "$here/../.." && pwd)
 usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--align-rule R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive]" >&2; exit 2; }
 [ $# -ge 3 ] || usage
 model=$1 case_dir=$2 out=$3; shift 3
-rewrite=none cpu=m4 ldsyms= rederive=0 alignrule=
+rewrite=all cpu=m4 ldsyms= rederive=0 alignrule=
 while [ $# -gt 0 ]; do
   case $1 in
     --rewrite) rewrite=${2:?}; shift 2 ;;

@@ -74,6 +74,11 @@ ta_status ta_op_list_needed(const ta_op_list *from, const ta_graph *g, const ta_
  * layer does not know kernels, so its callers pass this set in. */
 void ta_op_list_inplace_kinds(const ta_op_list *ops, ta_op_kind_set *out);
 
+/* The builtin kinds whose definition in `ops` runs walk.h's ROWS walk (one
+ * kernel call per output row, in order) whenever its output overlaps its
+ * input: what the OVERLAP rewrite (rewrite.h) may declare relations for. */
+void ta_op_list_overlap_kinds(const ta_op_list *ops, ta_op_kind_set *out);
+
 /* The definitions (src/runtime/ops/). */
 extern const ta_op_def ta_op_ADD, ta_op_SUB, ta_op_MUL, ta_op_DIV, ta_op_AVERAGE_POOL_2D, ta_op_MAX_POOL_2D,
     ta_op_CONCATENATION, ta_op_CONV_2D, ta_op_DEPTHWISE_CONV_2D, ta_op_TRANSPOSE_CONV, ta_op_FULLY_CONNECTED,

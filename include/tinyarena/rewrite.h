@@ -13,7 +13,11 @@
  *                       whose bytes die at that op;
  *   TA_REWRITE_FUSEPAD  a PAD (or PADV2) feeding a VALID conv disappears: the
  *                       conv reads the unpadded tensor with explicit padding;
- *   TA_REWRITE_ORDER    the ops run in a memory-aware topological order.
+ *   TA_REWRITE_ORDER    the ops run in a memory-aware topological order;
+ *   TA_REWRITE_OVERLAP  a CONV_2D / AVERAGE_POOL_2D / MAX_POOL_2D writes its
+ *                       output over the part of its dying input its walk
+ *                       has consumed (an overlap relation, plan.h; the
+ *                       walk is walk.h's ROWS).
  *
  * Two passes, so that planners, emitters and the runtime all see the same
  * result and the runtime can redo it from the model bytes alone:
@@ -49,7 +53,7 @@
  *   buffer except the op creating its first tensor and INPLACE ops, whose
  *   rule below protects every member.
  * INPLACE  an op of a kind in the `inplace` set (the runtime's op table:
- *   ADD/SUB/MUL, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE) with one input, or
+ *   ADD/SUB/MUL, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE, SOFTMAX) with one input, or
  *   two inputs both exactly the output's shape (no broadcasting); output Y and input X planned, equal element count and equal
  *   element size (so int8->int8 requantisation qualifies, float->int8 does
  *   not), Y written by this op only; and no tensor sharing X's buffer is
@@ -85,6 +89,7 @@
 
 #include "tinyarena/graph.h"
 #include "tinyarena/lifetime.h"
+#include "tinyarena/plan.h"
 #include "tinyarena/status.h"
 
 #ifdef __cplusplus
@@ -95,7 +100,8 @@ extern "C" {
 #define TA_REWRITE_INPLACE 2u
 #define TA_REWRITE_FUSEPAD 4u
 #define TA_REWRITE_ORDER 8u
-#define TA_REWRITE_ALL 15u
+#define TA_REWRITE_OVERLAP 16u
+#define TA_REWRITE_ALL 31u
 
 /* A set of op kinds, one bit per ta_op_kind. */
 typedef struct ta_op_kind_set {
@@ -115,10 +121,11 @@ typedef struct ta_rewrite_stats {
     uint32_t in_place;   /* elementwise outputs written over a dying input */
     uint32_t fused_pads; /* PAD ops folded into the conv they fed */
     uint32_t reordered;  /* ops that run at another position than in the model */
+    uint32_t overlapped; /* overlap relations declared (pass 3) */
 } ta_rewrite_stats;
 
 /* Parses a comma-separated list of "alias", "inplace", "fusepad", "order",
- * "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
+ * "overlap", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
  * unknown word in diag. */
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *diag);
 
@@ -162,6 +169,39 @@ size_t ta_rewrite_buffers_bytes(const ta_graph *g);
  */
 ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const ta_op_kind_set *inplace,
                              void *mem, size_t bytes, int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *diag);
+
+/* Bytes of the work block ta_rewrite_overlaps needs. */
+size_t ta_rewrite_overlaps_bytes(const ta_graph *g);
+
+/*
+ * Pass 3: OVERLAP.  After pass 2 and ta_lifetime_requests: for every op of
+ * subgraph 0 whose kind is in `walks` -- the kinds whose kernels run walk.h's
+ * TA_CONV_WALK_ROWS whenever their output overlaps their input, which only
+ * the runtime's op table knows (ta_op_list_overlap_kinds, ops.h) -- the
+ * relation that walk tolerates, between the request holding input 0 (X)
+ * and the request holding output 0 (Y):
+ *   - both planned tensors' requests (buffer_of: pass 2's groups, or NULL),
+ *     different, neither at a fixed offset;
+ *   - X's request dies at the op's step and Y's is born there, so the pair
+ *     is live together exactly while the op runs;
+ *   - the op is CONV_2D (any kernel, stride, dilation, SAME/VALID/EXPLICIT
+ *     padding), AVERAGE_POOL_2D or MAX_POOL_2D with 4-D input and output,
+ *     and its walk tolerates some overlap (d below X's bytes).
+ * Each relation is TA_OVERLAP_BELOW with d = the walk's d (tensor bytes)
+ * plus the padding and group bytes of X's request beyond X's tensor, minus
+ * those of Y's: on the requests it permits exactly what the walk permits on
+ * the tensors.  The 1x1 convolution 8 -> 16 channels of person_detect:
+ * d = 384 (one input row), arena 37,248 B at that op instead of 55,296 B.
+ * Writes up to cap relations to out (at most one per op: cap = the ops of
+ * subgraph 0 always suffices) and their count to *n_out; TA_E_NO_MEMORY when
+ * there are more, or when bytes is below ta_rewrite_overlaps_bytes.
+ * stats (optional) gets overlapped.  Deterministic, O(ops + tensors + the
+ * walked output rows).
+ */
+ta_status ta_rewrite_overlaps(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of,
+                              const ta_op_kind_set *walks, const ta_request *reqs, const ta_buffer_origin *origin,
+                              size_t n_req, void *mem, size_t bytes, ta_overlap *out, size_t cap, size_t *n_out,
+                              ta_rewrite_stats *stats, ta_diag *diag);
 
 #ifdef __cplusplus
 }

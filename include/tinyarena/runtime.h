@@ -90,6 +90,14 @@ typedef ta_status (*ta_plan_fn)(void *ctx, const ta_request *reqs, size_t n, voi
                                  size_t work_bytes, size_t *work_need, size_t *offsets,
                                  size_t *arena_bytes, ta_diag *diag);
 
+/* The same plan source given overlap relations (plan.h ta_overlap, request
+ * indices): the OVERLAP rewrite's (rewrite.h), which the plan may use or
+ * ignore.  ta_runtime_use_strategy installs one; without one the runtime
+ * plans with `planner` and no relation (disjoint buffers: always safe). */
+typedef ta_status (*ta_plan_overlap_fn)(void *ctx, const ta_request *reqs, size_t n, const ta_overlap *overlaps,
+                                        size_t n_overlaps, void *work, size_t work_bytes, size_t *work_need,
+                                        size_t *offsets, size_t *arena_bytes, ta_diag *diag);
+
 /* A precomputed plan (the budget table a generated header carries). */
 typedef struct ta_plan_table {
     const uint32_t *offsets; /* one per request, in request order */
@@ -141,6 +149,13 @@ typedef struct ta_runtime_options {
                                   set by ta_runtime_use_budget from the table,
                                   and query/init refuse a budget or init
                                   table planned under another rule. */
+    ta_plan_overlap_fn planner_overlaps;
+                               /* optional, with rewrites & TA_REWRITE_OVERLAP:
+                                  plans with the relations the rewrite derives
+                                  (same planner_ctx).  Set by
+                                  ta_runtime_use_strategy; cleared by
+                                  use_table and use_budget (their offsets
+                                  already carry whatever overlap they planned). */
 } ta_runtime_options;
 
 /* Defaults: scratch PLANNED, no poison, no rewrites, alignment rule `arch`
@@ -296,7 +311,9 @@ typedef struct ta_io {
  * changed is reported with the op that ran just before the check. */
 typedef struct ta_poison_report {
     bool clobbered;
-    int32_t tensor;    /* the first live tensor found changed */
+    int32_t tensor;    /* the first live tensor found changed; -1 when an op's
+                          own walk check failed (ta__op_invoke_checked: its
+                          output would land on input bytes still to be read) */
     int32_t op;        /* the op that clobbered it */
 } ta_poison_report;
 

@@ -32,7 +32,18 @@ typedef enum ta_conv_walk {
     TA_CONV_WALK_REREAD = 0,
     /* for each output pixel: read the window once, then write every output
      * channel (accumulators or the window held aside meanwhile). */
-    TA_CONV_WALK_PIXEL = 1
+    TA_CONV_WALK_PIXEL = 1,
+    /* output rows in order (batch outermost), each row one step: while it
+     * runs, the row may read every byte of the input rows its windows touch
+     * (whole rows, every column) and write its output row in any order.
+     * What the runtime runs when an output overlaps its input
+     * (src/runtime/ops/conv.c, pool.c): consecutive output rows are one
+     * kernel call on the input rows from the first row's first window row
+     * on -- as many rows as the addresses allow without a write landing on
+     * a byte that call or a later one reads -- so every kernel (reference,
+     * fast, x86 or Cortex-M, whatever its inner loop order) keeps to it.  The same
+     * geometry serves AVERAGE/MAX_POOL_2D (out_c = in_c, dilation 1). */
+    TA_CONV_WALK_ROWS = 2
 } ta_conv_walk;
 
 typedef struct ta_conv_geometry {
@@ -60,6 +71,11 @@ typedef struct ta_conv_geometry {
  * The 1x1 convolution 8 -> 16 channels of person_detect (48x48, int8):
  * REREAD d = 7 (in_c - 1: a pixel's first output channel would land on the
  * input bytes its other channels still read), PIXEL d = -8.
+ * ROWS: each output row's writes must land below the first byte of the
+ * first input row its windows or any later row's touch; a
+ * geometry with an output row whose windows touch no input row (all
+ * padding) gets d = X's size (no overlap: the runtime cannot cut it).
+ * The 1x1 above: ROWS d = 384 (one input row).
  * O(batches x out_h x out_w), no memory.  TA_E_INVALID_ARG for NULL,
  * TA_E_BAD_REQUEST for a dimension out of range, TA_E_OVERFLOW for tensors
  * above 2^40 bytes or more than 2^31 output pixels.

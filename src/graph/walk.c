@@ -18,7 +18,7 @@ static int64_t first_in(int64_t o, int64_t stride, int64_t pad, int64_t dil, int
 
 ta_status ta_walk_conv2d(const ta_conv_geometry *g, ta_conv_walk walk, ta_overlap *rel, ta_diag *d) {
     if (!g || !rel) return ta_diag_set(d, TA_E_INVALID_ARG, "NULL argument");
-    if (walk != TA_CONV_WALK_REREAD && walk != TA_CONV_WALK_PIXEL)
+    if (walk != TA_CONV_WALK_REREAD && walk != TA_CONV_WALK_PIXEL && walk != TA_CONV_WALK_ROWS)
         return ta_diag_set(d, TA_E_BAD_REQUEST, "unknown conv walk %d", (int)walk);
     const int32_t pos[] = {g->batches,  g->in_h,     g->in_w,     g->in_c,       g->out_h,      g->out_w,
                            g->out_c,    g->filter_h, g->filter_w, g->stride_h,   g->stride_w,   g->dilation_h,
@@ -55,6 +55,27 @@ ta_status ta_walk_conv2d(const ta_conv_geometry *g, ta_conv_walk walk, ta_overla
      *   PIXEL: every channel after the window's only read (need = after).
      */
     int64_t delta = INF, after = INF;
+    if (walk == TA_CONV_WALK_ROWS) {
+        /* One step per output row: its writes may come before any of its
+         * reads, so they must all land below the first byte of its first
+         * input row.  They must miss every later row's reads too; taking
+         * the minimum of first(r) - end(r) over all rows covers that, as
+         * end grows with r (a later row may start lower: with dilation, a
+         * window in the top padding can skip the row the next one starts
+         * at). */
+        const int64_t row_out = (int64_t)g->out_w * pix_out, row_in = (int64_t)g->in_w * pix_in;
+        for (int64_t r = 0; r < (int64_t)g->batches * g->out_h; r++) {
+            int64_t b = r / g->out_h, oy = r % g->out_h;
+            int64_t iy = first_in(oy, g->stride_h, g->pad_top, g->dilation_h, g->filter_h, g->in_h);
+            if (iy < 0) { /* a row of padding only: the runtime cannot cut it out, no overlap */
+                rel->kind = TA_OVERLAP_BELOW;
+                rel->d = xs;
+                return TA_OK;
+            }
+            delta = TA_MIN(delta, (b * g->in_h + iy) * row_in - (r + 1) * row_out);
+        }
+        pixels = 0; /* the pixel walk below has nothing to add */
+    }
     for (int64_t p = pixels - 1; p >= 0; p--) {
         int64_t b = p / ((int64_t)g->out_h * g->out_w), rem = p % ((int64_t)g->out_h * g->out_w);
         int64_t oy = rem / g->out_w, ox = rem % g->out_w;

@@ -58,6 +58,12 @@ ta_status ta__op_prepare_in(const ta_op_list *ops, const ta_graph *g, uint32_t s
  * with state refuses NULL). */
 ta_status ta__op_invoke_in(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
                            ta_diag *diag);
+/* The same with poison mode's walk check (ta__op_run.check_walk): an op
+ * running the ROWS walk fails with TA_E_OVERLAP, before the row's call,
+ * when an output row would land on input bytes that row or a later one
+ * reads. */
+ta_status ta__op_invoke_checked(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
+                                bool check_walk, ta_diag *diag);
 
 /* The same with every op (ta_op_list_all; all.c), for tests and hosts. */
 ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data, size_t data_bytes,
@@ -76,6 +82,10 @@ uint32_t ta__op_state_bytes_in(const ta_op_list *ops, const void *rec);
 /* Whether `ops` has the definition a record runs (init from an init table
  * checks every op's before anything is written). */
 bool ta__op_has_def(const ta_op_list *ops, const void *rec);
+/* Whether the record's op runs the ROWS walk with its check under poison
+ * mode (TA__OVERLAP_ROWS): poison mode then lets it overwrite its dying
+ * input where its output overlaps it, and only such an op. */
+bool ta__op_walks_rows(const ta_op_list *ops, const void *rec);
 /* The record's output count; *tensor (when k is below it) gets output k's
  * tensor index (-1: absent).  Poison mode re-checksums what an op wrote. */
 uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor);

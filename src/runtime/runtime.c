@@ -156,6 +156,7 @@ static void budget_fields(ta_runtime_options *opt, const ta_budget *budget) {
 void ta_runtime_use_budget(ta_runtime_options *opt, const ta_budget *budget) {
     if (!opt) return;
     opt->planner = ta__rt_budget_plan;
+    opt->planner_overlaps = NULL;
     budget_fields(opt, budget);
 }
 
@@ -180,6 +181,7 @@ void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t b
 void ta_runtime_use_table(ta_runtime_options *opt, const ta_plan_table *table) {
     if (!opt) return;
     opt->planner = table_plan;
+    opt->planner_overlaps = NULL;
     opt->planner_ctx = (void *)table;
 }
 
@@ -725,7 +727,12 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
         const uint8_t *rec = ta__rt_op_record(rt, o);
         void *scratch = ta__op_scratch_bytes(rec) && slot < rt->n_scratch_ops ? rt->scratch_ptrs[slot++] : NULL;
         void *state = ta__op_state_bytes_in(rt->opt.ops, rec) && sslot < rt->n_state_ops ? rt->state_ptrs[sslot++] : NULL;
-        ta_status st = ta__op_invoke_in(rt->opt.ops, rec, rt->ptrs, scratch, state, diag);
+        ta_status st = ta__op_invoke_checked(rt->opt.ops, rec, rt->ptrs, scratch, state, poison != NULL, diag);
+        if (st == TA_E_OVERLAP && poison) { /* the op's own walk check (ops.h) */
+            rt->poison.clobbered = true;
+            rt->poison.tensor = -1;
+            rt->poison.op = (int32_t)o;
+        }
         if (st) {
             ta_diag tmp;
             memset(&tmp, 0, sizeof tmp);

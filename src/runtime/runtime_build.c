@@ -64,6 +64,9 @@ static size_t work_guess(const ta_runtime *rt) {
     if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER))
         b += ta_graph_bytes(&lim) + (size_t)lim.ops * 32 + (size_t)lim.tensors * 8 + 8 * ALIGN;
     if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) b += (size_t)lim.tensors * 16 + 6 * ALIGN;
+    /* pass 3: one relation per op at most, a request index per tensor */
+    if (rt->opt.rewrites & TA_REWRITE_OVERLAP)
+        b += (size_t)lim.ops * sizeof(ta_overlap) + (size_t)lim.tensors * sizeof(int32_t) + 4 * ALIGN;
     return b;
 }
 
@@ -259,15 +262,40 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         if (w->reqs[i].align > w->arena_align) w->arena_align = w->reqs[i].align;
     if (w->arena_align > TA_ALIGN_RULE_MAX)
         return ta_diag_set(diag, TA_E_UNSUPPORTED, "a buffer asks %zu-byte alignment, above %u", w->arena_align, TA_ALIGN_RULE_MAX);
+    /* 3b. OVERLAP: the relations the ops' walks tolerate, for a plan source
+     * that takes them (a table's offsets already are what they are) */
+    const ta_overlap *ov = NULL;
+    size_t n_ov = 0;
+    if ((rw & TA_REWRITE_OVERLAP) && rt->opt.planner_overlaps) {
+        ta_op_kind_set walks;
+        ta_op_list_overlap_kinds(rt->opt.ops, &walks);
+        const size_t cap = sg->n_ops ? sg->n_ops : 1, ob = ta_rewrite_overlaps_bytes(&w->g);
+        ta_overlap *arr = carve(&c, cap, sizeof *arr);
+        void *om = carve(&c, 1, ob);
+        if (!arr || !om) return short_work(rt, &c, 0, diag);
+        if ((st = ta_rewrite_overlaps(&w->g, &w->lt, w->buffer_of, &walks, w->reqs, w->origin, w->n_req, om, ob, arr,
+                                      cap, &n_ov, NULL, diag)))
+            return st;
+        release(&c, om, 0);
+        ov = arr;
+    }
     /* 4. plan */
     if (!rt->opt.planner) return ta_diag_set(diag, TA_E_INVALID_ARG, "no plan source (strategy or table)");
     size_t pneed = 0;
-    if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, NULL, 0, &pneed, NULL, NULL, diag))) return st;
+    if (n_ov) {
+        if ((st = rt->opt.planner_overlaps(rt->opt.planner_ctx, w->reqs, w->n_req, ov, n_ov, NULL, 0, &pneed, NULL, NULL,
+                                           diag)))
+            return st;
+    } else if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, NULL, 0, &pneed, NULL, NULL, diag))) {
+        return st;
+    }
     void *pmem = pneed ? carve(&c, 1, pneed) : NULL;
     if (pneed && !pmem) return short_work(rt, &c, 0, diag);
-    if ((st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, pmem ? pmem : c.base, pneed, &pneed,
-                              w->offsets, &w->planned, diag)))
-        return st;
+    if (n_ov) st = rt->opt.planner_overlaps(rt->opt.planner_ctx, w->reqs, w->n_req, ov, n_ov, pmem ? pmem : c.base, pneed,
+                                            &pneed, w->offsets, &w->planned, diag);
+    else st = rt->opt.planner(rt->opt.planner_ctx, w->reqs, w->n_req, pmem ? pmem : c.base, pneed, &pneed, w->offsets,
+                              &w->planned, diag);
+    if (st) return st;
     /* lower bound: most padded bytes live at one step.  A difference array
      * over the steps (in the planner's scratch, dead by now) keeps this
      * O(steps + buffers): scanning every buffer at every step was quadratic
@@ -284,6 +312,23 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         const size_t pad = ta_request_padded(&w->reqs[i]);
         delta[f] += pad; /* unsigned wrap-around cancels exactly in the running sum */
         delta[end] -= pad;
+    }
+    /* With relations the bound counts each related pair as its union
+     * (plan.h, ta_plan_bound_overlaps).  The rewrite's pairs are live
+     * together at exactly one step (X dies where Y is born) and each step
+     * runs one op, so at most one pair per step: taking what the pair may
+     * share off that step is the same bound, without linking the planning
+     * core's version (the firmware's --rederive build has no planner). */
+    for (size_t k = 0; k < n_ov; k++) {
+        const ta_request *x = &w->reqs[ov[k].x], *y = &w->reqs[ov[k].y];
+        const int32_t s = x->last;
+        if (s < 0 || (size_t)s >= n_steps || y->first != s) continue;
+        const size_t px = ta_request_padded(x), py = ta_request_padded(y);
+        const int64_t dd = ov[k].d > 0 ? ov[k].d : 0;
+        size_t uni = (uint64_t)dd + py > px ? (size_t)dd + py : px;
+        if (uni > px + py) uni = px + py;
+        delta[s] -= px + py - uni;
+        delta[(size_t)s + 1] += px + py - uni;
     }
     for (size_t s = 0, live = 0; s < n_steps; s++) {
         live += delta[s];
@@ -472,6 +517,26 @@ static void poison_fill(ta_runtime *rt, int32_t s) {
 /* After the op at step s: checksum what it wrote (buffers created at s and,
  * with rewrites, the groups its outputs were written into), verify
  * everything else live. */
+/* True when buffer pb, dying at this op, shares bytes with one of the op's
+ * outputs and the op runs the ROWS walk: an overlap the plan made on
+ * purpose (the OVERLAP rewrite) that the op checked row by row before
+ * writing (ta__op_invoke_checked), so its input's bytes may change under
+ * it.  Any other op overwriting a live input is still reported. */
+static bool overwritten_by_op(const ta_runtime *rt, const uint8_t *rec, const ta_poison_buf *pb) {
+    if (!ta__op_walks_rows(rt->opt.ops, rec)) return false;
+    for (uint32_t k = 0, n = ta__op_output(rec, 0, NULL); k < n; k++) {
+        int32_t t = -1;
+        ta__op_output(rec, k, &t);
+        if (t < 0 || (uint32_t)t >= rt->n_tensors || !rt->ptrs[t]) continue;
+        for (size_t i = 0; i < rt->n_pbuf; i++) {
+            const ta_poison_buf *q = &rt->pbuf[i];
+            if (q->data != (uint8_t *)rt->ptrs[t] || q == pb) continue;
+            if (q->data < pb->data + pb->bytes && pb->data < q->data + q->bytes) return true;
+        }
+    }
+    return false;
+}
+
 static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *diag) {
     for (size_t i = 0; i < rt->n_pbuf; i++) {
         ta_poison_buf *pb = &rt->pbuf[i];
@@ -490,6 +555,7 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
         ta_poison_buf *pb = &rt->pbuf[i];
         if (pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
         if (ta__rt_fnv32(FNV32_START, pb->data, pb->bytes) != pb->sum) {
+            if (pb->last == s && overwritten_by_op(rt, rec, pb)) continue;
             rt->poison.clobbered = true;
             rt->poison.tensor = pb->tensor;
             rt->poison.op = (int32_t)op;

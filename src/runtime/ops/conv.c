@@ -120,13 +120,55 @@ static ta_status prep_dwconv(ta__op_ctx *c) {
     return ta__op_fail_type(c, "input", in->dtype);
 }
 
-static ta_status run_conv(const ta__op_run *r) {
-    const ta_conv_params *p = r->params;
-    void *in = ta__op_in_ptr(r, 0), *w = ta__op_in_ptr(r, 1), *b = ta__op_in_ptr(r, 2), *out = ta__op_out_ptr(r, 0);
+static ta_status conv_call(const ta__op_run *r, const ta_conv_params *p, const void *in, void *out) {
+    void *w = ta__op_in_ptr(r, 1), *b = ta__op_in_ptr(r, 2);
     return r->path == TA__P_S8        ? ta_kernel_conv2d_s8(p, in, w, b, out)
            : r->path == TA__P_S16     ? ta_kernel_conv2d_s16(p, in, w, b, out)
            : r->path == TA__P_S16_B32 ? ta_kernel_conv2d_s16_b32(p, in, w, b, out)
                                       : ta_kernel_conv2d_f32(p, in, w, b, out);
+}
+
+/* Disjoint input and output (every plan without the OVERLAP rewrite): one
+ * call.  Overlapping: walk.h's ROWS walk -- output rows in order, each band
+ * of consecutive rows one call on the input rows from the band's first
+ * window row on -- whatever loop order the kernel (reference, fast, x86 or
+ * Cortex-M) has inside a call.  A band is as many rows as the addresses
+ * allow (ta__op_rows_band: none of its bytes on an input byte it or a later
+ * band reads), so a row the walk's d permits never waits, and the fast
+ * kernels' per-call setup is paid a few times, not once per row.  Each
+ * call's arithmetic per output element is the whole call's, so the bytes
+ * are the same. */
+static ta_status run_conv(const ta__op_run *r) {
+    const ta_conv_params *p = r->params;
+    const uint8_t *in = ta__op_in_ptr(r, 0);
+    uint8_t *out = ta__op_out_ptr(r, 0);
+    const size_t e = r->path == TA__P_S8 ? 1 : r->path == TA__P_F32 ? 4 : 2;
+    const size_t in_row = (size_t)p->input.w * (size_t)p->input.c * e, out_row = (size_t)p->output.w * (size_t)p->output.c * e;
+    const size_t xs = (size_t)p->input.n * (size_t)p->input.h * in_row, ys = (size_t)p->output.n * (size_t)p->output.h * out_row;
+    if (!ta__op_bytes_overlap(in, xs, out, ys)) return conv_call(r, p, in, out);
+    ta_conv_params q = *p;
+    q.input.n = q.output.n = 1;
+    for (int32_t n = 0; n < p->output.n; n++)
+        for (int32_t oy = 0; oy < p->output.h;) {
+            const int32_t first = ta__op_rows_low(oy, p->output.h, p->stride_h, p->pad_h, p->dilation_h, p->filter.h,
+                                                  p->input.h);
+            if (first < 0) return TA_E_OVERLAP; /* no walk declares an overlap here (walk.h) */
+            const int32_t lead = first - (oy * p->stride_h - p->pad_h); /* >= 0: a window starts at or above it */
+            const uint8_t *ip = in + ((size_t)n * (size_t)p->input.h + (size_t)first) * in_row;
+            uint8_t *op = out + ((size_t)n * (size_t)p->output.h + (size_t)oy) * out_row;
+            int32_t rows = ta__op_rows_band(ip, in + xs, op, out_row, p->output.h - oy);
+            if (!rows) {
+                if (r->check_walk) return TA_E_OVERLAP;
+                rows = 1; /* the plan is trusted outside poison mode */
+            }
+            q.output.h = rows;
+            q.input.h = p->input.h - first;
+            q.pad_h = lead;
+            const ta_status st = conv_call(r, &q, ip, op);
+            if (st) return st;
+            oy += rows;
+        }
+    return TA_OK;
 }
 
 static ta_status run_dwconv(const ta__op_run *r) {
@@ -136,7 +178,7 @@ static ta_status run_dwconv(const ta__op_run *r) {
                                : ta_kernel_depthwise_conv2d_f32(p, in, w, b, out);
 }
 
-TA__OP_DEF(ta_op_CONV_2D, CONV_2D, ta_conv_params, k_fields_conv, TA__CLEAR_PADDING(clear_conv), prep_conv, run_conv,
-           0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
+TA__OP_DEF_OV(ta_op_CONV_2D, CONV_2D, ta_conv_params, k_fields_conv, TA__CLEAR_PADDING(clear_conv), prep_conv,
+              run_conv, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16), TA__OVERLAP_ROWS);
 TA__OP_DEF(ta_op_DEPTHWISE_CONV_2D, DEPTHWISE_CONV_2D, ta_dwconv_params, k_fields_dw, TA__CLEAR_PADDING(clear_dw),
            prep_dwconv, run_dwconv, 0, TA__T(FLOAT32) | TA__T(INT8));

@@ -60,6 +60,15 @@ void ta_op_list_inplace_kinds(const ta_op_list *ops, ta_op_kind_set *out) {
     }
 }
 
+void ta_op_list_overlap_kinds(const ta_op_list *ops, ta_op_kind_set *out) {
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    for (uint32_t i = 0; ops && i < ops->count; i++) {
+        const ta_op_def *d = ops->defs[i];
+        if (d && d->overlap == TA__OVERLAP_ROWS && d->kind < TA_OP_KIND_COUNT) ta_op_kind_set_add(out, (ta_op_kind)d->kind);
+    }
+}
+
 static ta_status no_kernel(const ta_op_list *list, const ta_op *op, uint32_t index, ta_diag *diag) {
     const char *name = (op->kind == TA_OP_CUSTOM || op->kind == TA_OP_OTHER) && op->custom_name
                            ? op->custom_name
@@ -434,8 +443,45 @@ bool ta__op_has_def(const ta_op_list *ops, const void *rec) {
     return rec && ta__op_def_of_kind(ops, rec_kind(rec)) != NULL;
 }
 
+bool ta__op_walks_rows(const ta_op_list *ops, const void *rec) {
+    const ta_op_def *d = rec ? ta__op_def_of_kind(ops, rec_kind(rec)) : NULL;
+    return d && d->overlap == TA__OVERLAP_ROWS;
+}
+
 ta_status ta__op_invoke_in(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
                            ta_diag *diag) {
+    return ta__op_invoke_checked(ops, rec, ptrs, scratch, state, false, diag);
+}
+
+bool ta__op_row_window(int32_t oy, int32_t stride, int32_t pad, int32_t dilation, int32_t taps, int32_t in_h,
+                       int32_t *first, int32_t *lead) {
+    /* the same first in-bounds tap walk.c's ROWS walk takes, so the runtime
+     * cuts exactly the rows the declared relation was derived for */
+    const int64_t base = (int64_t)oy * stride - pad;
+    int64_t k = 0;
+    if (base < 0) k = (-base + dilation - 1) / dilation;
+    const int64_t row = base + k * dilation;
+    if (k >= taps || row >= in_h) return false;
+    *first = (int32_t)row;
+    *lead = (int32_t)(row - base);
+    return true;
+}
+
+int32_t ta__op_rows_low(int32_t oy, int32_t out_h, int32_t stride, int32_t pad, int32_t dilation, int32_t taps,
+                        int32_t in_h) {
+    int32_t lo = -1;
+    for (int32_t r = oy; r < out_h; r++) {
+        /* a row whose window starts at or below lo (in bounds) reads
+         * nothing lower, and neither does any row after it */
+        if (lo >= 0 && (int64_t)r * stride - pad >= lo) break;
+        int32_t f, lead;
+        if (ta__op_row_window(r, stride, pad, dilation, taps, in_h, &f, &lead) && (lo < 0 || f < lo)) lo = f;
+    }
+    return lo;
+}
+
+ta_status ta__op_invoke_checked(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
+                                bool check_walk, ta_diag *diag) {
     if (!rec || !ptrs) return TA_E_INVALID_ARG;
     const uint8_t *r = (const uint8_t *)rec;
     const unsigned rk = rec_kind(rec);
@@ -455,7 +501,11 @@ ta_status ta__op_invoke_in(const ta_op_list *ops, const void *rec, void *const *
     run.scratch = scratch;
     run.scratch_bytes = ta__rd32(r + 8);
     run.state = state;
+    run.check_walk = check_walk;
     const ta_status st = d->invoke(&run);
+    if (st == TA_E_OVERLAP && check_walk)
+        return ta_diag_set(diag, st, "%s writes an output row over input bytes its row walk still reads (the plan overlaps "
+                                     "its output and input closer than the walk's relation permits)", d->name);
     if (st) return ta_diag_set(diag, st, "%s kernel failed: %s", d->name, ta_status_str(st));
     return TA_OK;
 }

@@ -153,7 +153,49 @@ typedef struct ta__op_run {
     void *scratch;
     size_t scratch_bytes;
     void *state;        /* the op's state (ta_op_def.state_bytes), or NULL */
+    bool check_walk;    /* poison mode: a TA__OVERLAP_ROWS op verifies, row by
+                           row, that its output overlaps no input byte its
+                           walk still reads (TA_E_OVERLAP otherwise) */
 } ta__op_run;
+
+/* ---- the ROWS walk (walk.h TA_CONV_WALK_ROWS) ------------------------------------ */
+
+/* True when [a, a + an) and [b, b + bn) share a byte (compared as
+ * addresses: the two may be parts of one arena). */
+static inline bool ta__op_bytes_overlap(const void *a, size_t an, const void *b, size_t bn) {
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return an && bn && x < y + bn && y < x + an;
+}
+
+/* Output row oy of a window op (stride, leading padding pad, dilation,
+ * taps rows): the first input row a window of it touches (*first) and the
+ * leading padding of a one-row call whose input starts there (*lead, >= 0:
+ * its first tap lands on row 0 of that call).  False when every window of
+ * the row lies in the padding (no row to start from). */
+bool ta__op_row_window(int32_t oy, int32_t stride, int32_t pad, int32_t dilation, int32_t taps, int32_t in_h,
+                       int32_t *first, int32_t *lead);
+
+/* The lowest input row any output row from oy to out_h - 1 reads (the
+ * least of their windows' first in-bounds rows), or -1 when none reads
+ * one.  Not always oy's own: with dilation, a window in the top padding
+ * may skip rows the next window starts at. */
+int32_t ta__op_rows_low(int32_t oy, int32_t out_h, int32_t stride, int32_t pad, int32_t dilation, int32_t taps,
+                        int32_t in_h);
+
+/* How many consecutive output rows (1 .. rows_left), the first at out, may
+ * run in one kernel call: the most whose bytes (out_row each) miss every
+ * input byte from in_first (ta__op_rows_low's row) to in_end -- what this
+ * band and every later one may read, so the walk is the ROWS walk
+ * whatever order the kernel has inside the call.  0 when even one row
+ * lands on them (the plan overlaps closer than the walk permits). */
+static inline int32_t ta__op_rows_band(const void *in_first, const void *in_end, const void *out, size_t out_row,
+                                       int32_t rows_left) {
+    const size_t span = (size_t)((const uint8_t *)in_end - (const uint8_t *)in_first);
+    int32_t k = 0;
+    while (k < rows_left && !ta__op_bytes_overlap(out, (size_t)(k + 1) * out_row, in_first, span)) k++;
+    return k;
+}
+
 
 /* Input k's data (NULL when absent); output k's. */
 static inline void *ta__op_in_ptr(const ta__op_run *r, uint32_t k) {
@@ -179,10 +221,11 @@ enum {
 };
 
 /* What overlap of an output with an input the kernel tolerates beyond
- * TA__OP_INPLACE: a placeholder for the sub-tensor issue (outputs as views
- * of inputs).  Every kernel today is TA__OVERLAP_NONE or, with
- * TA__OP_INPLACE, exactly-aligned elementwise; nothing reads this field yet. */
-enum { TA__OVERLAP_NONE = 0 };
+ * TA__OP_INPLACE.  TA__OVERLAP_ROWS: when output 0 overlaps input 0 the op
+ * runs walk.h's ROWS walk (ta__op_rows: one kernel call per output row, in
+ * order), so the OVERLAP rewrite may declare the relation that walk
+ * tolerates (ta_op_list_overlap_kinds, ops.h). */
+enum { TA__OVERLAP_NONE = 0, TA__OVERLAP_ROWS = 1 };
 
 /* What an op's kernels need of the alignment of its buffers (issue 17), in
  * bytes, beyond each operand's element size -- which every operand gets
@@ -234,18 +277,23 @@ struct ta_op_def {
 #define TA__T_ANY 0xFFFFFFFFu
 
 /* A definition for kind K (a ta_op_kind name without TA_OP_) with params
- * struct T and field list FL, flags fl, and the input types it runs (TA__T
- * bits, see ta_op_def.types; designated, so that fields added after
- * state_bytes keep their own order). */
-#define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl, ty)                                                      \
-    const ta_op_def sym = {(uint16_t)TA_OP_##K, (uint16_t)(fl), TA__OVERLAP_NONE, #K, FL, (uint16_t)TA__COUNT(FL), \
-                           (uint16_t)sizeof(T), clear, prep, run, NULL, .types = (uint32_t)(ty)};                \
-    _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
-/* The same with alignment declarations `al` (a ta__op_align). */
-#define TA__OP_DEF_ALIGNED(sym, K, T, FL, clear, prep, run, fl, ty, al)                                            \
-    const ta_op_def sym = {(uint16_t)TA_OP_##K, (uint16_t)(fl), TA__OVERLAP_NONE, #K, FL, (uint16_t)TA__COUNT(FL), \
+ * struct T and field list FL, flags fl, the input types it runs (TA__T
+ * bits, see ta_op_def.types), its overlap walk ov (TA__OVERLAP_*) and its
+ * alignment declarations al (a ta__op_align, or NULL); designated, so that
+ * fields added after state_bytes keep their own order. */
+#define TA__OP_DEF_FULL(sym, K, T, FL, clear, prep, run, fl, ty, ov, al)                                          \
+    const ta_op_def sym = {(uint16_t)TA_OP_##K, (uint16_t)(fl), (uint8_t)(ov), #K, FL, (uint16_t)TA__COUNT(FL),  \
                            (uint16_t)sizeof(T), clear, prep, run, NULL, .types = (uint32_t)(ty), .align = (al)}; \
     _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
+/* No overlap walk, no alignment beyond element sizes. */
+#define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl, ty) \
+    TA__OP_DEF_FULL(sym, K, T, FL, clear, prep, run, fl, ty, TA__OVERLAP_NONE, NULL)
+/* The same with alignment declarations `al` (a ta__op_align). */
+#define TA__OP_DEF_ALIGNED(sym, K, T, FL, clear, prep, run, fl, ty, al) \
+    TA__OP_DEF_FULL(sym, K, T, FL, clear, prep, run, fl, ty, TA__OVERLAP_NONE, al)
+/* The same with an overlap walk (TA__OVERLAP_*). */
+#define TA__OP_DEF_OV(sym, K, T, FL, clear, prep, run, fl, ty, ov) \
+    TA__OP_DEF_FULL(sym, K, T, FL, clear, prep, run, fl, ty, ov, NULL)
 
 /* ---- shared prepare helpers (core.c) ------------------------------------------ */
 

@@ -46,19 +46,50 @@ static ta_status prep_pool(ta__op_ctx *c) {
     return ta__op_fail_type(c, "input", in->dtype);
 }
 
-static ta_status run_avg_pool(const ta__op_run *r) {
-    const ta_pool_params *p = r->params;
-    void *in = ta__op_in_ptr(r, 0), *out = ta__op_out_ptr(r, 0);
-    return r->path == TA__P_S8 ? ta_kernel_avg_pool_s8(p, in, out) : ta_kernel_avg_pool_f32(p, in, out);
-}
-
-static ta_status run_max_pool(const ta__op_run *r) {
-    const ta_pool_params *p = r->params;
-    void *in = ta__op_in_ptr(r, 0), *out = ta__op_out_ptr(r, 0);
+static ta_status pool_call(const ta__op_run *r, bool avg, const ta_pool_params *p, const void *in, void *out) {
+    if (avg) return r->path == TA__P_S8 ? ta_kernel_avg_pool_s8(p, in, out) : ta_kernel_avg_pool_f32(p, in, out);
     return r->path == TA__P_S8 ? ta_kernel_max_pool_s8(p, in, out) : ta_kernel_max_pool_f32(p, in, out);
 }
 
-TA__OP_DEF(ta_op_AVERAGE_POOL_2D, AVERAGE_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool),
-           prep_pool, run_avg_pool, 0, TA__T(FLOAT32) | TA__T(INT8));
-TA__OP_DEF(ta_op_MAX_POOL_2D, MAX_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool), prep_pool,
-           run_max_pool, 0, TA__T(FLOAT32) | TA__T(INT8));
+/* One call when input and output are disjoint; else walk.h's ROWS walk,
+ * one call per band of output rows (conv.c's run_conv says why this is
+ * exact). */
+static ta_status run_pool(const ta__op_run *r, bool avg) {
+    const ta_pool_params *p = r->params;
+    const uint8_t *in = ta__op_in_ptr(r, 0);
+    uint8_t *out = ta__op_out_ptr(r, 0);
+    const size_t e = r->path == TA__P_S8 ? 1 : 4;
+    const size_t in_row = (size_t)p->input.w * (size_t)p->input.c * e, out_row = (size_t)p->output.w * (size_t)p->output.c * e;
+    const size_t xs = (size_t)p->input.n * (size_t)p->input.h * in_row, ys = (size_t)p->output.n * (size_t)p->output.h * out_row;
+    if (!ta__op_bytes_overlap(in, xs, out, ys)) return pool_call(r, avg, p, in, out);
+    ta_pool_params q = *p;
+    q.input.n = q.output.n = 1;
+    for (int32_t n = 0; n < p->output.n; n++)
+        for (int32_t oy = 0; oy < p->output.h;) {
+            const int32_t first = ta__op_rows_low(oy, p->output.h, p->stride_h, p->pad_h, 1, p->filter_h, p->input.h);
+            if (first < 0) return TA_E_OVERLAP; /* no walk declares an overlap here (walk.h) */
+            const int32_t lead = first - (oy * p->stride_h - p->pad_h); /* >= 0: a window starts at or above it */
+            const uint8_t *ip = in + ((size_t)n * (size_t)p->input.h + (size_t)first) * in_row;
+            uint8_t *op = out + ((size_t)n * (size_t)p->output.h + (size_t)oy) * out_row;
+            int32_t rows = ta__op_rows_band(ip, in + xs, op, out_row, p->output.h - oy);
+            if (!rows) {
+                if (r->check_walk) return TA_E_OVERLAP;
+                rows = 1; /* the plan is trusted outside poison mode */
+            }
+            q.output.h = rows;
+            q.input.h = p->input.h - first;
+            q.pad_h = lead;
+            const ta_status st = pool_call(r, avg, &q, ip, op);
+            if (st) return st;
+            oy += rows;
+        }
+    return TA_OK;
+}
+
+static ta_status run_avg_pool(const ta__op_run *r) { return run_pool(r, true); }
+static ta_status run_max_pool(const ta__op_run *r) { return run_pool(r, false); }
+
+TA__OP_DEF_OV(ta_op_AVERAGE_POOL_2D, AVERAGE_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool),
+              prep_pool, run_avg_pool, 0, TA__T(FLOAT32) | TA__T(INT8), TA__OVERLAP_ROWS);
+TA__OP_DEF_OV(ta_op_MAX_POOL_2D, MAX_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool), prep_pool,
+              run_max_pool, 0, TA__T(FLOAT32) | TA__T(INT8), TA__OVERLAP_ROWS);

@@ -51,5 +51,10 @@ static ta_status run_softmax(const ta__op_run *r) {
                                      : ta_kernel_softmax_f32(p, in, out);
 }
 
+/* In place (TA__OP_INPLACE): each row's max and sum of exponentials are
+ * taken before the row's first write, and element i is read before it is
+ * written (softmax.c), so int8 -> int8 and float -> float run with the
+ * output over the input (the INPLACE rewrite; int8 -> int16 changes the
+ * element size, which that rewrite never pairs). */
 TA__OP_DEF(ta_op_SOFTMAX, SOFTMAX, ta_softmax_params, k_fields_sm, TA__CLEAR_PADDING(clear_sm), prep_softmax,
-           run_softmax, 0, TA__T(FLOAT32) | TA__T(INT8));
+           run_softmax, TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));
