@@ -10,7 +10,7 @@ int model_rewrite_graph(const ta_graph *g, uint32_t rewrites, const ta_graph **g
                         ta_rewrite_stats *stats, const char *what) {
     *graph = g;
     *mem = NULL;
-    if (!(rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER))) return CLI_OK;
+    if (!(rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE))) return CLI_OK;
     ta_diag d;
     size_t need = ta_rewrite_graph_bytes(g, rewrites);
     *mem = cli_xmalloc(need);
@@ -41,7 +41,7 @@ int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifet
     memset(&lo, 0, sizeof lo);
     if (opt_in) lo = *opt_in;
     const ta_lifetime_options *opt = opt_in;
-    if (rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {
+    if (rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE)) {
         mp->buffer_of = cli_xcalloc(g->n_tensors, sizeof *mp->buffer_of);
         size_t bb = ta_rewrite_buffers_bytes(g);
         void *bm = cli_xmalloc(bb);

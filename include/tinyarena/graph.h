@@ -201,6 +201,10 @@ typedef struct ta_op_options {
     /* padding == TA_PAD_EXPLICIT (conv, depthwise conv): rows above and below,
      * columns left and right of the input, >= 0; zero otherwise */
     int32_t pad_top, pad_bottom, pad_left, pad_right;
+    /* DEPTHWISE_CONV_2D marked by the DWINPLACE rewrite (rewrite.h): the op
+     * runs over its input's buffer through a one-channel kernel scratch when
+     * the plan gives its output the input's bytes.  Never set by a reader. */
+    bool in_place;
 } ta_op_options;
 
 typedef struct ta_op {

@@ -217,6 +217,21 @@ ta_status ta_kernel_depthwise_conv2d_s8(const ta_dwconv_params *p, const int8_t 
 ta_status ta_kernel_depthwise_conv2d_f32(const ta_dwconv_params *p, const float *input,
                                          const float *filter, const float *bias, float *output);
 
+/* In place (depthwise_conv2d_inplace.c; the DWINPLACE rewrite, rewrite.h):
+ * the output is written over `data`, which holds the input on entry and
+ * the output (its first output.n*h*w*c elements, NHWC) on return, channel
+ * by channel through `scratch` (out.h * out.w elements, scratch_bytes at
+ * least that many bytes times the element size).  Depth multiplier 1 and
+ * out.h * out.w <= in.h * in.w only, else TA_E_INVALID_ARG.  Every output
+ * element is byte-identical to the out-of-place kernels'.
+ * _scratch: the bytes of scratch for elem_bytes-byte elements (0 when the
+ * geometry cannot run in place). */
+size_t ta_kernel_depthwise_conv2d_inplace_scratch(const ta_dwconv_params *p, size_t elem_bytes);
+ta_status ta_kernel_depthwise_conv2d_s8_inplace(const ta_dwconv_params *p, int8_t *data, const int8_t *filter,
+                                                const int32_t *bias, int8_t *scratch, size_t scratch_bytes);
+ta_status ta_kernel_depthwise_conv2d_f32_inplace(const ta_dwconv_params *p, float *data, const float *filter,
+                                                 const float *bias, float *scratch, size_t scratch_bytes);
+
 /* ------------------------------------------------------------------------ */
 /* FULLY_CONNECTED (fully_connected.c)                                       */
 /* ------------------------------------------------------------------------ */

@@ -13,17 +13,20 @@
  *                       whose bytes die at that op;
  *   TA_REWRITE_FUSEPAD  a PAD (or PADV2) feeding a VALID conv disappears: the
  *                       conv reads the unpadded tensor with explicit padding;
- *   TA_REWRITE_ORDER    the ops run in a memory-aware topological order.
+ *   TA_REWRITE_ORDER    the ops run in a memory-aware topological order;
+ *   TA_REWRITE_DWINPLACE  a depthwise convolution writes its output over its
+ *                       input, channel by channel through a one-channel
+ *                       kernel scratch (TinyEngine's in-place depthwise).
  *
  * Two passes, so that planners, emitters and the runtime all see the same
  * result and the runtime can redo it from the model bytes alone:
  *
- *  1. ta_rewrite_graph (FUSEPAD, ORDER) builds a new graph with the same
+ *  1. ta_rewrite_graph (FUSEPAD, ORDER, DWINPLACE's marks) builds a new graph with the same
  *     tensors -- same indices, names, shapes -- and fewer or reordered ops.
  *     A folded PAD's output is flagged TA_TENSOR_ELIDED (never planned) and
  *     its conv gets padding TA_PAD_EXPLICIT with the PAD's amounts.  Op
  *     indices (and so steps) are those of the new graph.
- *  2. ta_rewrite_buffers (ALIAS, INPLACE) walks that graph in execution
+ *  2. ta_rewrite_buffers (ALIAS, INPLACE, DWINPLACE) walks that graph in execution
  *     order with its lifetimes and groups tensors into shared buffers:
  *     buffer_of[t] names the tensor whose buffer t lives in.  Passed to
  *     ta_lifetime_requests (ta_lifetime_options.buffer_of), a group becomes
@@ -73,6 +76,30 @@
  *   nearest never produces -0.0 from it (x + -x is +0.0), and s + +-0 == s
  *   for every s that is not -0.0, so skipping it changes nothing either.
  *
+ * DWINPLACE  op DEPTHWISE_CONV_2D (after FUSEPAD: reading the PAD's input),
+ *   depth multiplier 1 (input, filter and output channels equal), 4-D,
+ *   same batch, out_h * out_w <= in_h * in_w, int8 or float32 input and
+ *   output of one dtype; data input X planned, not constant or variable,
+ *   not a graph output, read by this op only (and, with ALIAS, not the
+ *   output of a RESHAPE-like op, whose input could be read later); output
+ *   Y planned and written by this op only.  Pass 1 marks the op
+ *   (ta_op_options.in_place): its prepare then asks for out_h * out_w
+ *   elements of kernel scratch and records the in-place path.  Pass 2
+ *   puts Y in X's buffer when X's buffer is needed until exactly this op
+ *   (the INPLACE rule), so the planner sees the output as a view of the
+ *   input's buffer (at offset 0: the output's NHWC bytes are the first
+ *   out_n*out_h*out_w*C of it) plus the op's scratch.  A marked op whose
+ *   output pass 2 left apart runs the normal kernel (its scratch unused).
+ *   The kernel (kernels.h, depthwise_conv2d_inplace.c) computes channel c
+ *   into the scratch, then writes it to channel c's slots, which every
+ *   later channel leaves alone: each output element is the out-of-place
+ *   kernel's arithmetic, so outputs stay byte-identical.  X may be a graph
+ *   input, as for INPLACE: TFLM's own rules already let a later tensor
+ *   reuse an input's bytes after its last use, so a TFLM user cannot read
+ *   an input back after invoke either; refill inputs before every invoke.
+ *   The whole input buffer stays reserved until Y dies (a stride-2 op's
+ *   footprint does not shrink in the plan).
+ *
  * Nothing here allocates; both passes take caller memory sized by the
  * matching _bytes call.
  */
@@ -95,7 +122,8 @@ extern "C" {
 #define TA_REWRITE_INPLACE 2u
 #define TA_REWRITE_FUSEPAD 4u
 #define TA_REWRITE_ORDER 8u
-#define TA_REWRITE_ALL 15u
+#define TA_REWRITE_DWINPLACE 16u
+#define TA_REWRITE_ALL 31u
 
 /* A set of op kinds, one bit per ta_op_kind. */
 typedef struct ta_op_kind_set {
@@ -115,10 +143,11 @@ typedef struct ta_rewrite_stats {
     uint32_t in_place;   /* elementwise outputs written over a dying input */
     uint32_t fused_pads; /* PAD ops folded into the conv they fed */
     uint32_t reordered;  /* ops that run at another position than in the model */
+    uint32_t dw_in_place; /* depthwise convs whose output took their input's buffer (DWINPLACE) */
 } ta_rewrite_stats;
 
 /* Parses a comma-separated list of "alias", "inplace", "fusepad", "order",
- * "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
+ * "dwinplace", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
  * unknown word in diag. */
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *diag);
 
@@ -130,7 +159,7 @@ const char *ta_rewrite_names(uint32_t flags, char *buf, size_t len);
 size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags);
 
 /*
- * Pass 1: FUSEPAD and ORDER (other flags are ignored here).  Builds *out in
+ * Pass 1: FUSEPAD, ORDER and DWINPLACE's marks (other flags are ignored here).  Builds *out in
  * mem: every subgraph, every tensor (same indices; folded PAD outputs get
  * TA_TENSOR_ELIDED), subgraph 0's ops without the folded PADs and, with
  * ORDER, in the order that keeps the fewest bytes live (costing INPLACE
@@ -151,14 +180,16 @@ size_t ta_rewrite_graph_keep_bytes(const ta_graph *g);
 size_t ta_rewrite_buffers_bytes(const ta_graph *g);
 
 /*
- * Pass 2: ALIAS and INPLACE (other flags are ignored here).  g is the graph
+ * Pass 2: ALIAS, INPLACE and DWINPLACE (other flags are ignored here).  g is the graph
  * as it runs (pass 1's output, or the model's graph), lt its lifetimes.
  * Writes buffer_of[0 .. g->n_tensors) (every tensor its own buffer when no
  * rewrite applies) for ta_lifetime_options.buffer_of.  INPLACE considers
  * the op kinds in `inplace` (NULL: none): the kinds whose kernels read
  * element i before writing it, which only the runtime's op table knows --
  * ta_op_list_inplace_kinds (ops.h) gives them for an op list.  stats
- * (optional) gets aliased and in_place.  Deterministic.
+ * (optional) gets aliased and in_place.  DWINPLACE joins the output of a
+ * depthwise conv pass 1 marked (ta_op_options.in_place) to its input's
+ * buffer; stats gets dw_in_place.  Deterministic.
  */
 ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const ta_op_kind_set *inplace,
                              void *mem, size_t bytes, int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *diag);

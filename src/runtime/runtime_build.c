@@ -61,9 +61,9 @@ static size_t work_guess(const ta_runtime *rt) {
     b += (size_t)(lim.tensors + lim.ops) * (sizeof(ta_request) + sizeof(ta_buffer_origin) + sizeof(size_t) + 16);
     b += (size_t)(lim.tensors + 2 * lim.ops) * 16 + 1024;
     /* rewrites: a second graph and per-op tables (pass 1), per-tensor groups (pass 2) */
-    if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER))
+    if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE))
         b += ta_graph_bytes(&lim) + (size_t)lim.ops * 32 + (size_t)lim.tensors * 8 + 8 * ALIGN;
-    if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) b += (size_t)lim.tensors * 16 + 6 * ALIGN;
+    if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE)) b += (size_t)lim.tensors * 16 + 6 * ALIGN;
     return b;
 }
 
@@ -132,7 +132,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     }
     ta_op_kind_set inplace; /* the kinds of this op list that may run in place */
     ta_op_list_inplace_kinds(rt->opt.ops, &inplace);
-    if (rw & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER)) {
+    if (rw & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE)) {
         /* the rewritten graph: same tensors, fewer or reordered ops */
         const size_t rb = ta_rewrite_graph_bytes(&w->g, rw);
         void *rmem = carve(&c, 1, rb);
@@ -201,7 +201,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     }
     ta_lifetime_options lopt;
     memset(&lopt, 0, sizeof lopt);
-    if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {
+    if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE)) {
         w->buffer_of = carve(&c, w->g.n_tensors, sizeof *w->buffer_of);
         const size_t bb = ta_rewrite_buffers_bytes(&w->g);
         void *bmem = carve(&c, 1, bb);
