@@ -1120,7 +1120,7 @@ static void test_api(void) {
     CHECK(ta_rewrite_parse("none", &f, &d) == TA_OK && f == 0);
     CHECK(ta_rewrite_parse("fusepad,bogus", &f, &d) == TA_E_INVALID_ARG && strstr(d.msg, "'bogus'") != NULL);
     CHECK(ta_rewrite_parse("", &f, &d) == TA_E_INVALID_ARG);
-    CHECK(!strcmp(ta_rewrite_names(TA_REWRITE_ALL, buf, sizeof buf), "alias,inplace,fusepad,order,dwinplace"));
+    CHECK(!strcmp(ta_rewrite_names(TA_REWRITE_ALL, buf, sizeof buf), "alias,inplace,fusepad,order,dwinplace,concat"));
     CHECK(!strcmp(ta_rewrite_names(0, buf, sizeof buf), "none"));
     CHECK(!strcmp(ta_rewrite_names(TA_REWRITE_FUSEPAD, buf, 4), "fus"));
     /* requests refuse malformed groups */

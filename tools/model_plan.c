@@ -41,17 +41,19 @@ int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifet
     memset(&lo, 0, sizeof lo);
     if (opt_in) lo = *opt_in;
     const ta_lifetime_options *opt = opt_in;
-    if (rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE)) {
+    if (rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT)) {
         mp->buffer_of = cli_xcalloc(g->n_tensors, sizeof *mp->buffer_of);
+        mp->buffer_at = cli_xcalloc(g->n_tensors, sizeof *mp->buffer_at);
         size_t bb = ta_rewrite_buffers_bytes(g);
         void *bm = cli_xmalloc(bb);
         ta_op_kind_set inplace;
         ta_op_list_inplace_kinds(&ta_op_list_all, &inplace);
-        st = ta_rewrite_buffers(g, &mp->lt, rewrites, &inplace, bm, bb, mp->buffer_of, stats, &d);
+        st = ta_rewrite_buffers_at(g, &mp->lt, rewrites, &inplace, bm, bb, mp->buffer_of, mp->buffer_at, stats, &d);
         free(bm);
         if (st) return cli_error("%s: rewrite: %s: %s", what, ta_status_str(st), d.msg);
         lo.buffer_of = mp->buffer_of;
         lo.n_buffer_of = g->n_tensors;
+        lo.buffer_at = mp->buffer_at;
         opt = &lo;
     }
     size_t n = 0;
@@ -93,6 +95,7 @@ void model_plan_free(model_plan *mp) {
     free(mp->ids);
     free(mp->scratch_names);
     free(mp->buffer_of);
+    free(mp->buffer_at);
     memset(mp, 0, sizeof *mp);
 }
 

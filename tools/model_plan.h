@@ -22,6 +22,7 @@ typedef struct {
     size_t const_bytes, variable_bytes;
     size_t n_const, n_variable;
     int32_t *buffer_of; /* with ALIAS/INPLACE rewrites: per tensor, its group's tensor */
+    size_t *buffer_at;  /* with them: per tensor, its byte offset in the group's buffer (CONCAT) */
 } model_plan;
 
 /* Builds lifetimes and requests.  Returns CLI_OK or prints an error. */

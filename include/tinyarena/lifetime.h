@@ -111,6 +111,12 @@ typedef struct ta_lifetime_options {
      * planned tensor its own buffer (TFLM's rule). */
     const int32_t *buffer_of;
     size_t n_buffer_of;
+    /* With buffer_of: a member's byte offset inside its group's buffer (the
+     * CONCAT rewrite puts a producer's output at its slice of a
+     * CONCATENATION's output), one entry per global tensor, 0 for a group's
+     * own tensor r.  A group's size is then the largest offset + member
+     * bytes.  NULL: every member at offset 0. */
+    const size_t *buffer_at;
 } ta_lifetime_options;
 
 /*

@@ -16,7 +16,10 @@
  *   TA_REWRITE_ORDER    the ops run in a memory-aware topological order;
  *   TA_REWRITE_DWINPLACE  a depthwise convolution writes its output over its
  *                       input, channel by channel through a one-channel
- *                       kernel scratch (TinyEngine's in-place depthwise).
+ *                       kernel scratch (TinyEngine's in-place depthwise);
+ *   TA_REWRITE_CONCAT   the producers of a CONCATENATION's inputs write
+ *                       straight into their slices of its output, and the
+ *                       copy of those inputs disappears.
  *
  * Two passes, so that planners, emitters and the runtime all see the same
  * result and the runtime can redo it from the model bytes alone:
@@ -100,6 +103,27 @@
  *   The whole input buffer stays reserved until Y dies (a stride-2 op's
  *   footprint does not shrink in the plan).
  *
+ * CONCAT  op CONCATENATION whose output Y has every dim before the axis 1,
+ *   so that input i's slice is one contiguous byte range of Y, at the sum of
+ *   the bytes of the inputs before it.  Input X joins when: planned, Y's
+ *   dtype (int8: the same scale and zero point, as prepare requires; the
+ *   copy is then bit for bit the identity), not a graph input or output,
+ *   constant or variable, written by one op before the concatenation, named
+ *   once among the op's inputs, its slice at a multiple of 16 bytes (the
+ *   arena's alignment: kernels may read their operands with word loads), and
+ *   X's buffer is X's own extent (X at offset 0 of its group, every member
+ *   inside X's bytes: a larger depthwise input written in place would spill
+ *   into the neighbouring slices).  X's whole group then moves into Y's
+ *   buffer at the slice's offset (ta_rewrite_buffers_at's buffer_at), so a
+ *   view is "a group's buffer + a byte offset"; the planner sees one buffer
+ *   whose lifetime is the union of Y's and every joined input's, the
+ *   validator and poison mode check that buffer as a whole (a write into a
+ *   slice re-checksums it), and the kernel skips an input already at its
+ *   slice.  Other inputs are copied as before.  X may have other readers:
+ *   nothing writes into a group while a member is still needed (the INPLACE
+ *   rule).  A concatenation's output may itself join a later one (nested
+ *   slices compose).  Only ta_rewrite_buffers_at applies CONCAT.
+ *
  * Nothing here allocates; both passes take caller memory sized by the
  * matching _bytes call.
  */
@@ -123,7 +147,8 @@ extern "C" {
 #define TA_REWRITE_FUSEPAD 4u
 #define TA_REWRITE_ORDER 8u
 #define TA_REWRITE_DWINPLACE 16u
-#define TA_REWRITE_ALL 31u
+#define TA_REWRITE_CONCAT 32u
+#define TA_REWRITE_ALL 63u
 
 /* A set of op kinds, one bit per ta_op_kind. */
 typedef struct ta_op_kind_set {
@@ -144,10 +169,11 @@ typedef struct ta_rewrite_stats {
     uint32_t fused_pads; /* PAD ops folded into the conv they fed */
     uint32_t reordered;  /* ops that run at another position than in the model */
     uint32_t dw_in_place; /* depthwise convs whose output took their input's buffer (DWINPLACE) */
+    uint32_t concat_in_place; /* CONCATENATION inputs written straight into their slice (CONCAT) */
 } ta_rewrite_stats;
 
 /* Parses a comma-separated list of "alias", "inplace", "fusepad", "order",
- * "dwinplace", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
+ * "dwinplace", "concat", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
  * unknown word in diag. */
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *diag);
 
@@ -193,6 +219,15 @@ size_t ta_rewrite_buffers_bytes(const ta_graph *g);
  */
 ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const ta_op_kind_set *inplace,
                              void *mem, size_t bytes, int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *diag);
+
+/* Pass 2 with views: ta_rewrite_buffers, plus CONCAT, which places group
+ * members at byte offsets inside their group's buffer: buffer_at[t]
+ * (0 .. g->n_tensors) gets t's offset (0 for every group's own tensor),
+ * for ta_lifetime_options.buffer_at.  With buffer_at NULL this is
+ * ta_rewrite_buffers (CONCAT does not apply).  stats gets concat_in_place. */
+ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags,
+                                const ta_op_kind_set *inplace, void *mem, size_t bytes, int32_t *buffer_of,
+                                size_t *buffer_at, ta_rewrite_stats *stats, ta_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,8 @@ static const struct {
                {"inplace", TA_REWRITE_INPLACE},
                {"fusepad", TA_REWRITE_FUSEPAD},
                {"order", TA_REWRITE_ORDER},
-               {"dwinplace", TA_REWRITE_DWINPLACE}};
+               {"dwinplace", TA_REWRITE_DWINPLACE},
+               {"concat", TA_REWRITE_CONCAT}};
 #define N_NAMES (sizeof k_names / sizeof k_names[0])
 
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *d) {
@@ -34,7 +35,7 @@ ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *d) {
             const size_t m = n < sizeof word - 1 ? n : sizeof word - 1;
             memcpy(word, p, m);
             word[m] = '\0';
-            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%s' (alias, inplace, fusepad, order, dwinplace, all, none)", word);
+            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%s' (alias, inplace, fusepad, order, dwinplace, concat, all, none)", word);
         }
         if (!e) break;
         p = e + 1;
@@ -878,12 +879,75 @@ size_t ta_rewrite_buffers_bytes(const ta_graph *g) {
  *  4. a joining tensor extends its group's "needed until". */
 ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const ta_op_kind_set *inplace,
                              void *mem, size_t bytes, int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *d) {
+    return ta_rewrite_buffers_at(g, lt, flags, inplace, mem, bytes, buffer_of, NULL, stats, d);
+}
+
+/* CONCAT at concatenation `op` (step `step`, fresh output yi, local): moves
+ * the group of every input that qualifies (rewrite.h) into yi's buffer at
+ * the input's slice.  Indices into buffer_of/at are global, `until` local.
+ * Returns how many inputs joined. */
+static uint32_t concat_join(const ta_graph *g, const ta_lifetimes *lt, const tensor_usage *u, int32_t *until,
+                            int32_t *buffer_of, size_t *at, const ta_op *op, int32_t step, int32_t yi) {
+    const ta_subgraph *s = &g->subgraphs[0];
+    const uint32_t base = s->tensor_base;
+    const ta_tensor *y = tensor0(g, yi);
+    if (!y || op->n_inputs < 1 || op->n_inputs > 64 || y->rank < 1 || y->rank > TA_MAX_RANK) return 0;
+    const int32_t axis = op->opt.axis < 0 ? op->opt.axis + y->rank : op->opt.axis;
+    if (axis < 0 || axis >= y->rank) return 0;
+    for (int32_t d = 0; d < axis; d++)
+        if (y->shape[d] != 1) return 0; /* a slice would be several ranges */
+    const size_t es = ta_dtype_size(y->dtype);
+    if (!es || y->dtype == TA_DTYPE_INT4) return 0;
+    int64_t inner = 1;
+    for (int32_t d = axis + 1; d < y->rank; d++) {
+        if (y->shape[d] <= 0) return 0;
+        inner *= y->shape[d];
+    }
+    const int32_t ry = (int32_t)(base + (uint32_t)yi);
+    uint64_t off = 0;
+    uint32_t joined = 0;
+    for (uint32_t i = 0; i < op->n_inputs; i++) {
+        const int32_t xi = op->inputs[i];
+        const ta_tensor *x = tensor0(g, xi);
+        if (!x || x->rank != y->rank || x->shape[axis] < 0) return joined; /* prepare refuses it */
+        for (int32_t d = 0; d < y->rank; d++)
+            if (d != axis && x->shape[d] != y->shape[d]) return joined;
+        const uint64_t xb = (uint64_t)x->shape[axis] * (uint64_t)inner * es, slice = off;
+        off += xb;
+        if (!ta_lifetime_is_planned(x) || x->dtype != y->dtype || x->bytes != xb || slice % 16) continue;
+        if (x->flags & (TA_TENSOR_INPUT | TA_TENSOR_OUTPUT | TA_TENSOR_CONST | TA_TENSOR_VARIABLE)) continue;
+        if (x->dtype == TA_DTYPE_INT8 && !same_quant(x, y)) continue;
+        bool once = true;
+        for (uint32_t j = 0; j < op->n_inputs; j++) once &= j == i || op->inputs[j] != xi;
+        const uint32_t gx = base + (uint32_t)xi;
+        if (!once || u->producers[xi] != 1 || lt->first[gx] < 1 || lt->first[gx] >= step) continue;
+        const int32_t r = buffer_of[gx];
+        if (r == ry || at[gx] != 0) continue;
+        bool inside = true;
+        for (uint32_t m = base; m < base + s->n_tensors && inside; m++)
+            if (buffer_of[m] == r) inside = at[m] + g->tensors[m].bytes <= xb;
+        if (!inside) continue;
+        for (uint32_t m = base; m < base + s->n_tensors; m++)
+            if (buffer_of[m] == r) buffer_of[m] = ry, at[m] += (size_t)slice;
+        if (until[r - (int32_t)base] > until[yi]) until[yi] = until[r - (int32_t)base];
+        joined++;
+    }
+    return joined;
+}
+
+ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags,
+                                const ta_op_kind_set *inplace, void *mem, size_t bytes, int32_t *buffer_of,
+                                size_t *buffer_at, ta_rewrite_stats *stats, ta_diag *d) {
     if (!g || !lt || !buffer_of) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: NULL argument");
     if (flags & ~TA_REWRITE_ALL) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: unknown flags 0x%x", flags);
     if (lt->n_tensors != g->n_tensors || lt->n_ops != g->n_ops)
         return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: lifetimes are of another graph");
     for (uint32_t t = 0; t < g->n_tensors; t++) buffer_of[t] = (int32_t)t;
-    if (!g->n_subgraphs || !(flags & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE))) return TA_OK;
+    for (uint32_t t = 0; buffer_at && t < g->n_tensors; t++) buffer_at[t] = 0;
+    if (!buffer_at) flags &= ~TA_REWRITE_CONCAT;
+    if (!g->n_subgraphs ||
+        !(flags & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT)))
+        return TA_OK;
     const size_t need = ta_rewrite_buffers_bytes(g);
     if (!mem || bytes < need) return ta_diag_set(d, TA_E_NO_MEMORY, "rewrite needs %zu bytes, has %zu", need, mem ? bytes : 0);
     const ta_subgraph *s = &g->subgraphs[0];
@@ -899,7 +963,7 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
     count_usage(g, &u);
     for (uint32_t t = 0; t < s->n_tensors; t++)
         until[t] = (g->tensors[base + t].flags & TA_TENSOR_OUTPUT) ? INT32_MAX : lt->last[base + t];
-    uint32_t aliased = 0, in_place = 0, dw_in_place = 0;
+    uint32_t aliased = 0, in_place = 0, dw_in_place = 0, concat_in_place = 0;
     for (uint32_t k = 0; k < s->n_ops; k++) {
         const ta_op *op = &g->ops[s->op_base + k];
         const int32_t step = lt->op_step[s->op_base + k];
@@ -910,6 +974,10 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
         if (!y || !ta_lifetime_is_planned(y) || buffer_of[base + (uint32_t)yi] != (int32_t)(base + (uint32_t)yi) ||
             u.producers[yi] != 1 || lt->first[base + (uint32_t)yi] != step)
             continue;
+        if (op->kind == TA_OP_CONCATENATION) {
+            if (flags & TA_REWRITE_CONCAT) concat_in_place += concat_join(g, lt, &u, until, buffer_of, buffer_at, op, step, yi);
+            continue;
+        }
         int32_t join = -1;
         const bool reshape = alias_candidate(g, op);
         const bool dw = op->kind == TA_OP_DEPTHWISE_CONV_2D && op->opt.in_place;
@@ -934,6 +1002,8 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
         if (join < 0) continue;
         const int32_t r = buffer_of[base + (uint32_t)join];
         buffer_of[base + (uint32_t)yi] = r;
+        /* over the input's bytes, wherever they sit in the group (a slice) */
+        if (buffer_at) buffer_at[base + (uint32_t)yi] = buffer_at[base + (uint32_t)join];
         const int32_t ry = until[yi];
         if (ry > until[r - (int32_t)base]) until[r - (int32_t)base] = ry;
         if (dw) dw_in_place++;
@@ -944,6 +1014,7 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
         stats->aliased += aliased;
         stats->in_place += in_place;
         stats->dw_in_place += dw_in_place;
+        stats->concat_in_place += concat_in_place;
     }
     return TA_OK;
 }
