@@ -11,7 +11,10 @@
  * build, so the ratio is against the 64-bit figure).  The "before" column is
  * the runtime's previous in-place init with a const blob (the work block in
  * the head: max(planned, work) + persistent + 15), what <P>_ARENA_BYTES was.
- * Prints a markdown table per graph and the geometric mean of the ratios.
+ * Prints a markdown table per graph and the geometric mean of the ratios,
+ * then the chain: `_ARENA_BYTES` with TFLM's graph, with the whole-tensor
+ * rewrites (alias,inplace,fusepad,order) and with every rewrite (adding
+ * dwinplace and concat), and the bytes that last step saves.
  *   bench_fw_arena [DATA_DIR]   (DATA_DIR defaults to $TINYARENA_DATA;
  *                               the CLI is $TINYARENA_CLI, default build/tinyarena) */
 #include <math.h>
@@ -89,6 +92,8 @@ int main(int argc, char **argv) {
     char *tsv = (char *)cli_read_file(path, &tl);
     char hdr[] = "/tmp/bench_fw_arena_XXXXXX";
     if (!mkdtemp(hdr)) return 1;
+    size_t *arena[3]; /* per manifest entry: _ARENA_BYTES with none, all, the whole-tensor rewrites (0: not run) */
+    for (int r = 0; r < 3; r++) arena[r] = calloc(mf.n ? mf.n : 1, sizeof(size_t));
     for (int r = 0; r < 2; r++) {
         printf("\n%s\n\n", r ? "With --rewrite all:" : "TFLM's graph:");
         printf("| model | planned | persistent | `_ARENA_BYTES` | before (work block in the head) | TFLM smallest arena | ratio | 32-bit MCU: persistent / `_ARENA_BYTES` | flash: const blob + init table | consts in the arena |\n");
@@ -131,6 +136,7 @@ int main(int argc, char **argv) {
                    fmt_bytes(p64, b[1]), fmt_bytes(a64, b[2]), fmt_bytes(before, b[3]), tflm ? fmt_bytes(tflm, b[4]) : "-",
                    ratio, fmt_bytes(p32, b[5]), fmt_bytes(a32, b[6]), fmt_bytes(cb, b[7]), fmt_bytes(ib, b[8]),
                    fmt_bytes(cia, b[9]));
+            arena[r][i] = a64;
             if (tflm) {
                 log_sum += log((double)a64 / (double)tflm);
                 n++;
@@ -142,6 +148,45 @@ int main(int argc, char **argv) {
         if (n) printf("\ngeometric mean of `_ARENA_BYTES` / TFLM's smallest arena over %d models: %.3f (%d above TFLM)\n", n,
                       exp(log_sum / n), above);
     }
+    /* the chain: the whole-tensor rewrites alone, for the step the others add */
+    printf("\nThe chain (`_ARENA_BYTES`, 64-bit host; ratio to TFLM's smallest arena):\n\n");
+    printf("| model | TFLM smallest arena | TFLM's graph | + alias,inplace,fusepad,order | + dwinplace,concat | saved by dwinplace,concat |\n");
+    printf("|---|---|---|---|---|---|\n");
+    double lg[3] = {0, 0, 0};
+    int nl = 0;
+    for (size_t i = 0; i < mf.n; i++) {
+        if (!arena[0][i] || !arena[1][i]) continue;
+        snprintf(path, sizeof path, "%s/models/%s", data, mf.files[i]);
+        char cmd[8192], h[2100];
+        snprintf(h, sizeof h, "%s/budget.h", hdr);
+        snprintf(cmd, sizeof cmd, "'%s' plan '%s' --rewrite alias,inplace,fusepad,order --header '%s' > /dev/null 2>&1", cli,
+                 path, h);
+        size_t hl = 0;
+        char *text = system(cmd) == 0 ? (char *)cli_read_file(h, &hl) : NULL;
+        arena[2][i] = text ? define_of(text, "BUDGET_ARENA_BYTES", 0) : 0;
+        free(text);
+        const size_t tflm = tflm_min(tsv, mf.files[i]), a0 = arena[0][i], a4 = arena[2][i], a6 = arena[1][i];
+        char b[5][32], r0[16] = "", r4[16] = "", r6[16] = "", name[256];
+        if (tflm) {
+            snprintf(r0, sizeof r0, " (%.3f)", (double)a0 / (double)tflm);
+            snprintf(r4, sizeof r4, " (%.3f)", (double)a4 / (double)tflm);
+            snprintf(r6, sizeof r6, " (%.3f)", (double)a6 / (double)tflm);
+            if (a4) {
+                lg[0] += log((double)a0 / (double)tflm), lg[1] += log((double)a4 / (double)tflm);
+                lg[2] += log((double)a6 / (double)tflm), nl++;
+            }
+        }
+        snprintf(name, sizeof name, "%s", mf.files[i]);
+        char *dot = strrchr(name, '.');
+        if (dot) *dot = 0;
+        printf("| %s | %s | %s%s | %s%s | %s%s | %s B |\n", name, tflm ? fmt_bytes(tflm, b[0]) : "-", fmt_bytes(a0, b[1]), r0,
+               fmt_bytes(a4, b[2]), r4, fmt_bytes(a6, b[3]), r6,
+               fmt_bytes(a4 > a6 ? a4 - a6 : 0, b[4]));
+    }
+    if (nl)
+        printf("\ngeometric mean over %d models: %.3f -> %.3f -> %.3f\n", nl, exp(lg[0] / nl), exp(lg[1] / nl),
+               exp(lg[2] / nl));
+    for (int r = 0; r < 3; r++) free(arena[r]);
     snprintf(path, sizeof path, "%s/budget.h", hdr);
     remove(path);
     remove(hdr);
