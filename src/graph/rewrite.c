@@ -900,7 +900,7 @@ static uint32_t concat_join(const ta_graph *g, const ta_lifetimes *lt, const ten
     if (!es || y->dtype == TA_DTYPE_INT4) return 0;
     int64_t inner = 1;
     for (int32_t d = axis + 1; d < y->rank; d++) {
-        if (y->shape[d] <= 0) return 0;
+        if (y->shape[d] <= 0 || inner > ((int64_t)1 << 40)) return 0; /* no int64 overflow on hostile shapes */
         inner *= y->shape[d];
     }
     const int32_t ry = (int32_t)(base + (uint32_t)yi);
@@ -912,6 +912,7 @@ static uint32_t concat_join(const ta_graph *g, const ta_lifetimes *lt, const ten
         if (!x || x->rank != y->rank || x->shape[axis] < 0) return joined; /* prepare refuses it */
         for (int32_t d = 0; d < y->rank; d++)
             if (d != axis && x->shape[d] != y->shape[d]) return joined;
+        if (inner > ((int64_t)1 << 40) || off > ((uint64_t)1 << 62)) return joined;
         const uint64_t xb = (uint64_t)x->shape[axis] * (uint64_t)inner * es, slice = off;
         off += xb;
         if (!ta_lifetime_is_planned(x) || x->dtype != y->dtype || x->bytes != xb || slice % 16) continue;
