@@ -1,12 +1,16 @@
-/* CONCATENATION in place (the CONCAT rewrite, rewrite.h): tensors as views,
+/* CONCATENATION in place and STRIDED_SLICE views (the CONCAT and SLICE
+ * rewrites, rewrite.h): tensors as views,
  * "a group's buffer + a byte offset".  Small graphs where inputs must join
  * their slices (axis outermost: contiguous) and where they must not (a
  * channel axis in NHWC, a graph input, a slice off the 16-byte grid, the
  * same tensor twice); the groups' offsets, the planner's request (the
  * union), nested concatenations, an in-place op over a slice keeping its
  * offset; the kernel skipping an input already in place and copying the
- * others; and a byte-level execution of random concatenation graphs from
- * one planned arena against private buffers. */
+ * others; slices that are one contiguous range of their input (negative
+ * begins, shrink masks) and slices that are not; the kernel's own view test
+ * (ta_strided_slice_view) against the rewrite's offsets; and a byte-level
+ * execution of random concatenation and slice graphs from one planned arena
+ * against private buffers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +56,30 @@ static void op(gbox *b, ta_op_kind k, const int32_t *in, uint32_t n, int32_t out
     CHECK(ta_graph_add_op(&b->g, &d, NULL) == TA_OK);
 }
 static void op1(gbox *b, ta_op_kind k, int32_t in, int32_t out) { op(b, k, &in, 1, out, 0); }
+
+/* a constant int32 vector (begin, end, strides); data lives in `keep` */
+static int32_t c32(gbox *b, const int32_t *v, int32_t n, int32_t *keep) {
+    memcpy(keep, v, sizeof(int32_t) * (size_t)n);
+    ta_tensor_desc d = {.name = "c", .dtype = TA_DTYPE_INT32, .rank = 1, .shape = &n, .flags = TA_TENSOR_CONST,
+                        .data = keep, .data_bytes = sizeof(int32_t) * (size_t)n};
+    int32_t id = -1;
+    CHECK(ta_graph_add_tensor(&b->g, &d, &id) == TA_OK);
+    return id;
+}
+
+/* STRIDED_SLICE x[begin:end] (strides 1) -> y, with masks */
+static int32_t g_consts[MAXT][12];
+static int g_nconst;
+static void slice_op(gbox *b, int32_t x, int32_t y, const int32_t *beg, const int32_t *end, int32_t rank,
+                     int32_t shrink) {
+    const int32_t ones[5] = {1, 1, 1, 1, 1};
+    int32_t in[4] = {x, c32(b, beg, rank, g_consts[g_nconst++]), c32(b, end, rank, g_consts[g_nconst++]),
+                     c32(b, ones, rank, g_consts[g_nconst++])};
+    ta_op_options o = ta_op_options_default();
+    o.shrink_axis_mask = shrink;
+    ta_op_desc d = {.kind = TA_OP_STRIDED_SLICE, .inputs = in, .n_inputs = 4, .outputs = &y, .n_outputs = 1, .opt = &o};
+    CHECK(ta_graph_add_op(&b->g, &d, NULL) == TA_OK);
+}
 
 typedef struct {
     int32_t buffer_of[MAXT];
@@ -173,6 +201,61 @@ static void test_graphs(void) {
            "twice-named and off-grid slices refused\n");
 }
 
+static void test_slices(void) {
+    /* in -> LOGISTIC -> x [1,4,4,4] -> x[:, 1:3] -> y [1,2,4,4] -> LOGISTIC -> out */
+    gbox b;
+    g_begin(&b);
+    g_nconst = 0;
+    int32_t in = t8(&b, 4, 4, 4), x = t8(&b, 4, 4, 4), y = t8(&b, 2, 4, 4), out = t8(&b, 2, 4, 4);
+    op1(&b, TA_OP_LOGISTIC, in, x);
+    slice_op(&b, x, y, (const int32_t[]){0, 1, 0, 0}, (const int32_t[]){1, 3, 4, 4}, 4, 0);
+    op1(&b, TA_OP_LOGISTIC, y, out);
+    CHECK(ta_graph_set_io(&b.g, &in, 1, &out, 1) == TA_OK);
+    piped p;
+    pipe_run(&b.g, TA_REWRITE_SLICE, &p);
+    CHECK(p.st.slice_views == 1 && p.buffer_of[y] == x && p.at[y] == 16);
+    /* out is written in place over y (with INPLACE) only when x dies there: it does */
+    free(p.ltmem);
+    pipe_run(&b.g, TA_REWRITE_ALL, &p);
+    CHECK(p.st.slice_views == 1 && p.buffer_of[y] == p.buffer_of[x] && p.at[y] == p.at[x] + 16);
+    free(p.ltmem);
+    free(b.mem);
+
+    /* negative begin, a shrunk axis: x[:, -2] of [1,4,4,4] is [1,4,4] at 2 * 16 B */
+    g_begin(&b);
+    g_nconst = 0;
+    in = t8(&b, 4, 4, 4), x = t8(&b, 4, 4, 4);
+    const int32_t s3[3] = {1, 4, 4};
+    ta_tensor_desc dy = {.name = "y", .dtype = TA_DTYPE_INT8, .rank = 3, .shape = s3};
+    dy.quant = (ta_quant){1, &k_scale, &k_zp, 0};
+    CHECK(ta_graph_add_tensor(&b.g, &dy, &y) == TA_OK);
+    op1(&b, TA_OP_LOGISTIC, in, x);
+    slice_op(&b, x, y, (const int32_t[]){0, -2, 0, 0}, (const int32_t[]){1, 0, 4, 4}, 4, 2);
+    CHECK(ta_graph_set_io(&b.g, &in, 1, &y, 1) == TA_OK);
+    pipe_run(&b.g, TA_REWRITE_ALL, &p);
+    CHECK(p.st.slice_views == 1 && p.buffer_of[y] == p.buffer_of[x] && p.at[y] == p.at[x] + 32);
+    free(p.ltmem);
+    free(b.mem);
+
+    /* not one range: columns of every row; off the 16-byte grid; a graph input sliced into a graph output */
+    g_begin(&b);
+    g_nconst = 0;
+    in = t8(&b, 4, 4, 4), x = t8(&b, 4, 4, 4), y = t8(&b, 4, 2, 4);
+    int32_t y2 = t8(&b, 1, 1, 3), y3 = t8(&b, 2, 4, 4);
+    op1(&b, TA_OP_LOGISTIC, in, x);
+    slice_op(&b, x, y, (const int32_t[]){0, 0, 1, 0}, (const int32_t[]){1, 4, 3, 4}, 4, 0);
+    slice_op(&b, x, y2, (const int32_t[]){0, 0, 0, 1}, (const int32_t[]){1, 1, 1, 4}, 4, 0);
+    slice_op(&b, in, y3, (const int32_t[]){0, 2, 0, 0}, (const int32_t[]){1, 4, 4, 4}, 4, 0);
+    const int32_t outs[3] = {y, y2, y3};
+    CHECK(ta_graph_set_io(&b.g, &in, 1, outs, 3) == TA_OK);
+    pipe_run(&b.g, TA_REWRITE_ALL, &p);
+    CHECK(p.st.slice_views == 0 && p.buffer_of[y] == y && p.buffer_of[y2] == y2 && p.buffer_of[y3] == y3);
+    free(p.ltmem);
+    free(b.mem);
+    printf("  slices: one contiguous range joins its input at its offset (16, 32 B: a negative begin, a shrunk "
+           "axis); columns, off-grid and input-to-output slices refused\n");
+}
+
 /* The kernel: an input already at its slice is not copied (its bytes would
  * be the same; a copy from an address onto itself is not one memcpy may
  * make), the others are. */
@@ -199,10 +282,11 @@ static uint64_t g_seed = 0xca7;
 static uint32_t rnd(uint32_t n) { return n ? (uint32_t)(ta__rng_next(&g_seed) % n) : 0; }
 
 static void test_random(int graphs) {
-    int joined = 0, ran = 0;
+    int joined = 0, ran = 0, views = 0;
     for (int it = 0; it < graphs; it++) {
         gbox b;
         g_begin(&b);
+        g_nconst = 0;
         const int32_t w = 1 + (int32_t)rnd(3), ch = 16 * (1 + (int32_t)rnd(2)); /* rows of 16 or 32 B */
         int32_t pool[40], np = 0;
         const int32_t in = t8(&b, 1 + (int32_t)rnd(3), w, ch);
@@ -211,7 +295,15 @@ static void test_random(int graphs) {
         h[in] = b.g.tensors[in].shape[1];
         const int n_ops = 4 + (int)rnd(10);
         for (int k = 0; k < n_ops && np < 38; k++) {
-            if (rnd(3) == 0) {
+            if (rnd(4) == 0) {
+                /* a slice of rows [h0, h0 + len) of a pool tensor: one range at h0 * w * ch */
+                const int32_t x = pool[rnd((uint32_t)np)];
+                const int32_t h0 = (int32_t)rnd((uint32_t)h[x]), len = 1 + (int32_t)rnd((uint32_t)(h[x] - h0));
+                const int32_t y = t8(&b, len, w, ch);
+                h[y] = len;
+                slice_op(&b, x, y, (const int32_t[]){0, h0, 0, 0}, (const int32_t[]){1, h0 + len, w, ch}, 4, 0);
+                pool[np++] = y;
+            } else if (rnd(3) == 0) {
                 /* elementwise from one pool tensor */
                 const int32_t x = pool[rnd((uint32_t)np)];
                 const int32_t y = t8(&b, h[x], w, ch);
@@ -249,6 +341,7 @@ static void test_random(int graphs) {
         piped p;
         pipe_run(&b.g, TA_REWRITE_ALL, &p);
         joined += (int)p.st.concat_in_place;
+        views += (int)p.st.slice_views;
         /* plan */
         const ta_strategy *s = ta_strategy_find("greedy");
         size_t need = 0, *off = calloc(p.n ? p.n : 1, sizeof *off), arena = 0;
@@ -274,7 +367,20 @@ static void test_random(int graphs) {
         for (uint32_t k = 0; k < sg->n_ops; k++) {
             const ta_op *o = &b.g.ops[sg->op_base + k];
             const int32_t y = o->outputs[0];
-            if (o->kind == TA_OP_CONCATENATION) {
+            if (o->kind == TA_OP_STRIDED_SLICE) {
+                /* the kernel's own resolution and view test, as run_slice uses them */
+                const int32_t x = o->inputs[0];
+                const ta_tensor *xt = &b.g.tensors[x];
+                ta_slice_params sp;
+                CHECK(ta_strided_slice_resolve(&sp, xt->shape, xt->rank, b.g.tensors[o->inputs[1]].data,
+                                               b.g.tensors[o->inputs[2]].data, b.g.tensors[o->inputs[3]].data, 0, 0, 0,
+                                               false, 1) == TA_OK);
+                size_t voff = 0;
+                CHECK(ta_strided_slice_view(&sp, &voff));
+                if (p.buffer_of[y] == p.buffer_of[x]) CHECK(p.at[y] == p.at[x] + voff && ptr[y] == ptr[x] + voff);
+                if (ptr[y] != ptr[x] + voff) memcpy(ptr[y], ptr[x] + voff, b.g.tensors[y].bytes);
+                memcpy(priv[y], priv[x] + voff, b.g.tensors[y].bytes);
+            } else if (o->kind == TA_OP_CONCATENATION) {
                 size_t at = 0;
                 for (uint32_t j = 0; j < o->n_inputs; j++) {
                     const int32_t x = o->inputs[j];
@@ -297,12 +403,14 @@ static void test_random(int graphs) {
         for (uint32_t t = 0; t < b.g.n_tensors; t++) free(priv[t]);
         free(mem), free(off), free(p.ltmem), free(b.mem);
     }
-    CHECK(joined > graphs);
-    printf("  random graphs: %d executed from one greedy arena == private buffers, %d inputs in place\n", ran, joined);
+    CHECK(joined > graphs && views > graphs / 2);
+    printf("  random graphs: %d executed from one greedy arena == private buffers, %d concatenation inputs in place, "
+           "%d slice views\n", ran, joined, views);
 }
 
 int main(void) {
     test_graphs();
+    test_slices();
     test_kernel();
     test_random(400);
     return ta_test_finish("test_concat_view");

@@ -85,6 +85,7 @@ int fw_plan_make(const char *what, const loaded_model *lm, const ta_strategy *s,
     if (!rs.reordered) p->applied &= ~TA_REWRITE_ORDER;
     if (!rs.dw_in_place) p->applied &= ~TA_REWRITE_DWINPLACE;
     if (!rs.concat_in_place) p->applied &= ~TA_REWRITE_CONCAT;
+    if (!rs.slice_views) p->applied &= ~TA_REWRITE_SLICE;
     ta_plan_options popt;
     memset(&popt, 0, sizeof popt);
     popt.clock = cli_clock;

@@ -41,7 +41,7 @@ int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifet
     memset(&lo, 0, sizeof lo);
     if (opt_in) lo = *opt_in;
     const ta_lifetime_options *opt = opt_in;
-    if (rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT)) {
+    if (rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT | TA_REWRITE_SLICE)) {
         mp->buffer_of = cli_xcalloc(g->n_tensors, sizeof *mp->buffer_of);
         mp->buffer_at = cli_xcalloc(g->n_tensors, sizeof *mp->buffer_at);
         size_t bb = ta_rewrite_buffers_bytes(g);

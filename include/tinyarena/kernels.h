@@ -496,6 +496,13 @@ ta_status ta_strided_slice_resolve(ta_slice_params *p, const int32_t *in_shape, 
                                    const int32_t *begin, const int32_t *end,
                                    const int32_t *strides, int32_t begin_mask, int32_t end_mask,
                                    int32_t shrink_axis_mask, bool offset, size_t elem_size);
+/* Whether the resolved slice is one contiguous byte range of the input
+ * (every stride 1; one index per axis before the first that keeps more,
+ * whole axes after it); *offset gets its first byte.  The SLICE rewrite
+ * (rewrite.h) plans such an output inside its input, and the kernel then
+ * finds it there and copies nothing. */
+bool ta_strided_slice_view(const ta_slice_params *p, size_t *offset);
+
 ta_status ta_kernel_strided_slice(const ta_slice_params *p, const void *input, void *output);
 
 /* RESIZE_NEAREST_NEIGHBOR (resize_nearest.c), any element size, NHWC.

@@ -19,7 +19,9 @@
  *                       kernel scratch (TinyEngine's in-place depthwise);
  *   TA_REWRITE_CONCAT   the producers of a CONCATENATION's inputs write
  *                       straight into their slices of its output, and the
- *                       copy of those inputs disappears.
+ *                       copy of those inputs disappears;
+ *   TA_REWRITE_SLICE    a STRIDED_SLICE whose output is one contiguous byte
+ *                       range of its input becomes a view of it (no copy).
  *
  * Two passes, so that planners, emitters and the runtime all see the same
  * result and the runtime can redo it from the model bytes alone:
@@ -123,6 +125,18 @@
  *   nothing writes into a group while a member is still needed (the INPLACE
  *   rule).  A concatenation's output may itself join a later one (nested
  *   slices compose).  Only ta_rewrite_buffers_at applies CONCAT.
+ * SLICE  op STRIDED_SLICE with constant begin, end and strides, every stride
+ *   1, no ellipsis or new-axis mask and no `offset`, resolved as the kernel
+ *   does (negative indices from the end, clamped; begin/end/shrink masks),
+ *   whose output is one contiguous range of the input: every axis before the
+ *   first one that keeps more than one index keeps one, every axis after it
+ *   is whole.  Output Y (Y's dtype, bytes the slice's) joins input X's
+ *   buffer at X's offset + the range's start, when that start is a multiple
+ *   of 16 bytes, and not when X is a graph input and Y a graph output (the
+ *   caller refills an input while it may still read an output).  The
+ *   kernel finds Y at that address and copies nothing.  Nothing writes X's
+ *   buffer while Y is needed (the INPLACE rule sees Y as a member).  Only
+ *   ta_rewrite_buffers_at applies SLICE.
  *
  * Nothing here allocates; both passes take caller memory sized by the
  * matching _bytes call.
@@ -148,7 +162,8 @@ extern "C" {
 #define TA_REWRITE_ORDER 8u
 #define TA_REWRITE_DWINPLACE 16u
 #define TA_REWRITE_CONCAT 32u
-#define TA_REWRITE_ALL 63u
+#define TA_REWRITE_SLICE 64u
+#define TA_REWRITE_ALL 127u
 
 /* A set of op kinds, one bit per ta_op_kind. */
 typedef struct ta_op_kind_set {
@@ -170,10 +185,11 @@ typedef struct ta_rewrite_stats {
     uint32_t reordered;  /* ops that run at another position than in the model */
     uint32_t dw_in_place; /* depthwise convs whose output took their input's buffer (DWINPLACE) */
     uint32_t concat_in_place; /* CONCATENATION inputs written straight into their slice (CONCAT) */
+    uint32_t slice_views;     /* STRIDED_SLICE outputs that are a view of their input (SLICE) */
 } ta_rewrite_stats;
 
 /* Parses a comma-separated list of "alias", "inplace", "fusepad", "order",
- * "dwinplace", "concat", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
+ * "dwinplace", "concat", "slice", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
  * unknown word in diag. */
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *diag);
 
@@ -224,7 +240,8 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
  * members at byte offsets inside their group's buffer: buffer_at[t]
  * (0 .. g->n_tensors) gets t's offset (0 for every group's own tensor),
  * for ta_lifetime_options.buffer_at.  With buffer_at NULL this is
- * ta_rewrite_buffers (CONCAT does not apply).  stats gets concat_in_place. */
+ * ta_rewrite_buffers (CONCAT and SLICE do not apply).  stats gets
+ * concat_in_place and slice_views. */
 ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags,
                                 const ta_op_kind_set *inplace, void *mem, size_t bytes, int32_t *buffer_of,
                                 size_t *buffer_at, ta_rewrite_stats *stats, ta_diag *diag);

@@ -15,7 +15,8 @@ static const struct {
                {"fusepad", TA_REWRITE_FUSEPAD},
                {"order", TA_REWRITE_ORDER},
                {"dwinplace", TA_REWRITE_DWINPLACE},
-               {"concat", TA_REWRITE_CONCAT}};
+               {"concat", TA_REWRITE_CONCAT},
+               {"slice", TA_REWRITE_SLICE}};
 #define N_NAMES (sizeof k_names / sizeof k_names[0])
 
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *d) {
@@ -35,7 +36,7 @@ ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *d) {
             const size_t m = n < sizeof word - 1 ? n : sizeof word - 1;
             memcpy(word, p, m);
             word[m] = '\0';
-            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%s' (alias, inplace, fusepad, order, dwinplace, concat, all, none)", word);
+            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%s' (alias, inplace, fusepad, order, dwinplace, concat, slice, all, none)", word);
         }
         if (!e) break;
         p = e + 1;
@@ -936,6 +937,65 @@ static uint32_t concat_join(const ta_graph *g, const ta_lifetimes *lt, const ten
     return joined;
 }
 
+/* SLICE: whether STRIDED_SLICE `op` (output yi) reads one contiguous byte
+ * range of its input; *off gets its start.  Resolution is the kernel's
+ * (ta_strided_slice_resolve) for stride 1 without `offset`: begin from the
+ * end when negative, clamped to [0, n], 0 under begin_mask; end likewise,
+ * n under end_mask, start + 1 under shrink (start when start == n). */
+static bool slice_view(const ta_graph *g, const ta_op *op, int32_t yi, uint64_t *off) {
+    if (op->n_inputs != 4 || op->n_outputs != 1) return false;
+    const ta_tensor *x = tensor0(g, op->inputs[0]), *y = tensor0(g, yi);
+    if (!x || !y || x->rank < 1 || x->rank > 5 || x->dtype != y->dtype) return false;
+    const ta_op_options *o = &op->opt;
+    if (o->ellipsis_mask || o->new_axis_mask || o->offset) return false;
+    const int32_t r = x->rank;
+    const int32_t *bv[3];
+    for (int k = 0; k < 3; k++) {
+        const ta_tensor *t = tensor0(g, op->inputs[1 + k]);
+        if (!t || t->dtype != TA_DTYPE_INT32 || ta_tensor_elements(t) != (uint64_t)r) return false;
+        bv[k] = const_data(t, (size_t)r * 4);
+        if (!bv[k]) return false;
+    }
+    const size_t es = ta_dtype_size(x->dtype);
+    if (!es || x->dtype == TA_DTYPE_INT4) return false;
+    int64_t start[5], len[5];
+    for (int32_t a = 0; a < r; a++) {
+        int32_t b, e, s;
+        memcpy(&b, (const unsigned char *)bv[0] + 4 * a, 4);
+        memcpy(&e, (const unsigned char *)bv[1] + 4 * a, 4);
+        memcpy(&s, (const unsigned char *)bv[2] + 4 * a, 4);
+        const int64_t n = x->shape[a];
+        if (s != 1 || n <= 0) return false;
+        int64_t st = b < 0 ? (int64_t)b + n : b;
+        st = st < 0 ? 0 : st > n ? n : st;
+        if (o->begin_mask & (1 << a)) st = 0;
+        int64_t sp;
+        if (o->shrink_axis_mask & (1 << a)) {
+            sp = st >= n ? st : st + 1;
+        } else {
+            sp = e < 0 ? (int64_t)e + n : e;
+            sp = sp < 0 ? 0 : sp > n ? n : sp;
+            if (o->end_mask & (1 << a)) sp = n;
+        }
+        start[a] = st;
+        len[a] = sp > st ? sp - st : 0;
+    }
+    /* contiguous: one index per axis up to the first axis that keeps more,
+     * whole axes after it */
+    int32_t k = 0;
+    while (k < r - 1 && len[k] == 1) k++;
+    uint64_t elems = 1, at = 0, stride = 1;
+    for (int32_t a = r - 1; a >= 0; a--) {
+        if (a > k && (start[a] != 0 || len[a] != x->shape[a])) return false;
+        at += (uint64_t)start[a] * stride;
+        stride *= (uint64_t)x->shape[a];
+        elems *= (uint64_t)len[a];
+    }
+    if (!elems || elems * es != y->bytes || ta_tensor_elements(y) != elems) return false;
+    *off = at * es;
+    return true;
+}
+
 ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags,
                                 const ta_op_kind_set *inplace, void *mem, size_t bytes, int32_t *buffer_of,
                                 size_t *buffer_at, ta_rewrite_stats *stats, ta_diag *d) {
@@ -945,9 +1005,9 @@ ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint3
         return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: lifetimes are of another graph");
     for (uint32_t t = 0; t < g->n_tensors; t++) buffer_of[t] = (int32_t)t;
     for (uint32_t t = 0; buffer_at && t < g->n_tensors; t++) buffer_at[t] = 0;
-    if (!buffer_at) flags &= ~TA_REWRITE_CONCAT;
-    if (!g->n_subgraphs ||
-        !(flags & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT)))
+    if (!buffer_at) flags &= ~(uint32_t)(TA_REWRITE_CONCAT | TA_REWRITE_SLICE);
+    if (!g->n_subgraphs || !(flags & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT |
+                                      TA_REWRITE_SLICE)))
         return TA_OK;
     const size_t need = ta_rewrite_buffers_bytes(g);
     if (!mem || bytes < need) return ta_diag_set(d, TA_E_NO_MEMORY, "rewrite needs %zu bytes, has %zu", need, mem ? bytes : 0);
@@ -964,7 +1024,7 @@ ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint3
     count_usage(g, &u);
     for (uint32_t t = 0; t < s->n_tensors; t++)
         until[t] = (g->tensors[base + t].flags & TA_TENSOR_OUTPUT) ? INT32_MAX : lt->last[base + t];
-    uint32_t aliased = 0, in_place = 0, dw_in_place = 0, concat_in_place = 0;
+    uint32_t aliased = 0, in_place = 0, dw_in_place = 0, concat_in_place = 0, slice_views = 0;
     for (uint32_t k = 0; k < s->n_ops; k++) {
         const ta_op *op = &g->ops[s->op_base + k];
         const int32_t step = lt->op_step[s->op_base + k];
@@ -975,6 +1035,21 @@ ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint3
         if (!y || !ta_lifetime_is_planned(y) || buffer_of[base + (uint32_t)yi] != (int32_t)(base + (uint32_t)yi) ||
             u.producers[yi] != 1 || lt->first[base + (uint32_t)yi] != step)
             continue;
+        if (op->kind == TA_OP_STRIDED_SLICE) {
+            uint64_t off = 0;
+            const int32_t xi = op->inputs[0];
+            const ta_tensor *x = tensor0(g, xi);
+            if (!(flags & TA_REWRITE_SLICE) || !x || !ta_lifetime_is_planned(x) || xi == yi ||
+                ((x->flags & TA_TENSOR_INPUT) && (y->flags & TA_TENSOR_OUTPUT)) || !slice_view(g, op, yi, &off) ||
+                off % 16)
+                continue;
+            const int32_t r = buffer_of[base + (uint32_t)xi];
+            buffer_of[base + (uint32_t)yi] = r;
+            buffer_at[base + (uint32_t)yi] = buffer_at[base + (uint32_t)xi] + (size_t)off;
+            if (until[yi] > until[r - (int32_t)base]) until[r - (int32_t)base] = until[yi];
+            slice_views++;
+            continue;
+        }
         if (op->kind == TA_OP_CONCATENATION) {
             if (flags & TA_REWRITE_CONCAT) concat_in_place += concat_join(g, lt, &u, until, buffer_of, buffer_at, op, step, yi);
             continue;
@@ -1016,6 +1091,7 @@ ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint3
         stats->in_place += in_place;
         stats->dw_in_place += dw_in_place;
         stats->concat_in_place += concat_in_place;
+        stats->slice_views += slice_views;
     }
     return TA_OK;
 }

@@ -65,7 +65,7 @@ static size_t work_guess(const ta_runtime *rt) {
         b += ta_graph_bytes(&lim) + (size_t)lim.ops * 32 + (size_t)lim.tensors * 8 + 8 * ALIGN;
     if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE))
         b += (size_t)lim.tensors * 24 + (size_t)lim.ops * 24 + 4 * ALIGN; /* DWINPLACE's profile */
-    if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT))
+    if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT | TA_REWRITE_SLICE))
         b += (size_t)lim.tensors * (16 + sizeof(size_t)) + 7 * ALIGN;
     return b;
 }
@@ -204,7 +204,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     }
     ta_lifetime_options lopt;
     memset(&lopt, 0, sizeof lopt);
-    if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT)) {
+    if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT | TA_REWRITE_SLICE)) {
         w->buffer_of = carve(&c, w->g.n_tensors, sizeof *w->buffer_of);
         w->buffer_at = carve(&c, w->g.n_tensors, sizeof *w->buffer_at);
         const size_t bb = ta_rewrite_buffers_bytes(&w->g);
