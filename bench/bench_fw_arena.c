@@ -14,8 +14,10 @@
  * the runtime's previous in-place init with a const blob (the work block in
  * the head: max(planned, work) + persistent + 15), what <P>_ARENA_BYTES was.
  * Prints a markdown table per graph and the geometric mean of the ratios,
- * then the chain: each model's `_ARENA_BYTES` with each step added, and its
- * ratio to TFLM's smallest arena.
+ * then the chain: each model's `_ARENA_BYTES` with each step added (TFLM's
+ * graph and rules; the whole-tensor rewrites alias,inplace,fusepad,order;
+ * + dwinplace,concat,slice; + overlap, the default), and its ratio to TFLM's
+ * smallest arena.
  *   bench_fw_arena [DATA_DIR]   (DATA_DIR defaults to $TINYARENA_DATA;
  *                               the CLI is $TINYARENA_CLI, default build/tinyarena) */
 #include <math.h>
@@ -94,11 +96,15 @@ int main(int argc, char **argv) {
     char *tsv = (char *)cli_read_file(path, &tl);
     char hdr[] = "/tmp/bench_fw_arena_XXXXXX";
     if (!mkdtemp(hdr)) return 1;
-    static const char *const k_steps[3] = {"none", "alias,inplace,fusepad,order", "all"};
-    static const uint32_t k_flags[3] = {0u, TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER,
-                                        TA_REWRITE_ALL};
-    size_t *chain = calloc(mf.n * 4 + 1, sizeof *chain); /* per model: TFLM's, then each step's _ARENA_BYTES */
-    for (int r = 0; r < 3; r++) {
+    enum { N_STEPS = 4 };
+    static const char *const k_steps[N_STEPS] = {"none", "alias,inplace,fusepad,order",
+                                                 "alias,inplace,fusepad,order,dwinplace,concat,slice", "all"};
+    static const uint32_t k_flags[N_STEPS] = {
+        0u, TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER,
+        TA_REWRITE_ALL & ~TA_REWRITE_OVERLAP, TA_REWRITE_ALL};
+    /* per model: TFLM's, then each step's _ARENA_BYTES */
+    size_t *chain = calloc(mf.n * (N_STEPS + 1) + 1, sizeof *chain);
+    for (int r = 0; r < N_STEPS; r++) {
         printf("\n`--rewrite %s`:\n\n", k_steps[r]);
         printf("| model | planned | persistent | `_ARENA_BYTES` | before (work block in the head) | TFLM smallest arena | ratio | 32-bit MCU: persistent / `_ARENA_BYTES` | flash: const blob + init table | consts in the arena |\n");
         printf("|---|---|---|---|---|---|---|---|---|---|\n");
@@ -130,8 +136,8 @@ int main(int argc, char **argv) {
                          ib = define_of(text, "BUDGET_INIT_BYTES", 0),
                          cia = define_of(text, "BUDGET_ARENA_BYTES_CONSTS_IN_ARENA", 0);
             const size_t tflm = tflm_min(tsv, mf.files[i]), before = before_of(&lm, k_flags[r]);
-            chain[4 * i] = tflm;
-            chain[4 * i + 1 + (size_t)r] = a64;
+            chain[(N_STEPS + 1) * i] = tflm;
+            chain[(N_STEPS + 1) * i + 1 + (size_t)r] = a64;
             char b[10][32], ratio[32] = "-";
             if (tflm) snprintf(ratio, sizeof ratio, "%.3f", (double)a64 / (double)tflm);
             char name[256];
@@ -154,27 +160,33 @@ int main(int argc, char **argv) {
                       exp(log_sum / n), above);
     }
     /* the chain, one row per model with a TFLM figure */
-    printf("\nThe chain (`_ARENA_BYTES`, ratio to TFLM's smallest arena):\n\n");
-    printf("| model | TFLM smallest arena | TFLM's rules (`none`) | + alias, inplace, fusepad, order | + overlap (default) |\n");
-    printf("|---|---|---|---|---|\n");
-    double lg[3] = {0, 0, 0};
+    printf("\nThe chain (`_ARENA_BYTES`, 64-bit host; ratio to TFLM's smallest arena):\n\n");
+    printf("| model | TFLM smallest arena | TFLM's rules (`none`) | + alias, inplace, fusepad, order | + dwinplace, concat, slice | + overlap (default) |\n");
+    printf("|---|---|---|---|---|---|\n");
+    double lg[N_STEPS] = {0};
     int nc = 0;
     for (size_t i = 0; i < mf.n; i++) {
-        const size_t *c = &chain[4 * i];
-        if (!c[0] || !c[1] || !c[2] || !c[3]) continue;
-        char name[256], b[4][32];
+        const size_t *c = &chain[(N_STEPS + 1) * i];
+        int full = c[0] != 0;
+        for (int k = 1; k <= N_STEPS; k++) full = full && c[k];
+        if (!full) continue;
+        char name[256], b[32];
         snprintf(name, sizeof name, "%s", mf.files[i]);
         char *dot = strrchr(name, '.');
         if (dot) *dot = 0;
-        printf("| %s | %s | %s (%.3f) | %s (%.3f) | %s (%.3f) |\n", name, fmt_bytes(c[0], b[0]), fmt_bytes(c[1], b[1]),
-               (double)c[1] / (double)c[0], fmt_bytes(c[2], b[2]), (double)c[2] / (double)c[0], fmt_bytes(c[3], b[3]),
-               (double)c[3] / (double)c[0]);
-        for (int k = 0; k < 3; k++) lg[k] += log((double)c[1 + k] / (double)c[0]);
+        printf("| %s | %s |", name, fmt_bytes(c[0], b));
+        for (int k = 1; k <= N_STEPS; k++) {
+            printf(" %s (%.3f) |", fmt_bytes(c[k], b), (double)c[k] / (double)c[0]);
+            lg[k - 1] += log((double)c[k] / (double)c[0]);
+        }
+        printf("\n");
         nc++;
     }
-    if (nc)
-        printf("\ngeometric mean over %d models: %.3f -> %.3f -> %.3f\n", nc, exp(lg[0] / nc), exp(lg[1] / nc),
-               exp(lg[2] / nc));
+    if (nc) {
+        printf("\ngeometric mean over %d models:", nc);
+        for (int k = 0; k < N_STEPS; k++) printf("%s%.3f", k ? " -> " : " ", exp(lg[k] / nc));
+        printf("\n");
+    }
     free(chain);
     snprintf(path, sizeof path, "%s/budget.h", hdr);
     remove(path);

@@ -286,6 +286,9 @@ static void test_conv(int cases, bool pw) {
 
 /* ---- DEPTHWISE_CONV_2D --------------------------------------------------- */
 
+static int8_t g_ip_data[40000], g_ip_scratch[4096]; /* the in-place depthwise run */
+static int g_ip_cases;
+
 /* dw3: only 3x3 filters with depth multiplier 1 and channels a multiple of
  * 4, or a depth multiplier a multiple of 4 (MobileNet's layers: the DSP
  * cores' unrolled kernel), with padding and strides as usual. */
@@ -324,6 +327,16 @@ static void test_depthwise(int cases, bool dw3) {
         CHECK(ta_kernel_depthwise_conv2d_s8(&p, in, w, bias, pub) == TA_OK);
         const int d = diff_at(ref, fast, no);
         CHECK(d < 0 && diff_at(ref, pub, no) < 0);
+        /* in place (DWINPLACE) where the geometry allows it: over a copy of
+         * the input, through a one-channel scratch, the same bytes (on the
+         * MCU builds too: kernels_mcu runs this file bare-metal) */
+        const size_t isb = ta_kernel_depthwise_conv2d_inplace_scratch(&p, 1);
+        if (isb && isb <= sizeof g_ip_scratch) {
+            memcpy(g_ip_data, in, ni);
+            CHECK(ta_kernel_depthwise_conv2d_s8_inplace(&p, g_ip_data, w, bias, g_ip_scratch, isb) == TA_OK);
+            CHECK(diff_at(ref, g_ip_data, no) < 0);
+            g_ip_cases++;
+        }
         if (d >= 0)
             fprintf(stderr, "dw case %d: in %dx%dx%dx%d f %dx%d s %d,%d d %d,%d p %d,%d: byte %d %d != %d\n", it,
                     p.input.n, p.input.h, p.input.w, c, p.filter.h, p.filter.w, p.stride_h, p.stride_w,
@@ -472,5 +485,7 @@ int main(void) {
 #ifdef TA__X86_DISPATCH
     ta__x86_cap(2);
 #endif
+    printf("depthwise in place: %d cases equal to the reference\n", g_ip_cases);
+    CHECK(g_ip_cases > 500);
     return ta_test_finish("test_kernels_fast");
 }

@@ -88,7 +88,7 @@ static bool declared(const one_op *b, ta_overlap *rel) {
     void *wm = malloc(wb);
     ta_rewrite_stats st;
     memset(&st, 0, sizeof st);
-    CHECK(ta_rewrite_overlaps(&b->g, &lt, NULL, &walks, reqs, org, n, wm, wb, rel, 1, &n_ov, &st, &d) == TA_OK);
+    CHECK(ta_rewrite_overlaps(&b->g, &lt, NULL, NULL, &walks, reqs, org, n, wm, wb, rel, 1, &n_ov, &st, &d) == TA_OK);
     CHECK(st.overlapped == n_ov);
     if (n_ov) {
         /* on the requests; back to the tensors' bytes (both start their request) */

@@ -1140,7 +1140,7 @@ static void test_api(void) {
     CHECK(ta_rewrite_parse("none", &f, &d) == TA_OK && f == 0);
     CHECK(ta_rewrite_parse("fusepad,bogus", &f, &d) == TA_E_INVALID_ARG && strstr(d.msg, "'bogus'") != NULL);
     CHECK(ta_rewrite_parse("", &f, &d) == TA_E_INVALID_ARG);
-    CHECK(!strcmp(ta_rewrite_names(TA_REWRITE_ALL, buf, sizeof buf), "alias,inplace,fusepad,order,overlap"));
+    CHECK(!strcmp(ta_rewrite_names(TA_REWRITE_ALL, buf, sizeof buf), "alias,inplace,fusepad,order,overlap,dwinplace,concat,slice"));
     CHECK(!strcmp(ta_rewrite_names(0, buf, sizeof buf), "none"));
     CHECK(!strcmp(ta_rewrite_names(TA_REWRITE_FUSEPAD, buf, 4), "fus"));
     /* requests refuse malformed groups */
@@ -1175,7 +1175,7 @@ static void test_api(void) {
     /* unknown flags, short memory */
     ta_graph g2;
     char small[64];
-    CHECK(ta_rewrite_graph(&b.g, 64, NULL, small, sizeof small, &g2, NULL, &d) == TA_E_INVALID_ARG);
+    CHECK(ta_rewrite_graph(&b.g, (TA_REWRITE_ALL << 1) & ~TA_REWRITE_ALL, NULL, small, sizeof small, &g2, NULL, &d) == TA_E_INVALID_ARG);
     CHECK(ta_rewrite_graph(&b.g, TA_REWRITE_FUSEPAD, NULL, small, sizeof small, &g2, NULL, &d) == TA_E_NO_MEMORY);
     int32_t bo[3];
     CHECK(ta_rewrite_buffers(&b.g, &p.lt, TA_REWRITE_ALIAS, NULL, small, 0, bo, NULL, &d) == TA_E_NO_MEMORY);

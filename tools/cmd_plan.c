@@ -367,6 +367,9 @@ static int plan_model(const plan_args *a) {
     if (!rstats.fused_pads) applied &= ~TA_REWRITE_FUSEPAD;
     if (!rstats.reordered) applied &= ~TA_REWRITE_ORDER;
     if (!mp.n_overlaps) applied &= ~TA_REWRITE_OVERLAP;
+    if (!rstats.dw_in_place) applied &= ~TA_REWRITE_DWINPLACE;
+    if (!rstats.concat_in_place) applied &= ~TA_REWRITE_CONCAT;
+    if (!rstats.slice_views) applied &= ~TA_REWRITE_SLICE;
     ta_plan_options opt;
     memset(&opt, 0, sizeof opt);
     opt.time_limit_s = a->time_limit;
@@ -486,11 +489,13 @@ static int plan_model(const plan_args *a) {
         if (compare && at > 0 && (size_t)at < sizeof extra)
             snprintf(extra + at, sizeof extra - (size_t)at,
                      "\"rewrites\": \"%s\", \"rewrites_applied\": \"%s\", \"rewrite_counts\": {\"alias\": %u, "
-                     "\"inplace\": %u, \"fusepad\": %u, \"order\": %u, \"overlap\": %u}, \"rewritten_ops\": %u, "
+                     "\"inplace\": %u, \"fusepad\": %u, \"order\": %u, \"overlap\": %u, \"dwinplace\": %u, \"concat\": %u, "
+                     "\"slice\": %u}, \"rewritten_ops\": %u, "
                      "\"tflm_rules_arena_bytes\": %zu, \"tflm_rules_lower_bound_bytes\": %zu, \"saved_bytes\": %zu, "
                      "\"without_overlap_arena_bytes\": %zu, ",
-                     rwn, rwa, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, rstats.overlapped, g->n_ops,
-                     base.arena_bytes, base.lower_bound_bytes, saved, arena_mid);
+                     rwn, rwa, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, rstats.overlapped,
+                     rstats.dw_in_place, rstats.concat_in_place, rstats.slice_views, g->n_ops, base.arena_bytes,
+                     base.lower_bound_bytes, saved, arena_mid);
         at = (int)strlen(extra);
         if (a->tflm_offline && at > 0 && (size_t)at < sizeof extra)
             snprintf(extra + at, sizeof extra - (size_t)at,
@@ -543,10 +548,12 @@ static int plan_model(const plan_args *a) {
         }
         if (compare) {
             char b2[32], b3[32], b4[32], b5[32];
-            printf("rewrites %s: %u aliased, %u in place, %u pad%s fused, %u op%s reordered, %u overlap%s (applied: %s)\n",
+            printf("rewrites %s: %u aliased, %u in place, %u pad%s fused, %u op%s reordered, %u overlap%s, %u depthwise in "
+                   "place, %u concatenation input%s in place, %u slice view%s (applied: %s)\n",
                    rwn, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.fused_pads == 1 ? "" : "s",
-                   rstats.reordered, rstats.reordered == 1 ? "" : "s", rstats.overlapped,
-                   rstats.overlapped == 1 ? "" : "s", rwa);
+                   rstats.reordered, rstats.reordered == 1 ? "" : "s", rstats.overlapped, rstats.overlapped == 1 ? "" : "s",
+                   rstats.dw_in_place, rstats.concat_in_place, rstats.concat_in_place == 1 ? "" : "s", rstats.slice_views,
+                   rstats.slice_views == 1 ? "" : "s", rwa);
             printf("  against TFLM's rules (%s): lower bound %s -> %s B, arena %s -> %s B, saves %s B (%.1f%%)\n",
                    chosen->name, fmt_bytes(base.lower_bound_bytes, b1), fmt_bytes(o[ichosen].res.lower_bound_bytes, b2),
                    fmt_bytes(base.arena_bytes, b3), fmt_bytes(arena_rw, b4), fmt_bytes(saved, b5), saved_pct);

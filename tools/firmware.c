@@ -87,6 +87,9 @@ int fw_plan_make(const char *what, const loaded_model *lm, const ta_strategy *s,
     if (!rs.fused_pads) p->applied &= ~TA_REWRITE_FUSEPAD;
     if (!rs.reordered) p->applied &= ~TA_REWRITE_ORDER;
     if (!p->mp.n_overlaps) p->applied &= ~TA_REWRITE_OVERLAP;
+    if (!rs.dw_in_place) p->applied &= ~TA_REWRITE_DWINPLACE;
+    if (!rs.concat_in_place) p->applied &= ~TA_REWRITE_CONCAT;
+    if (!rs.slice_views) p->applied &= ~TA_REWRITE_SLICE;
     ta_plan_options popt;
     memset(&popt, 0, sizeof popt);
     popt.overlaps = p->mp.overlaps;

@@ -11,7 +11,7 @@ int model_rewrite_graph(const ta_graph *g, uint32_t rewrites, const ta_graph **g
                         ta_rewrite_stats *stats, const char *what) {
     *graph = g;
     *mem = NULL;
-    if (!(rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER))) return CLI_OK;
+    if (!(rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE))) return CLI_OK;
     ta_diag d;
     size_t need = ta_rewrite_graph_bytes(g, rewrites);
     *mem = cli_xmalloc(need);
@@ -49,17 +49,19 @@ int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifet
         lo.n_tensor_align = g->n_tensors;
     }
     const ta_lifetime_options *opt = &lo;
-    if (rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {
+    if (rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT | TA_REWRITE_SLICE)) {
         mp->buffer_of = cli_xcalloc(g->n_tensors, sizeof *mp->buffer_of);
+        mp->buffer_at = cli_xcalloc(g->n_tensors, sizeof *mp->buffer_at);
         size_t bb = ta_rewrite_buffers_bytes(g);
         void *bm = cli_xmalloc(bb);
         ta_op_kind_set inplace;
         ta_op_list_inplace_kinds(&ta_op_list_all, &inplace);
-        st = ta_rewrite_buffers(g, &mp->lt, rewrites, &inplace, bm, bb, mp->buffer_of, stats, &d);
+        st = ta_rewrite_buffers_at(g, &mp->lt, rewrites, &inplace, bm, bb, mp->buffer_of, mp->buffer_at, stats, &d);
         free(bm);
         if (st) return cli_error("%s: rewrite: %s: %s", what, ta_status_str(st), d.msg);
         lo.buffer_of = mp->buffer_of;
         lo.n_buffer_of = g->n_tensors;
+        lo.buffer_at = mp->buffer_at;
         opt = &lo;
     }
     size_t n = 0;
@@ -76,8 +78,10 @@ int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifet
     size_t *gmax = mp->buffer_of ? cli_xcalloc(g->n_tensors, sizeof *gmax) : NULL;
     for (uint32_t k = 0; gmax && k < g->n_tensors; k++) {
         const int32_t r = mp->buffer_of[k];
-        if (r >= 0 && (uint32_t)r < g->n_tensors && ta_lifetime_is_planned(&g->tensors[k]) && g->tensors[k].bytes > gmax[r])
-            gmax[r] = g->tensors[k].bytes;
+        /* a member at an offset (CONCAT) holds bytes up to its slice's end */
+        const size_t reach = g->tensors[k].bytes + (mp->buffer_at ? mp->buffer_at[k] : 0);
+        if (r >= 0 && (uint32_t)r < g->n_tensors && ta_lifetime_is_planned(&g->tensors[k]) && reach > gmax[r])
+            gmax[r] = reach;
     }
     for (size_t i = 0; i < mp->n; i++) {
         const ta_buffer_origin *og = &mp->origin[i];
@@ -94,7 +98,7 @@ int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifet
         const size_t cap = g->n_ops ? g->n_ops : 1, ob = ta_rewrite_overlaps_bytes(g);
         mp->overlaps = cli_xcalloc(cap, sizeof *mp->overlaps);
         void *om = cli_xmalloc(ob ? ob : 1);
-        st = ta_rewrite_overlaps(g, &mp->lt, mp->buffer_of, &walks, mp->reqs, mp->origin, mp->n, om, ob, mp->overlaps, cap,
+        st = ta_rewrite_overlaps(g, &mp->lt, mp->buffer_of, mp->buffer_at, &walks, mp->reqs, mp->origin, mp->n, om, ob, mp->overlaps, cap,
                                  &mp->n_overlaps, stats, &d);
         free(om);
         if (st) return cli_error("%s: rewrite: %s: %s", what, ta_status_str(st), d.msg);
@@ -131,6 +135,7 @@ void model_plan_free(model_plan *mp) {
     free(mp->buffer_of);
     free(mp->talign);
     free(mp->overlaps);
+    free(mp->buffer_at);
     memset(mp, 0, sizeof *mp);
 }
 

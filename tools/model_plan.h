@@ -26,6 +26,7 @@ typedef struct {
     size_t unpadded;    /* sum of the requests' bytes before padding (padding reports) */
     ta_overlap *overlaps; /* with the OVERLAP rewrite: its relations (request indices) */
     size_t n_overlaps;
+    size_t *buffer_at;  /* with them: per tensor, its byte offset in the group's buffer (CONCAT) */
 } model_plan;
 
 /* Builds lifetimes and requests.  Returns CLI_OK or prints an error. */

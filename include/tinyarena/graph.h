@@ -240,6 +240,10 @@ typedef struct ta_op_options {
     int32_t batch_dims;             /* gather */
     int32_t mirror_mode;            /* mirror pad: 0 REFLECT, 1 SYMMETRIC */
     bool exclusive, reverse;        /* cumsum */
+    /* DEPTHWISE_CONV_2D marked by the DWINPLACE rewrite (rewrite.h): the op
+     * runs over its input's buffer through a one-channel kernel scratch when
+     * the plan gives its output the input's bytes.  Never set by a reader. */
+    bool in_place;
 } ta_op_options;
 
 typedef struct ta_op {

@@ -217,6 +217,21 @@ ta_status ta_kernel_depthwise_conv2d_s8(const ta_dwconv_params *p, const int8_t 
 ta_status ta_kernel_depthwise_conv2d_f32(const ta_dwconv_params *p, const float *input,
                                          const float *filter, const float *bias, float *output);
 
+/* In place (depthwise_conv2d_inplace.c; the DWINPLACE rewrite, rewrite.h):
+ * the output is written over `data`, which holds the input on entry and
+ * the output (its first output.n*h*w*c elements, NHWC) on return, channel
+ * by channel through `scratch` (out.h * out.w elements, scratch_bytes at
+ * least that many bytes times the element size).  Depth multiplier 1 and
+ * out.h * out.w <= in.h * in.w only, else TA_E_INVALID_ARG.  Every output
+ * element is byte-identical to the out-of-place kernels'.
+ * _scratch: the bytes of scratch for elem_bytes-byte elements (0 when the
+ * geometry cannot run in place). */
+size_t ta_kernel_depthwise_conv2d_inplace_scratch(const ta_dwconv_params *p, size_t elem_bytes);
+ta_status ta_kernel_depthwise_conv2d_s8_inplace(const ta_dwconv_params *p, int8_t *data, const int8_t *filter,
+                                                const int32_t *bias, int8_t *scratch, size_t scratch_bytes);
+ta_status ta_kernel_depthwise_conv2d_f32_inplace(const ta_dwconv_params *p, float *data, const float *filter,
+                                                 const float *bias, float *scratch, size_t scratch_bytes);
+
 /* ------------------------------------------------------------------------ */
 /* FULLY_CONNECTED (fully_connected.c)                                       */
 /* ------------------------------------------------------------------------ */
@@ -481,6 +496,13 @@ ta_status ta_strided_slice_resolve(ta_slice_params *p, const int32_t *in_shape, 
                                    const int32_t *begin, const int32_t *end,
                                    const int32_t *strides, int32_t begin_mask, int32_t end_mask,
                                    int32_t shrink_axis_mask, bool offset, size_t elem_size);
+/* Whether the resolved slice is one contiguous byte range of the input
+ * (every stride 1; one index per axis before the first that keeps more,
+ * whole axes after it); *offset gets its first byte.  The SLICE rewrite
+ * (rewrite.h) plans such an output inside its input, and the kernel then
+ * finds it there and copies nothing. */
+bool ta_strided_slice_view(const ta_slice_params *p, size_t *offset);
+
 ta_status ta_kernel_strided_slice(const ta_slice_params *p, const void *input, void *output);
 
 /* RESIZE_NEAREST_NEIGHBOR (resize_nearest.c), any element size, NHWC.

@@ -176,6 +176,12 @@ typedef struct ta_lifetime_options {
      * only.  A buffer group takes its members' largest. */
     const uint32_t *tensor_align;
     size_t n_tensor_align;
+    /* With buffer_of: a member's byte offset inside its group's buffer (the
+     * CONCAT rewrite puts a producer's output at its slice of a
+     * CONCATENATION's output), one entry per global tensor, 0 for a group's
+     * own tensor r.  A group's size is then the largest offset + member
+     * bytes.  NULL: every member at offset 0. */
+    const size_t *buffer_at;
 } ta_lifetime_options;
 
 /*

@@ -17,17 +17,25 @@
  *   TA_REWRITE_OVERLAP  a CONV_2D / AVERAGE_POOL_2D / MAX_POOL_2D writes its
  *                       output over the part of its dying input its walk
  *                       has consumed (an overlap relation, plan.h; the
- *                       walk is walk.h's ROWS).
+ *                       walk is walk.h's ROWS);
+ *   TA_REWRITE_DWINPLACE  a depthwise convolution writes its output over its
+ *                       input, channel by channel through a one-channel
+ *                       kernel scratch (TinyEngine's in-place depthwise);
+ *   TA_REWRITE_CONCAT   the producers of a CONCATENATION's inputs write
+ *                       straight into their slices of its output, and the
+ *                       copy of those inputs disappears;
+ *   TA_REWRITE_SLICE    a STRIDED_SLICE whose output is one contiguous byte
+ *                       range of its input becomes a view of it (no copy).
  *
  * Two passes, so that planners, emitters and the runtime all see the same
  * result and the runtime can redo it from the model bytes alone:
  *
- *  1. ta_rewrite_graph (FUSEPAD, ORDER) builds a new graph with the same
+ *  1. ta_rewrite_graph (FUSEPAD, ORDER, DWINPLACE's marks) builds a new graph with the same
  *     tensors -- same indices, names, shapes -- and fewer or reordered ops.
  *     A folded PAD's output is flagged TA_TENSOR_ELIDED (never planned) and
  *     its conv gets padding TA_PAD_EXPLICIT with the PAD's amounts.  Op
  *     indices (and so steps) are those of the new graph.
- *  2. ta_rewrite_buffers (ALIAS, INPLACE) walks that graph in execution
+ *  2. ta_rewrite_buffers (ALIAS, INPLACE, DWINPLACE) walks that graph in execution
  *     order with its lifetimes and groups tensors into shared buffers:
  *     buffer_of[t] names the tensor whose buffer t lives in.  Passed to
  *     ta_lifetime_requests (ta_lifetime_options.buffer_of), a group becomes
@@ -77,6 +85,63 @@
  *   nearest never produces -0.0 from it (x + -x is +0.0), and s + +-0 == s
  *   for every s that is not -0.0, so skipping it changes nothing either.
  *
+ * DWINPLACE  op DEPTHWISE_CONV_2D (after FUSEPAD: reading the PAD's input),
+ *   depth multiplier 1 (input, filter and output channels equal), 4-D,
+ *   same batch, out_h * out_w <= in_h * in_w, int8 or float32 input and
+ *   output of one dtype; data input X planned, not constant or variable,
+ *   not a graph output, read by this op only (and, with ALIAS, not the
+ *   output of a RESHAPE-like op, whose input could be read later); output
+ *   Y planned and written by this op only.  Pass 1 marks the op
+ *   (ta_op_options.in_place): its prepare then asks for out_h * out_w
+ *   elements of kernel scratch and records the in-place path.  Pass 2
+ *   puts Y in X's buffer when X's buffer is needed until exactly this op
+ *   (the INPLACE rule), so the planner sees the output as a view of the
+ *   input's buffer (at offset 0: the output's NHWC bytes are the first
+ *   out_n*out_h*out_w*C of it) plus the op's scratch.  A marked op whose
+ *   output pass 2 left apart runs the normal kernel (its scratch unused).
+ *   The kernel (kernels.h, depthwise_conv2d_inplace.c) computes channel c
+ *   into the scratch, then writes it to channel c's slots, which every
+ *   later channel leaves alone: each output element is the out-of-place
+ *   kernel's arithmetic, so outputs stay byte-identical.  X may be a graph
+ *   input, as for INPLACE: TFLM's own rules already let a later tensor
+ *   reuse an input's bytes after its last use, so a TFLM user cannot read
+ *   an input back after invoke either; refill inputs before every invoke.
+ *   The whole input buffer stays reserved until Y dies (a stride-2 op's
+ *   footprint does not shrink in the plan).
+ *
+ * CONCAT  op CONCATENATION whose output Y has every dim before the axis 1,
+ *   so that input i's slice is one contiguous byte range of Y, at the sum of
+ *   the bytes of the inputs before it.  Input X joins when: planned, Y's
+ *   dtype (int8: the same scale and zero point, as prepare requires; the
+ *   copy is then bit for bit the identity), not a graph input or output,
+ *   constant or variable, written by one op before the concatenation, named
+ *   once among the op's inputs, its slice at a multiple of 16 bytes (the
+ *   arena's alignment: kernels may read their operands with word loads), and
+ *   X's buffer is X's own extent (X at offset 0 of its group, every member
+ *   inside X's bytes: a larger depthwise input written in place would spill
+ *   into the neighbouring slices).  X's whole group then moves into Y's
+ *   buffer at the slice's offset (ta_rewrite_buffers_at's buffer_at), so a
+ *   view is "a group's buffer + a byte offset"; the planner sees one buffer
+ *   whose lifetime is the union of Y's and every joined input's, the
+ *   validator and poison mode check that buffer as a whole (a write into a
+ *   slice re-checksums it), and the kernel skips an input already at its
+ *   slice.  Other inputs are copied as before.  X may have other readers:
+ *   nothing writes into a group while a member is still needed (the INPLACE
+ *   rule).  A concatenation's output may itself join a later one (nested
+ *   slices compose).  Only ta_rewrite_buffers_at applies CONCAT.
+ * SLICE  op STRIDED_SLICE with constant begin, end and strides, every stride
+ *   1, no ellipsis or new-axis mask and no `offset`, resolved as the kernel
+ *   does (negative indices from the end, clamped; begin/end/shrink masks),
+ *   whose output is one contiguous range of the input: every axis before the
+ *   first one that keeps more than one index keeps one, every axis after it
+ *   is whole.  Output Y (Y's dtype, bytes the slice's) joins input X's
+ *   buffer at X's offset + the range's start, when that start is a multiple
+ *   of 16 bytes, and not when X is a graph input and Y a graph output (the
+ *   caller refills an input while it may still read an output).  The
+ *   kernel finds Y at that address and copies nothing.  Nothing writes X's
+ *   buffer while Y is needed (the INPLACE rule sees Y as a member).  Only
+ *   ta_rewrite_buffers_at applies SLICE.
+ *
  * Nothing here allocates; both passes take caller memory sized by the
  * matching _bytes call.
  */
@@ -101,7 +166,10 @@ extern "C" {
 #define TA_REWRITE_FUSEPAD 4u
 #define TA_REWRITE_ORDER 8u
 #define TA_REWRITE_OVERLAP 16u
-#define TA_REWRITE_ALL 31u
+#define TA_REWRITE_DWINPLACE 32u
+#define TA_REWRITE_CONCAT 64u
+#define TA_REWRITE_SLICE 128u
+#define TA_REWRITE_ALL 255u
 
 /* A set of op kinds, one bit per ta_op_kind. */
 typedef struct ta_op_kind_set {
@@ -122,10 +190,13 @@ typedef struct ta_rewrite_stats {
     uint32_t fused_pads; /* PAD ops folded into the conv they fed */
     uint32_t reordered;  /* ops that run at another position than in the model */
     uint32_t overlapped; /* overlap relations declared (pass 3) */
+    uint32_t dw_in_place; /* depthwise convs whose output took their input's buffer (DWINPLACE) */
+    uint32_t concat_in_place; /* CONCATENATION inputs written straight into their slice (CONCAT) */
+    uint32_t slice_views;     /* STRIDED_SLICE outputs that are a view of their input (SLICE) */
 } ta_rewrite_stats;
 
 /* Parses a comma-separated list of "alias", "inplace", "fusepad", "order",
- * "overlap", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
+ * "overlap", "dwinplace", "concat", "slice", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
  * unknown word in diag. */
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *diag);
 
@@ -137,7 +208,7 @@ const char *ta_rewrite_names(uint32_t flags, char *buf, size_t len);
 size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags);
 
 /*
- * Pass 1: FUSEPAD and ORDER (other flags are ignored here).  Builds *out in
+ * Pass 1: FUSEPAD, ORDER and DWINPLACE's marks (other flags are ignored here).  Builds *out in
  * mem: every subgraph, every tensor (same indices; folded PAD outputs get
  * TA_TENSOR_ELIDED), subgraph 0's ops without the folded PADs and, with
  * ORDER, in the order that keeps the fewest bytes live (costing INPLACE
@@ -158,14 +229,16 @@ size_t ta_rewrite_graph_keep_bytes(const ta_graph *g);
 size_t ta_rewrite_buffers_bytes(const ta_graph *g);
 
 /*
- * Pass 2: ALIAS and INPLACE (other flags are ignored here).  g is the graph
+ * Pass 2: ALIAS, INPLACE and DWINPLACE (other flags are ignored here).  g is the graph
  * as it runs (pass 1's output, or the model's graph), lt its lifetimes.
  * Writes buffer_of[0 .. g->n_tensors) (every tensor its own buffer when no
  * rewrite applies) for ta_lifetime_options.buffer_of.  INPLACE considers
  * the op kinds in `inplace` (NULL: none): the kinds whose kernels read
  * element i before writing it, which only the runtime's op table knows --
  * ta_op_list_inplace_kinds (ops.h) gives them for an op list.  stats
- * (optional) gets aliased and in_place.  Deterministic.
+ * (optional) gets aliased and in_place.  DWINPLACE joins the output of a
+ * depthwise conv pass 1 marked (ta_op_options.in_place) to its input's
+ * buffer; stats gets dw_in_place.  Deterministic.
  */
 ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const ta_op_kind_set *inplace,
                              void *mem, size_t bytes, int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *diag);
@@ -181,7 +254,9 @@ size_t ta_rewrite_overlaps_bytes(const ta_graph *g);
  * relation that walk tolerates, between the request holding input 0 (X)
  * and the request holding output 0 (Y):
  *   - both planned tensors' requests (buffer_of: pass 2's groups, or NULL),
- *     different, neither at a fixed offset;
+ *     different, neither at a fixed offset; neither tensor a view at a
+ *     byte offset in its group (buffer_at, ta_rewrite_buffers_at, or NULL),
+ *     and the output not a slice of a larger group (a CONCAT member);
  *   - X's request dies at the op's step and Y's is born there, so the pair
  *     is live together exactly while the op runs;
  *   - the op is CONV_2D (any kernel, stride, dilation, SAME/VALID/EXPLICIT
@@ -199,9 +274,19 @@ size_t ta_rewrite_overlaps_bytes(const ta_graph *g);
  * walked output rows).
  */
 ta_status ta_rewrite_overlaps(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of,
-                              const ta_op_kind_set *walks, const ta_request *reqs, const ta_buffer_origin *origin,
+                              const size_t *buffer_at, const ta_op_kind_set *walks, const ta_request *reqs, const ta_buffer_origin *origin,
                               size_t n_req, void *mem, size_t bytes, ta_overlap *out, size_t cap, size_t *n_out,
                               ta_rewrite_stats *stats, ta_diag *diag);
+
+/* Pass 2 with views: ta_rewrite_buffers, plus CONCAT, which places group
+ * members at byte offsets inside their group's buffer: buffer_at[t]
+ * (0 .. g->n_tensors) gets t's offset (0 for every group's own tensor),
+ * for ta_lifetime_options.buffer_at.  With buffer_at NULL this is
+ * ta_rewrite_buffers (CONCAT and SLICE do not apply).  stats gets
+ * concat_in_place and slice_views. */
+ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags,
+                                const ta_op_kind_set *inplace, void *mem, size_t bytes, int32_t *buffer_of,
+                                size_t *buffer_at, ta_rewrite_stats *stats, ta_diag *diag);
 
 #ifdef __cplusplus
 }

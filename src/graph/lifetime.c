@@ -290,6 +290,7 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
     const int32_t *group = opt ? opt->buffer_of : NULL;
     if (group && opt->n_buffer_of != g->n_tensors)
         return ta_diag_set(d, TA_E_MALFORMED, "%zu buffer groups entries for %u tensors", opt->n_buffer_of, g->n_tensors);
+    const size_t *gat = group ? opt->buffer_at : NULL;
     size_t count = 0;
     for (uint32_t i = 0; i < g->n_tensors; i++) {
         const bool planned = ta_lifetime_is_planned(&g->tensors[i]);
@@ -298,6 +299,8 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
             if (r < 0 || (uint32_t)r >= g->n_tensors || group[r] != r || !planned ||
                 !ta_lifetime_is_planned(&g->tensors[r]))
                 return ta_diag_set(d, TA_E_MALFORMED, "tensor %u: bad buffer group %d (not flat, or not planned)", i, r);
+            if (gat && (gat[r] != 0 || gat[i] > SIZE_MAX / 2 || g->tensors[i].bytes > SIZE_MAX / 2))
+                return ta_diag_set(d, TA_E_MALFORMED, "tensor %u: bad offset %zu in tensor %d's buffer", i, gat[i], r);
             if (offline && (offline[i] >= 0 || offline[r] >= 0))
                 return ta_diag_set(d, TA_E_BAD_REQUEST, "tensor %u shares tensor %d's buffer but has an offline offset", i, r);
             continue; /* covered by its group's request */
@@ -333,7 +336,9 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
         size_t at = 0;
         for (int32_t j = 0; j < r; j++) at += ta_lifetime_is_planned(&g->tensors[j]) && group[j] == j ? 1 : 0;
         const size_t align = ta_align_rule_buffer(rule, ta_dtype_size(g->tensors[i].dtype), decl ? decl[i] : 0, min_align);
-        size_t sz = tflm ? ta__align_up(g->tensors[i].bytes, align) : g->tensors[i].bytes;
+        /* a member at an offset (a slice of a concatenation) reaches that far */
+        const size_t reach = g->tensors[i].bytes + (gat ? gat[i] : 0);
+        size_t sz = tflm ? ta__align_up(reach, align) : reach;
         if (sz == SIZE_MAX) return ta_diag_set(d, TA_E_OVERFLOW, "tensor %u: size overflows", i);
         ta_request *q = &reqs[at];
         if (sz > q->size) q->size = sz;

@@ -15,7 +15,10 @@ static const struct {
                {"inplace", TA_REWRITE_INPLACE},
                {"fusepad", TA_REWRITE_FUSEPAD},
                {"order", TA_REWRITE_ORDER},
-               {"overlap", TA_REWRITE_OVERLAP}};
+               {"overlap", TA_REWRITE_OVERLAP},
+               {"dwinplace", TA_REWRITE_DWINPLACE},
+               {"concat", TA_REWRITE_CONCAT},
+               {"slice", TA_REWRITE_SLICE}};
 #define N_NAMES (sizeof k_names / sizeof k_names[0])
 
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *d) {
@@ -35,7 +38,7 @@ ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *d) {
             const size_t m = n < sizeof word - 1 ? n : sizeof word - 1;
             memcpy(word, p, m);
             word[m] = '\0';
-            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%s' (alias, inplace, fusepad, order, overlap, all, none)", word);
+            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%s' (alias, inplace, fusepad, order, overlap, dwinplace, concat, slice, all, none)", word);
         }
         if (!e) break;
         p = e + 1;
@@ -183,6 +186,10 @@ typedef struct {
     int32_t *conv_src;      /* per op: the tensor a fused conv reads, or -1 */
     int32_t *conv_pad;      /* per op: top, bottom, left, right of a fused conv */
     uint32_t *order;        /* execution order: op indices of subgraph 0 */
+    uint8_t *dwip;          /* per op: a depthwise conv DWINPLACE marks in place */
+    int32_t *dw_first, *dw_last, *dw_root, *dw_until; /* DWINPLACE's profile: per tensor (carved with the flag) */
+    size_t *dw_size, *dw_live, *dw_scr;               /* per tensor: padded bytes; per step: live deltas, scratch */
+    uint8_t *dw_on;                                   /* per position: a mark kept while choosing */
     tensor_usage u;
     void *graph_mem;
     size_t graph_bytes;
@@ -207,6 +214,20 @@ static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_work *p
     p->conv_src = ta__bump_take(b, n_ops, sizeof(int32_t));
     p->conv_pad = ta__bump_take(b, n_ops, 4 * sizeof(int32_t));
     p->order = ta__bump_take(b, n_ops, sizeof(uint32_t));
+    p->dwip = ta__bump_take(b, n_ops, 1);
+    p->dw_first = p->dw_last = p->dw_root = p->dw_until = NULL;
+    p->dw_size = p->dw_live = p->dw_scr = NULL;
+    p->dw_on = NULL;
+    if (flags & TA_REWRITE_DWINPLACE) {
+        p->dw_first = ta__bump_take(b, n_t, sizeof(int32_t));
+        p->dw_last = ta__bump_take(b, n_t, sizeof(int32_t));
+        p->dw_root = ta__bump_take(b, n_t, sizeof(int32_t));
+        p->dw_until = ta__bump_take(b, n_t, sizeof(int32_t));
+        p->dw_size = ta__bump_take(b, n_t, sizeof(size_t));
+        p->dw_live = ta__bump_take(b, (size_t)n_ops + 2, sizeof(size_t));
+        p->dw_scr = ta__bump_take(b, (size_t)n_ops + 2, sizeof(size_t));
+        p->dw_on = ta__bump_take(b, n_ops, 1);
+    }
     p->u.uses = ta__bump_take(b, n_t, sizeof(uint16_t));
     p->u.producers = ta__bump_take(b, n_t, sizeof(uint16_t));
     p->u.last_user = ta__bump_take(b, n_t, sizeof(uint32_t));
@@ -316,6 +337,41 @@ static bool fusable_pad(const ta_graph *g, const tensor_usage *u, uint32_t k, ui
     pad[1] = pv[3];
     pad[2] = pv[4];
     pad[3] = pv[5];
+    return true;
+}
+
+/* ---- DWINPLACE: which depthwise convs may run over their input ------------ */
+
+/* Whether depthwise op `k` of subgraph 0, reading data tensor `xi` (the
+ * PAD's input when FUSEPAD folded one into it), may write its output over
+ * xi (rewrite.h gives the conditions and why).  The graph-level half: the
+ * buffers' half (xi's buffer is needed until exactly this op) is pass 2's. */
+static bool dwinplace_candidate(const ta_graph *g, uint32_t flags, const tensor_usage *u, uint32_t k, int32_t xi) {
+    const ta_subgraph *s = &g->subgraphs[0];
+    const ta_op *op = &g->ops[s->op_base + k];
+    if (op->kind != TA_OP_DEPTHWISE_CONV_2D || op->n_outputs != 1 || op->n_inputs < 2) return false;
+    const int32_t yi = op->outputs[0];
+    const ta_tensor *x = tensor0(g, xi), *y = tensor0(g, yi), *f = tensor0(g, op->inputs[1]);
+    if (!x || !y || !f || xi == yi || !ta_lifetime_is_planned(x) || !ta_lifetime_is_planned(y)) return false;
+    if ((x->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE | TA_TENSOR_OUTPUT)) ||
+        (y->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE | TA_TENSOR_INPUT)))
+        return false;
+    if (x->dtype != y->dtype || (x->dtype != TA_DTYPE_INT8 && x->dtype != TA_DTYPE_FLOAT32)) return false;
+    if (u->uses[xi] != 1 || u->producers[yi] != 1) return false;
+    if (x->rank != 4 || y->rank != 4 || f->rank != 4) return false;
+    if (x->shape[0] != y->shape[0] || x->shape[3] != y->shape[3] || f->shape[0] != 1 || f->shape[3] != y->shape[3])
+        return false;
+    if (x->shape[0] <= 0 || x->shape[1] <= 0 || x->shape[2] <= 0 || x->shape[3] <= 0 || y->shape[1] <= 0 ||
+        y->shape[2] <= 0)
+        return false;
+    if ((int64_t)y->shape[1] * y->shape[2] > (int64_t)x->shape[1] * x->shape[2] || y->bytes > x->bytes) return false;
+    /* With ALIAS, a RESHAPE-like producer puts x in its input's buffer, which
+     * another op may still read: not worth a scratch pass 2 would not use. */
+    if (flags & TA_REWRITE_ALIAS)
+        for (uint32_t j = 0; j < s->n_ops; j++) {
+            const ta_op *pj = &g->ops[s->op_base + j];
+            if (pj->n_outputs == 1 && pj->outputs[0] == xi && alias_candidate(g, pj)) return false;
+        }
     return true;
 }
 
@@ -566,6 +622,116 @@ static uint32_t order_ops(const ta_graph *g, uint32_t flags, pass1_work *p, uint
     return moved;
 }
 
+/* ---- DWINPLACE: which marked convs to keep ---------------------------------- */
+
+/* A marked depthwise conv costs a scratch pointer and runs a per-channel
+ * kernel, so DWINPLACE keeps a mark only where it lowers the graph's peak.
+ * The profile is pass 2's view in the final order: TFLM's steps (position v
+ * at step v + 1, graph inputs from step 0, outputs to the end), 16-byte
+ * sizes, ALIAS and INPLACE groups joined by pass 2's rule, each conv marked
+ * in `on` (per position) in its input's group, its scratch at its step.
+ * Returns the most bytes live at one step. */
+static size_t dw_profile(const ta_graph *g, uint32_t flags, pass1_work *p, uint32_t n, const uint8_t *on) {
+    const ta_subgraph *s = &g->subgraphs[0];
+    const uint32_t nt = s->n_tensors;
+    for (uint32_t t = 0; t < nt; t++) {
+        const ta_tensor *tt = &g->tensors[s->tensor_base + t];
+        p->dw_root[t] = (int32_t)t;
+        p->dw_first[t] = (tt->flags & TA_TENSOR_INPUT) ? 0 : -1;
+        p->dw_last[t] = (tt->flags & TA_TENSOR_OUTPUT) ? (int32_t)n : -1;
+        p->dw_size[t] = ta_lifetime_is_planned(tt) ? ta__align_up(tt->bytes, 16) : 0;
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        const uint32_t k = p->order[v];
+        const ta_op *op = &g->ops[s->op_base + k];
+        for (uint32_t i = 0; i < op->n_inputs; i++) {
+            const int32_t t = eff_input(g, p, k, i);
+            if (t >= 0 && (uint32_t)t < nt && p->dw_last[t] < (int32_t)v + 1) p->dw_last[t] = (int32_t)v + 1;
+        }
+        for (uint32_t i = 0; i < op->n_outputs; i++) {
+            const int32_t t = op->outputs[i];
+            if (t >= 0 && (uint32_t)t < nt && p->dw_first[t] < 0) p->dw_first[t] = (int32_t)v + 1;
+        }
+    }
+    for (uint32_t t = 0; t < nt; t++) {
+        if (p->dw_first[t] < 0 || p->dw_last[t] < p->dw_first[t]) p->dw_size[t] = 0; /* never live */
+        p->dw_until[t] = (g->tensors[s->tensor_base + t].flags & TA_TENSOR_OUTPUT) ? INT32_MAX : p->dw_last[t];
+    }
+    for (uint32_t v = 0; v < n + 2; v++) p->dw_live[v] = p->dw_scr[v] = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        const uint32_t k = p->order[v];
+        const ta_op *op = &g->ops[s->op_base + k];
+        const int32_t step = (int32_t)v + 1;
+        if (control_flow(op) || op->n_outputs != 1 || op->n_inputs < 1) continue;
+        const int32_t yi = op->outputs[0];
+        if (yi < 0 || (uint32_t)yi >= nt || !p->dw_size[yi] || p->dw_root[yi] != yi || p->dw_first[yi] != step) continue;
+        int32_t join = -1;
+        if (op->kind == TA_OP_DEPTHWISE_CONV_2D) {
+            const int32_t xi = eff_input(g, p, k, 0);
+            if (on[v] && xi >= 0 && (uint32_t)xi < nt && p->dw_size[p->dw_root[xi]] &&
+                p->dw_until[p->dw_root[xi]] == step) {
+                const ta_tensor *y = &g->tensors[s->tensor_base + (uint32_t)yi];
+                join = xi;
+                p->dw_scr[v + 1] += ta__align_up((size_t)y->shape[1] * (size_t)y->shape[2] * ta_dtype_size(y->dtype), 16);
+            }
+        } else if (alias_candidate(g, op) && p->conv_src[k] < 0) {
+            if (flags & TA_REWRITE_ALIAS) join = op->inputs[0];
+        } else if (flags & TA_REWRITE_INPLACE) {
+            for (uint32_t i = 0; i < op->n_inputs && join < 0; i++)
+                if (inplace_candidate(g, p->inplace, op, i) && p->dw_until[p->dw_root[op->inputs[i]]] == step)
+                    join = op->inputs[i];
+        }
+        if (join < 0) continue;
+        const int32_t r = p->dw_root[join];
+        if (!p->dw_size[r]) continue;
+        p->dw_root[yi] = r;
+        if (p->dw_until[yi] > p->dw_until[r]) p->dw_until[r] = p->dw_until[yi];
+        if (p->dw_last[yi] > p->dw_last[r]) p->dw_last[r] = p->dw_last[yi];
+        if (p->dw_size[yi] > p->dw_size[r]) p->dw_size[r] = p->dw_size[yi];
+        p->dw_size[yi] = 0;
+    }
+    /* each group once, at its root: a difference array over the steps */
+    for (uint32_t t = 0; t < nt; t++) {
+        if (!p->dw_size[t] || p->dw_root[t] != (int32_t)t) continue;
+        p->dw_live[p->dw_first[t]] += p->dw_size[t];
+        p->dw_live[p->dw_last[t] + 1] -= p->dw_size[t];
+    }
+    size_t run = 0, peak = 0;
+    for (uint32_t v = 0; v <= n; v++) {
+        run += p->dw_live[v];
+        if (run + p->dw_scr[v] > peak) peak = run + p->dw_scr[v];
+    }
+    return peak;
+}
+
+/* Keeps the marks (p->dwip, per op) that lower the peak: greedily, one mark
+ * at a time in the model's order, each kept when the peak with it is no
+ * higher; if the peak did not drop in the end, none is kept.  At most
+ * DW_SELECT_EVALS profiles (each linear in the graph), so a graph with
+ * thousands of marks stays bounded; deterministic. */
+#define DW_SELECT_EVALS 4096u
+static void dwinplace_select(const ta_graph *g, uint32_t flags, pass1_work *p, uint32_t n) {
+    uint8_t *on = p->dw_on;
+    uint32_t n_marks = 0, evals = 0;
+    for (uint32_t v = 0; v < n; v++) n_marks += (on[v] = 0, p->dwip[p->order[v]] != 0);
+    if (!n_marks) return;
+    const size_t peak0 = dw_profile(g, flags, p, n, on);
+    size_t peak = peak0;
+    bool changed = true;
+    while (changed && evals < DW_SELECT_EVALS) {
+        changed = false;
+        for (uint32_t v = 0; v < n && evals < DW_SELECT_EVALS; v++) {
+            if (on[v] || !p->dwip[p->order[v]]) continue;
+            on[v] = 1;
+            const size_t pk = dw_profile(g, flags, p, n, on);
+            evals++;
+            if (pk < peak) peak = pk, changed = true;
+            else on[v] = 0;
+        }
+    }
+    for (uint32_t v = 0; v < n; v++) p->dwip[p->order[v]] = peak < peak0 ? on[v] : 0;
+}
+
 static ta_status copy_op(ta_graph *out, const ta_op *op, const int32_t *inputs, const ta_op_options *opt) {
     ta_op_desc d;
     memset(&d, 0, sizeof d);
@@ -624,9 +790,16 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
             memcpy(&p.conv_pad[4 * c], pad, sizeof pad);
             fused++;
         }
+        for (uint32_t k = 0; k < n_ops0; k++) {
+            p.dwip[k] = 0;
+            if (p.fused[k] || !(flags & TA_REWRITE_DWINPLACE)) continue;
+            const int32_t src = p.conv_src[k] >= 0 ? p.conv_src[k] : g->ops[s0->op_base + k].inputs[0];
+            p.dwip[k] = dwinplace_candidate(g, flags, &p.u, k, src);
+        }
         for (uint32_t k = 0; k < n_ops0; k++)
             if (!p.fused[k]) p.order[n_order++] = k;
         if ((flags & TA_REWRITE_ORDER) && p.o.trail) moved = order_ops(g, flags, &p, n_order);
+        if (flags & TA_REWRITE_DWINPLACE) dwinplace_select(g, flags, &p, n_order);
     }
     if ((st = ta_graph_init(out, &p.lim, p.graph_mem, p.graph_bytes)))
         return ta_diag_set(d, st, "rewrite: cannot lay out the new graph");
@@ -657,7 +830,12 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
                 o.pad_bottom = p.conv_pad[4 * k + 1];
                 o.pad_left = p.conv_pad[4 * k + 2];
                 o.pad_right = p.conv_pad[4 * k + 3];
+                o.in_place = p.dwip[k] != 0;
                 st = copy_op(out, op, in, &o);
+            } else if (si == 0 && p.dwip[k]) {
+                ta_op_options o = op->opt;
+                o.in_place = true;
+                st = copy_op(out, op, op->inputs, &o);
             } else {
                 st = copy_op(out, op, op->inputs, &op->opt);
             }
@@ -704,12 +882,135 @@ size_t ta_rewrite_buffers_bytes(const ta_graph *g) {
  *  4. a joining tensor extends its group's "needed until". */
 ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const ta_op_kind_set *inplace,
                              void *mem, size_t bytes, int32_t *buffer_of, ta_rewrite_stats *stats, ta_diag *d) {
+    return ta_rewrite_buffers_at(g, lt, flags, inplace, mem, bytes, buffer_of, NULL, stats, d);
+}
+
+/* CONCAT at concatenation `op` (step `step`, fresh output yi, local): moves
+ * the group of every input that qualifies (rewrite.h) into yi's buffer at
+ * the input's slice.  Indices into buffer_of/at are global, `until` local.
+ * Returns how many inputs joined. */
+static uint32_t concat_join(const ta_graph *g, const ta_lifetimes *lt, const tensor_usage *u, int32_t *until,
+                            int32_t *buffer_of, size_t *at, const ta_op *op, int32_t step, int32_t yi) {
+    const ta_subgraph *s = &g->subgraphs[0];
+    const uint32_t base = s->tensor_base;
+    const ta_tensor *y = tensor0(g, yi);
+    if (!y || op->n_inputs < 1 || op->n_inputs > 64 || y->rank < 1 || y->rank > TA_MAX_RANK) return 0;
+    const int32_t axis = op->opt.axis < 0 ? op->opt.axis + y->rank : op->opt.axis;
+    if (axis < 0 || axis >= y->rank) return 0;
+    for (int32_t d = 0; d < axis; d++)
+        if (y->shape[d] != 1) return 0; /* a slice would be several ranges */
+    const size_t es = ta_dtype_size(y->dtype);
+    if (!es || y->dtype == TA_DTYPE_INT4) return 0;
+    int64_t inner = 1;
+    for (int32_t d = axis + 1; d < y->rank; d++) {
+        if (y->shape[d] <= 0 || inner > ((int64_t)1 << 40)) return 0; /* no int64 overflow on hostile shapes */
+        inner *= y->shape[d];
+    }
+    const int32_t ry = (int32_t)(base + (uint32_t)yi);
+    uint64_t off = 0;
+    uint32_t joined = 0;
+    for (uint32_t i = 0; i < op->n_inputs; i++) {
+        const int32_t xi = op->inputs[i];
+        const ta_tensor *x = tensor0(g, xi);
+        if (!x || x->rank != y->rank || x->shape[axis] < 0) return joined; /* prepare refuses it */
+        for (int32_t d = 0; d < y->rank; d++)
+            if (d != axis && x->shape[d] != y->shape[d]) return joined;
+        if (inner > ((int64_t)1 << 40) || off > ((uint64_t)1 << 62)) return joined;
+        const uint64_t xb = (uint64_t)x->shape[axis] * (uint64_t)inner * es, slice = off;
+        off += xb;
+        if (!ta_lifetime_is_planned(x) || x->dtype != y->dtype || x->bytes != xb || slice % 16) continue;
+        if (x->flags & (TA_TENSOR_INPUT | TA_TENSOR_OUTPUT | TA_TENSOR_CONST | TA_TENSOR_VARIABLE)) continue;
+        if (x->dtype == TA_DTYPE_INT8 && !same_quant(x, y)) continue;
+        bool once = true;
+        for (uint32_t j = 0; j < op->n_inputs; j++) once &= j == i || op->inputs[j] != xi;
+        const uint32_t gx = base + (uint32_t)xi;
+        if (!once || u->producers[xi] != 1 || lt->first[gx] < 1 || lt->first[gx] >= step) continue;
+        const int32_t r = buffer_of[gx];
+        if (r == ry || at[gx] != 0) continue;
+        bool inside = true;
+        for (uint32_t m = base; m < base + s->n_tensors && inside; m++)
+            if (buffer_of[m] == r) inside = at[m] + g->tensors[m].bytes <= xb;
+        if (!inside) continue;
+        for (uint32_t m = base; m < base + s->n_tensors; m++)
+            if (buffer_of[m] == r) buffer_of[m] = ry, at[m] += (size_t)slice;
+        if (until[r - (int32_t)base] > until[yi]) until[yi] = until[r - (int32_t)base];
+        joined++;
+    }
+    return joined;
+}
+
+/* SLICE: whether STRIDED_SLICE `op` (output yi) reads one contiguous byte
+ * range of its input; *off gets its start.  Resolution is the kernel's
+ * (ta_strided_slice_resolve) for stride 1 without `offset`: begin from the
+ * end when negative, clamped to [0, n], 0 under begin_mask; end likewise,
+ * n under end_mask, start + 1 under shrink (start when start == n). */
+static bool slice_view(const ta_graph *g, const ta_op *op, int32_t yi, uint64_t *off) {
+    if (op->n_inputs != 4 || op->n_outputs != 1) return false;
+    const ta_tensor *x = tensor0(g, op->inputs[0]), *y = tensor0(g, yi);
+    if (!x || !y || x->rank < 1 || x->rank > 5 || x->dtype != y->dtype) return false;
+    const ta_op_options *o = &op->opt;
+    if (o->ellipsis_mask || o->new_axis_mask || o->offset) return false;
+    const int32_t r = x->rank;
+    const int32_t *bv[3];
+    for (int k = 0; k < 3; k++) {
+        const ta_tensor *t = tensor0(g, op->inputs[1 + k]);
+        if (!t || t->dtype != TA_DTYPE_INT32 || ta_tensor_elements(t) != (uint64_t)r) return false;
+        bv[k] = const_data(t, (size_t)r * 4);
+        if (!bv[k]) return false;
+    }
+    const size_t es = ta_dtype_size(x->dtype);
+    if (!es || x->dtype == TA_DTYPE_INT4) return false;
+    int64_t start[5], len[5];
+    for (int32_t a = 0; a < r; a++) {
+        int32_t b, e, s;
+        memcpy(&b, (const unsigned char *)bv[0] + 4 * a, 4);
+        memcpy(&e, (const unsigned char *)bv[1] + 4 * a, 4);
+        memcpy(&s, (const unsigned char *)bv[2] + 4 * a, 4);
+        const int64_t n = x->shape[a];
+        if (s != 1 || n <= 0) return false;
+        int64_t st = b < 0 ? (int64_t)b + n : b;
+        st = st < 0 ? 0 : st > n ? n : st;
+        if (o->begin_mask & (1 << a)) st = 0;
+        int64_t sp;
+        if (o->shrink_axis_mask & (1 << a)) {
+            sp = st >= n ? st : st + 1;
+        } else {
+            sp = e < 0 ? (int64_t)e + n : e;
+            sp = sp < 0 ? 0 : sp > n ? n : sp;
+            if (o->end_mask & (1 << a)) sp = n;
+        }
+        start[a] = st;
+        len[a] = sp > st ? sp - st : 0;
+    }
+    /* contiguous: one index per axis up to the first axis that keeps more,
+     * whole axes after it */
+    int32_t k = 0;
+    while (k < r - 1 && len[k] == 1) k++;
+    uint64_t elems = 1, at = 0, stride = 1;
+    for (int32_t a = r - 1; a >= 0; a--) {
+        if (a > k && (start[a] != 0 || len[a] != x->shape[a])) return false;
+        at += (uint64_t)start[a] * stride;
+        stride *= (uint64_t)x->shape[a];
+        elems *= (uint64_t)len[a];
+    }
+    if (!elems || elems * es != y->bytes || ta_tensor_elements(y) != elems) return false;
+    *off = at * es;
+    return true;
+}
+
+ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags,
+                                const ta_op_kind_set *inplace, void *mem, size_t bytes, int32_t *buffer_of,
+                                size_t *buffer_at, ta_rewrite_stats *stats, ta_diag *d) {
     if (!g || !lt || !buffer_of) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: NULL argument");
     if (flags & ~TA_REWRITE_ALL) return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: unknown flags 0x%x", flags);
     if (lt->n_tensors != g->n_tensors || lt->n_ops != g->n_ops)
         return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite: lifetimes are of another graph");
     for (uint32_t t = 0; t < g->n_tensors; t++) buffer_of[t] = (int32_t)t;
-    if (!g->n_subgraphs || !(flags & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE))) return TA_OK;
+    for (uint32_t t = 0; buffer_at && t < g->n_tensors; t++) buffer_at[t] = 0;
+    if (!buffer_at) flags &= ~(uint32_t)(TA_REWRITE_CONCAT | TA_REWRITE_SLICE);
+    if (!g->n_subgraphs || !(flags & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT |
+                                      TA_REWRITE_SLICE)))
+        return TA_OK;
     const size_t need = ta_rewrite_buffers_bytes(g);
     if (!mem || bytes < need) return ta_diag_set(d, TA_E_NO_MEMORY, "rewrite needs %zu bytes, has %zu", need, mem ? bytes : 0);
     const ta_subgraph *s = &g->subgraphs[0];
@@ -725,7 +1026,7 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
     count_usage(g, &u);
     for (uint32_t t = 0; t < s->n_tensors; t++)
         until[t] = (g->tensors[base + t].flags & TA_TENSOR_OUTPUT) ? INT32_MAX : lt->last[base + t];
-    uint32_t aliased = 0, in_place = 0;
+    uint32_t aliased = 0, in_place = 0, dw_in_place = 0, concat_in_place = 0, slice_views = 0;
     for (uint32_t k = 0; k < s->n_ops; k++) {
         const ta_op *op = &g->ops[s->op_base + k];
         const int32_t step = lt->op_step[s->op_base + k];
@@ -736,9 +1037,38 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
         if (!y || !ta_lifetime_is_planned(y) || buffer_of[base + (uint32_t)yi] != (int32_t)(base + (uint32_t)yi) ||
             u.producers[yi] != 1 || lt->first[base + (uint32_t)yi] != step)
             continue;
+        if (op->kind == TA_OP_STRIDED_SLICE) {
+            uint64_t off = 0;
+            const int32_t xi = op->inputs[0];
+            const ta_tensor *x = tensor0(g, xi);
+            if (!(flags & TA_REWRITE_SLICE) || !x || !ta_lifetime_is_planned(x) || xi == yi ||
+                ((x->flags & TA_TENSOR_INPUT) && (y->flags & TA_TENSOR_OUTPUT)) || !slice_view(g, op, yi, &off) ||
+                off % 16)
+                continue;
+            const int32_t r = buffer_of[base + (uint32_t)xi];
+            buffer_of[base + (uint32_t)yi] = r;
+            buffer_at[base + (uint32_t)yi] = buffer_at[base + (uint32_t)xi] + (size_t)off;
+            if (until[yi] > until[r - (int32_t)base]) until[r - (int32_t)base] = until[yi];
+            slice_views++;
+            continue;
+        }
+        if (op->kind == TA_OP_CONCATENATION) {
+            if (flags & TA_REWRITE_CONCAT) concat_in_place += concat_join(g, lt, &u, until, buffer_of, buffer_at, op, step, yi);
+            continue;
+        }
         int32_t join = -1;
         const bool reshape = alias_candidate(g, op);
-        if (reshape) {
+        const bool dw = op->kind == TA_OP_DEPTHWISE_CONV_2D && op->opt.in_place;
+        if (dw) {
+            /* marked by pass 1: joins when the input's buffer dies here */
+            if (flags & TA_REWRITE_DWINPLACE) {
+                const int32_t xi = op->inputs[0];
+                const ta_tensor *x = tensor0(g, xi);
+                if (x && ta_lifetime_is_planned(x) && xi != yi &&
+                    until[buffer_of[base + (uint32_t)xi] - (int32_t)base] == step)
+                    join = xi;
+            }
+        } else if (reshape) {
             if (flags & TA_REWRITE_ALIAS) join = op->inputs[0];
         } else if (flags & TA_REWRITE_INPLACE) {
             for (uint32_t i = 0; i < op->n_inputs && join < 0; i++) {
@@ -750,14 +1080,20 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
         if (join < 0) continue;
         const int32_t r = buffer_of[base + (uint32_t)join];
         buffer_of[base + (uint32_t)yi] = r;
+        /* over the input's bytes, wherever they sit in the group (a slice) */
+        if (buffer_at) buffer_at[base + (uint32_t)yi] = buffer_at[base + (uint32_t)join];
         const int32_t ry = until[yi];
         if (ry > until[r - (int32_t)base]) until[r - (int32_t)base] = ry;
-        if (reshape) aliased++;
+        if (dw) dw_in_place++;
+        else if (reshape) aliased++;
         else in_place++;
     }
     if (stats) {
         stats->aliased += aliased;
         stats->in_place += in_place;
+        stats->dw_in_place += dw_in_place;
+        stats->concat_in_place += concat_in_place;
+        stats->slice_views += slice_views;
     }
     return TA_OK;
 }
@@ -830,7 +1166,7 @@ static bool walk_geometry(const ta_graph *g, const ta_op *op, ta_conv_geometry *
  * requests then permits exactly the placements the walk permits on the
  * tensors (Y's bytes start its request, X's start its request). */
 ta_status ta_rewrite_overlaps(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of,
-                              const ta_op_kind_set *walks, const ta_request *reqs, const ta_buffer_origin *origin,
+                              const size_t *buffer_at, const ta_op_kind_set *walks, const ta_request *reqs, const ta_buffer_origin *origin,
                               size_t n_req, void *mem, size_t bytes, ta_overlap *out, size_t cap, size_t *n_out,
                               ta_rewrite_stats *stats, ta_diag *d) {
     if (!g || !lt || !n_out || (n_req && (!reqs || !origin)) || (cap && !out))
@@ -858,7 +1194,15 @@ ta_status ta_rewrite_overlaps(const ta_graph *g, const ta_lifetimes *lt, const i
         if (op->inputs[0] < 0 || op->outputs[0] < 0) continue;
         uint32_t xt = base + (uint32_t)op->inputs[0], yt = base + (uint32_t)op->outputs[0];
         if (xt >= g->n_tensors || yt >= g->n_tensors) continue;
+        const uint32_t x_own = xt, y_own = yt;
         if (buffer_of) xt = (uint32_t)buffer_of[xt], yt = (uint32_t)buffer_of[yt];
+        /* The relation below is for requests that start with the walked
+         * tensors.  A view at an offset (SLICE, CONCAT: buffer_at) does not,
+         * and an output that is a slice of a larger buffer (a CONCAT member)
+         * shares its request with bytes the walk does not write: leave such
+         * pairs alone. */
+        if (buffer_at && (buffer_at[x_own] || buffer_at[y_own])) continue;
+        if (yt != y_own && yt < g->n_tensors && g->tensors[yt].bytes > g->tensors[y_own].bytes) continue;
         if (xt >= g->n_tensors || yt >= g->n_tensors || req_of[xt] < 0 || req_of[yt] < 0 || req_of[xt] == req_of[yt])
             continue;
         const ta_request *rx = &reqs[req_of[xt]], *ry = &reqs[req_of[yt]];

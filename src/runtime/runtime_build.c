@@ -61,9 +61,12 @@ static size_t work_guess(const ta_runtime *rt) {
     b += (size_t)(lim.tensors + lim.ops) * (sizeof(ta_request) + sizeof(ta_buffer_origin) + sizeof(size_t) + 16);
     b += (size_t)(lim.tensors + 2 * lim.ops) * 16 + 1024;
     /* rewrites: a second graph and per-op tables (pass 1), per-tensor groups (pass 2) */
-    if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER))
+    if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE))
         b += ta_graph_bytes(&lim) + (size_t)lim.ops * 32 + (size_t)lim.tensors * 8 + 8 * ALIGN;
-    if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) b += (size_t)lim.tensors * 16 + 6 * ALIGN;
+    if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE))
+        b += (size_t)lim.tensors * 24 + (size_t)lim.ops * 24 + 4 * ALIGN; /* DWINPLACE's profile */
+    if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT | TA_REWRITE_SLICE))
+        b += (size_t)lim.tensors * (16 + sizeof(size_t)) + 7 * ALIGN;
     /* pass 3: one relation per op at most, a request index per tensor */
     if (rt->opt.rewrites & TA_REWRITE_OVERLAP)
         b += (size_t)lim.ops * sizeof(ta_overlap) + (size_t)lim.tensors * sizeof(int32_t) + 4 * ALIGN;
@@ -142,7 +145,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     }
     ta_op_kind_set inplace; /* the kinds of this op list that may run in place */
     ta_op_list_inplace_kinds(rt->opt.ops, &inplace);
-    if (rw & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER)) {
+    if (rw & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE)) {
         /* the rewritten graph: same tensors, fewer or reordered ops */
         const size_t rb = ta_rewrite_graph_bytes(&w->g, rw);
         void *rmem = carve(&c, 1, rb);
@@ -239,14 +242,17 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     lopt.rule = rt->opt.align_rule;
     lopt.tensor_align = w->talign;
     lopt.n_tensor_align = w->g.n_tensors;
-    if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE)) {
+    if (rw & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT | TA_REWRITE_SLICE)) {
         w->buffer_of = carve(&c, w->g.n_tensors, sizeof *w->buffer_of);
+        w->buffer_at = carve(&c, w->g.n_tensors, sizeof *w->buffer_at);
         const size_t bb = ta_rewrite_buffers_bytes(&w->g);
         void *bmem = carve(&c, 1, bb);
-        if ((w->g.n_tensors && !w->buffer_of) || !bmem) return short_work(rt, &c, 0, diag);
-        if ((st = ta_rewrite_buffers(&w->g, &w->lt, rw, &inplace, bmem, bb, w->buffer_of, NULL, diag))) return st;
+        if ((w->g.n_tensors && (!w->buffer_of || !w->buffer_at)) || !bmem) return short_work(rt, &c, 0, diag);
+        if ((st = ta_rewrite_buffers_at(&w->g, &w->lt, rw, &inplace, bmem, bb, w->buffer_of, w->buffer_at, NULL, diag)))
+            return st;
         lopt.buffer_of = w->buffer_of;
         lopt.n_buffer_of = w->g.n_tensors;
+        lopt.buffer_at = w->buffer_at;
     }
     const ta_lifetime_options *lo = &lopt;
     if ((st = ta_lifetime_requests(&w->g, &w->lt, lo, NULL, NULL, 0, &w->n_req, diag))) return st;
@@ -273,7 +279,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         ta_overlap *arr = carve(&c, cap, sizeof *arr);
         void *om = carve(&c, 1, ob);
         if (!arr || !om) return short_work(rt, &c, 0, diag);
-        if ((st = ta_rewrite_overlaps(&w->g, &w->lt, w->buffer_of, &walks, w->reqs, w->origin, w->n_req, om, ob, arr,
+        if ((st = ta_rewrite_overlaps(&w->g, &w->lt, w->buffer_of, w->buffer_at, &walks, w->reqs, w->origin, w->n_req, om, ob, arr,
                                       cap, &n_ov, NULL, diag)))
             return st;
         release(&c, om, 0);
@@ -388,7 +394,8 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
     /* members of a buffer group: their group's bytes */
     for (uint32_t k = 0; w->buffer_of && k < sg->n_tensors; k++) {
         const int32_t r = w->buffer_of[sg->tensor_base + k];
-        if (r != (int32_t)(sg->tensor_base + k)) rt->ptrs[k] = rt->ptrs[(uint32_t)r - sg->tensor_base];
+        if (r != (int32_t)(sg->tensor_base + k))
+            rt->ptrs[k] = (uint8_t *)rt->ptrs[(uint32_t)r - sg->tensor_base] + w->buffer_at[sg->tensor_base + k];
     }
     /* the const image: the caller's blob (checked by build), or written here */
     if (rt->opt.consts) {

@@ -85,6 +85,7 @@ typedef struct ta__built {
     size_t *offsets;
     size_t n_req;
     int32_t *buffer_of;       /* with ALIAS/INPLACE: per global tensor, its group's tensor */
+    size_t *buffer_at;        /* with them: per global tensor, its byte offset in the group (CONCAT) */
     size_t planned, lower_bound, max_scratch, sum_scratch, records, tables;
     size_t n_sops;            /* ops that need scratch (either mode) */
     size_t image;             /* const image bytes */

@@ -21,7 +21,11 @@ ta_status ta_kernel_concatenation(const ta_concat_params *p, const void *const *
     for (int64_t o = 0; o < p->outer; o++) {
         for (int32_t k = 0; k < p->n_inputs; k++) {
             const size_t nb = (size_t)p->copy_bytes[k];
-            if (nb) memcpy(out, (const uint8_t *)inputs[k] + (size_t)o * nb, nb);
+            /* an input its producer wrote straight into its slice (the CONCAT
+             * rewrite) is already there; the plan makes any other input
+             * disjoint from the output */
+            const uint8_t *src = (const uint8_t *)inputs[k] + (size_t)o * nb;
+            if (nb && src != out) memcpy(out, src, nb);
             out += nb;
         }
     }

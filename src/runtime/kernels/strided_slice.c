@@ -50,6 +50,26 @@ ta_status ta_strided_slice_resolve(ta_slice_params *p, const int32_t *in_shape, 
     return TA_OK;
 }
 
+bool ta_strided_slice_view(const ta_slice_params *p, size_t *offset) {
+    if (!p || !offset || p->rank < 1 || p->rank > TA_KERNEL_MAX_SLICE_RANK || !p->elem_size) return false;
+    int64_t len[TA_KERNEL_MAX_SLICE_RANK];
+    for (int32_t a = 0; a < p->rank; a++) {
+        if (p->stride[a] != 1 || p->in_shape[a] <= 0) return false;
+        len[a] = p->stop[a] > p->start[a] ? (int64_t)p->stop[a] - p->start[a] : 0;
+        if (!len[a]) return false;
+    }
+    int32_t k = 0;
+    while (k < p->rank - 1 && len[k] == 1) k++;
+    uint64_t at = 0, stride = 1;
+    for (int32_t a = p->rank - 1; a >= 0; a--) {
+        if (a > k && (p->start[a] != 0 || len[a] != p->in_shape[a])) return false;
+        at += (uint64_t)p->start[a] * stride;
+        stride *= (uint64_t)p->in_shape[a];
+    }
+    *offset = (size_t)(at * p->elem_size);
+    return true;
+}
+
 static bool done(int32_t i, int32_t stop, int32_t stride) { return stride > 0 ? i >= stop : i <= stop; }
 
 ta_status ta_kernel_strided_slice(const ta_slice_params *p, const void *input, void *output) {

@@ -108,16 +108,30 @@ static ta_status prep_dwconv(ta__op_ctx *c) {
         return ta__op_fail(c, TA_E_MALFORMED, "output shape does not match input, filter and options");
     if ((st = ta__op_bias_len(c, b, p->output.c))) return st;
     if (!w->data) return ta__op_fail(c, TA_E_UNSUPPORTED, "filter is not constant");
-    if (in->dtype == TA_DTYPE_INT8)
-        return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
-    if (in->dtype == TA_DTYPE_FLOAT32) {
+    if (in->dtype == TA_DTYPE_INT8) {
+        if ((st = ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q))) return st;
+    } else if (in->dtype == TA_DTYPE_FLOAT32) {
         if (w->dtype != TA_DTYPE_FLOAT32 || out->dtype != TA_DTYPE_FLOAT32)
             return ta__op_fail_type(c, "filter/output", w->dtype);
         if (b && b->dtype != TA_DTYPE_FLOAT32) return ta__op_fail_type(c, "bias", b->dtype);
         c->path = TA__P_F32;
-        return ta__op_float_act(c, &p->act_min, &p->act_max);
+        if ((st = ta__op_float_act(c, &p->act_min, &p->act_max))) return st;
+    } else {
+        return ta__op_fail_type(c, "input", in->dtype);
     }
-    return ta__op_fail_type(c, "input", in->dtype);
+    /* DWINPLACE (rewrite.h) marked this op: it will run over its input's
+     * buffer through a one-channel scratch.  The record says so (path and
+     * scratch bytes), so firmware running from the const blob does the same.
+     * A geometry the in-place kernel cannot take keeps the normal path (the
+     * rewrite's pass 2 then keeps the buffers apart: it checks the same). */
+    if (c->op->opt.in_place && in->dtype == out->dtype) {
+        const size_t sb = ta_kernel_depthwise_conv2d_inplace_scratch(p, ta_dtype_size(in->dtype));
+        if (sb) {
+            c->path = c->path == TA__P_F32 ? TA__P_F32_INPLACE : TA__P_S8_INPLACE;
+            c->scratch = sb;
+        }
+    }
+    return TA_OK;
 }
 
 static ta_status conv_call(const ta__op_run *r, const ta_conv_params *p, const void *in, void *out) {
@@ -174,8 +188,15 @@ static ta_status run_conv(const ta__op_run *r) {
 static ta_status run_dwconv(const ta__op_run *r) {
     const ta_dwconv_params *p = r->params;
     void *in = ta__op_in_ptr(r, 0), *w = ta__op_in_ptr(r, 1), *b = ta__op_in_ptr(r, 2), *out = ta__op_out_ptr(r, 0);
-    return r->path == TA__P_S8 ? ta_kernel_depthwise_conv2d_s8(p, in, w, b, out)
-                               : ta_kernel_depthwise_conv2d_f32(p, in, w, b, out);
+    /* an in-place record whose output did not get its input's bytes (the
+     * plan kept them apart) runs the normal kernel; one that did runs over
+     * them: the two pointers are either equal or the buffers disjoint */
+    if (r->path == TA__P_S8_INPLACE && in == out)
+        return ta_kernel_depthwise_conv2d_s8_inplace(p, out, w, b, r->scratch, r->scratch_bytes);
+    if (r->path == TA__P_F32_INPLACE && in == out)
+        return ta_kernel_depthwise_conv2d_f32_inplace(p, out, w, b, r->scratch, r->scratch_bytes);
+    return r->path == TA__P_S8 || r->path == TA__P_S8_INPLACE ? ta_kernel_depthwise_conv2d_s8(p, in, w, b, out)
+                                                                : ta_kernel_depthwise_conv2d_f32(p, in, w, b, out);
 }
 
 TA__OP_DEF_OV(ta_op_CONV_2D, CONV_2D, ta_conv_params, k_fields_conv, TA__CLEAR_PADDING(clear_conv), prep_conv,

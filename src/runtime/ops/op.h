@@ -37,7 +37,9 @@ enum {
     TA__P_COPY,
     TA__P_S16_B32, /* int16 conv with int32 bias (or none) */
     TA__P_S8_S8,   /* svdf with int8 time weights and state */
-    TA__P_S32      /* int32 ADD, MUL, DIV */
+    TA__P_S32,     /* int32 ADD, MUL, DIV */
+    TA__P_S8_INPLACE, /* depthwise int8 over its input through a one-channel scratch (DWINPLACE) */
+    TA__P_F32_INPLACE /* the same, float32 */
 };
 
 /* Record kinds of the custom ops that have a kernel: TFLM's signal library.
