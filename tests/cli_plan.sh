@@ -124,7 +124,7 @@ if [ -d "$data/models" ]; then
   out=$("$cli" plan "$m" --rewrite none) && echo "$out" | grep -q "31 ops, 89 tensors: 32 planned" && echo "$out" | grep -q "largest live set: 55,296 B" && ok "model table" || bad "model table: $out"
   # by default every rewrite: the chain TFLM's rules -> graph/buffer rewrites -> overlap relations
   out=$("$cli" plan "$m") && echo "$out" | grep -q "largest live set: 46,080 B" &&
-    echo "$out" | grep -qF "chain (optimal): TFLM's rules 55,296 B -> +alias,inplace,fusepad,order 55,296 B (0.0% saved) -> +overlap 46,080 B (16.7% saved)" &&
+    echo "$out" | grep -qF "chain (optimal): TFLM's rules 55,296 B -> +alias,inplace,fusepad,order,dwinplace,concat,slice 55,296 B (0.0% saved) -> +overlap 46,080 B (16.7% saved)" &&
     ok "model table, every rewrite by default" || bad "model table by default: $out"
   json=$("$cli" plan "$m" --strategy greedy --json --rewrite none)
   echo "$json" | grep -qF '"arena_bytes": 55296' && echo "$json" | grep -qF '"id": "MobilenetV1/Logits/AvgPool_1a/AvgPool", "size": 256, "padded_size": 256, "first": 28, "last": 29, "offset": ' && ok "model json" || bad "model json"
@@ -150,7 +150,7 @@ if [ -d "$data/models" ]; then
     echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["saved_bytes"]==946560' && ok "rewrite json parses" || bad "rewrite json does not parse"
   fi
   "$cli" plan "$mn" --json --rewrite none | grep -q '"rewrites"' && bad "json with --rewrite none has rewrite fields" || ok "json with --rewrite none unchanged"
-  "$cli" plan "$mn" --json | grep -qF '"rewrites": "alias,inplace,fusepad,order,overlap"' && ok "json: every rewrite by default" || bad "json default rewrites"
+  "$cli" plan "$mn" --json | grep -qF '"rewrites": "alias,inplace,fusepad,order,overlap,dwinplace,concat,slice"' && ok "json: every rewrite by default" || bad "json default rewrites"
   # DWINPLACE: the PyTorch MobileNetV2's peak depthwise conv (1,204,224 + 301,056 B) runs over its input
   json=$("$cli" plan "$mn" --rewrite alias,inplace,fusepad,dwinplace --strategy best --json)
   for field in '"rewrites_applied": "alias,inplace,fusepad,dwinplace"' '"dwinplace": 1, "concat": 0, "slice": 0}' '"saved_bytes": 1046912' '"arena_bytes": 1404928'; do
