@@ -580,9 +580,10 @@ static int plan_model(const plan_args *a) {
         }
         char b2[32], b3[32], b4[32], b5[32];
         plan_report_table(stdout, o, no);
+        model_plan_peak(stdout, &mp, &o[ichosen].res);
+        /* after the live set: the table's rows end at "largest live set" for tools that read it */
         printf("alignment rule %s: padding %s B (under tflm: %s B)\n", rule_name, fmt_bytes(padding, b1),
                fmt_bytes(tflm_padding, b2));
-        model_plan_peak(stdout, &mp, &o[ichosen].res);
         fw_budget fw = {0};
         ta_diag fd;
         if (!runnable) {
