@@ -82,6 +82,22 @@ static void pw_requant(const ta_requant *q, bool layer_ok, int32_t oc, uint32_t 
     *small = layer_ok && ta__rqs_make(q, oc, fold, depth, rs);
 }
 
+/* Whether every window of a channel requantises to the same byte *k:
+ * a channel with a sum far outside what its inputs can move (a bias of
+ * +-2^30 on a dead channel, as in vww_96_int8) or a multiplier too small to
+ * move the output.  The window sums lie in fold + [-depth * 2^14,
+ * depth * 2^14]; where neither that interval nor its left shift wraps int32,
+ * ta_q_mul, the zero point and the clamp are monotonic in the sum, so equal
+ * bytes at both ends mean the same byte everywhere. */
+static bool pw_const(const ta__rq *rq, ta__rq_out ro, uint32_t fold, int32_t depth, int8_t *k) {
+    const int64_t f = (int32_t)fold, reach = (int64_t)depth * 16384;
+    const int64_t lo = f - reach, hi = f + reach;
+    if (lo < -(INT64_C(1) << 31) >> rq->left || hi >= (INT64_C(1) << 31) >> rq->left) return false;
+    const int8_t a = ta__rq_s8(rq, ro, (uint32_t)(int32_t)lo), b = ta__rq_s8(rq, ro, (uint32_t)(int32_t)hi);
+    *k = a;
+    return a == b;
+}
+
 static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rqs *rs, bool small, bool full,
                                        uint32_t fold, ta__rq_out ro, int32_t acc) {
     if (rmode) return ta__rqs_s8(rs, ro, rmode == 1, acc);
@@ -100,9 +116,11 @@ static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rq
     "asr %[" A "], %[" A "], %[w3]\n\t"                   \
     "ssat %[" A "], #8, %[" A "]\n\t"
 
-/* The same for rounding shifts up to 30 (rmode 3), where the zero point
+/* The same for rounding shifts up to 31 (rmode 3), where the zero point
  * times 2^right no longer fits the add: it is added after the shift, a 5th
- * constant (fold2, mult, 2^(right-1), right, zero point). */
+ * constant (fold2, mult, 2^(right-1), right, zero point).  With |hm| < 2^28
+ * the add of 2^30 cannot overflow.  A constant channel (pw_const) has all
+ * but the zero point 0: the product is 0 and the output that constant. */
 #define PW_RQS5(A)                                             \
     "ldmia %[cp]!, {%[w0], %[w1], %[w2], %[w3], %[w4]}\n\t"    \
     "add %[" A "], %[w0], %[" A "], lsl #1\n\t"                \
@@ -112,6 +130,30 @@ static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rq
     "asr %[" A "], %[" A "], %[w3]\n\t"                         \
     "add %[" A "], %[" A "], %[w4]\n\t"                         \
     "ssat %[" A "], #8, %[" A "]\n\t"
+
+/* One word of 4 input channels (in %[xv]) against the unpacked weights of
+ * 4 output channels (PW_STEP4: 2 LDMs, 8 SMLADs) or of 2 (PW_STEP2). */
+#define PW_STEP4                                         \
+    "sxtb16 %[x02], %[xv]\n\t"                            \
+    "sxtb16 %[xv], %[xv], ror #8\n\t"                     \
+    "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"     \
+    "smlad %[a0], %[x02], %[w0], %[a0]\n\t"               \
+    "smlad %[a0], %[xv], %[w1], %[a0]\n\t"                \
+    "smlad %[a1], %[x02], %[w2], %[a1]\n\t"               \
+    "smlad %[a1], %[xv], %[w3], %[a1]\n\t"                \
+    "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"     \
+    "smlad %[a2], %[x02], %[w0], %[a2]\n\t"               \
+    "smlad %[a2], %[xv], %[w1], %[a2]\n\t"                \
+    "smlad %[a3], %[x02], %[w2], %[a3]\n\t"               \
+    "smlad %[a3], %[xv], %[w3], %[a3]\n\t"
+#define PW_STEP2                                         \
+    "sxtb16 %[x02], %[xv]\n\t"                            \
+    "sxtb16 %[xv], %[xv], ror #8\n\t"                     \
+    "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"     \
+    "smlad %[a0], %[x02], %[w0], %[a0]\n\t"               \
+    "smlad %[a0], %[xv], %[w1], %[a0]\n\t"                \
+    "smlad %[a1], %[x02], %[w2], %[a1]\n\t"               \
+    "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
 
 /* The pixels of one group of nch channels; rmode (a constant in each build):
  * 0 requantises channel by channel, 1 all with ta__rqs and no activation
@@ -126,6 +168,9 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     const bool full = p->q.act_min == -128 && p->q.act_max == 127;
     const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
+    /* 16 input channels per pass when the depth allows: one compare and
+     * branch per 4 words instead of per word */
+    const bool by16 = depth % 16 == 0;
     for (int32_t b = 0; b < out.n; b++) {
         for (int32_t oy = 0; oy < out.h; oy++) {
             const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;
@@ -137,27 +182,29 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
                 register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
                 uint32_t xv, x02;
                 if (nch == 4) {
-                    __asm__ volatile("1:\n\t"
-                                     "ldr %[xv], [%[xp]], #4\n\t"
-                                     "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
-                                     "sxtb16 %[x02], %[xv]\n\t"
-                                     "sxtb16 %[xv], %[xv], ror #8\n\t"
-                                     "smlad %[a0], %[x02], %[w0], %[a0]\n\t"
-                                     "smlad %[a0], %[xv], %[w1], %[a0]\n\t"
-                                     "smlad %[a1], %[x02], %[w2], %[a1]\n\t"
-                                     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
-                                     "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
-                                     "smlad %[a2], %[x02], %[w0], %[a2]\n\t"
-                                     "smlad %[a2], %[xv], %[w1], %[a2]\n\t"
-                                     "smlad %[a3], %[x02], %[w2], %[a3]\n\t"
-                                     "smlad %[a3], %[xv], %[w3], %[a3]\n\t"
-                                     "cmp %[xp], %[xe]\n\t"
-                                     "bne 1b\n\t"
-                                     : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
-                                       [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv), [x02] "=&r"(x02),
-                                       [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                     : [xe] "r"(xe)
-                                     : "cc", "memory");
+                    if (by16)
+                        __asm__ volatile("1:\n\t"
+                                         "ldr %[xv], [%[xp]], #16\n\t" PW_STEP4
+                                         "ldr %[xv], [%[xp], #-12]\n\t" PW_STEP4
+                                         "ldr %[xv], [%[xp], #-8]\n\t" PW_STEP4
+                                         "ldr %[xv], [%[xp], #-4]\n\t" PW_STEP4
+                                         "cmp %[xp], %[xe]\n\t"
+                                         "bne 1b\n\t"
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
+                                           [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv), [x02] "=&r"(x02),
+                                           [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                         : [xe] "r"(xe)
+                                         : "cc", "memory");
+                    else
+                        __asm__ volatile("1:\n\t"
+                                         "ldr %[xv], [%[xp]], #4\n\t" PW_STEP4
+                                         "cmp %[xp], %[xe]\n\t"
+                                         "bne 1b\n\t"
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
+                                           [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv), [x02] "=&r"(x02),
+                                           [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                         : [xe] "r"(xe)
+                                         : "cc", "memory");
                     if (rmode == 3) {
                         const uint32_t *cp = rc5;
                         register uint32_t w4 __asm__("r12");
@@ -188,22 +235,29 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
                     op[2] = pw_out(rmode, &rq[2], &rs[2], small[2], full, fold[2], ro, a2);
                     op[3] = pw_out(rmode, &rq[3], &rs[3], small[3], full, fold[3], ro, a3);
                 } else {
-                    __asm__ volatile("1:\n\t"
-                                     "ldr %[xv], [%[xp]], #4\n\t"
-                                     "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"
-                                     "sxtb16 %[x02], %[xv]\n\t"
-                                     "sxtb16 %[xv], %[xv], ror #8\n\t"
-                                     "smlad %[a0], %[x02], %[w0], %[a0]\n\t"
-                                     "smlad %[a0], %[xv], %[w1], %[a0]\n\t"
-                                     "smlad %[a1], %[x02], %[w2], %[a1]\n\t"
-                                     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
-                                     "cmp %[xp], %[xe]\n\t"
-                                     "bne 1b\n\t"
-                                     : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp),
-                                       [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1),
-                                       [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                     : [xe] "r"(xe)
-                                     : "cc", "memory");
+                    if (by16)
+                        __asm__ volatile("1:\n\t"
+                                         "ldr %[xv], [%[xp]], #16\n\t" PW_STEP2
+                                         "ldr %[xv], [%[xp], #-12]\n\t" PW_STEP2
+                                         "ldr %[xv], [%[xp], #-8]\n\t" PW_STEP2
+                                         "ldr %[xv], [%[xp], #-4]\n\t" PW_STEP2
+                                         "cmp %[xp], %[xe]\n\t"
+                                         "bne 1b\n\t"
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp),
+                                           [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1),
+                                           [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                         : [xe] "r"(xe)
+                                         : "cc", "memory");
+                    else
+                        __asm__ volatile("1:\n\t"
+                                         "ldr %[xv], [%[xp]], #4\n\t" PW_STEP2
+                                         "cmp %[xp], %[xe]\n\t"
+                                         "bne 1b\n\t"
+                                         : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp),
+                                           [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1),
+                                           [w2] "=&r"(w2), [w3] "=&r"(w3)
+                                         : [xe] "r"(xe)
+                                         : "cc", "memory");
                     if (rmode == 3) {
                         const uint32_t *cp = rc5;
                         register uint32_t w4 __asm__("r12");
@@ -270,19 +324,26 @@ static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t
             rc[4 * j + 2] = (uint32_t)rs[j].add, rc[4 * j + 3] = (uint32_t)rs[j].right;
         }
         /* rmode 3: every channel within PW_RQS5's rule (ta__rqs's, with
-         * rounding shifts up to 30), no activation clamp */
+         * rounding shifts up to 31), no activation clamp -- or constant
+         * (pw_const) */
         uint32_t rc5[20];
         bool big = full && p->q.output_offset >= -128 && p->q.output_offset <= 127;
         for (int32_t j = 0; big && j < nch; j++) {
             const int32_t ch = p->q.per_channel ? oc0 + j : 0;
             const int32_t sh = p->q.shift[ch];
             const int64_t fj = (int32_t)fold[j];
-            big = p->q.mult[ch] != INT32_MIN && sh <= -1 && sh >= -30 &&
-                  (fj < 0 ? -fj : fj) + (int64_t)depth * 16384 < (INT64_C(1) << 29);
-            if (big) {
+            int8_t k;
+            if (p->q.mult[ch] != INT32_MIN && sh <= -1 && sh >= -31 &&
+                (fj < 0 ? -fj : fj) + (int64_t)depth * 16384 < (INT64_C(1) << 29)) {
                 rc5[5 * j] = fold[j] << 1, rc5[5 * j + 1] = (uint32_t)p->q.mult[ch];
                 rc5[5 * j + 2] = UINT32_C(1) << (-sh - 1), rc5[5 * j + 3] = (uint32_t)-sh;
                 rc5[5 * j + 4] = (uint32_t)p->q.output_offset;
+            } else if (pw_const(&rq[j], ta__rq_out_make(&p->q), fold[j], depth, &k)) {
+                /* multiplier 0: PW_RQS5 then yields its last constant */
+                rc5[5 * j] = rc5[5 * j + 1] = rc5[5 * j + 2] = rc5[5 * j + 3] = 0;
+                rc5[5 * j + 4] = (uint32_t)(int32_t)k;
+            } else {
+                big = false;
             }
         }
         /* one build per channel count and requantisation */
