@@ -155,6 +155,78 @@ static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rq
     "smlad %[a1], %[x02], %[w2], %[a1]\n\t"               \
     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
 
+/* Small convolutions (the first layer's 3x3 on 3 channels, kws's 10x4 on
+ * one): each window's K = h * w * c input bytes gathered into a word-aligned
+ * buffer (col), padded to a multiple of 4, so the pointwise loops above run
+ * them as a depth-K 1x1 convolution.  Taps outside the image read the byte
+ * -input_offset, whose term filter * (input + input_offset) is 0, so the
+ * weight sum over all taps stays exact (as in the 3x3 depthwise kernel); the
+ * weights past K unpack as 0. */
+typedef struct pw_gather {
+    const int8_t *input;
+    ta_dims4 in;
+    int32_t fh, fw, sh, sw, dh, dw, ph, pw, k, kp;
+    int8_t pad;
+} pw_gather;
+
+/* Short runs (a window row is a few bytes): GCC would turn these loops into
+ * memcpy and memset calls, which cost more than the copy. */
+#define TA__NO_LIBCALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
+static TA__NO_LIBCALL void pw_copy(int8_t *d, const int8_t *src, int32_t n) {
+    for (; n >= 4; n -= 4, d += 4, src += 4) memcpy(d, src, 4); /* LDR/STR: the DSP cores allow unaligned words */
+    for (; n > 0; n--) *d++ = *src++;
+}
+
+static TA__NO_LIBCALL void pw_fill(int8_t *d, int8_t v, int32_t n) {
+    for (; n > 0; n--) *d++ = v;
+}
+
+static TA__NO_LIBCALL void pw_gather_px(const pw_gather *g, int32_t b, int32_t oy, int32_t ox, uint32_t *colw) {
+    int8_t *col = (int8_t *)colw;
+    const int32_t c = g->in.c, row = g->fw * c;
+    const int32_t iy0 = oy * g->sh - g->ph, ix0 = ox * g->sw - g->pw;
+    const bool x_in = ix0 >= 0 && ix0 + (g->fw - 1) * g->dw < g->in.w;
+    if (x_in && g->dw == 1 && iy0 >= 0 && iy0 + (g->fh - 1) * g->dh < g->in.h) {
+        /* the common window: fh runs of row bytes */
+        const ptrdiff_t step = (ptrdiff_t)g->dh * g->in.w * c;
+        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy0) * g->in.w + ix0) * c;
+        for (int32_t fy = 0; fy < g->fh; fy++, col += row, src += step) {
+            const int8_t *sp = src;
+            int8_t *dp = col;
+            int32_t n = row;
+            for (; n >= 4; n -= 4, sp += 4, dp += 4) {
+                uint32_t v;
+                memcpy(&v, sp, 4);
+                memcpy(dp, &v, 4);
+            }
+            for (; n > 0; n--) *dp++ = *sp++;
+        }
+        pw_fill(col, 0, g->kp - g->k);
+        return;
+    }
+    for (int32_t fy = 0; fy < g->fh; fy++, col += row) {
+        const int32_t iy = iy0 + fy * g->dh;
+        if (iy < 0 || iy >= g->in.h) {
+            pw_fill(col, g->pad, row);
+            continue;
+        }
+        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy) * g->in.w) * c;
+        if (x_in && g->dw == 1) {
+            pw_copy(col, src + (ptrdiff_t)ix0 * c, row);
+            continue;
+        }
+        for (int32_t fx = 0; fx < g->fw; fx++) {
+            const int32_t ix = ix0 + fx * g->dw;
+            if (ix < 0 || ix >= g->in.w)
+                pw_fill(col + fx * c, g->pad, c);
+            else
+                pw_copy(col + fx * c, src + (ptrdiff_t)ix * c, c);
+        }
+    }
+    pw_fill(col, 0, g->kp - g->k);
+}
+
 /* The pixels of one group of nch channels; rmode (a constant in each build):
  * 0 requantises channel by channel, 1 all with ta__rqs and no activation
  * clamp, 2 all with ta__rqs and the clamp, 3 all as ta__rqs with rounding
@@ -287,13 +359,56 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
     }
 }
 
-static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
-                      int8_t *output) {
-    const ta_dims4 in = p->input, f = p->filter, out = p->output;
-    const int32_t depth = f.c;
-    if (f.h != 1 || f.w != 1 || in.c != f.c || p->pad_h != 0 || p->pad_w != 0 || depth % 4 != 0 || depth > 256 ||
-        (int64_t)(out.h - 1) * p->stride_h >= in.h || (int64_t)(out.w - 1) * p->stride_w >= in.w)
-        return 0;
+/* Unpacks one output channel's depth weights (a multiple of 4) into int16
+ * pairs at dst, 2 words per 4 weights and the next 4 `stride` bytes on,
+ * and returns the USADA8 sum of the bytes + 128.  Assembly: GCC reloads
+ * the constants and stores word by word (11 instructions a word, about
+ * 0.5 M of person_detect's invoke); here 7, two words per pass with STRD. */
+static TA__ALWAYS_INLINE uint32_t pw_unpack(const int8_t *w, int32_t depth, uint32_t *dst, const int stride) {
+    const int8_t *we = w + depth;
+    const uint32_t k = 0x80808080u, z = 0;
+    uint32_t u = 0, v, a, b, v2, a2, b2;
+    if (depth & 4)
+        __asm__ volatile("ldr %[v], [%[w]], #4\n\t"
+                         "sxtb16 %[a], %[v]\n\t"
+                         "sxtb16 %[b], %[v], ror #8\n\t"
+                         "eor %[v], %[v], %[k]\n\t"
+                         "strd %[a], %[b], [%[d]], #%c[s]\n\t"
+                         "usada8 %[u], %[v], %[z], %[u]\n\t"
+                         : [w] "+r"(w), [d] "+r"(dst), [u] "+r"(u), [v] "=&r"(v), [a] "=&r"(a), [b] "=&r"(b)
+                         : [k] "r"(k), [z] "r"(z), [s] "i"(stride)
+                         : "memory");
+    if (w != we)
+        __asm__ volatile("1:\n\t"
+                         "ldr %[v], [%[w]], #8\n\t"
+                         "ldr %[v2], [%[w], #-4]\n\t"
+                         "sxtb16 %[a], %[v]\n\t"
+                         "sxtb16 %[b], %[v], ror #8\n\t"
+                         "strd %[a], %[b], [%[d]], #%c[s]\n\t"
+                         "sxtb16 %[a2], %[v2]\n\t"
+                         "sxtb16 %[b2], %[v2], ror #8\n\t"
+                         "strd %[a2], %[b2], [%[d]], #%c[s]\n\t"
+                         "eor %[v], %[v], %[k]\n\t"
+                         "eor %[v2], %[v2], %[k]\n\t"
+                         "usada8 %[u], %[v], %[z], %[u]\n\t"
+                         "usada8 %[u], %[v2], %[z], %[u]\n\t"
+                         "cmp %[w], %[we]\n\t"
+                         "bne 1b\n\t"
+                         : [w] "+r"(w), [d] "+r"(dst), [u] "+r"(u), [v] "=&r"(v), [a] "=&r"(a), [b] "=&r"(b),
+                           [v2] "=&r"(v2), [a2] "=&r"(a2), [b2] "=&r"(b2)
+                         : [we] "r"(we), [k] "r"(k), [z] "r"(z), [s] "i"(stride)
+                         : "cc", "memory");
+    return u;
+}
+
+/* The pointwise kernel proper, on a 1x1 convolution p whose depth is a
+ * multiple of 4 up to 256 and whose windows all lie in the image; output
+ * channel oc's weights start at filter + oc * k (k <= depth: the gathered
+ * windows' weights, zero-extended to the depth). */
+static int32_t pw_run(const ta_conv_params *p, const int8_t *input, const int8_t *filter, int32_t k,
+                      const int32_t *bias, int8_t *output) {
+    const ta_dims4 out = p->output;
+    const int32_t depth = p->filter.c;
     const int32_t nch = depth <= 128 ? 4 : 2;
     const bool full = p->q.act_min == -128 && p->q.act_max == 127;
     const bool layer_ok = TA__RQS && ta__rqs_layer_ok(&p->q, out.c);
@@ -307,10 +422,13 @@ static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t
         for (int32_t j = 0; j < nch; j++) {
             /* unpack the channel's weights and sum them in one pass (the
              * sum as ta__sum_s8 does it: USADA8 of the bytes + 128) */
-            const int8_t *w = filter + (ptrdiff_t)(oc0 + j) * depth, *we = w + depth;
-            uint32_t *dst = wbuf + 2 * j, u = 0;
-            for (; w != we; w += 4, dst += 2 * nch) {
-                const uint32_t wv = ta__ld32(w);
+            const int8_t *w = filter + (ptrdiff_t)(oc0 + j) * k;
+            const int32_t k4 = k & ~3;
+            uint32_t u = nch == 4 ? pw_unpack(w, k4, wbuf + 2 * j, 32) : pw_unpack(w, k4, wbuf + 2 * j, 16);
+            if (k4 != k) { /* the last 1 to 3 weights, zero-extended (each 0 adds 128 to u, as the 128 * depth below expects) */
+                uint32_t wv = 0;
+                memcpy(&wv, w + k4, (size_t)(k - k4));
+                uint32_t *dst = wbuf + 2 * j + (k4 / 4) * 2 * nch;
                 dst[0] = (uint32_t)__sxtb16(wv), dst[1] = (uint32_t)ta__sxtb16_ror8(wv);
                 u = __usada8(wv ^ 0x80808080u, 0, u);
             }
@@ -332,16 +450,16 @@ static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t
             const int32_t ch = p->q.per_channel ? oc0 + j : 0;
             const int32_t sh = p->q.shift[ch];
             const int64_t fj = (int32_t)fold[j];
-            int8_t k;
+            int8_t kb;
             if (p->q.mult[ch] != INT32_MIN && sh <= -1 && sh >= -31 &&
                 (fj < 0 ? -fj : fj) + (int64_t)depth * 16384 < (INT64_C(1) << 29)) {
                 rc5[5 * j] = fold[j] << 1, rc5[5 * j + 1] = (uint32_t)p->q.mult[ch];
                 rc5[5 * j + 2] = UINT32_C(1) << (-sh - 1), rc5[5 * j + 3] = (uint32_t)-sh;
                 rc5[5 * j + 4] = (uint32_t)p->q.output_offset;
-            } else if (pw_const(&rq[j], ta__rq_out_make(&p->q), fold[j], depth, &k)) {
+            } else if (pw_const(&rq[j], ta__rq_out_make(&p->q), fold[j], depth, &kb)) {
                 /* multiplier 0: PW_RQS5 then yields its last constant */
                 rc5[5 * j] = rc5[5 * j + 1] = rc5[5 * j + 2] = rc5[5 * j + 3] = 0;
-                rc5[5 * j + 4] = (uint32_t)(int32_t)k;
+                rc5[5 * j + 4] = (uint32_t)(int32_t)kb;
             } else {
                 big = false;
             }
@@ -370,6 +488,54 @@ static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t
         }
     }
     return oc0;
+}
+
+/* Gathered windows: up to TA__PW_COL_BYTES of an output row's windows at a
+ * time (one gather per pixel for all output channels), each run as a 1x1
+ * convolution of depth kp over those pixels.  Not inlined: its buffer stays
+ * off the plain 1x1 path's stack. */
+#define TA__PW_COL_BYTES 512
+
+static __attribute__((noinline)) int32_t pw_gathered(const ta_conv_params *p, const int8_t *input,
+                                                     const int8_t *filter, const int32_t *bias, int8_t *output,
+                                                     int32_t k, int32_t kp) {
+    const ta_dims4 in = p->input, out = p->output;
+    const pw_gather g = {input, in, p->filter.h, p->filter.w, p->stride_h, p->stride_w, p->dilation_h,
+                         p->dilation_w, p->pad_h, p->pad_w, k, kp, (int8_t)-p->q.input_offset};
+    uint32_t col[TA__PW_COL_BYTES / 4];
+    const int32_t tile = TA__PW_COL_BYTES / kp;
+    int32_t done = 0;
+    for (int32_t b = 0; b < out.n; b++)
+        for (int32_t oy = 0; oy < out.h; oy++)
+            for (int32_t ox0 = 0; ox0 < out.w; ox0 += tile) {
+                const int32_t t = out.w - ox0 < tile ? out.w - ox0 : tile;
+                for (int32_t i = 0; i < t; i++) pw_gather_px(&g, b, oy, ox0 + i, col + i * (kp / 4));
+                ta_conv_params v = *p;
+                v.input = (ta_dims4){1, 1, t, kp};
+                v.filter = (ta_dims4){p->filter.n, 1, 1, kp};
+                v.output = (ta_dims4){1, 1, t, out.c};
+                v.stride_h = v.stride_w = v.dilation_h = v.dilation_w = 1;
+                v.pad_h = v.pad_w = 0;
+                done = pw_run(&v, (const int8_t *)col, filter, k, bias, output + ta__nhwc_p(&out, b, oy, ox0));
+            }
+    return done;
+}
+
+/* The DSP cores' pointwise kernel: 1x1 convolutions as they are (depth a
+ * multiple of 4 up to 256, no padding, every window inside the image), and
+ * small windows of one group (at most 128 bytes) gathered.  Returns how many
+ * output channels it did; the caller does the rest. */
+static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                      int8_t *output) {
+    const ta_dims4 in = p->input, f = p->filter, out = p->output;
+    if (in.c != f.c) return 0;
+    if (f.h == 1 && f.w == 1 && p->pad_h == 0 && p->pad_w == 0 && f.c % 4 == 0 && f.c <= 256 &&
+        (int64_t)(out.h - 1) * p->stride_h < in.h && (int64_t)(out.w - 1) * p->stride_w < in.w)
+        return pw_run(p, input, filter, f.c, bias, output);
+    const int32_t k = f.h * f.w * f.c, kp = (k + 3) & ~3;
+    /* the pad byte -input_offset must be an int8 */
+    if (kp > 128 || p->q.input_offset < -127 || p->q.input_offset > 128) return 0;
+    return pw_gathered(p, input, filter, bias, output, k, kp);
 }
 #endif
 
