@@ -406,13 +406,12 @@ static TA__ALWAYS_INLINE uint32_t pw_unpack(const int8_t *w, int32_t depth, uint
  * channel oc's weights start at filter + oc * k (k <= depth: the gathered
  * windows' weights, zero-extended to the depth). */
 static int32_t pw_run(const ta_conv_params *p, const int8_t *input, const int8_t *filter, int32_t k,
-                      const int32_t *bias, int8_t *output) {
+                      const int32_t *bias, int8_t *output, uint32_t *wbuf) {
     const ta_dims4 out = p->output;
     const int32_t depth = p->filter.c;
     const int32_t nch = depth <= 128 ? 4 : 2;
     const bool full = p->q.act_min == -128 && p->q.act_max == 127;
     const bool layer_ok = TA__RQS && ta__rqs_layer_ok(&p->q, out.c);
-    uint32_t wbuf[TA__PW_BUF_WORDS];
     int32_t oc0 = 0;
     for (; oc0 + nch <= out.c; oc0 += nch) {
         ta__rq rq[4];
@@ -490,20 +489,18 @@ static int32_t pw_run(const ta_conv_params *p, const int8_t *input, const int8_t
     return oc0;
 }
 
-/* Gathered windows: up to TA__PW_COL_BYTES of an output row's windows at a
- * time (one gather per pixel for all output channels), each run as a 1x1
- * convolution of depth kp over those pixels.  Not inlined: its buffer stays
- * off the plain 1x1 path's stack. */
-#define TA__PW_COL_BYTES 512
-
-static __attribute__((noinline)) int32_t pw_gathered(const ta_conv_params *p, const int8_t *input,
-                                                     const int8_t *filter, const int32_t *bias, int8_t *output,
-                                                     int32_t k, int32_t kp) {
+/* Gathered windows: as many of an output row's windows at a time as the
+ * part of buf the unpacked weights leave (one gather per pixel for all
+ * output channels: 28 pixels of vww's first layer), each run as a 1x1
+ * convolution of depth kp over those pixels.  The weights take 2 * kp words
+ * of buf; kp <= 84 leaves room for at least 4 windows. */
+static int32_t pw_gathered(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                           int8_t *output, int32_t k, int32_t kp, uint32_t *buf) {
     const ta_dims4 in = p->input, out = p->output;
     const pw_gather g = {input, in, p->filter.h, p->filter.w, p->stride_h, p->stride_w, p->dilation_h,
                          p->dilation_w, p->pad_h, p->pad_w, k, kp, (int8_t)-p->q.input_offset};
-    uint32_t col[TA__PW_COL_BYTES / 4];
-    const int32_t tile = TA__PW_COL_BYTES / kp;
+    uint32_t *col = buf + 2 * kp;
+    const int32_t tile = (TA__PW_BUF_WORDS - 2 * kp) * 4 / kp;
     int32_t done = 0;
     for (int32_t b = 0; b < out.n; b++)
         for (int32_t oy = 0; oy < out.h; oy++)
@@ -516,26 +513,27 @@ static __attribute__((noinline)) int32_t pw_gathered(const ta_conv_params *p, co
                 v.output = (ta_dims4){1, 1, t, out.c};
                 v.stride_h = v.stride_w = v.dilation_h = v.dilation_w = 1;
                 v.pad_h = v.pad_w = 0;
-                done = pw_run(&v, (const int8_t *)col, filter, k, bias, output + ta__nhwc_p(&out, b, oy, ox0));
+                done = pw_run(&v, (const int8_t *)col, filter, k, bias, output + ta__nhwc_p(&out, b, oy, ox0), buf);
             }
     return done;
 }
 
 /* The DSP cores' pointwise kernel: 1x1 convolutions as they are (depth a
  * multiple of 4 up to 256, no padding, every window inside the image), and
- * small windows of one group (at most 128 bytes) gathered.  Returns how many
+ * small windows of one group (at most 84 bytes) gathered.  Returns how many
  * output channels it did; the caller does the rest. */
 static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
                       int8_t *output) {
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     if (in.c != f.c) return 0;
+    uint32_t buf[TA__PW_BUF_WORDS]; /* the unpacked weights (and gathered windows) */
     if (f.h == 1 && f.w == 1 && p->pad_h == 0 && p->pad_w == 0 && f.c % 4 == 0 && f.c <= 256 &&
         (int64_t)(out.h - 1) * p->stride_h < in.h && (int64_t)(out.w - 1) * p->stride_w < in.w)
-        return pw_run(p, input, filter, f.c, bias, output);
+        return pw_run(p, input, filter, f.c, bias, output, buf);
     const int32_t k = f.h * f.w * f.c, kp = (k + 3) & ~3;
     /* the pad byte -input_offset must be an int8 */
-    if (kp > 128 || p->q.input_offset < -127 || p->q.input_offset > 128) return 0;
-    return pw_gathered(p, input, filter, bias, output, k, kp);
+    if (kp > 84 || p->q.input_offset < -127 || p->q.input_offset > 128) return 0;
+    return pw_gathered(p, input, filter, bias, output, k, kp, buf);
 }
 #endif
 
