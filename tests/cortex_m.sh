@@ -7,7 +7,8 @@
 # `--rewrite all`.  CPUs: Cortex-M4F (mps2-an386), M3 (an385), M7 (an500),
 # and armv6-m code with every unaligned access trapped (Cortex-M0 class).
 # person_detect is also linked for a part with 512 KB of flash and 64 KB
-# of RAM (4 KB of stack), and must fit and run there.
+# of RAM (4 KB of stack), and must fit and run there, and built with
+# --small-kernels (the fast kernels at -Os).
 # Then the int8 kernels' speed: a few models again with the reference
 # kernels (TA_MCU_KERNELS=reference, outputs byte-identical to TFLM too), and
 # the instructions per invoke of both, next to each other, with the
@@ -59,6 +60,7 @@ while read -r cpu model cases extra; do
   done
 done <<'LIST'
 m4 tflm/person_detect person,no_person --stack,4K,--flash,512K,--ram,64K
+m4 tflm/person_detect person --small-kernels,--stack,4K
 m0 tflm/person_detect person,no_person
 m4 mlperf_tiny/kws_ref_model_int8 image
 m4 mlperf_tiny/ad01_int8 random
