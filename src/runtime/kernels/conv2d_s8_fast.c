@@ -555,7 +555,7 @@ void ta__m0_dot1x4(const int8_t *x, const int8_t *w, int32_t depth, int32_t acc[
 #define M0_STEP                                                                         \
     "ldrsb r6, [r0, r5]\n\t" M0_TERM("r1", "r8") M0_TERM("r2", "r9") M0_TERM("r3", "r10") \
         M0_TERM("r4", "r11") "adds r5, #1\n\t"
-__asm__(".syntax unified\n\t"
+__asm__(TA__ASM_UNIFIED
         ".section .text.ta__m0_dot1x4,\"ax\",%progbits\n\t"
         ".balign 2\n\t"
         ".global ta__m0_dot1x4\n\t"
@@ -598,7 +598,7 @@ __asm__(".syntax unified\n\t"
         "mov r11, r7\n\t"
         "pop {r4, r5, r6, r7, pc}\n\t"
         ".size ta__m0_dot1x4, .-ta__m0_dot1x4\n\t"
-        ".text");
+        ".text\n\t" TA__ASM_RESTORE);
 
 /* The 1x1 convolutions it takes (as pw_dsp: one group, no padding, every
  * window inside the image, depth a multiple of 4); returns how many output
