@@ -26,7 +26,7 @@ for t in arm-none-eabi-gcc qemu-system-arm; do
 done
 [ -f "$(arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -print-file-name=libc_nano.a)" ] \
   || skip "newlib for arm-none-eabi not found (apt-get install libnewlib-arm-none-eabi)"
-export TA_MCU_LIBDIR="$tmp/lib" TA_MCU_TIMEOUT=60
+export TA_MCU_LIBDIR="$tmp/lib" TA_MCU_TIMEOUT=300
 start=$(date +%s)
 fail=0; n=0; runs=0; rederived=0
 declare -A fast_insns
