@@ -14,6 +14,9 @@
 #                              : the bare-metal Cortex-M firmware and its emulated
 #                                runs (examples/cortex_m, tests/cortex_m.sh)
 #   valgrind                   : bench_run's instruction counts (callgrind)
+#   gcc-aarch64-linux-gnu, qemu-user
+#                              : the Arm64 (NEON) build run under qemu-aarch64
+#                                (tests/arm64.sh)
 set -euo pipefail
 need=()
 command -v clang >/dev/null 2>&1 || need+=(clang)
@@ -26,6 +29,8 @@ command -v arm-none-eabi-gcc >/dev/null 2>&1 || need+=(gcc-arm-none-eabi)
 dpkg -s libnewlib-arm-none-eabi >/dev/null 2>&1 || need+=(libnewlib-arm-none-eabi)
 command -v qemu-system-arm >/dev/null 2>&1 || need+=(qemu-system-arm)
 command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
+command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need+=(gcc-aarch64-linux-gnu)
+command -v qemu-aarch64 >/dev/null 2>&1 || need+=(qemu-user)
 if [ "${CI:-}" = true ] || [ "${TA_NO_CHROMIUM:-0}" != 1 ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
 fi

@@ -3,4 +3,4 @@
 add_test(NAME kernels_mcu COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/kernels_mcu.sh)
 set_tests_properties(kernels_mcu PROPERTIES
   ENVIRONMENT "TINYARENA_SRC=${CMAKE_SOURCE_DIR}"
-  TIMEOUT 600)
+  TIMEOUT 1200)

@@ -38,7 +38,7 @@ for cpu in m4 m0; do
        -T "$src/examples/cortex_m/cortex_m.ld" -Wl,--gc-sections -lm -o "$tmp/$cpu/test.elf" > "$tmp/$cpu/link.txt" 2>&1; then
     echo "FAIL: link for $cpu:"; sed 's/^/  /' "$tmp/$cpu/link.txt"; fail=1; continue
   fi
-  timeout "${TA_MCU_TIMEOUT:-300}" qemu-system-arm -M $machine -nographic -monitor none -serial none \
+  timeout "${TA_MCU_TIMEOUT:-600}" qemu-system-arm -M $machine -nographic -monitor none -serial none \
     -semihosting-config enable=on,target=native -kernel "$tmp/$cpu/test.elf" > "$tmp/$cpu/out.txt" 2>&1
   rc=$?
   if [ $rc -ne 0 ] || ! grep -q '^test_kernels_fast: [0-9]* checks, 0 failures' "$tmp/$cpu/out.txt"; then

@@ -262,6 +262,14 @@ static void test_conv(int cases, bool pw) {
             for (int32_t c = 0; c < p.output.c; c++) t.shift[c] = (int8_t)rnd(-30, -18);
             if (rnd(0, 1)) p.q.act_min = -128, p.q.act_max = 127;
         }
+        if (pw && rnd(0, 3) == 0) { /* dead channels: a bias of +-2^30, shift -31 or 0 (vww_96_int8) */
+            for (int32_t c = 0; c < p.output.c; c++)
+                if (rnd(0, 2) == 0) {
+                    t.bias[c] = (rnd(0, 1) ? 1 : -1) * (int32_t)((1u << 30) + (uint32_t)rnd(0, 1000));
+                    t.shift[c] = (int8_t)(rnd(0, 1) ? -31 : rnd(-1, 0));
+                }
+            if (rnd(0, 1)) p.q.act_min = -128, p.q.act_max = 127;
+        }
         const int32_t *bias = maybe_bias(&t);
         memset(ref, 0x55, no), memset(fast, 0x66, no), memset(pub, 0x77, no);
         ta__conv2d_s8_ref(&p, in, w, bias, ref);

@@ -4,7 +4,7 @@
 # and each output's bytes:
 #
 #   examples/cortex_m/build.sh MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--cpu m0|m3|m4|m7]
-#                              [--align-rule R] [--stack BYTES] [--flash BYTES] [--ram BYTES] [--rederive]
+#                              [--align-rule R] [--stack BYTES] [--flash BYTES] [--ram BYTES] [--rederive] [--small-kernels]
 #
 # --rewrite: the plan's rewrites, default all (as `tinyarena plan`); none: TFLM's rules.
 # --align-rule goes to `tinyarena plan --header` (default: arch, or tflm with
@@ -40,10 +40,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--align-rule R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive]" >&2; exit 2; }
+usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--align-rule R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive] [--small-kernels]" >&2; exit 2; }
 [ $# -ge 3 ] || usage
 model=$1 case_dir=$2 out=$3; shift 3
-rewrite=all cpu=m4 ldsyms= rederive=0 alignrule=
+rewrite=all cpu=m4 ldsyms= rederive=0 alignrule= kopt=-O2
 while [ $# -gt 0 ]; do
   case $1 in
     --rewrite) rewrite=${2:?}; shift 2 ;;
@@ -53,6 +53,7 @@ while [ $# -gt 0 ]; do
     --flash) ldsyms="$ldsyms -Wl,--defsym=FLASH_BYTES=${2:?}"; shift 2 ;;
     --ram) ldsyms="$ldsyms -Wl,--defsym=RAM_BYTES=${2:?}"; shift 2 ;;
     --rederive) rederive=1; shift ;;
+    --small-kernels) kopt=-Os; shift ;;
     *) usage ;;
   esac
 done
@@ -83,7 +84,9 @@ cflags="$arch -mthumb -std=c11 -Os -g -ffunction-sections -fdata-sections
         -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Werror"
 # The fast kernels (src/runtime/kernels/*_fast.c) are built for speed: -O2
 # inlines the dot-product micro-kernels and the requantisation and keeps
-# their pointers in registers; everything else stays -Os.
+# their pointers in registers; everything else stays -Os.  --small-kernels
+# builds them -Os too: the size-first option (person_detect on the M4F:
+# 8.7 KB less code, 6.6% more instructions; the assembly paths stay).
 # TA_MCU_KERNELS=reference starts the firmware on the reference int8 kernels
 # (the "before" of the instruction counts).
 case ${TA_MCU_KERNELS:-fast} in
@@ -91,7 +94,7 @@ case ${TA_MCU_KERNELS:-fast} in
   reference) cflags="$cflags -DTA_KERNEL_IMPL_DEFAULT=TA_KERNEL_IMPL_REFERENCE" ;;
   *) echo "$0: TA_MCU_KERNELS must be fast or reference" >&2; exit 2 ;;
 esac
-kflags=$(echo $cflags | sed 's/ -Os / -O2 /')
+kflags=$(echo $cflags | sed "s/ -Os / $kopt /")
 
 # 1. The library's runtime part, cached per CPU: rebuilt when a source or a
 #    header is newer than the archive.

@@ -9,7 +9,12 @@
  *    lanes with SXTB16 (bytes 0 and 2, then bytes 1 and 3 after a rotate) and
  *    multiplied pairwise with SMLAD, two multiply-accumulates per instruction.
  *    With 2 pixels x 2 weight rows, each unpacked word is used twice.
- *  - Everywhere else (x86-64, Arm64, armv6-m): plain C over bytes.  Compilers
+ *  - Arm64 (__aarch64__ with NEON): 16 int8 lanes per load; with the
+ *    dot-product extension (__ARM_FEATURE_DOTPROD, armv8.2-a+dotprod) SDOT
+ *    adds 4 products into each int32 lane, otherwise SMULL/SMULL2 widen the
+ *    products to int16 (each fits: |x * w| <= 2^14) and SADALP adds pairs
+ *    of them into int32 lanes.  Chosen at compile time.
+ *  - Everywhere else (x86-64, armv6-m): plain C over bytes.  Compilers
  *    vectorise these loops on hosts (int8 loads widened to int16, PMADDWD on
  *    x86); on armv6-m they stay byte loads, so nothing is ever read unaligned.
  *
@@ -90,6 +95,62 @@ static inline void ta__dot_1x2(const int8_t *x0, const int8_t *w0, const int8_t 
     for (; i < n; i++) {
         a0 += x0[i] * w0[i];
         a1 += x0[i] * w1[i];
+    }
+    acc[0] = a0, acc[1] = a1;
+}
+
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+#define TA__DOT_NEON 1
+
+/* s += the products of 16 lanes, in int32 lanes (their sum is what counts) */
+static inline int32x4_t ta__dot16_neon(int32x4_t s, int8x16_t x, int8x16_t w) {
+#if defined(__ARM_FEATURE_DOTPROD)
+    return vdotq_s32(s, x, w);
+#else
+    s = vpadalq_s16(s, vmull_s8(vget_low_s8(x), vget_low_s8(w)));
+    return vpadalq_s16(s, vmull_high_s8(x, w));
+#endif
+}
+
+static inline void ta__dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,
+                               int32_t n, int32_t acc[4]) {
+    int32x4_t s00 = vdupq_n_s32(0), s01 = s00, s10 = s00, s11 = s00;
+    int32_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const int8x16_t xa = vld1q_s8(x0 + i), xb = vld1q_s8(x1 + i);
+        const int8x16_t wa = vld1q_s8(w0 + i), wb = vld1q_s8(w1 + i);
+        s00 = ta__dot16_neon(s00, xa, wa);
+        s01 = ta__dot16_neon(s01, xa, wb);
+        s10 = ta__dot16_neon(s10, xb, wa);
+        s11 = ta__dot16_neon(s11, xb, wb);
+    }
+    int32_t a00 = acc[0] + vaddvq_s32(s00), a01 = acc[1] + vaddvq_s32(s01);
+    int32_t a10 = acc[2] + vaddvq_s32(s10), a11 = acc[3] + vaddvq_s32(s11);
+    for (; i < n; i++) {
+        const int32_t xa = x0[i], xb = x1[i], wa = w0[i], wb = w1[i];
+        a00 += xa * wa;
+        a01 += xa * wb;
+        a10 += xb * wa;
+        a11 += xb * wb;
+    }
+    acc[0] = a00, acc[1] = a01, acc[2] = a10, acc[3] = a11;
+}
+
+static inline void ta__dot_1x2(const int8_t *x0, const int8_t *w0, const int8_t *w1, int32_t n,
+                               int32_t acc[2]) {
+    int32x4_t s0 = vdupq_n_s32(0), s1 = s0;
+    int32_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const int8x16_t xa = vld1q_s8(x0 + i);
+        s0 = ta__dot16_neon(s0, xa, vld1q_s8(w0 + i));
+        s1 = ta__dot16_neon(s1, xa, vld1q_s8(w1 + i));
+    }
+    int32_t a0 = acc[0] + vaddvq_s32(s0), a1 = acc[1] + vaddvq_s32(s1);
+    for (; i < n; i++) {
+        const int32_t xa = x0[i];
+        a0 += xa * w0[i];
+        a1 += xa * w1[i];
     }
     acc[0] = a0, acc[1] = a1;
 }

@@ -82,7 +82,55 @@ static inline uint32_t ta__fold(const int32_t *bias, int32_t oc, int32_t input_o
  * (sh, mh arithmetic shifts, sl, ml the unsigned low halves); every partial
  * product fits 32 bits, and the 64-bit sum is carried by hand.  Exact
  * wherever the result fits int32 (not for s = m = INT32_MIN). */
+#if defined(__ARM_ARCH_6M__)
+/* Thumb-1 assembly is written in unified syntax; GCC writes its own in
+ * divided syntax unless __ARM_ASM_SYNTAX_UNIFIED__, so switch and back. */
+#if defined(__ARM_ASM_SYNTAX_UNIFIED__)
+#define TA__ASM_UNIFIED ""
+#define TA__ASM_RESTORE ""
+#else
+#define TA__ASM_UNIFIED ".syntax unified\n\t"
+#define TA__ASM_RESTORE ".syntax divided\n\t"
+#endif
+#endif
 static inline int32_t ta__hmul_nudged_32(int32_t s, int32_t m) {
+#if defined(__ARM_ARCH_6M__)
+    /* the same sum, carried by ADDS/ADCS pairs in six low registers (GCC's
+     * C takes about twice the instructions: compares for the carries, and
+     * spills); every product as above */
+    uint32_t sl = (uint32_t)s, ml = (uint32_t)m, sh, mh, lo, t;
+    __asm__(TA__ASM_UNIFIED
+            "asrs %[sh], %[sl], #16\n\t"
+            "uxth %[sl], %[sl]\n\t"
+            "asrs %[mh], %[ml], #16\n\t"
+            "uxth %[ml], %[ml]\n\t"
+            "movs %[lo], %[sl]\n\t"
+            "muls %[lo], %[ml], %[lo]\n\t" /* sl * ml, unsigned */
+            "muls %[ml], %[sh], %[ml]\n\t" /* c1 = sh * ml */
+            "muls %[sl], %[mh], %[sl]\n\t" /* c2 = sl * mh */
+            "muls %[sh], %[mh], %[sh]\n\t" /* high word: sh * mh */
+            "lsls %[t], %[ml], #16\n\t"
+            "asrs %[ml], %[ml], #16\n\t"
+            "adds %[lo], %[lo], %[t]\n\t"
+            "adcs %[sh], %[sh], %[ml]\n\t"
+            "lsls %[t], %[sl], #16\n\t"
+            "asrs %[sl], %[sl], #16\n\t"
+            "adds %[lo], %[lo], %[t]\n\t"
+            "adcs %[sh], %[sh], %[sl]\n\t"
+            "movs %[t], #1\n\t"
+            "lsls %[t], %[t], #30\n\t"
+            "movs %[sl], #0\n\t"
+            "adds %[lo], %[lo], %[t]\n\t"
+            "adcs %[sh], %[sh], %[sl]\n\t"
+            "lsls %[sh], %[sh], #1\n\t"
+            "lsrs %[lo], %[lo], #31\n\t"
+            "orrs %[sh], %[sh], %[lo]\n\t"
+            TA__ASM_RESTORE
+            : [sl] "+l"(sl), [ml] "+l"(ml), [sh] "=&l"(sh), [mh] "=&l"(mh), [lo] "=&l"(lo), [t] "=&l"(t)
+            :
+            : "cc");
+    return (int32_t)sh;
+#else
     const uint32_t sl = (uint32_t)s & 0xFFFFu, ml = (uint32_t)m & 0xFFFFu;
     const int32_t sh = ta__asr(s, 16), mh = ta__asr(m, 16);
     const uint32_t ll = sl * ml;
@@ -94,6 +142,7 @@ static inline int32_t ta__hmul_nudged_32(int32_t s, int32_t m) {
     lo += t, carry += lo < t;
     const uint32_t hi = (uint32_t)(sh * mh) + (uint32_t)ta__asr(c1, 16) + (uint32_t)ta__asr(c2, 16) + carry;
     return (int32_t)((hi << 1) | (lo >> 31));
+#endif
 }
 
 /* ta_q_mul(x, mult, shift) with the hoisted constants (ta__rq_ok holds). */
