@@ -23,6 +23,13 @@
 /* ... nor those whose search state would take more scratch than this. */
 #define OPT_MAX_SCRATCH ((size_t)64 << 20)
 #define OPT_HEURISTICS 3u
+/* Relative noise on the first key of a randomised preorder. */
+#define OPT_NOISE 0.3
+static inline uint64_t ta__mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
 /* Search nodes per second assumed when there is no clock: the deterministic
  * work limit is time_limit_s times this. */
 #define OPT_NODES_PER_S 1000000.0
@@ -43,6 +50,7 @@ typedef struct {
     uint32_t head;     /* agenda head at entry (after popping completed partitions) */
     uint32_t pool_top; /* pool top at entry */
     uint32_t trail;    /* trail top before this frame's placement */
+    uint32_t ptrail;   /* rank-trail top before it */
     uint32_t item;     /* placed buffer (NIL: none yet) */
     uint32_t last_pre; /* last tried candidate key (mo, pre) */
     uint32_t floor_pre;
@@ -80,6 +88,9 @@ typedef struct {
     uint32_t *fx_id;            /* request index of fixed buffer j */
     int64_t *pts, *pts_tmp;     /* section boundaries (time points) */
     uint64_t *k_tot, *k_w, *k_area; /* preorder keys */
+    double *k_rnd;              /* per item: noise factor of a randomised preorder */
+    uint64_t *k_dyn;            /* per item: T key of its piece when last re-ranked */
+    uint32_t *pt_item, *pt_old, pt_top, pt_cap; /* rank trail (undo of re-ranking) */
     uint32_t *order, *tmp;
     /* search state */
     size_t *off, *mo, *total, *minmo;
@@ -96,6 +107,7 @@ typedef struct {
     memo_ent *memo;
     size_t memo_mask;
     uint32_t heur;
+    bool dyn;                   /* re-rank pieces (rerank) */
     size_t *sol;
     /* limits */
     uint64_t nodes, node_cap;
@@ -118,5 +130,7 @@ void ta__opt_setup(opt_mem *M, const ta_request *r, size_t n);
 void ta__opt_preorder_keys(opt_mem *M);
 /* The preorder rank of every item under heuristic `heur`. */
 void ta__opt_set_heuristic(opt_mem *M, uint32_t heur);
+/* Sorts ids[0..k) by the current heuristic with k_dyn as its T key. */
+void ta__opt_sort_dyn(opt_mem *M, uint32_t *ids, uint32_t k);
 
 #endif
