@@ -23,13 +23,6 @@
 /* ... nor those whose search state would take more scratch than this. */
 #define OPT_MAX_SCRATCH ((size_t)64 << 20)
 #define OPT_HEURISTICS 3u
-/* Relative noise on the first key of a randomised preorder. */
-#define OPT_NOISE 0.3
-static inline uint64_t ta__mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 /* Search nodes per second assumed when there is no clock: the deterministic
  * work limit is time_limit_s times this. */
 #define OPT_NODES_PER_S 1000000.0
@@ -88,7 +81,6 @@ typedef struct {
     uint32_t *fx_id;            /* request index of fixed buffer j */
     int64_t *pts, *pts_tmp;     /* section boundaries (time points) */
     uint64_t *k_tot, *k_w, *k_area; /* preorder keys */
-    double *k_rnd;              /* per item: noise factor of a randomised preorder */
     uint64_t *k_dyn;            /* per item: T key of its piece when last re-ranked */
     uint32_t *pt_item, *pt_old, pt_top, pt_cap; /* rank trail (undo of re-ranking) */
     uint32_t *order, *tmp;
@@ -107,7 +99,6 @@ typedef struct {
     memo_ent *memo;
     size_t memo_mask;
     uint32_t heur;
-    bool dyn;                   /* re-rank pieces (rerank) */
     size_t *sol;
     /* limits */
     uint64_t nodes, node_cap;

@@ -81,7 +81,6 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->k_tot = ta__bump_take(b, m, sizeof(uint64_t));
     M->k_w = ta__bump_take(b, m, sizeof(uint64_t));
     M->k_area = ta__bump_take(b, m, sizeof(uint64_t));
-    M->k_rnd = ta__bump_take(b, m, sizeof(double));
     M->k_dyn = ta__bump_take(b, m, sizeof(uint64_t));
     M->pt_item = ta__bump_take(b, 8 * m + 64, sizeof(uint32_t));
     M->pt_old = ta__bump_take(b, 8 * m + 64, sizeof(uint32_t));
@@ -271,14 +270,7 @@ static int cmp_pre(uint32_t a, uint32_t b, const void *vctx) {
     const pre_ctx *c = vctx;
     const opt_mem *M = c->M;
     static const char *const keys[OPT_HEURISTICS] = {"TAW", "WAT", "TWA"};
-    const char *k = keys[c->heur % OPT_HEURISTICS];
-    if (c->heur >= OPT_HEURISTICS) {
-        /* a randomised order: the first key scaled by each item's noise */
-        const uint64_t *v = *k == 'T' ? c->tot : *k == 'W' ? M->k_w : M->k_area;
-        double x = (double)v[a] * M->k_rnd[a], y = (double)v[b] * M->k_rnd[b];
-        if (x != y) return x > y ? -1 : 1;
-    }
-    for (; *k; k++) {
+    for (const char *k = keys[c->heur]; *k; k++) {
         const uint64_t *v = *k == 'T' ? c->tot : *k == 'W' ? M->k_w : M->k_area;
         if (v[a] != v[b]) return v[a] > v[b] ? -1 : 1;
     }
@@ -302,11 +294,6 @@ void ta__opt_preorder_keys(opt_mem *M) {
 
 void ta__opt_set_heuristic(opt_mem *M, uint32_t heur) {
     M->heur = heur;
-    if (heur >= OPT_HEURISTICS)
-        for (uint32_t i = 0; i < M->m; i++) {
-            uint64_t z = ta__mix64(((uint64_t)heur << 32) ^ i ^ 0x2545F4914F6CDD1Dull);
-            M->k_rnd[i] = 1.0 + OPT_NOISE * ((double)(z >> 11) * (2.0 / 9007199254740992.0) - 1.0);
-        }
     for (uint32_t i = 0; i < M->m; i++) M->order[i] = i;
     pre_ctx c = {M, heur, M->k_tot};
     ta__sort_ids(M->order, M->m, cmp_pre, &c, M->tmp);
