@@ -300,7 +300,8 @@ void ta__opt_set_heuristic(opt_mem *M, uint32_t heur) {
     for (uint32_t k = 0; k < M->m; k++) M->pre[M->order[k]] = k + 1; /* 0 = below all */
 }
 
-
+/* A piece's own order (plan_optimal.c, rerank): the same keys, with T read
+ * from k_dyn, the bytes still unplaced where each item lives. */
 void ta__opt_sort_dyn(opt_mem *M, uint32_t *ids, uint32_t k) {
     pre_ctx c = {M, M->heur, M->k_dyn};
     ta__sort_ids(ids, k, cmp_pre, &c, M->tmp);
