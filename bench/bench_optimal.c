@@ -4,7 +4,14 @@
  * file in models/MANIFEST.tsv planned from the .tflite itself (TFLM's rules,
  * tensors only) -- which includes the coral models TFLM rejects.
  *
- *   bench_optimal [DATA_DIR [TIME_LIMIT_S]]
+ *   bench_optimal [DATA_DIR [TIME_LIMIT_S [CHALLENGING_DIR]]]
+ *
+ * First table: MiniMalloc's challenging problems A-K next to its published
+ * results.  A-C are in DATA_DIR/planning; D-K are read from CHALLENGING_DIR
+ * (or $MINIMALLOC_CHALLENGING) when given: google/minimalloc's
+ * benchmarks/challenging/ at 9f5cf810 (Apache-2.0, not shipped here).  It
+ * prints wall and CPU seconds: the limit is wall time, and on a shared
+ * machine the CPU seconds say what an idle one would need.
  *
  * DATA_DIR defaults to $TINYARENA_DATA, then ../shared.  Prints one row per
  * problem: buffers, lower bound, greedy, best, optimal arena, proof status,
@@ -13,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "buffers_csv.h"
 #include "cli.h"
@@ -86,6 +94,64 @@ static void bench_dir(const char *dir, const ta_plan_options *opt, double *total
     free(names);
 }
 
+/* MiniMalloc's published results (ASPLOS 2024 paper and slides), capacity
+ * 1 MiB: the arena it reports and whether it proved it, and the time where
+ * the paper gives one per problem. */
+typedef struct {
+    const char *name;
+    size_t arena;
+    bool proven;
+    double secs; /* 0: not published per problem */
+} mm_result;
+
+static const mm_result mm_published[] = {
+    {"A", 1048576, true, 4.9}, {"B", 1048576, true, 3.7}, {"C", 1039360, true, 0.6},
+    {"D", 1031168, false, 0},  {"E", 1048576, true, 0},   {"F", 0, false, 0},
+    {"G", 0, false, 0},        {"H", 1048576, true, 0},   {"I", 1048576, true, 0},
+    {"J", 1035264, false, 0},  {"K", 0, false, 0},
+};
+
+static double cpu_s(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+static void bench_challenging(const char *data, const char *extra, const ta_plan_options *opt) {
+    printf("MiniMalloc's challenging problems (capacity-free: the smallest arena), time limit %.1f s\n",
+           opt->time_limit_s);
+    printf("%-8s %5s %12s %12s %-34s %8s %8s   %-22s\n", "problem", "bufs", "lower_bound", "optimal", "status",
+           "wall_s", "cpu_s", "MiniMalloc (published)");
+    for (size_t i = 0; i < sizeof mm_published / sizeof mm_published[0]; i++) {
+        const mm_result *p = &mm_published[i];
+        char path[4096];
+        buffer_list bl;
+        snprintf(path, sizeof path, "%s/planning/%s.1048576.csv", data, p->name);
+        FILE *f = fopen(path, "rb");
+        if (!f && extra) {
+            snprintf(path, sizeof path, "%s/%s.1048576.csv", extra, p->name);
+            f = fopen(path, "rb");
+        }
+        if (!f) continue;
+        fclose(f);
+        if (!buffers_csv_read(path, 1, &bl)) continue;
+        double c0 = cpu_s();
+        plan_outcome o = plan_report_run(ta_strategy_find("optimal"), bl.reqs, bl.n, opt);
+        double cpu = cpu_s() - c0;
+        char a[32], e[32], m[32], status[64], mm[64];
+        if (o.st) snprintf(status, sizeof status, "%s", ta_status_str(o.st));
+        else if (o.res.proof == TA_PROOF_OPTIMAL) snprintf(status, sizeof status, "proven optimal");
+        else snprintf(status, sizeof status, "%s, gap %s", ta_proof_str(o.res.proof),
+                      fmt_bytes(o.res.arena_bytes - o.res.proven_bytes, m));
+        if (!p->arena) snprintf(mm, sizeof mm, "-");
+        else if (p->secs > 0) snprintf(mm, sizeof mm, "%s%s, %.1f s", fmt_bytes(p->arena, m), p->proven ? " proven" : "", p->secs);
+        else snprintf(mm, sizeof mm, "%s%s", fmt_bytes(p->arena, m), p->proven ? " proven" : "");
+        printf("%-8s %5zu %12s %12s %-34s %8.3f %8.3f   %-22s\n", p->name, bl.n,
+               o.st ? "-" : fmt_bytes(o.res.lower_bound_bytes, a), o.st ? "-" : fmt_bytes(o.res.arena_bytes, e), status,
+               (double)o.time_us / 1e6, cpu, mm);
+        fflush(stdout);
+        free(o.offsets);
+        buffers_csv_free(&bl);
+    }
+    printf("\n");
+}
+
 static size_t arena_reqs(const char *strategy, const ta_request *r, size_t n, const ta_plan_options *opt) {
     plan_outcome o = plan_report_run(ta_strategy_find(strategy), r, n, opt);
     free(o.offsets);
@@ -143,6 +209,8 @@ int main(int argc, char **argv) {
     memset(&opt, 0, sizeof opt);
     opt.time_limit_s = argc > 2 ? atof(argv[2]) : 10.0;
     opt.clock = cli_clock;
+    const char *extra = argc > 3 ? argv[3] : getenv("MINIMALLOC_CHALLENGING");
+    bench_challenging(data, extra, &opt);
     printf("optimal vs heuristics (data %s, time limit %.1f s)\n", data, opt.time_limit_s);
     printf("%-46s %5s %12s %12s %12s %12s  %-20s %9s\n", "problem", "bufs", "lower_bound", "greedy", "best",
            "optimal", "status", "time_s");

@@ -4,9 +4,14 @@
  * limit, with its time.  The yardstick for the exact planner (issue 14):
  * a better solver moves the "optimal" column up and the times down.
  *
- *   bench_packing [SECONDS] [INSTANCES]   (defaults: 1 s each, 20 per size)
+ *   bench_packing [SECONDS] [INSTANCES] [cuts|events|all]
+ *   (defaults: 1 s each, 20 per size, all)
  *
- * Rectangle: 64 steps x 16,384 bytes, cut at multiples of 16 bytes. */
+ * cuts: a 64-step x 16,384-byte rectangle cut at random (guillotine cuts,
+ * gen_packing), 10 to 160 buffers.  events: the event-driven non-guillotine
+ * tilings of issue 14 (gen_packing_events: 16,384 bytes, lifetimes of 1 to
+ * 16 steps), 150 to 500 buffers, with the share proven and the distribution
+ * of optimal's wall time (median, 90th percentile, max). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,11 +47,66 @@ static bool plan(const char *name, const ta_request *r, size_t n, double limit, 
     return st == TA_OK;
 }
 
+static int cmp_dbl(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void bench_events(double limit, int count) {
+    const size_t height = 16384, quantum = 16;
+    printf("non-guillotine perfect packings (events): %d per size, 16,384 B, lifetimes 1-16, optimal with a %.1f s "
+           "limit\n",
+           count, limit);
+    printf("%8s %10s %12s %12s %10s %10s %10s %12s\n", "buffers", "max live", "best=H", "optimal=H", "median s",
+           "p90 s", "max s", "mean gap B");
+    static const size_t sizes[] = {150, 200, 300, 400, 500};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t n = sizes[si];
+        ta_request *r = cli_xcalloc(n, sizeof *r);
+        double *times = cli_xcalloc((size_t)count, sizeof *times);
+        int best_ok = 0, opt_ok = 0, made = 0;
+        size_t kmin = n, maxlive = 0;
+        double gap = 0;
+        for (int k = 0; k < count; k++) {
+            size_t got = gen_packing_events(r, NULL, n, 16, height, quantum, 0x5eed + 1000 * (uint64_t)n + (uint64_t)k);
+            if (!got) continue;
+            if (got < kmin) kmin = got;
+            for (size_t i = 0; i < got; i++) { /* widest step: live buffers at a buffer's first step */
+                size_t l = 0;
+                for (size_t j = 0; j < got; j++) l += r[j].first <= r[i].first && r[i].first <= r[j].last;
+                if (l > maxlive) maxlive = l;
+            }
+            ta_plan_result res;
+            double t;
+            if (plan("best", r, got, limit, &res, &t) && res.arena_bytes == height) best_ok++;
+            if (!plan("optimal", r, got, limit, &res, &t)) continue;
+            if (res.arena_bytes == height && res.proof == TA_PROOF_OPTIMAL) opt_ok++;
+            gap += (double)(res.arena_bytes - height);
+            times[made++] = t;
+        }
+        if (made) {
+            qsort(times, (size_t)made, sizeof *times, cmp_dbl);
+            char label[32];
+            snprintf(label, sizeof label, "%zu-%zu", kmin, n);
+            printf("%8s %10zu %9d/%-2d %9d/%-2d %10.3f %10.3f %10.3f %12.0f\n", label, maxlive, best_ok, made, opt_ok,
+                   made, times[made / 2], times[(made * 9) / 10 < made ? (made * 9) / 10 : made - 1],
+                   times[made - 1], gap / made);
+        }
+        free(times);
+        free(r);
+    }
+}
+
 int main(int argc, char **argv) {
     double limit = argc > 1 ? atof(argv[1]) : 1.0;
     int count = argc > 2 ? atoi(argv[2]) : 20;
+    const char *which = argc > 3 ? argv[3] : "all";
     if (!(limit > 0)) limit = 1.0;
     if (count < 1) count = 20;
+    if (!strcmp(which, "events")) {
+        bench_events(limit, count);
+        return 0;
+    }
     const int32_t steps = 64;
     const size_t height = 16384, quantum = 16;
     printf("perfect packings: %d per size, 64 steps x 16,384 B, optimal with a %.1f s limit\n", count, limit);
@@ -74,5 +134,6 @@ int main(int argc, char **argv) {
                    gap / made);
         free(r);
     }
+    if (!strcmp(which, "all")) bench_events(limit, count);
     return 0;
 }

@@ -49,7 +49,7 @@ bool ta__deadline_hit(ta__deadline *dl);
  * lists, thousands of graph outputs) would make that O(n^2 log n).  So the
  * placer can also keep every placed buffer in a treap ordered by offset,
  * each node carrying its subtree's time range, end and largest raw hole
- * (built on the first dense query).  When more than 64 placed buffers
+ * (built on the first dense query).  When more than 256 placed buffers
  * overlap the new one in time (the interval-tree collection stops counting
  * there) and they are at least an eighth of all placed (two Fenwick trees
  * over the ranks of first and last count them in O(log n)), the gap scan

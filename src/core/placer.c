@@ -127,7 +127,14 @@ void ta__placer_reset(ta__placer *p) {
 }
 
 /* ---- counts: Fenwick trees over ranks (built on the first query with
- * more than 64 hits, so sparse problems never pay for them) ---------------- */
+ * more than DENSE_HITS hits, so sparse problems never pay for them) -------- */
+
+/* Hits collected before the Fenwick count decides whether a query is dense.
+ * 256, not 64: below it sorting the hits is cheaper than a treap, which,
+ * once switched on, costs every later placement an insert (on 1,000 random
+ * model-like buffers 64 turned it on early and spent a third of greedy's
+ * instructions on treap upkeep; the offsets are the same either way). */
+#define DENSE_HITS 256
 
 static void fen_add(uint32_t *f, size_t n, size_t i) {
     for (i++; i <= n; i += i & (~i + 1)) f[i]++;
@@ -462,12 +469,12 @@ size_t ta__placer_find(ta__placer *p, uint32_t id, ta__fit fit) {
     size_t size = p->pad[id], a = ta__align_of(&p->reqs[id]);
     if (size == 0) return 0; /* occupies nothing; TFLM puts it at 0 too */
     if (p->rel && p->rel->nr && p->rel->start[id] < p->rel->start[id + 1]) return find_related(p, id, fit);
-    /* Dense when more than 64 placed buffers, and at least an eighth of
-     * all placed, overlap: the collection stops at 64, the Fenwick count
-     * decides the rest in O(log n). */
+    /* Dense when more than DENSE_HITS placed buffers, and at least an
+     * eighth of all placed, overlap: the collection stops at DENSE_HITS,
+     * the Fenwick count decides the rest in O(log n). */
     size_t k = SIZE_MAX;
     bool dense = p->walk == 2;
-    if (p->walk != 2) k = overlapping_upto(p, id, p->walk == 1 ? SIZE_MAX : 64);
+    if (p->walk != 2) k = overlapping_upto(p, id, p->walk == 1 ? SIZE_MAX : DENSE_HITS);
     if (k == SIZE_MAX && p->walk == 0) {
         if (!p->fen_on) fen_build(p);
         dense = 8 * count_overlapping(p, id) >= p->n_placed;

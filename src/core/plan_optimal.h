@@ -43,6 +43,7 @@ typedef struct {
     uint32_t head;     /* agenda head at entry (after popping completed partitions) */
     uint32_t pool_top; /* pool top at entry */
     uint32_t trail;    /* trail top before this frame's placement */
+    uint32_t ptrail;   /* rank-trail top before it */
     uint32_t item;     /* placed buffer (NIL: none yet) */
     uint32_t last_pre; /* last tried candidate key (mo, pre) */
     uint32_t floor_pre;
@@ -80,6 +81,8 @@ typedef struct {
     uint32_t *fx_id;            /* request index of fixed buffer j */
     int64_t *pts, *pts_tmp;     /* section boundaries (time points) */
     uint64_t *k_tot, *k_w, *k_area; /* preorder keys */
+    uint64_t *k_dyn;            /* per item: T key of its piece when last re-ranked */
+    uint32_t *pt_item, *pt_old, pt_top, pt_cap; /* rank trail (undo of re-ranking) */
     uint32_t *order, *tmp;
     /* search state */
     size_t *off, *mo, *total, *minmo;
@@ -118,5 +121,7 @@ void ta__opt_setup(opt_mem *M, const ta_request *r, size_t n);
 void ta__opt_preorder_keys(opt_mem *M);
 /* The preorder rank of every item under heuristic `heur`. */
 void ta__opt_set_heuristic(opt_mem *M, uint32_t heur);
+/* Sorts ids[0..k) by the current heuristic with k_dyn as its T key. */
+void ta__opt_sort_dyn(opt_mem *M, uint32_t *ids, uint32_t k);
 
 #endif

@@ -81,6 +81,10 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->k_tot = ta__bump_take(b, m, sizeof(uint64_t));
     M->k_w = ta__bump_take(b, m, sizeof(uint64_t));
     M->k_area = ta__bump_take(b, m, sizeof(uint64_t));
+    M->k_dyn = ta__bump_take(b, m, sizeof(uint64_t));
+    M->pt_item = ta__bump_take(b, 8 * m + 64, sizeof(uint32_t));
+    M->pt_old = ta__bump_take(b, 8 * m + 64, sizeof(uint32_t));
+    M->pt_cap = (uint32_t)(8 * m + 64);
     M->order = ta__bump_take(b, 2 * m + nfx + 1, sizeof(uint32_t));
     M->tmp = ta__bump_take(b, 2 * m + nfx + 1, sizeof(uint32_t));
     M->off = ta__bump_take(b, m, sizeof(size_t));
@@ -256,6 +260,7 @@ void ta__opt_setup(opt_mem *M, const ta_request *r, size_t n) {
 typedef struct {
     const opt_mem *M;
     uint32_t heur;
+    const uint64_t *tot; /* the T key */
 } pre_ctx;
 
 /* Static tie-break orders (all descending, then input order), the three
@@ -266,7 +271,7 @@ static int cmp_pre(uint32_t a, uint32_t b, const void *vctx) {
     const opt_mem *M = c->M;
     static const char *const keys[OPT_HEURISTICS] = {"TAW", "WAT", "TWA"};
     for (const char *k = keys[c->heur]; *k; k++) {
-        const uint64_t *v = *k == 'T' ? M->k_tot : *k == 'W' ? M->k_w : M->k_area;
+        const uint64_t *v = *k == 'T' ? c->tot : *k == 'W' ? M->k_w : M->k_area;
         if (v[a] != v[b]) return v[a] > v[b] ? -1 : 1;
     }
     return (a > b) - (a < b);
@@ -290,8 +295,14 @@ void ta__opt_preorder_keys(opt_mem *M) {
 void ta__opt_set_heuristic(opt_mem *M, uint32_t heur) {
     M->heur = heur;
     for (uint32_t i = 0; i < M->m; i++) M->order[i] = i;
-    pre_ctx c = {M, heur};
+    pre_ctx c = {M, heur, M->k_tot};
     ta__sort_ids(M->order, M->m, cmp_pre, &c, M->tmp);
     for (uint32_t k = 0; k < M->m; k++) M->pre[M->order[k]] = k + 1; /* 0 = below all */
 }
 
+/* A piece's own order (plan_optimal.c, rerank): the same keys, with T read
+ * from k_dyn, the bytes still unplaced where each item lives. */
+void ta__opt_sort_dyn(opt_mem *M, uint32_t *ids, uint32_t k) {
+    pre_ctx c = {M, M->heur, M->k_dyn};
+    ta__sort_ids(ids, k, cmp_pre, &c, M->tmp);
+}
