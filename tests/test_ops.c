@@ -40,7 +40,7 @@ static void table(void) {
                               TA_OP_GREATER,     TA_OP_GREATER_EQUAL, TA_OP_LESS,
                               TA_OP_LESS_EQUAL,  TA_OP_LOGICAL_AND,   TA_OP_LOGICAL_OR,
                               TA_OP_LOGICAL_NOT, TA_OP_ADD_N,      TA_OP_CUMSUM,
-                              TA_OP_ZEROS_LIKE};
+                              TA_OP_ZEROS_LIKE,   TA_OP_SOFTMAX};
     uint32_t n = 0;
     for (unsigned k = 0; k < TA_OP_KIND_COUNT; k++) n += ta_op_kind_set_has(&s, (ta_op_kind)k);
     CHECK_EQ_U(n, sizeof yes / sizeof yes[0]);
@@ -53,6 +53,18 @@ static void table(void) {
     ta_op_list_inplace_kinds(&l, &s);
     for (unsigned k = 0; k < TA_OP_KIND_COUNT; k++) CHECK(!ta_op_kind_set_has(&s, (ta_op_kind)k));
     CHECK(!ta_op_kind_set_has(NULL, TA_OP_ADD));
+    /* the kernels that run walk.h's ROWS walk when their output overlaps
+     * their input (the OVERLAP rewrite), and no other */
+    ta_op_list_overlap_kinds(&ta_op_list_all, &s);
+    const ta_op_kind rows[] = {TA_OP_CONV_2D, TA_OP_AVERAGE_POOL_2D, TA_OP_MAX_POOL_2D};
+    n = 0;
+    for (unsigned k = 0; k < TA_OP_KIND_COUNT; k++) n += ta_op_kind_set_has(&s, (ta_op_kind)k);
+    CHECK_EQ_U(n, sizeof rows / sizeof rows[0]);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) CHECK(ta_op_kind_set_has(&s, rows[i]));
+    const ta_op_def *add_only[] = {&ta_op_ADD};
+    const ta_op_list la = {add_only, 1, false};
+    ta_op_list_overlap_kinds(&la, &s);
+    for (unsigned k = 0; k < TA_OP_KIND_COUNT; k++) CHECK(!ta_op_kind_set_has(&s, (ta_op_kind)k));
 }
 
 /* x -> LOGISTIC -> y -> ADD(y, y) -> z -> LOGISTIC -> w, float32 [4], and

@@ -308,7 +308,11 @@ typedef struct ta_io {
  * live data is filled with a canary; after each op, every live tensor's
  * checksum (taken when it was written -- with rewrites, again whenever an op
  * writes into its shared buffer) is checked.  The first tensor found
- * changed is reported with the op that ran just before the check. */
+ * changed is reported with the op that ran just before the check.  An op
+ * whose output the plan overlaps with its dying input (the OVERLAP
+ * rewrite) checks each band of output rows against its walk before writing
+ * it and fails with TA_E_OVERLAP when a row would land on input bytes still
+ * to be read; that input alone is then exempt from the checksum. */
 typedef struct ta_poison_report {
     bool clobbered;
     int32_t tensor;    /* the first live tensor found changed; -1 when an op's
