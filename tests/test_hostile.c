@@ -596,6 +596,92 @@ static void c_call_chain(mdesc *m) { calls(m, 3, (int[]){1, 2, -1}, TFL_OP_CALL,
 static void c_if_no_options(mdesc *m) { calls(m, 2, (int[]){1, -1}, TFL_OP_IF, 0, 0); }
 static void c_if_empty_options(mdesc *m) { calls(m, 2, (int[]){1, -1}, TFL_OP_IF, TFL_OPT_IF, 0); }
 static void c_while_no_options(mdesc *m) { calls(m, 2, (int[]){1, -1}, TFL_OP_WHILE, 0, 0); }
+/* Well-formed control flow and resource variables: they import (the
+ * validator and the planner know them) and the runtime refuses them at
+ * prepare with one line until it runs subgraphs other than 0.  sg0:
+ * IF(cond t0 bool[1], t1) -> t2, then = 1, else = 2 (each t0 + t0). */
+static const float k_one4[4] = {1, 1, 1, 1};
+static tdesc tbool1(void) {
+    tdesc t = {TFL_TYPE_BOOL, 1, {1, 0, 0, 0, 0}, NULL, 0, 0, 0.0f, 0};
+    return t;
+}
+static void add_sg(sgdesc *g) {
+    g->nt = 2;
+    g->t[0] = tf32(2, 1, 4, 0, 0);
+    g->t[1] = tf32(2, 1, 4, 0, 0);
+    g->no = 1;
+    g->o[0] = op2(TFL_OP_ADD, 0, 0, 1);
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){1});
+}
+static void c_if_valid(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 3;
+    sgdesc *g = &m->sg[0];
+    g->nt = 3;
+    g->t[0] = tbool1();
+    g->t[1] = tf32(2, 1, 4, 0, 0);
+    g->t[2] = tf32(2, 1, 4, 0, 0);
+    g->no = 1;
+    g->o[0] = (odesc){TFL_OP_IF, 2, 1, {0, 1}, {2}, NULL, NULL, 0, TFL_OPT_IF, 2, {{F_I32, 1}, {F_I32, 2}}};
+    io(g, 2, (int32_t[]){0, 1}, 1, (int32_t[]){2});
+    add_sg(&m->sg[1]);
+    add_sg(&m->sg[2]);
+}
+/* sg0: WHILE(t0) -> t1, cond = 1 (t0 < ones), body = 2 (t0 + t0) */
+static void c_while_valid(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 3;
+    sgdesc *g = &m->sg[0];
+    g->nt = 2;
+    g->t[0] = tf32(2, 1, 4, 0, 0);
+    g->t[1] = tf32(2, 1, 4, 0, 0);
+    g->no = 1;
+    g->o[0] = (odesc){TFL_OP_WHILE, 1, 1, {0}, {1}, NULL, NULL, 0, TFL_OPT_WHILE, 2, {{F_I32, 1}, {F_I32, 2}}};
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){1});
+    sgdesc *c = &m->sg[1];
+    c->nt = 3;
+    c->t[0] = tf32(2, 1, 4, 0, 0);
+    c->t[1] = tconst(tf32(2, 1, 4, 0, 0), k_one4, sizeof k_one4);
+    c->t[2] = tbool1();
+    c->no = 1;
+    c->o[0] = op2(TFL_OP_LESS, 0, 1, 2);
+    io(c, 1, (int32_t[]){0}, 1, (int32_t[]){2});
+    add_sg(&m->sg[2]);
+}
+/* sg0: CALL_ONCE(init = 1), then ADD t0 + t0 -> t1; sg1: a constant plus
+ * itself into its output (an init subgraph takes no inputs) */
+static void c_call_once_valid(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 2;
+    sgdesc *g = &m->sg[0];
+    add_sg(g);
+    g->no = 2;
+    g->o[1] = g->o[0];
+    g->o[0] = (odesc){TFL_OP_CALL_ONCE, 0, 0, {0}, {0}, NULL, NULL, 0, TFL_OPT_CALL_ONCE, 1, {{F_I32, 1}}};
+    sgdesc *i = &m->sg[1];
+    i->nt = 2;
+    i->t[0] = tconst(tf32(2, 1, 4, 0, 0), k_one4, sizeof k_one4);
+    i->t[1] = tf32(2, 1, 4, 0, 0);
+    i->no = 1;
+    i->o[0] = op2(TFL_OP_ADD, 0, 0, 1);
+    io(i, 0, (int32_t[]){0}, 1, (int32_t[]){1});
+}
+/* sg0: VAR_HANDLE -> t1 (resource), READ_VARIABLE(t1) -> t2, t2 + t0 -> t3 */
+static void c_var_read(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    g->nt = 4;
+    g->t[0] = tf32(2, 1, 4, 0, 0);
+    g->t[1] = (tdesc){TFL_TYPE_RESOURCE, 0, {0}, NULL, 0, 0, 0.0f, 0};
+    g->t[2] = tf32(2, 1, 4, 0, 0);
+    g->t[3] = tf32(2, 1, 4, 0, 0);
+    g->no = 3;
+    g->o[0] = (odesc){TFL_OP_VAR_HANDLE, 0, 1, {0}, {1}, NULL, NULL, 0, 0, 0, {{0}}};
+    g->o[1] = (odesc){TFL_OP_READ_VARIABLE, 1, 1, {1}, {2}, NULL, NULL, 0, 0, 0, {{0}}};
+    g->o[2] = op2(TFL_OP_ADD, 2, 0, 3);
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){3});
+}
 static void c_slice_begin_min(mdesc *m) { base_slice(m, INT32_MIN, 4, 1, 4, false); }
 static void c_slice_begin_min_neg(mdesc *m) { base_slice(m, INT32_MIN + 1, INT32_MIN, -1, 0, false); }
 static void c_slice_stride_min(mdesc *m) { base_slice(m, 3, 0, INT32_MIN, 1, false); }
@@ -801,6 +887,10 @@ static const hcase k_cases[] = {
     {"if_no_options", AT_IMPORT, "subgraph 0 op 0 (IF): names no then subgraph", c_if_no_options},
     {"if_empty_options", AT_IMPORT, "refers to subgraph 0 of 2", c_if_empty_options},
     {"while_no_options", AT_IMPORT, "subgraph 0 op 0 (WHILE): names no cond subgraph", c_while_no_options},
+    {"if_valid", AT_PREPARE, "op 0 (IF): no kernel for this op", c_if_valid},
+    {"while_valid", AT_PREPARE, "op 0 (WHILE): no kernel for this op", c_while_valid},
+    {"call_once_valid", AT_PREPARE, "op 0 (CALL_ONCE): no kernel for this op", c_call_once_valid},
+    {"var_handle_read", AT_PREPARE, "op 0 (VAR_HANDLE): no kernel for this op", c_var_read},
     {"slice_begin_int32_min", RUNS, NULL, c_slice_begin_min, k_in4, k_in4},
     {"slice_begin_int32_min_negative_stride", AT_PREPARE, "op 0 (STRIDED_SLICE): output tensor 4 has no elements (a 0 dim)", c_slice_begin_min_neg},
     {"slice_stride_int32_min", AT_PREPARE, "op 0 (STRIDED_SLICE): a stride is out of range", c_slice_stride_min},

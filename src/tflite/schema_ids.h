@@ -235,7 +235,10 @@ enum {
     TFL_OP_PLACEHOLDER_FOR_GREATER_OP_CODES = 127,
     TFL_OP_CUMSUM = 128,
     TFL_OP_CALL_ONCE = 129,
-    TFL_OP_BROADCAST_TO = 130
+    TFL_OP_BROADCAST_TO = 130,
+    TFL_OP_VAR_HANDLE = 142,
+    TFL_OP_READ_VARIABLE = 143,
+    TFL_OP_ASSIGN_VARIABLE = 144
 };
 
 /* union BuiltinOptions: the type tag values (1-based, NONE = 0, in the
