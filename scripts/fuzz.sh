@@ -4,8 +4,8 @@
 #   scripts/fuzz.sh [SECONDS]        (default 60)
 #
 # Builds build/fuzz/fuzz_tflite with clang, seeds build/fuzz/seeds from every
-# shared .tflite model (TINYARENA_DATA, default ../shared; libFuzzer cuts
-# seeds to -max_len), keeps the growing corpus in build/fuzz/corpus (not in
+# shared .tflite model (TINYARENA_DATA, default ../shared) and every model
+# tests/test_hostile.c builds (libFuzzer cuts seeds to -max_len), keeps the growing corpus in build/fuzz/corpus (not in
 # git) and exits non-zero on any finding (crash inputs land in build/fuzz/).
 set -eu
 
@@ -38,6 +38,16 @@ clang -std=c11 -g -O1 -fno-omit-frame-pointer \
     -Wall -Wextra -Werror -Wno-unused-parameter \
     -I"$root/include" -I"$root/src" \
     "$root/fuzz/fuzz_flexbuf.c" $srcs -lm -o "$out/fuzz_flexbuf"
+
+# test_hostile's hand-built models seed it too: the well-formed control flow
+# and resource-variable models (IF, WHILE, CALL_ONCE, VAR_HANDLE) and every
+# hostile case, so the fuzzer starts next to the ops no shared model has.
+# shellcheck disable=SC2086
+clang -std=c11 -O1 -I"$root/include" -I"$root/src" -I"$root/tests" \
+    "$root/tests/test_hostile.c" "$root/tests/testutil.c" $srcs -lm -o "$out/hostile_gen"
+rm -rf "$out/hostile" && mkdir -p "$out/hostile"
+"$out/hostile_gen" --write "$out/hostile" >/dev/null
+for f in "$out"/hostile/*.tflite; do cp "$f" "$out/seeds/hostile_$(basename "$f")"; done
 
 if [ -d "$data/models" ]; then
     find "$data/models" -name '*.tflite' | while read -r f; do
