@@ -314,6 +314,121 @@ static bool dw3_run(const ta_dwconv_params *p, const int8_t *input, const int8_t
 }
 #endif
 
+#if defined(__ARM_ARCH_6M__)
+/* armv6-m (M0/M0+) 3x3 depthwise, depth multiplier 1: one window of 4
+ * channels in assembly.  Thumb-1's LDRSB takes only a register offset, which
+ * costs GCC a register and an add per tap (it spilled: 25 instructions per
+ * MAC); LDRB takes an immediate, so a term is LDRB, SXTB, LDR (the weight,
+ * sign-extended into a word table built once per block), MULS, ADD, and the
+ * 4 sums stay in r2-r5.  The taps' input strides live in r8/r9 (ADD reaches
+ * the high registers).  Byte loads only: nothing is read unaligned.
+ *   void ta__m0_dw3x4(const int8_t *x, const int32_t wx[36], int32_t acc[4],
+ *                     const int32_t st[2]);
+ * x: the window's first tap, channel c0; wx[4 * t + c]: tap t's (fy * 3 +
+ * fx) weight of channel c0 + c; st[0] bytes between taps along x, st[1]
+ * from a row's last tap to the next row's first. */
+void ta__m0_dw3x4(const int8_t *x, const int32_t *wx, int32_t *acc, const int32_t *st);
+#define M0_DW_TERM(C, W, A) \
+    "ldrb r6, [r0, #" C "]\n\tsxtb r6, r6\n\tldr r7, [r1, #" W "]\n\tmuls r6, r7, r6\n\tadds " A ", r6\n\t"
+#define M0_DW_TAP(T) \
+    M0_DW_TERM("0", #T "*16", "r2") M0_DW_TERM("1", #T "*16+4", "r3") M0_DW_TERM("2", #T "*16+8", "r4") \
+        M0_DW_TERM("3", #T "*16+12", "r5")
+#define M0_DW_ROW M0_DW_TAP(0) "add r0, r8\n\t" M0_DW_TAP(1) "add r0, r8\n\t" M0_DW_TAP(2)
+__asm__(TA__ASM_UNIFIED
+        ".section .text.ta__m0_dw3x4,\"ax\",%progbits\n\t"
+        ".balign 2\n\t"
+        ".global ta__m0_dw3x4\n\t"
+        ".thumb\n\t"
+        ".thumb_func\n\t"
+        ".type ta__m0_dw3x4, %function\n"
+        "ta__m0_dw3x4:\n\t"
+        "push {r4, r5, r6, r7, lr}\n\t"
+        "mov r4, r8\n\t"
+        "mov r5, r9\n\t"
+        "push {r2, r4, r5}\n\t"
+        "ldr r4, [r3]\n\t"
+        "mov r8, r4\n\t"
+        "ldr r4, [r3, #4]\n\t"
+        "mov r9, r4\n\t"
+        "movs r2, #0\n\t"
+        "movs r3, #0\n\t"
+        "movs r4, #0\n\t"
+        "movs r5, #0\n\t" M0_DW_ROW "add r0, r9\n\t"
+        "adds r1, #48\n\t" M0_DW_ROW "add r0, r9\n\t"
+        "adds r1, #48\n\t" M0_DW_ROW
+        "pop {r1, r6, r7}\n\t"
+        "stmia r1!, {r2, r3, r4, r5}\n\t"
+        "mov r8, r6\n\t"
+        "mov r9, r7\n\t"
+        "pop {r4, r5, r6, r7, pc}\n\t"
+        ".size ta__m0_dw3x4, .-ta__m0_dw3x4\n\t"
+        ".text\n\t" TA__ASM_RESTORE);
+#undef M0_DW_ROW
+#undef M0_DW_TAP
+#undef M0_DW_TERM
+
+/* Whether the M0 kernel covers the layer (3x3, depth multiplier 1, channels
+ * a multiple of 4, -input_offset an int8); then runs it on every block.
+ * Windows clipped by padding are gathered into a 36-byte local window whose
+ * outside taps hold the byte -input_offset: their term w * (x +
+ * input_offset) is 0, so the fold over all 9 taps' weights stays right. */
+static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                       int8_t *output) {
+    const ta_dims4 in = p->input, out = p->output;
+    const int32_t C = out.c;
+    if (p->filter.h != 3 || p->filter.w != 3 || p->depth_multiplier != 1 || C % 4 != 0 ||
+        p->q.input_offset < -127 || p->q.input_offset > 128)
+        return false;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const int32_t dh = p->dilation_h, dw = p->dilation_w;
+    const ptrdiff_t sx = (ptrdiff_t)dw * in.c, sy = (ptrdiff_t)dh * in.w * in.c;
+    const int32_t st_in[2] = {(int32_t)sx, (int32_t)(sy - 2 * sx)}, st_win[2] = {4, 4};
+    const int8_t padb = (int8_t)(-p->q.input_offset);
+    for (int32_t c0 = 0; c0 < C; c0 += 4) {
+        int32_t wx[36], ws[4] = {0, 0, 0, 0};
+        for (int32_t t = 0; t < 9; t++)
+            for (int32_t c = 0; c < 4; c++) {
+                const int32_t w = filter[(ptrdiff_t)t * C + c0 + c];
+                wx[4 * t + c] = w;
+                ws[c] += w;
+            }
+        ta__rq rq[4];
+        uint32_t fold[4];
+        for (int32_t c = 0; c < 4; c++) {
+            rq[c] = ta__rq_make(&p->q, c0 + c);
+            fold[c] = ta__fold(bias, c0 + c, p->q.input_offset, ws[c]);
+        }
+        for (int32_t b = 0; b < out.n; b++) {
+            for (int32_t oy = 0; oy < out.h; oy++) {
+                const int32_t iy0 = oy * p->stride_h - p->pad_h;
+                const bool full_y = iy0 >= 0 && iy0 + 2 * dh < in.h;
+                int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + c0;
+                for (int32_t ox = 0; ox < out.w; ox++, op += C) {
+                    const int32_t ix0 = ox * p->stride_w - p->pad_w;
+                    int32_t acc[4];
+                    if (full_y && ix0 >= 0 && ix0 + 2 * dw < in.w) {
+                        ta__m0_dw3x4(input + ta__nhwc_p(&in, b, iy0, ix0) + c0, wx, acc, st_in);
+                    } else {
+                        int8_t win[36];
+                        int8_t *wp = win;
+                        for (int32_t fy = 0; fy < 3; fy++)
+                            for (int32_t fx = 0; fx < 3; fx++, wp += 4) {
+                                const int32_t iy = iy0 + fy * dh, ix = ix0 + fx * dw;
+                                const bool inside = (uint32_t)iy < (uint32_t)in.h && (uint32_t)ix < (uint32_t)in.w;
+                                const int8_t *src = inside ? input + ta__nhwc_p(&in, b, iy, ix) + c0 : NULL;
+                                for (int32_t c = 0; c < 4; c++) wp[c] = src ? src[c] : padb;
+                            }
+                        ta__m0_dw3x4(win, wx, acc, st_win);
+                    }
+                    for (int32_t c = 0; c < 4; c++) op[c] = ta__rq_s8(&rq[c], ro, (uint32_t)acc[c] + fold[c]);
+                }
+            }
+        }
+    }
+    return true;
+}
+#endif
+
 /* dw_full for a depth multiplier > 1: channel c reads input x[xi[c]]. */
 static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, ptrdiff_t sx, ptrdiff_t sy, const int8_t *w, int32_t C, int32_t fh,
                               int32_t fw, const uint8_t *xi, int32_t *acc) {
@@ -355,6 +470,8 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
     (void)isa;
 #if defined(TA__DOT_DSP)
     if (dw3_run(p, input, filter, bias, output)) return;
+#elif defined(__ARM_ARCH_6M__)
+    if (dw3_m0_run(p, input, filter, bias, output)) return;
 #endif
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;
