@@ -105,6 +105,12 @@ static void test_requant(void) {
         const uint32_t x = rnd(0, 4) ? rnd32() : (uint32_t)INT32_MAX - (uint32_t)rnd(0, 1 << 24);
         if (ta__rq_s8_sat(&r, o, x) != ta__rq_s8(&r, o, x) && bad_sat++ < 5)
             fprintf(stderr, "rq sat x=%u m=%d shift=%d\n", (unsigned)x, (int)m, (int)sh);
+#if defined(__ARM_ARCH_6M__)
+        /* the armv6-m assembly of the same */
+        const ta__rqm k = ta__rqm_make(&r, o);
+        if (ta__rqm_s8(&k, x) != ta__rq_s8(&r, o, x) && bad_sat++ < 5)
+            fprintf(stderr, "rqm x=%u m=%d shift=%d\n", (unsigned)x, (int)m, (int)sh);
+#endif
     }
     CHECK(bad_sat == 0);
     /* the shortest one (ta__rqs: SMMULR, no saturation) against the long one

@@ -397,6 +397,7 @@ static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int
         p->q.input_offset < -127 || p->q.input_offset > 128)
         return false;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const bool sat = ta__rq_sat_ok(&p->q, C); /* ta__rqm_s8, the assembly requantisation */
     const int32_t dh = p->dilation_h, dw = p->dilation_w;
     const ptrdiff_t sx = (ptrdiff_t)dw * in.c, sy = (ptrdiff_t)dh * in.w * in.c;
     const int32_t st_in[2] = {(int32_t)sx, (int32_t)(sy - 2 * sx)}, st_win[2] = {4, 4};
@@ -413,9 +414,11 @@ static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int
                 ws[c] += w;
             }
         ta__rq rq[4];
+        ta__rqm rqm[4];
         uint32_t fold[4];
         for (int32_t c = 0; c < 4; c++) {
             rq[c] = ta__rq_make(&p->q, c0 + c);
+            rqm[c] = ta__rqm_make(&rq[c], ro);
             fold[c] = ta__fold(bias, c0 + c, p->q.input_offset, ws[c]);
         }
         for (int32_t b = 0; b < out.n; b++) {
@@ -453,7 +456,10 @@ static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int
                         }
                         ta__m0_dw3x4((const int8_t *)win, wx, acc, st_win);
                     }
-                    for (int32_t c = 0; c < 4; c++) op[c] = ta__rq_s8(&rq[c], ro, (uint32_t)acc[c] + fold[c]);
+                    if (sat)
+                        for (int32_t c = 0; c < 4; c++) op[c] = ta__rqm_s8(&rqm[c], (uint32_t)acc[c] + fold[c]);
+                    else
+                        for (int32_t c = 0; c < 4; c++) op[c] = ta__rq_s8(&rq[c], ro, (uint32_t)acc[c] + fold[c]);
                 }
             }
         }
