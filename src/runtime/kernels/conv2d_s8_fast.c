@@ -611,7 +611,7 @@ static int32_t pw_m0(const ta_conv_params *p, const int8_t *input, const int8_t 
         (int64_t)(out.h - 1) * p->stride_h >= in.h || (int64_t)(out.w - 1) * p->stride_w >= in.w)
         return 0;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
-    const bool sat = ta__rq_sat_ok(&p->q, out.c); /* ta__rqm_s8, the assembly requantisation */
+    const bool sat = ta__rqm_layer_ok(&p->q, out.c); /* ta__rqm_s8, the assembly requantisation */
     const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
     int32_t oc0 = 0;
     for (; oc0 + 4 <= out.c; oc0 += 4) {

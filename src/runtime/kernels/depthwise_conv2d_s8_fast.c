@@ -397,7 +397,7 @@ static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int
         p->q.input_offset < -127 || p->q.input_offset > 128)
         return false;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
-    const bool sat = ta__rq_sat_ok(&p->q, C); /* ta__rqm_s8, the assembly requantisation */
+    const bool sat = ta__rqm_layer_ok(&p->q, C); /* ta__rqm_s8, the assembly requantisation */
     const int32_t dh = p->dilation_h, dw = p->dilation_w;
     const ptrdiff_t sx = (ptrdiff_t)dw * in.c, sy = (ptrdiff_t)dh * in.w * in.c;
     const int32_t st_in[2] = {(int32_t)sx, (int32_t)(sy - 2 * sx)}, st_win[2] = {4, 4};

@@ -223,8 +223,8 @@ static inline int8_t ta__rq_s8_sat(const ta__rq *r, ta__rq_out o, uint32_t acc_p
 
 #if defined(__ARM_ARCH_6M__)
 /* armv6-m: ta__rq_s8_sat in one assembly block, for the layers
- * ta__rq_sat_ok accepts (no left shift, rounding shifts in [1, 23], an int8
- * range).  The constants sit in one struct the block reads by immediate
+ * ta__rqm_layer_ok accepts (no left shift, rounding shifts in [1, 23], an
+ * int8 range, multipliers >= 0).  The constants sit in one struct the block reads by immediate
  * offsets (GCC kept them in spilled locals); the saturating add is ADDS and
  * a branch on overflow (BVC), where ta__qadd32's int64 sum costs calls; the
  * clamps are compare-and-branch.  About 45 instructions against about 70
@@ -236,10 +236,23 @@ typedef struct ta__rqm {
     int32_t right;            /* 8: rounding right shift, [1, 23] */
     int32_t out_off;          /* 12: output zero point */
     int32_t act_min, act_max; /* 16, 20: the clamp */
+    int32_t m_hi, m_mid, m_lo; /* 24, 28, 32: mult's bits 30..20, 19..10, 9..0 */
 } ta__rqm;
 
+/* Whether every channel's constants fit ta__rqm_s8: ta__rq_sat_ok and a
+ * non-negative multiplier (ta_quant_multiplier never makes a negative
+ * one; the short high multiply splits it into unsigned pieces). */
+static inline bool ta__rqm_layer_ok(const ta_requant *q, int32_t channels) {
+    if (!ta__rq_sat_ok(q, channels)) return false;
+    const int32_t n = q->per_channel ? channels : 1;
+    for (int32_t c = 0; c < n; c++)
+        if (q->mult[c] < 0) return false;
+    return true;
+}
+
 static inline ta__rqm ta__rqm_make(const ta__rq *r, ta__rq_out o) {
-    const ta__rqm k = {r->mult, r->rnd, r->right, o.out_off, o.act_min, o.act_max};
+    const ta__rqm k = {r->mult,       r->rnd,         r->right, o.out_off, o.act_min, o.act_max, r->mult >> 20,
+                       (r->mult >> 10) & 1023, r->mult & 1023};
     return k;
 }
 
@@ -247,6 +260,31 @@ static inline ta__rqm ta__rqm_make(const ta__rq *r, ta__rq_out o) {
 static inline int8_t ta__rqm_s8(const ta__rqm *k, uint32_t acc_plus_fold) {
     uint32_t s = acc_plus_fold, ml, sh, mh, lo, t;
     __asm__(TA__ASM_UNIFIED
+            /* |s| < 2^19 (the usual window): the high multiply from the
+             * multiplier's three pieces, each product within int32 and the
+             * floors nested exactly: floor((s * m + 2^30) / 2^31) =
+             * floor((s * m_hi + floor((s * m_mid + floor(s * m_lo / 2^10))
+             * / 2^10) + 2^10) / 2^11) */
+            "asrs %[sh], %[s], #19\n\t"
+            "adds %[sh], %[sh], #1\n\t"
+            "cmp %[sh], #1\n\t"
+            "bhi 4f\n\t"
+            "ldr %[sh], [%[k], #32]\n\t"
+            "muls %[sh], %[s], %[sh]\n\t"
+            "asrs %[sh], %[sh], #10\n\t"
+            "ldr %[lo], [%[k], #28]\n\t"
+            "muls %[lo], %[s], %[lo]\n\t"
+            "adds %[sh], %[sh], %[lo]\n\t"
+            "asrs %[sh], %[sh], #10\n\t"
+            "ldr %[lo], [%[k], #24]\n\t"
+            "muls %[lo], %[s], %[lo]\n\t"
+            "adds %[sh], %[sh], %[lo]\n\t"
+            "movs %[lo], #1\n\t"
+            "lsls %[lo], %[lo], #10\n\t"
+            "adds %[sh], %[sh], %[lo]\n\t"
+            "asrs %[sh], %[sh], #11\n\t"
+            "b 5f\n"
+            "4:\n\t"
             "ldr %[ml], [%[k]]\n\t"
             "asrs %[sh], %[s], #16\n\t"
             "uxth %[s], %[s]\n\t"
@@ -272,7 +310,8 @@ static inline int8_t ta__rqm_s8(const ta__rqm *k, uint32_t acc_plus_fold) {
             "adcs %[sh], %[sh], %[s]\n\t"
             "lsls %[sh], %[sh], #1\n\t"
             "lsrs %[lo], %[lo], #31\n\t"
-            "orrs %[sh], %[sh], %[lo]\n\t" /* hm = ta__hmul_nudged_32(s, mult) */
+            "orrs %[sh], %[sh], %[lo]\n" /* hm = ta__hmul_nudged_32(s, mult) */
+            "5:\n\t"
             "asrs %[t], %[sh], #31\n\t"
             "adds %[sh], %[sh], %[t]\n\t" /* hm - [hm < 0] */
             "ldr %[t], [%[k], #4]\n\t"
