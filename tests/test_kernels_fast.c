@@ -105,6 +105,22 @@ static void test_requant(void) {
         const uint32_t x = rnd(0, 4) ? rnd32() : (uint32_t)INT32_MAX - (uint32_t)rnd(0, 1 << 24);
         if (ta__rq_s8_sat(&r, o, x) != ta__rq_s8(&r, o, x) && bad_sat++ < 5)
             fprintf(stderr, "rq sat x=%u m=%d shift=%d\n", (unsigned)x, (int)m, (int)sh);
+#if defined(__ARM_ARCH_6M__)
+        /* the armv6-m assembly of the same */
+        if (ta__rqm_layer_ok(&q, 1)) {
+            CHECK(m >= 0);
+            /* both of its high multiplies: sums within +-2^19 (the short
+             * one, its edges included) and any */
+            const ta__rqm k = ta__rqm_make(&r, o);
+            const int32_t e = rnd(0, 3) ? rnd(-(1 << 19), (1 << 19) - 1) : rnd(0, 1) ? (1 << 19) - rnd(0, 1) : -(1 << 19) - rnd(0, 1);
+            const uint32_t xs[2] = {x, (uint32_t)e};
+            for (int j = 0; j < 2; j++)
+                if (ta__rqm_s8(&k, xs[j]) != ta__rq_s8(&r, o, xs[j]) && bad_sat++ < 5)
+                    fprintf(stderr, "rqm x=%u m=%d shift=%d\n", (unsigned)xs[j], (int)m, (int)sh);
+        } else {
+            CHECK(m < 0);
+        }
+#endif
     }
     CHECK(bad_sat == 0);
     /* the shortest one (ta__rqs: SMMULR, no saturation) against the long one

@@ -611,14 +611,17 @@ static int32_t pw_m0(const ta_conv_params *p, const int8_t *input, const int8_t 
         (int64_t)(out.h - 1) * p->stride_h >= in.h || (int64_t)(out.w - 1) * p->stride_w >= in.w)
         return 0;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const bool sat = ta__rqm_layer_ok(&p->q, out.c); /* ta__rqm_s8, the assembly requantisation */
     const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
     int32_t oc0 = 0;
     for (; oc0 + 4 <= out.c; oc0 += 4) {
         const int8_t *w = filter + (ptrdiff_t)oc0 * depth;
         ta__rq rq[4];
+        ta__rqm rqm[4];
         uint32_t fold[4];
         for (int32_t j = 0; j < 4; j++) {
             rq[j] = ta__rq_make(&p->q, oc0 + j);
+            rqm[j] = ta__rqm_make(&rq[j], ro);
             fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, ta__sum_s8(w + (ptrdiff_t)j * depth, depth));
         }
         for (int32_t b = 0; b < out.n; b++)
@@ -628,7 +631,10 @@ static int32_t pw_m0(const ta_conv_params *p, const int8_t *input, const int8_t 
                 for (int32_t ox = 0; ox < out.w; ox++, x += xs, op += out.c) {
                     int32_t acc[4];
                     ta__m0_dot1x4(x, w, depth, acc);
-                    for (int32_t j = 0; j < 4; j++) op[j] = ta__rq_s8(&rq[j], ro, (uint32_t)acc[j] + fold[j]);
+                    if (sat)
+                        for (int32_t j = 0; j < 4; j++) op[j] = ta__rqm_s8(&rqm[j], (uint32_t)acc[j] + fold[j]);
+                    else
+                        for (int32_t j = 0; j < 4; j++) op[j] = ta__rq_s8(&rq[j], ro, (uint32_t)acc[j] + fold[j]);
                 }
             }
     }

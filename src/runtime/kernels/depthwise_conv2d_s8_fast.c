@@ -314,6 +314,160 @@ static bool dw3_run(const ta_dwconv_params *p, const int8_t *input, const int8_t
 }
 #endif
 
+#if defined(__ARM_ARCH_6M__)
+/* armv6-m (M0/M0+) 3x3 depthwise, depth multiplier 1: one window of 4
+ * channels in assembly.  Thumb-1's LDRSB takes only a register offset, which
+ * costs GCC a register and an add per tap (it spilled: 25 instructions per
+ * MAC); LDRB takes an immediate, so a term is LDRB, SXTB, LDR (the weight,
+ * sign-extended into a word table built once per block), MULS, ADD, and the
+ * 4 sums stay in r2-r5.  The taps' input strides live in r8/r9 (ADD reaches
+ * the high registers).  Byte loads only: nothing is read unaligned.
+ *   void ta__m0_dw3x4(const int8_t *x, const int32_t wx[36], int32_t acc[4],
+ *                     const int32_t st[2]);
+ * x: the window's first tap, channel c0; wx[4 * t + c]: tap t's (fy * 3 +
+ * fx) weight of channel c0 + c; st[0] bytes between taps along x, st[1]
+ * from a row's last tap to the next row's first. */
+void ta__m0_dw3x4(const int8_t *x, const int32_t *wx, int32_t *acc, const int32_t *st);
+#define M0_DW_TERM(C, W, A) \
+    "ldrb r6, [r0, #" C "]\n\tsxtb r6, r6\n\tldr r7, [r1, #" W "]\n\tmuls r6, r7, r6\n\tadds " A ", r6\n\t"
+#define M0_DW_TAP(T, C1, C2, C3)                                                                            \
+    M0_DW_TERM("0", #T "*16", "r2") M0_DW_TERM(C1, #T "*16+4", "r3") M0_DW_TERM(C2, #T "*16+8", "r4") \
+        M0_DW_TERM(C3, #T "*16+12", "r5")
+#define M0_DW_ROW(C1, C2, C3)                                                                       \
+    M0_DW_TAP(0, C1, C2, C3) "add r0, r8\n\t" M0_DW_TAP(1, C1, C2, C3) "add r0, r8\n\t" M0_DW_TAP(2, C1, C2, C3)
+/* NAME reads channel c's byte at offset 0, C1, C2, C3 of each tap */
+#define M0_DW_FUNC(NAME, C1, C2, C3)                          \
+    __asm__(TA__ASM_UNIFIED                                   \
+            ".section .text." #NAME ",\"ax\",%progbits\n\t"   \
+            ".balign 2\n\t"                                   \
+            ".global " #NAME "\n\t"                           \
+            ".thumb\n\t"                                      \
+            ".thumb_func\n\t"                                 \
+            ".type " #NAME ", %function\n" #NAME ":\n\t"      \
+            "push {r4, r5, r6, r7, lr}\n\t"                   \
+            "mov r4, r8\n\t"                                  \
+            "mov r5, r9\n\t"                                  \
+            "push {r2, r4, r5}\n\t"                           \
+            "ldr r4, [r3]\n\t"                                \
+            "mov r8, r4\n\t"                                  \
+            "ldr r4, [r3, #4]\n\t"                            \
+            "mov r9, r4\n\t"                                  \
+            "movs r2, #0\n\t"                                 \
+            "movs r3, #0\n\t"                                 \
+            "movs r4, #0\n\t"                                 \
+            "movs r5, #0\n\t" M0_DW_ROW(C1, C2, C3) "add r0, r9\n\t" \
+            "adds r1, #48\n\t" M0_DW_ROW(C1, C2, C3) "add r0, r9\n\t" \
+            "adds r1, #48\n\t" M0_DW_ROW(C1, C2, C3)          \
+            "pop {r1, r6, r7}\n\t"                            \
+            "stmia r1!, {r2, r3, r4, r5}\n\t"                 \
+            "mov r8, r6\n\t"                                  \
+            "mov r9, r7\n\t"                                  \
+            "pop {r4, r5, r6, r7, pc}\n\t"                    \
+            ".size " #NAME ", .-" #NAME "\n\t"                \
+            ".text\n\t" TA__ASM_RESTORE)
+/* ta__m0_dw3x1: the same for a depth multiplier that is a multiple of 4,
+ * whose 4 channels all read one input byte (offset 0). */
+void ta__m0_dw3x1(const int8_t *x, const int32_t *wx, int32_t *acc, const int32_t *st);
+M0_DW_FUNC(ta__m0_dw3x4, "1", "2", "3");
+M0_DW_FUNC(ta__m0_dw3x1, "0", "0", "0");
+#undef M0_DW_FUNC
+#undef M0_DW_ROW
+#undef M0_DW_TAP
+#undef M0_DW_TERM
+
+/* 4 bytes as the little-endian word they would be in memory, by byte
+ * loads (the address may be unaligned). */
+static inline uint32_t ta__m0_ld4(const int8_t *p) {
+    const uint8_t *u = (const uint8_t *)p;
+    return (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 | (uint32_t)u[3] << 24;
+}
+
+/* Whether the M0 kernel covers the layer (3x3, depth multiplier 1 or a
+ * multiple of 4, channels a multiple of 4, -input_offset an int8); then runs
+ * it on every block.
+ * Windows clipped by padding are gathered into a 36-byte local window whose
+ * outside taps hold the byte -input_offset: their term w * (x +
+ * input_offset) is 0, so the fold over all 9 taps' weights stays right. */
+static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                       int8_t *output) {
+    const ta_dims4 in = p->input, out = p->output;
+    const int32_t C = out.c;
+    const int32_t dm = p->depth_multiplier;
+    if (p->filter.h != 3 || p->filter.w != 3 || (dm != 1 && dm % 4 != 0) || C % 4 != 0 ||
+        p->q.input_offset < -127 || p->q.input_offset > 128)
+        return false;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const bool sat = ta__rqm_layer_ok(&p->q, C); /* ta__rqm_s8, the assembly requantisation */
+    const int32_t dh = p->dilation_h, dw = p->dilation_w;
+    const ptrdiff_t sx = (ptrdiff_t)dw * in.c, sy = (ptrdiff_t)dh * in.w * in.c;
+    const int32_t st_in[2] = {(int32_t)sx, (int32_t)(sy - 2 * sx)}, st_win[2] = {4, 4};
+    const uint32_t padw = (uint32_t)(uint8_t)(int8_t)(-p->q.input_offset) * 0x01010101u;
+    for (int32_t c0 = 0; c0 < C; c0 += 4) {
+        /* the block's input: channels c0.. (depth multiplier 1), or the one
+         * input channel its 4 output channels read */
+        const int32_t xc = dm == 1 ? c0 : c0 / dm;
+        int32_t wx[36], ws[4] = {0, 0, 0, 0};
+        for (int32_t t = 0; t < 9; t++)
+            for (int32_t c = 0; c < 4; c++) {
+                const int32_t w = filter[(ptrdiff_t)t * C + c0 + c];
+                wx[4 * t + c] = w;
+                ws[c] += w;
+            }
+        ta__rq rq[4];
+        ta__rqm rqm[4];
+        uint32_t fold[4];
+        for (int32_t c = 0; c < 4; c++) {
+            rq[c] = ta__rq_make(&p->q, c0 + c);
+            rqm[c] = ta__rqm_make(&rq[c], ro);
+            fold[c] = ta__fold(bias, c0 + c, p->q.input_offset, ws[c]);
+        }
+        for (int32_t b = 0; b < out.n; b++) {
+            for (int32_t oy = 0; oy < out.h; oy++) {
+                const int32_t iy0 = oy * p->stride_h - p->pad_h;
+                const bool full_y = iy0 >= 0 && iy0 + 2 * dh < in.h;
+                int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + c0;
+                for (int32_t ox = 0; ox < out.w; ox++, op += C) {
+                    const int32_t ix0 = ox * p->stride_w - p->pad_w;
+                    int32_t acc[4];
+                    if (full_y && ix0 >= 0 && ix0 + 2 * dw < in.w) {
+                        const int8_t *x = input + ta__nhwc_p(&in, b, iy0, ix0) + xc;
+                        if (dm == 1)
+                            ta__m0_dw3x4(x, wx, acc, st_in);
+                        else
+                            ta__m0_dw3x1(x, wx, acc, st_in);
+                    } else {
+                        /* the taps' x positions inside the image, as 3 bits;
+                         * rows by pointer, no multiply per tap */
+                        uint32_t in_x = 0;
+                        for (int32_t fx = 0; fx < 3; fx++)
+                            in_x |= (uint32_t)((uint32_t)(ix0 + fx * dw) < (uint32_t)in.w) << fx;
+                        uint32_t win[9];
+                        for (int32_t fy = 0; fy < 3; fy++) {
+                            const int32_t iy = iy0 + fy * dh;
+                            uint32_t *wr = win + 3 * fy;
+                            if ((uint32_t)iy >= (uint32_t)in.h) {
+                                wr[0] = wr[1] = wr[2] = padw;
+                                continue;
+                            }
+                            const int8_t *row = input + ta__nhwc_p(&in, b, iy, 0) + xc + (ptrdiff_t)ix0 * in.c;
+                            for (int32_t fx = 0; fx < 3; fx++, row += sx)
+                                wr[fx] = in_x >> fx & 1 ? (dm == 1 ? ta__m0_ld4(row) : (uint32_t)(uint8_t)*row * 0x01010101u)
+                                                      : padw;
+                        }
+                        ta__m0_dw3x4((const int8_t *)win, wx, acc, st_win);
+                    }
+                    if (sat)
+                        for (int32_t c = 0; c < 4; c++) op[c] = ta__rqm_s8(&rqm[c], (uint32_t)acc[c] + fold[c]);
+                    else
+                        for (int32_t c = 0; c < 4; c++) op[c] = ta__rq_s8(&rq[c], ro, (uint32_t)acc[c] + fold[c]);
+                }
+            }
+        }
+    }
+    return true;
+}
+#endif
+
 /* dw_full for a depth multiplier > 1: channel c reads input x[xi[c]]. */
 static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, ptrdiff_t sx, ptrdiff_t sy, const int8_t *w, int32_t C, int32_t fh,
                               int32_t fw, const uint8_t *xi, int32_t *acc) {
@@ -355,6 +509,8 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
     (void)isa;
 #if defined(TA__DOT_DSP)
     if (dw3_run(p, input, filter, bias, output)) return;
+#elif defined(__ARM_ARCH_6M__)
+    if (dw3_m0_run(p, input, filter, bias, output)) return;
 #endif
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;

@@ -214,6 +214,12 @@ static inline int32_t ta__sum_s8(const int8_t *p, int32_t n) {
     uint32_t u = 0;
     for (; i + 4 <= n; i += 4) u = __usada8(ta__ld32(p + i) ^ 0x80808080u, 0, u);
     s = (int32_t)(u - (uint32_t)(i / 4) * 512u);
+#elif defined(__ARM_ARCH_6M__)
+    /* four bytes a step: LDRB with immediate offsets and SXTB (LDRSB only
+     * takes a register offset), one pointer add and compare per four */
+    const int8_t *q = p, *end = p + (n & ~3);
+    for (; q != end; q += 4) s += q[0] + q[1] + q[2] + q[3];
+    i = n & ~3;
 #endif
     for (; i < n; i++) s += p[i];
     return s;

@@ -221,6 +221,127 @@ static inline int8_t ta__rq_s8_sat(const ta__rq *r, ta__rq_out o, uint32_t acc_p
     return (int8_t)a;
 }
 
+#if defined(__ARM_ARCH_6M__)
+/* armv6-m: ta__rq_s8_sat in one assembly block, for the layers
+ * ta__rqm_layer_ok accepts (no left shift, rounding shifts in [1, 23], an
+ * int8 range, multipliers >= 0).  The constants sit in one struct the block reads by immediate
+ * offsets (GCC kept them in spilled locals); the saturating add is ADDS and
+ * a branch on overflow (BVC), where ta__qadd32's int64 sum costs calls; the
+ * clamps are compare-and-branch.  About 45 instructions against about 70
+ * for ta__rq_s8 as GCC compiles it.  tests/test_kernels_fast.c compares it
+ * with ta__rq_s8 bare-metal (kernels_mcu). */
+typedef struct ta__rqm {
+    int32_t mult;             /* offset 0: Q0.31 multiplier */
+    int32_t rnd;              /* 4: 2^(right - 1) */
+    int32_t right;            /* 8: rounding right shift, [1, 23] */
+    int32_t out_off;          /* 12: output zero point */
+    int32_t act_min, act_max; /* 16, 20: the clamp */
+    int32_t m_hi, m_mid, m_lo; /* 24, 28, 32: mult's bits 30..20, 19..10, 9..0 */
+} ta__rqm;
+
+/* Whether every channel's constants fit ta__rqm_s8: ta__rq_sat_ok and a
+ * non-negative multiplier (ta_quant_multiplier never makes a negative
+ * one; the short high multiply splits it into unsigned pieces). */
+static inline bool ta__rqm_layer_ok(const ta_requant *q, int32_t channels) {
+    if (!ta__rq_sat_ok(q, channels)) return false;
+    const int32_t n = q->per_channel ? channels : 1;
+    for (int32_t c = 0; c < n; c++)
+        if (q->mult[c] < 0) return false;
+    return true;
+}
+
+static inline ta__rqm ta__rqm_make(const ta__rq *r, ta__rq_out o) {
+    const ta__rqm k = {r->mult,       r->rnd,         r->right, o.out_off, o.act_min, o.act_max, r->mult >> 20,
+                       (r->mult >> 10) & 1023, r->mult & 1023};
+    return k;
+}
+
+/* ta__rq_s8_sat(r, o, acc_plus_fold) for k = ta__rqm_make(r, o). */
+static inline int8_t ta__rqm_s8(const ta__rqm *k, uint32_t acc_plus_fold) {
+    uint32_t s = acc_plus_fold, ml, sh, mh, lo, t;
+    __asm__(TA__ASM_UNIFIED
+            /* |s| < 2^19 (the usual window): the high multiply from the
+             * multiplier's three pieces, each product within int32 and the
+             * floors nested exactly: floor((s * m + 2^30) / 2^31) =
+             * floor((s * m_hi + floor((s * m_mid + floor(s * m_lo / 2^10))
+             * / 2^10) + 2^10) / 2^11) */
+            "asrs %[sh], %[s], #19\n\t"
+            "adds %[sh], %[sh], #1\n\t"
+            "cmp %[sh], #1\n\t"
+            "bhi 4f\n\t"
+            "ldr %[sh], [%[k], #32]\n\t"
+            "muls %[sh], %[s], %[sh]\n\t"
+            "asrs %[sh], %[sh], #10\n\t"
+            "ldr %[lo], [%[k], #28]\n\t"
+            "muls %[lo], %[s], %[lo]\n\t"
+            "adds %[sh], %[sh], %[lo]\n\t"
+            "asrs %[sh], %[sh], #10\n\t"
+            "ldr %[lo], [%[k], #24]\n\t"
+            "muls %[lo], %[s], %[lo]\n\t"
+            "adds %[sh], %[sh], %[lo]\n\t"
+            "movs %[lo], #1\n\t"
+            "lsls %[lo], %[lo], #10\n\t"
+            "adds %[sh], %[sh], %[lo]\n\t"
+            "asrs %[sh], %[sh], #11\n\t"
+            "b 5f\n"
+            "4:\n\t"
+            "ldr %[ml], [%[k]]\n\t"
+            "asrs %[sh], %[s], #16\n\t"
+            "uxth %[s], %[s]\n\t"
+            "asrs %[mh], %[ml], #16\n\t"
+            "uxth %[ml], %[ml]\n\t"
+            "movs %[lo], %[s]\n\t"
+            "muls %[lo], %[ml], %[lo]\n\t" /* sl * ml, unsigned */
+            "muls %[ml], %[sh], %[ml]\n\t" /* c1 = sh * ml */
+            "muls %[s], %[mh], %[s]\n\t"   /* c2 = sl * mh */
+            "muls %[sh], %[mh], %[sh]\n\t" /* high word: sh * mh */
+            "lsls %[t], %[ml], #16\n\t"
+            "asrs %[ml], %[ml], #16\n\t"
+            "adds %[lo], %[lo], %[t]\n\t"
+            "adcs %[sh], %[sh], %[ml]\n\t"
+            "lsls %[t], %[s], #16\n\t"
+            "asrs %[s], %[s], #16\n\t"
+            "adds %[lo], %[lo], %[t]\n\t"
+            "adcs %[sh], %[sh], %[s]\n\t"
+            "movs %[t], #1\n\t"
+            "lsls %[t], %[t], #30\n\t"
+            "movs %[s], #0\n\t"
+            "adds %[lo], %[lo], %[t]\n\t"
+            "adcs %[sh], %[sh], %[s]\n\t"
+            "lsls %[sh], %[sh], #1\n\t"
+            "lsrs %[lo], %[lo], #31\n\t"
+            "orrs %[sh], %[sh], %[lo]\n" /* hm = ta__hmul_nudged_32(s, mult) */
+            "5:\n\t"
+            "asrs %[t], %[sh], #31\n\t"
+            "adds %[sh], %[sh], %[t]\n\t" /* hm - [hm < 0] */
+            "ldr %[t], [%[k], #4]\n\t"
+            "adds %[sh], %[sh], %[t]\n\t" /* + 2^(right - 1), saturating: */
+            "bvc 1f\n\t"
+            "movs %[sh], #1\n\t"
+            "lsls %[sh], %[sh], #31\n\t"
+            "subs %[sh], %[sh], #1\n"
+            "1:\n\t"
+            "ldr %[t], [%[k], #8]\n\t"
+            "asrs %[sh], %[t]\n\t"
+            "ldr %[t], [%[k], #12]\n\t"
+            "adds %[sh], %[sh], %[t]\n\t"
+            "ldr %[t], [%[k], #16]\n\t"
+            "cmp %[sh], %[t]\n\t"
+            "bge 2f\n\t"
+            "movs %[sh], %[t]\n"
+            "2:\n\t"
+            "ldr %[t], [%[k], #20]\n\t"
+            "cmp %[sh], %[t]\n\t"
+            "ble 3f\n\t"
+            "movs %[sh], %[t]\n"
+            "3:\n\t" TA__ASM_RESTORE
+            : [s] "+l"(s), [ml] "=&l"(ml), [sh] "=&l"(sh), [mh] "=&l"(mh), [lo] "=&l"(lo), [t] "=&l"(t)
+            : [k] "l"(k), "m"(*k)
+            : "cc");
+    return (int8_t)sh;
+}
+#endif
+
 /* The shortest requantisation, for windows whose sum is known to be small:
  * |acc + fold| < 2^29 (ta__rqs_make checks it per channel from the weight
  * sum's bound), no left shift, a rounding shift r in [1, 22], int8 output.
