@@ -1150,7 +1150,7 @@ ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint3
         /* A depthwise conv's output ends where its input ends (the kernel's
          * _end form), when that keeps 16-byte alignment: the front it frees
          * is where the next op's overlapping walk (pass 3) can write. */
-        if (dw && buffer_at) {
+        if (dw && buffer_at && tensor0(g, join)->bytes >= y->bytes) {
             const size_t gap = tensor0(g, join)->bytes - y->bytes;
             if (gap % 16 == 0) buffer_at[base + (uint32_t)yi] += gap;
         }
