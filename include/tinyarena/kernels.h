@@ -231,6 +231,14 @@ ta_status ta_kernel_depthwise_conv2d_s8_inplace(const ta_dwconv_params *p, int8_
                                                 const int32_t *bias, int8_t *scratch, size_t scratch_bytes);
 ta_status ta_kernel_depthwise_conv2d_f32_inplace(const ta_dwconv_params *p, float *data, const float *filter,
                                                  const float *bias, float *scratch, size_t scratch_bytes);
+/* _end: the same, with the output in the last output.n*h*w*c elements of
+ * `data` (it ends where the input ends), batches from the last down: the
+ * rewrite places the output there so that the input's front, free after
+ * the op, can take the next op's output (pass 2 of rewrite.h). */
+ta_status ta_kernel_depthwise_conv2d_s8_inplace_end(const ta_dwconv_params *p, int8_t *data, const int8_t *filter,
+                                                    const int32_t *bias, int8_t *scratch, size_t scratch_bytes);
+ta_status ta_kernel_depthwise_conv2d_f32_inplace_end(const ta_dwconv_params *p, float *data, const float *filter,
+                                                     const float *bias, float *scratch, size_t scratch_bytes);
 
 /* ------------------------------------------------------------------------ */
 /* FULLY_CONNECTED (fully_connected.c)                                       */

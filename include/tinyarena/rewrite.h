@@ -96,8 +96,18 @@
  *   elements of kernel scratch and records the in-place path.  Pass 2
  *   puts Y in X's buffer when X's buffer is needed until exactly this op
  *   (the INPLACE rule), so the planner sees the output as a view of the
- *   input's buffer (at offset 0: the output's NHWC bytes are the first
- *   out_n*out_h*out_w*C of it) plus the op's scratch.  A marked op whose
+ *   input's buffer plus the op's scratch: with views
+ *   (ta_rewrite_buffers_at) at the input's end (offset X's bytes - Y's
+ *   bytes past X's own, the kernels' _end form) when that difference is a
+ *   multiple of 16, so the front the op frees can take the next op's
+ *   output under an overlap relation (pass 3); otherwise at X's offset (the
+ *   first out_n*out_h*out_w*C elements).  The runtime picks the kernel
+ *   from the two pointers.  Pass 1 keeps a mark only where it lowers the
+ *   peak of a live-bytes profile of the final order that follows the
+ *   ALIAS/INPLACE groups, the marks' scratch and Y's place, and, with
+ *   OVERLAP, counts each pair pass 3 will relate (CONV_2D and pools of the
+ *   walk geometry, a fused PAD's explicit padding included) as its union.
+ *   A marked op whose
  *   output pass 2 left apart runs the normal kernel (its scratch unused).
  *   The kernel (kernels.h, depthwise_conv2d_inplace.c) computes channel c
  *   into the scratch, then writes it to channel c's slots, which every
@@ -254,17 +264,19 @@ size_t ta_rewrite_overlaps_bytes(const ta_graph *g);
  * relation that walk tolerates, between the request holding input 0 (X)
  * and the request holding output 0 (Y):
  *   - both planned tensors' requests (buffer_of: pass 2's groups, or NULL),
- *     different, neither at a fixed offset; neither tensor a view at a
- *     byte offset in its group (buffer_at, ta_rewrite_buffers_at, or NULL),
- *     and the output not a slice of a larger group (a CONCAT member);
+ *     different, neither at a fixed offset; the output not a view at a
+ *     byte offset in its group (buffer_at, ta_rewrite_buffers_at, or NULL)
+ *     nor a slice of a larger group (a CONCAT member); the input may be at
+ *     an offset (a view, a depthwise output at its input's end) when no
+ *     other input of the op is in its group;
  *   - X's request dies at the op's step and Y's is born there, so the pair
  *     is live together exactly while the op runs;
  *   - the op is CONV_2D (any kernel, stride, dilation, SAME/VALID/EXPLICIT
  *     padding), AVERAGE_POOL_2D or MAX_POOL_2D with 4-D input and output,
  *     and its walk tolerates some overlap (d below X's bytes).
  * Each relation is TA_OVERLAP_BELOW with d = the walk's d (tensor bytes)
- * plus the padding and group bytes of X's request beyond X's tensor, minus
- * those of Y's: on the requests it permits exactly what the walk permits on
+ * plus the padding and group bytes of X's request after X's tensor (its
+ * offset and bytes subtracted), minus those of Y's: on the requests it permits exactly what the walk permits on
  * the tensors.  The 1x1 convolution 8 -> 16 channels of person_detect:
  * d = 384 (one input row), arena 37,248 B at that op instead of 55,296 B.
  * Writes up to cap relations to out (at most one per op: cap = the ops of

@@ -7,7 +7,7 @@
 
 #include "core/core.h"
 
-enum { ORD_TFLM, ORD_SIZE, ORD_LENGTH, ORD_AREA, ORD_DEGREE, ORD_WEIGHT, ORD_START, ORD_COUNT };
+enum { ORD_TFLM, ORD_SIZE, ORD_LENGTH, ORD_AREA, ORD_DEGREE, ORD_WEIGHT, ORD_START, ORD_SIZE_START, ORD_COUNT };
 
 typedef struct {
     ta__placer p;
@@ -76,6 +76,12 @@ static void make_order(best_mem *m, const ta_request *reqs, size_t n, int which,
         case ORD_AREA: m->key1[i] = mul_sat(pad[i], len); m->key2[i] = pad[i]; break;
         case ORD_DEGREE: m->key1[i] = deg[i]; m->key2[i] = pad[i]; break;
         case ORD_WEIGHT: m->key1[i] = wt[i]; m->key2[i] = pad[i]; break;
+        case ORD_SIZE_START: /* largest first, then earliest: a chain of overlap
+                              * relations places each buffer against the one
+                              * it follows, not the one after it */
+            m->key1[i] = pad[i];
+            m->key2[i] = (uint64_t)(INT32_MAX - (int64_t)reqs[i].first);
+            break;
         default: /* ORD_START: earliest first, then largest */
             m->key1[i] = (uint64_t)(INT32_MAX - (int64_t)reqs[i].first);
             m->key2[i] = pad[i];

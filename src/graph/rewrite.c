@@ -179,6 +179,7 @@ typedef struct order_s {
 } order_search;
 
 static void carve_order(ta__bump *b, const ta_graph *g, order_search *o);
+static bool walk_geometry(const ta_graph *g, const ta_op *op, ta_conv_geometry *cg);
 
 typedef struct {
     ta_graph_limits lim;    /* of the new graph: what g uses */
@@ -190,6 +191,9 @@ typedef struct {
     int32_t *dw_first, *dw_last, *dw_root, *dw_until; /* DWINPLACE's profile: per tensor (carved with the flag) */
     size_t *dw_size, *dw_live, *dw_scr;               /* per tensor: padded bytes; per step: live deltas, scratch */
     uint8_t *dw_on;                                   /* per position: a mark kept while choosing */
+    int64_t *dw_d;    /* per op: OVERLAP's walk d (tensor bytes) when its walk tolerates overlap, else -1 */
+    size_t *dw_ovl;   /* per step: bytes the overlap relations save */
+    size_t *dw_at;    /* per tensor: its byte offset in its group (pass 2's buffer_at) */
     tensor_usage u;
     void *graph_mem;
     size_t graph_bytes;
@@ -218,7 +222,13 @@ static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_work *p
     p->dw_first = p->dw_last = p->dw_root = p->dw_until = NULL;
     p->dw_size = p->dw_live = p->dw_scr = NULL;
     p->dw_on = NULL;
+    p->dw_d = NULL;
+    p->dw_ovl = NULL;
+    p->dw_at = NULL;
     if (flags & TA_REWRITE_DWINPLACE) {
+        p->dw_at = ta__bump_take(b, n_t, sizeof(size_t));
+        p->dw_d = ta__bump_take(b, n_ops, sizeof(int64_t));
+        p->dw_ovl = ta__bump_take(b, (size_t)n_ops + 2, sizeof(size_t));
         p->dw_first = ta__bump_take(b, n_t, sizeof(int32_t));
         p->dw_last = ta__bump_take(b, n_t, sizeof(int32_t));
         p->dw_root = ta__bump_take(b, n_t, sizeof(int32_t));
@@ -640,6 +650,7 @@ static size_t dw_profile(const ta_graph *g, uint32_t flags, pass1_work *p, uint3
         p->dw_first[t] = (tt->flags & TA_TENSOR_INPUT) ? 0 : -1;
         p->dw_last[t] = (tt->flags & TA_TENSOR_OUTPUT) ? (int32_t)n : -1;
         p->dw_size[t] = ta_lifetime_is_planned(tt) ? ta__align_up(tt->bytes, 16) : 0;
+        p->dw_at[t] = 0;
     }
     for (uint32_t v = 0; v < n; v++) {
         const uint32_t k = p->order[v];
@@ -673,6 +684,9 @@ static size_t dw_profile(const ta_graph *g, uint32_t flags, pass1_work *p, uint3
                 const ta_tensor *y = &g->tensors[s->tensor_base + (uint32_t)yi];
                 join = xi;
                 p->dw_scr[v + 1] += ta__align_up((size_t)y->shape[1] * (size_t)y->shape[2] * ta_dtype_size(y->dtype), 16);
+                /* pass 2 puts the output at the input's end when aligned */
+                const size_t gap = tensor0(g, xi)->bytes - y->bytes;
+                p->dw_at[yi] = p->dw_at[xi] + (gap % 16 == 0 ? gap : 0);
             }
         } else if (alias_candidate(g, op) && p->conv_src[k] < 0) {
             if (flags & TA_REWRITE_ALIAS) join = op->inputs[0];
@@ -685,10 +699,33 @@ static size_t dw_profile(const ta_graph *g, uint32_t flags, pass1_work *p, uint3
         const int32_t r = p->dw_root[join];
         if (!p->dw_size[r]) continue;
         p->dw_root[yi] = r;
+        if (op->kind != TA_OP_DEPTHWISE_CONV_2D) p->dw_at[yi] = p->dw_at[join];
         if (p->dw_until[yi] > p->dw_until[r]) p->dw_until[r] = p->dw_until[yi];
         if (p->dw_last[yi] > p->dw_last[r]) p->dw_last[r] = p->dw_last[yi];
         if (p->dw_size[yi] > p->dw_size[r]) p->dw_size[r] = p->dw_size[yi];
         p->dw_size[yi] = 0;
+    }
+    /* OVERLAP (pass 3) relates a walked op's input group X, dying at its
+     * step, and its output group Y, born there: the pair then takes
+     * max(X, d' + Y) bytes at that step, d' being the walk's d moved by the
+     * groups' padding and x's offset a in X (ta_rewrite_overlaps), so
+     * Y - max(0, d + y - x - a) fewer than X + Y.  Counted here, or the profile puts the peak at a conv the
+     * relation already shrank and misses the depthwise conv after it. */
+    for (uint32_t v = 0; v < n + 2; v++) p->dw_ovl[v] = 0;
+    for (uint32_t v = 0; v < n && (flags & TA_REWRITE_OVERLAP); v++) {
+        const uint32_t k = p->order[v];
+        const ta_op *op = &g->ops[s->op_base + k];
+        const int32_t step = (int32_t)v + 1;
+        if (p->dw_d[k] < 0) continue;
+        const int32_t xi = eff_input(g, p, k, 0), yi = op->outputs[0];
+        if (xi < 0 || (uint32_t)xi >= nt || yi < 0 || (uint32_t)yi >= nt) continue;
+        const int32_t rx = p->dw_root[xi];
+        if (!p->dw_size[rx] || p->dw_until[rx] != step || p->dw_last[rx] != step) continue;
+        if (p->dw_root[yi] != yi || !p->dw_size[yi] || p->dw_first[yi] != step) continue;
+        const int64_t xb = (int64_t)tensor0(g, xi)->bytes, yb = (int64_t)tensor0(g, yi)->bytes;
+        const int64_t over = p->dw_d[k] + yb - xb - (int64_t)p->dw_at[xi];
+        const size_t keep = over > 0 ? (size_t)over : 0;
+        if (keep < p->dw_size[yi]) p->dw_ovl[v + 1] += p->dw_size[yi] - keep;
     }
     /* each group once, at its root: a difference array over the steps */
     for (uint32_t t = 0; t < nt; t++) {
@@ -699,7 +736,8 @@ static size_t dw_profile(const ta_graph *g, uint32_t flags, pass1_work *p, uint3
     size_t run = 0, peak = 0;
     for (uint32_t v = 0; v <= n; v++) {
         run += p->dw_live[v];
-        if (run + p->dw_scr[v] > peak) peak = run + p->dw_scr[v];
+        const size_t at = run + p->dw_scr[v] - (p->dw_ovl[v] < run ? p->dw_ovl[v] : run);
+        if (at > peak) peak = at;
     }
     return peak;
 }
@@ -715,6 +753,33 @@ static void dwinplace_select(const ta_graph *g, uint32_t flags, pass1_work *p, u
     uint32_t n_marks = 0, evals = 0;
     for (uint32_t v = 0; v < n; v++) n_marks += (on[v] = 0, p->dwip[p->order[v]] != 0);
     if (!n_marks) return;
+    /* each walked op's d once (the walk is linear in its output rows), for
+     * the op as it will run: a fused conv reads the PAD's input with the
+     * PAD's amounts as explicit padding */
+    const ta_subgraph *s = &g->subgraphs[0];
+    for (uint32_t k = 0; k < s->n_ops; k++) {
+        const ta_op *op = &g->ops[s->op_base + k];
+        p->dw_d[k] = -1;
+        if (!(flags & TA_REWRITE_OVERLAP) || p->fused[k] || op->n_inputs < 1 || op->n_inputs > 8 || op->n_outputs != 1)
+            continue;
+        ta_op run = *op;
+        int32_t in[8];
+        if (p->conv_src[k] >= 0) {
+            memcpy(in, op->inputs, op->n_inputs * sizeof *in);
+            in[0] = p->conv_src[k];
+            run.inputs = in;
+            run.opt.padding = TA_PAD_EXPLICIT;
+            run.opt.pad_top = p->conv_pad[4 * k];
+            run.opt.pad_bottom = p->conv_pad[4 * k + 1];
+            run.opt.pad_left = p->conv_pad[4 * k + 2];
+            run.opt.pad_right = p->conv_pad[4 * k + 3];
+        }
+        ta_conv_geometry cg;
+        ta_overlap rel;
+        const ta_tensor *x = tensor0(g, run.inputs[0]);
+        if (!x || !walk_geometry(g, &run, &cg) || ta_walk_conv2d(&cg, TA_CONV_WALK_ROWS, &rel, NULL) != TA_OK) continue;
+        if (rel.d >= 0 && rel.d < (int64_t)x->bytes) p->dw_d[k] = rel.d;
+    }
     const size_t peak0 = dw_profile(g, flags, p, n, on);
     size_t peak = peak0;
     bool changed = true;
@@ -1082,6 +1147,13 @@ ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint3
         buffer_of[base + (uint32_t)yi] = r;
         /* over the input's bytes, wherever they sit in the group (a slice) */
         if (buffer_at) buffer_at[base + (uint32_t)yi] = buffer_at[base + (uint32_t)join];
+        /* A depthwise conv's output ends where its input ends (the kernel's
+         * _end form), when that keeps 16-byte alignment: the front it frees
+         * is where the next op's overlapping walk (pass 3) can write. */
+        if (dw && buffer_at && tensor0(g, join)->bytes >= y->bytes) {
+            const size_t gap = tensor0(g, join)->bytes - y->bytes;
+            if (gap % 16 == 0) buffer_at[base + (uint32_t)yi] += gap;
+        }
         const int32_t ry = until[yi];
         if (ry > until[r - (int32_t)base]) until[r - (int32_t)base] = ry;
         if (dw) dw_in_place++;
@@ -1201,7 +1273,17 @@ ta_status ta_rewrite_overlaps(const ta_graph *g, const ta_lifetimes *lt, const i
          * and an output that is a slice of a larger buffer (a CONCAT member)
          * shares its request with bytes the walk does not write: leave such
          * pairs alone. */
-        if (buffer_at && (buffer_at[x_own] || buffer_at[y_own])) continue;
+        if (buffer_at && buffer_at[y_own]) continue;
+        /* An input at an offset in its group (a view, or a depthwise conv's
+         * output at its input's end) is fine: the group dies here, so its
+         * other bytes are free, unless this op reads them too. */
+        const size_t ax = buffer_at ? buffer_at[x_own] : 0;
+        bool other = false;
+        for (uint32_t i = 1; i < op->n_inputs && buffer_of; i++) {
+            const int32_t t = op->inputs[i];
+            if (t >= 0 && base + (uint32_t)t < g->n_tensors && buffer_of[base + (uint32_t)t] == (int32_t)xt) other = true;
+        }
+        if (other) continue;
         if (yt != y_own && yt < g->n_tensors && g->tensors[yt].bytes > g->tensors[y_own].bytes) continue;
         if (xt >= g->n_tensors || yt >= g->n_tensors || req_of[xt] < 0 || req_of[yt] < 0 || req_of[xt] == req_of[yt])
             continue;
@@ -1214,7 +1296,7 @@ ta_status ta_rewrite_overlaps(const ta_graph *g, const ta_lifetimes *lt, const i
         if (ta_walk_conv2d(&cg, TA_CONV_WALK_ROWS, &rel, NULL) != TA_OK) continue;
         const ta_tensor *x = tensor0(g, op->inputs[0]), *y = tensor0(g, op->outputs[0]);
         if (rel.d >= (int64_t)x->bytes) continue; /* the walk tolerates no overlap */
-        const int64_t dd = rel.d + (int64_t)(ta_request_padded(rx) - x->bytes) - (int64_t)(ta_request_padded(ry) - y->bytes);
+        const int64_t dd = rel.d + (int64_t)(ta_request_padded(rx) - ax - x->bytes) - (int64_t)(ta_request_padded(ry) - y->bytes);
         if (n < cap) out[n] = (ta_overlap){(uint32_t)req_of[xt], (uint32_t)req_of[yt], TA_OVERLAP_BELOW, dd};
         n++;
     }

@@ -16,6 +16,15 @@
  * other channels).  No later step reads a byte step 2 wrote over, so the
  * result is the out-of-place kernel's.
  *
+ * At the end (the _end variants): the output ends where the input ends,
+ * at pixel base = N * (in.h * in.w - P), so a later op can reuse the front
+ * the input no longer needs (the rewrite puts it there so an overlapping
+ * walk after it can start in that front).  Batches then run from the last
+ * down: batch b writes pixels base + b * P + p >= b * in.h * in.w, which
+ * are channel c of batch b (read in step 1) or of later batches (read
+ * entirely), never an output slot of a later batch (those start at
+ * base + (b + 1) * P).
+ *
  * Why it is bit-exact.  Each output element is the reference kernel's
  * expression (depthwise_conv2d.c): the taps ta__conv_taps keeps, fy outer
  * and fx inner, the sum of filter * (input + input_offset) wrapped to
@@ -42,8 +51,8 @@ size_t ta_kernel_depthwise_conv2d_inplace_scratch(const ta_dwconv_params *p, siz
     return (size_t)p->output.h * (size_t)p->output.w * elem_bytes;
 }
 
-ta_status ta_kernel_depthwise_conv2d_s8_inplace(const ta_dwconv_params *p, int8_t *data, const int8_t *filter,
-                                                const int32_t *bias, int8_t *scratch, size_t scratch_bytes) {
+static ta_status dwip_s8(const ta_dwconv_params *p, int8_t *data, bool at_end, const int8_t *filter,
+                         const int32_t *bias, int8_t *scratch, size_t scratch_bytes) {
     ta_status st = dwip_check(p);
     if (st) return st;
     if (!data || !filter || !scratch || !p->q.mult || !p->q.shift) return TA_E_INVALID_ARG;
@@ -51,7 +60,9 @@ ta_status ta_kernel_depthwise_conv2d_s8_inplace(const ta_dwconv_params *p, int8_
     const ptrdiff_t npix = (ptrdiff_t)out.h * out.w, C = in.c;
     if (scratch_bytes < (size_t)npix) return TA_E_INVALID_ARG;
     const int32_t in_off = p->q.input_offset;
-    for (int32_t b = 0; b < out.n; b++) {
+    const ptrdiff_t base = at_end ? (ptrdiff_t)out.n * ((ptrdiff_t)in.h * in.w - npix) : 0;
+    for (int32_t bi = 0; bi < out.n; bi++) {
+        const int32_t b = at_end ? out.n - 1 - bi : bi;
         for (int32_t c = 0; c < in.c; c++) {
             const int8_t *src = data + ta__nhwc_p(&in, b, 0, 0) + c;
             int8_t *s = scratch;
@@ -73,22 +84,24 @@ ta_status ta_kernel_depthwise_conv2d_s8_inplace(const ta_dwconv_params *p, int8_
                 }
             }
             /* step 2: channel c of this batch's output, over consumed slots */
-            int8_t *dst = data + (ptrdiff_t)b * npix * C + c;
+            int8_t *dst = data + (base + (ptrdiff_t)b * npix) * C + c;
             for (ptrdiff_t i = 0; i < npix; i++) dst[i * C] = scratch[i];
         }
     }
     return TA_OK;
 }
 
-ta_status ta_kernel_depthwise_conv2d_f32_inplace(const ta_dwconv_params *p, float *data, const float *filter,
-                                                 const float *bias, float *scratch, size_t scratch_bytes) {
+static ta_status dwip_f32(const ta_dwconv_params *p, float *data, bool at_end, const float *filter,
+                          const float *bias, float *scratch, size_t scratch_bytes) {
     ta_status st = dwip_check(p);
     if (st) return st;
     if (!data || !filter || !scratch) return TA_E_INVALID_ARG;
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const ptrdiff_t npix = (ptrdiff_t)out.h * out.w, C = in.c;
     if (scratch_bytes / sizeof(float) < (size_t)npix) return TA_E_INVALID_ARG;
-    for (int32_t b = 0; b < out.n; b++) {
+    const ptrdiff_t base = at_end ? (ptrdiff_t)out.n * ((ptrdiff_t)in.h * in.w - npix) : 0;
+    for (int32_t bi = 0; bi < out.n; bi++) {
+        const int32_t b = at_end ? out.n - 1 - bi : bi;
         for (int32_t c = 0; c < in.c; c++) {
             const float *src = data + ta__nhwc_p(&in, b, 0, 0) + c;
             float *s = scratch;
@@ -107,9 +120,29 @@ ta_status ta_kernel_depthwise_conv2d_f32_inplace(const ta_dwconv_params *p, floa
                     *s++ = ta__conv_out_f32(total, bias, c, p->act_min, p->act_max);
                 }
             }
-            float *dst = data + (ptrdiff_t)b * npix * C + c;
+            float *dst = data + (base + (ptrdiff_t)b * npix) * C + c;
             for (ptrdiff_t i = 0; i < npix; i++) dst[i * C] = scratch[i];
         }
     }
     return TA_OK;
+}
+
+ta_status ta_kernel_depthwise_conv2d_s8_inplace(const ta_dwconv_params *p, int8_t *data, const int8_t *filter,
+                                                const int32_t *bias, int8_t *scratch, size_t scratch_bytes) {
+    return dwip_s8(p, data, false, filter, bias, scratch, scratch_bytes);
+}
+
+ta_status ta_kernel_depthwise_conv2d_s8_inplace_end(const ta_dwconv_params *p, int8_t *data, const int8_t *filter,
+                                                    const int32_t *bias, int8_t *scratch, size_t scratch_bytes) {
+    return dwip_s8(p, data, true, filter, bias, scratch, scratch_bytes);
+}
+
+ta_status ta_kernel_depthwise_conv2d_f32_inplace(const ta_dwconv_params *p, float *data, const float *filter,
+                                                 const float *bias, float *scratch, size_t scratch_bytes) {
+    return dwip_f32(p, data, false, filter, bias, scratch, scratch_bytes);
+}
+
+ta_status ta_kernel_depthwise_conv2d_f32_inplace_end(const ta_dwconv_params *p, float *data, const float *filter,
+                                                     const float *bias, float *scratch, size_t scratch_bytes) {
+    return dwip_f32(p, data, true, filter, bias, scratch, scratch_bytes);
 }

@@ -190,11 +190,22 @@ static ta_status run_dwconv(const ta__op_run *r) {
     void *in = ta__op_in_ptr(r, 0), *w = ta__op_in_ptr(r, 1), *b = ta__op_in_ptr(r, 2), *out = ta__op_out_ptr(r, 0);
     /* an in-place record whose output did not get its input's bytes (the
      * plan kept them apart) runs the normal kernel; one that did runs over
-     * them: the two pointers are either equal or the buffers disjoint */
+     * them: the output starts or ends where the input does, or the buffers
+     * are disjoint */
     if (r->path == TA__P_S8_INPLACE && in == out)
         return ta_kernel_depthwise_conv2d_s8_inplace(p, out, w, b, r->scratch, r->scratch_bytes);
     if (r->path == TA__P_F32_INPLACE && in == out)
         return ta_kernel_depthwise_conv2d_f32_inplace(p, out, w, b, r->scratch, r->scratch_bytes);
+    /* or over its input's tail, ending where the input ends (pass 2 puts it
+     * there when that leaves the front to the next op's overlap) */
+    if (r->path == TA__P_S8_INPLACE || r->path == TA__P_F32_INPLACE) {
+        const size_t e = r->path == TA__P_S8_INPLACE ? 1 : 4;
+        const size_t xs = (size_t)p->input.n * (size_t)p->input.h * (size_t)p->input.w * (size_t)p->input.c * e;
+        const size_t ys = (size_t)p->output.n * (size_t)p->output.h * (size_t)p->output.w * (size_t)p->output.c * e;
+        if (ys <= xs && (uint8_t *)out == (uint8_t *)in + (xs - ys))
+            return e == 1 ? ta_kernel_depthwise_conv2d_s8_inplace_end(p, in, w, b, r->scratch, r->scratch_bytes)
+                          : ta_kernel_depthwise_conv2d_f32_inplace_end(p, in, w, b, r->scratch, r->scratch_bytes);
+    }
     return r->path == TA__P_S8 || r->path == TA__P_S8_INPLACE ? ta_kernel_depthwise_conv2d_s8(p, in, w, b, out)
                                                                 : ta_kernel_depthwise_conv2d_f32(p, in, w, b, out);
 }
