@@ -480,6 +480,35 @@ int32_t ta__op_rows_low(int32_t oy, int32_t out_h, int32_t stride, int32_t pad, 
     return lo;
 }
 
+ta_status ta__op_rows_walk(const ta__op_run *r, const ta__op_rows_geom *g, const void *in_v, void *out_v,
+                           ta__op_band_fn call, const void *ctx) {
+    const uint8_t *in = in_v;
+    uint8_t *out = out_v;
+    const size_t xs = (size_t)g->in_n * (size_t)g->in_h * g->in_row, ys = (size_t)g->out_n * (size_t)g->out_h * g->out_row;
+    if (!ta__op_bytes_overlap(in, xs, out, ys)) return call(r, ctx, NULL);
+    for (int32_t n = 0; n < g->out_n; n++)
+        for (int32_t oy = 0; oy < g->out_h;) {
+            const int32_t first = ta__op_rows_low(oy, g->out_h, g->stride, g->pad, g->dilation, g->taps, g->in_h);
+            if (first < 0) return TA_E_OVERLAP; /* no walk declares an overlap here (walk.h) */
+            const int32_t lead = first - (oy * g->stride - g->pad); /* >= 0: a window starts at or above it */
+            ta__op_band b;
+            b.in = in + ((size_t)n * (size_t)g->in_h + (size_t)first) * g->in_row;
+            b.out = out + ((size_t)n * (size_t)g->out_h + (size_t)oy) * g->out_row;
+            int32_t rows = ta__op_rows_band(b.in, in + xs, b.out, g->out_row, g->out_h - oy);
+            if (!rows) {
+                if (r->check_walk) return TA_E_OVERLAP;
+                rows = 1; /* the plan is trusted outside poison mode */
+            }
+            b.out_h = rows;
+            b.in_h = g->in_h - first;
+            b.pad = lead;
+            const ta_status st = call(r, ctx, &b);
+            if (st) return st;
+            oy += rows;
+        }
+    return TA_OK;
+}
+
 ta_status ta__op_invoke_checked(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
                                 bool check_walk, ta_diag *diag) {
     if (!rec || !ptrs) return TA_E_INVALID_ARG;
