@@ -480,6 +480,23 @@ int32_t ta__op_rows_low(int32_t oy, int32_t out_h, int32_t stride, int32_t pad, 
     return lo;
 }
 
+ta_status ta__op_reduce_axes(ta__op_ctx *c, ta_mean_params *m) {
+    ta_status st = ta__op_need_io(c, 2, 2, 1);
+    if (st) return st;
+    const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
+    const int32_t *axes;
+    int64_t na;
+    if ((st = ta__op_const_i32(c, ta__op_in(c, 1), &axes, &na))) return st;
+    if (ta_mean_axes(m, in->shape, in->rank, axes, (int32_t)na))
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "bad axes or rank > 5");
+    int64_t no = 1;
+    for (int32_t d = 0; d < m->rank; d++)
+        if (!m->reduce[d]) no *= m->in_shape[d];
+    if (no != ta__op_elems(out)) return ta__op_fail(c, TA_E_MALFORMED, "output size does not match the reduction");
+    if (in->dtype != out->dtype) return ta__op_fail_type(c, "output", out->dtype);
+    return TA_OK;
+}
+
 ta_status ta__op_rows_walk(const ta__op_run *r, const ta__op_rows_geom *g, const void *in_v, void *out_v,
                            ta__op_band_fn call, const void *ctx) {
     const uint8_t *in = in_v;

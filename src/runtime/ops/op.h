@@ -353,6 +353,10 @@ void *ta__op_take(ta__op_ctx *c, size_t bytes);
  * type, shapes that broadcast to the output's; float32: TA__P_F32 and the
  * activation range. */
 ta_status ta__op_prep_binary(ta__op_ctx *c, ta_broadcast *shape, float *f_act_min, float *f_act_max);
+/* MEAN, SUM, REDUCE_MAX, REDUCE_MIN: an input, constant int32 axes and an
+ * output of the input's type holding the reduction's element count; fills
+ * *m's shape and reduced axes (rank at most 5). */
+ta_status ta__op_reduce_axes(ta__op_ctx *c, ta_mean_params *m);
 /* Elementwise unary ops: one input and one output of one type and size;
  * *count their elements; float32: TA__P_F32. */
 ta_status ta__op_prep_unary(ta__op_ctx *c, size_t *count);
