@@ -166,9 +166,16 @@ static ta_status conv_band(const ta__op_run *r, const void *ctx, const ta__op_ba
 static ta_status run_conv(const ta__op_run *r) {
     const ta_conv_params *p = r->params;
     const size_t e = r->path == TA__P_S8 ? 1 : r->path == TA__P_F32 ? 4 : 2;
-    const ta__op_rows_geom g = {p->input.n, p->input.h, p->output.n, p->output.h, p->stride_h, p->pad_h, p->dilation_h,
-                                p->filter.h, (size_t)p->input.w * (size_t)p->input.c * e,
-                                (size_t)p->output.w * (size_t)p->output.c * e};
+    const ta__op_rows_geom g = {.in_n = p->input.n,
+                                .in_h = p->input.h,
+                                .out_n = p->output.n,
+                                .out_h = p->output.h,
+                                .stride = p->stride_h,
+                                .pad = p->pad_h,
+                                .dilation = p->dilation_h,
+                                .taps = p->filter.h,
+                                .in_row = (size_t)p->input.w * (size_t)p->input.c * e,
+                                .out_row = (size_t)p->output.w * (size_t)p->output.c * e};
     return ta__op_rows_walk(r, &g, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0), conv_band, p);
 }
 

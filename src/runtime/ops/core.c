@@ -501,7 +501,8 @@ ta_status ta__op_rows_walk(const ta__op_run *r, const ta__op_rows_geom *g, const
                            ta__op_band_fn call, const void *ctx) {
     const uint8_t *in = in_v;
     uint8_t *out = out_v;
-    const size_t xs = (size_t)g->in_n * (size_t)g->in_h * g->in_row, ys = (size_t)g->out_n * (size_t)g->out_h * g->out_row;
+    const size_t xs = (size_t)g->in_n * (size_t)g->in_h * g->in_row;
+    const size_t ys = (size_t)g->out_n * (size_t)g->out_h * g->out_row;
     if (!ta__op_bytes_overlap(in, xs, out, ys)) return call(r, ctx, NULL);
     for (int32_t n = 0; n < g->out_n; n++)
         for (int32_t oy = 0; oy < g->out_h;) {
