@@ -39,6 +39,17 @@ static ta_status const_axis(ta__op_ctx *c, const ta_tensor *t, int32_t rank, int
     return resolve_axis(c, v[0], rank, axis);
 }
 
+/* The record every op here shares with CONCATENATION: n parts, outer
+ * steps, cb[k] bytes of part k per step (cb NULL in the size pass). */
+static ta_status set_parts(ta__op_ctx *c, uint32_t n, int64_t outer, int64_t *cb) {
+    ta_concat_params *p = (ta_concat_params *)c->params;
+    p->n_inputs = (int32_t)n;
+    p->outer = outer;
+    p->copy_bytes = cb;
+    c->path = TA__P_COPY;
+    return TA_OK;
+}
+
 /* SPLIT / SPLIT_V: every output is the input off the axis; their axis
  * extents add up to the input's.  The extents are the outputs' own (SPLIT_V's
  * size_splits, -1 included, are what the converter sized them from). */
@@ -63,12 +74,7 @@ static ta_status prep_parts(ta__op_ctx *c, const ta_tensor *in, int32_t axis) {
         if (cb) cb[k] = (int64_t)t->shape[axis] * inner * (int64_t)es;
     }
     if (total != in->shape[axis]) return ta__op_fail(c, TA_E_MALFORMED, "output extents do not sum to the input's");
-    ta_concat_params *p = (ta_concat_params *)c->params;
-    p->n_inputs = (int32_t)n_out;
-    p->outer = outer;
-    p->copy_bytes = cb;
-    c->path = TA__P_COPY;
-    return TA_OK;
+    return set_parts(c, n_out, outer, cb);
 }
 
 static ta_status prep_split(ta__op_ctx *c) {
@@ -126,12 +132,7 @@ static ta_status prep_stacked(ta__op_ctx *c, const ta_tensor *whole, int32_t axi
                                                      : "an input's dims differ from the output's off the axis");
         if (cb) cb[k] = inner * (int64_t)es;
     }
-    ta_concat_params *p = (ta_concat_params *)c->params;
-    p->n_inputs = (int32_t)n;
-    p->outer = outer;
-    p->copy_bytes = cb;
-    c->path = TA__P_COPY;
-    return TA_OK;
+    return set_parts(c, n, outer, cb);
 }
 
 static ta_status prep_unpack(ta__op_ctx *c) {
