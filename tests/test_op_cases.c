@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runtime_harness.h"
 #include "testutil.h"
 #include "tinyarena/budget.h"
 #include "tinyarena/ops.h"
@@ -61,18 +62,6 @@ static int pending(const char *folder) {
 
 static int g_verbose;
 
-static unsigned char *map_readonly(const char *path, size_t *len) {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) return NULL;
-    struct stat sb;
-    void *p = MAP_FAILED;
-    if (fstat(fd, &sb) == 0 && sb.st_size > 0) p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) return NULL;
-    *len = (size_t)sb.st_size;
-    return p;
-}
-
 typedef struct {
     ta_runtime rt;
     void *work, *arena;
@@ -82,21 +71,10 @@ typedef struct {
 static ta_status setup(run_t *r, const unsigned char *model, size_t len, const ta_runtime_options *opt,
                        ta_arena_breakdown *b, ta_diag *d) {
     memset(r, 0, sizeof *r);
-    ta_status st = ta_runtime_open(&r->rt, model, len, opt, d);
-    if (st) return st;
-    size_t wb = ta_runtime_work_bytes(&r->rt);
-    r->work = wb ? malloc(wb) : NULL;
-    for (int i = 0; i < 6; i++) {
-        st = ta_runtime_query(&r->rt, r->work, wb, b, d);
-        if (st != TA_E_NO_MEMORY) break;
-        wb = b->work_bytes;
-        free(r->work);
-        r->work = malloc(wb);
-    }
-    r->work_bytes = wb;
+    ta_status st = ta_test_open_query(&r->rt, model, len, opt, b, &r->work, &r->work_bytes, d);
     if (st) return st;
     r->arena = malloc(b->total ? b->total : 1);
-    return ta_runtime_init(&r->rt, r->work, wb, r->arena, b->total, d);
+    return ta_runtime_init(&r->rt, r->work, r->work_bytes, r->arena, b->total, d);
 }
 
 static void teardown(run_t *r) {
@@ -130,26 +108,7 @@ static int run_one(run_t *r, const char *dir, const char *label, ta_diag *d) {
         fprintf(stderr, "%s [%s]: invoke: %s\n", dir, label, d->msg);
         return 0;
     }
-    int ok = 1;
-    for (uint32_t k = 0; k < ta_runtime_output_count(&r->rt); k++) {
-        const ta_io *out = ta_runtime_output(&r->rt, k);
-        snprintf(path, sizeof path, "%s/tflm_output%u.bin", dir, k);
-        size_t len = 0;
-        unsigned char *ref = ta_test_read_file(path, &len);
-        if (!ref || len != out->bytes || memcmp(ref, out->data, len) != 0) {
-            size_t diff = 0, first = 0;
-            for (size_t i = 0; ref && i < len && i < out->bytes; i++)
-                if (ref[i] != ((unsigned char *)out->data)[i]) {
-                    if (!diff) first = i;
-                    diff++;
-                }
-            fprintf(stderr, "%s [%s]: output %u differs from TFLM (%zu of %zu bytes, first at %zu; ours %zu bytes)\n",
-                    dir, label, k, diff, len, first, out->bytes);
-            ok = 0;
-        }
-        free(ref);
-    }
-    return ok;
+    return ta_test_outputs_match(&r->rt, dir, label);
 }
 
 /* Runs folder `name` with `n_cases` cases in every mode; fills per-case
@@ -159,7 +118,7 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
     snprintf(path, sizeof path, "%s/models/ops/%s/model.tflite", data, name);
     for (int c = 0; c < n_cases; c++) result[c] = CASE_OK;
     size_t len = 0;
-    unsigned char *bytes = map_readonly(path, &len);
+    unsigned char *bytes = ta_test_map_readonly(path, &len);
     if (!bytes) {
         fprintf(stderr, "%s: cannot read\n", path);
         for (int c = 0; c < n_cases; c++) result[c] = CASE_FAIL;
@@ -316,7 +275,7 @@ static void test_rsqrt_negative(const char *data) {
     char path[2048];
     snprintf(path, sizeof path, "%s/models/ops/RSQRT_int8/model.tflite", data);
     size_t len = 0;
-    unsigned char *bytes = map_readonly(path, &len);
+    unsigned char *bytes = ta_test_map_readonly(path, &len);
     if (!bytes) return; /* the manifest run already reported it */
     ta_runtime_options opt = ta_runtime_options_default();
     CHECK(ta_runtime_use_strategy(&opt, "greedy") == TA_OK);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runtime/ops.h"
+#include "runtime_harness.h"
 #include "testutil.h"
 #include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
@@ -122,17 +123,8 @@ typedef struct {
 static ta_status setup(run_t *r, const unsigned char *model, size_t len, const ta_runtime_options *opt,
                        ta_arena_breakdown *b, ta_diag *d) {
     memset(r, 0, sizeof *r);
-    ta_status st = ta_runtime_open(&r->rt, model, len, opt, d);
-    if (st) return st;
-    size_t wb = ta_runtime_work_bytes(&r->rt);
-    r->work = malloc(wb);
-    for (int i = 0; i < 6; i++) {
-        st = ta_runtime_query(&r->rt, r->work, wb, b, d);
-        if (st != TA_E_NO_MEMORY) break;
-        wb = b->work_bytes;
-        free(r->work);
-        r->work = malloc(wb);
-    }
+    size_t wb;
+    ta_status st = ta_test_open_query(&r->rt, model, len, opt, b, &r->work, &wb, d);
     if (st) return st;
     r->arena_bytes = b->total;
     r->arena = malloc(r->arena_bytes);
@@ -172,37 +164,7 @@ static int run_case(run_t *r, const char *dir, ta_diag *d) {
         fprintf(stderr, "%s: invoke: %s\n", dir, d->msg);
         return 0;
     }
-    int ok = 1;
-    for (uint32_t k = 0; k < ta_runtime_output_count(&r->rt); k++) {
-        const ta_io *out = ta_runtime_output(&r->rt, k);
-        snprintf(path, sizeof path, "%s/tflm_output%u.bin", dir, k);
-        size_t len;
-        unsigned char *ref = ta_test_read_file(path, &len);
-        if (!ref || len != out->bytes || memcmp(ref, out->data, len) != 0) {
-            size_t diff = 0;
-            for (size_t i = 0; ref && i < len && i < out->bytes; i++) diff += ref[i] != ((unsigned char *)out->data)[i];
-            fprintf(stderr, "%s: output %u differs from TFLM (%zu of %zu bytes)\n", dir, k, diff, len);
-            ok = 0;
-        }
-        free(ref);
-    }
-    return ok;
-}
-
-/* The model bytes as firmware keeps them, in flash: the file mapped
- * PROT_READ, so a write into the model anywhere in open, query, init,
- * invoke, reset or export faults (SIGSEGV fails the test).  The mapping is
- * page-aligned, more than the 16 bytes the reader asks. */
-static unsigned char *map_readonly(const char *path, size_t *len) {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) return NULL;
-    struct stat sb;
-    void *p = MAP_FAILED;
-    if (fstat(fd, &sb) == 0 && sb.st_size > 0) p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) return NULL;
-    *len = (size_t)sb.st_size;
-    return p;
+    return ta_test_outputs_match(&r->rt, dir, NULL);
 }
 
 static void test_model(const char *model, const char *const *cases) {
@@ -210,7 +172,7 @@ static void test_model(const char *model, const char *const *cases) {
     snprintf(path, sizeof path, "%s/models/%s.tflite", g_data, model);
     flat_name(model, flat, sizeof flat);
     size_t len = 0;
-    unsigned char *bytes = map_readonly(path, &len);
+    unsigned char *bytes = ta_test_map_readonly(path, &len);
     if (!bytes) {
         printf("SKIP: %s missing\n", path);
         return;

@@ -13,7 +13,7 @@
  *     mult' = (mult << s) / N, shift' = shift - s -- then
  *     clamp(zp_out + ta_q_mul(sum - zp_in * N, mult', shift')).
  */
-#include "tinyarena/kernels.h"
+#include "runtime/kernels/reduce_common.h"
 
 ta_status ta_mean_axes(ta_mean_params *p, const int32_t *shape, int32_t rank, const int32_t *axes,
                        int32_t n_axes) {
@@ -33,61 +33,16 @@ ta_status ta_mean_axes(ta_mean_params *p, const int32_t *shape, int32_t rank, co
     return TA_OK;
 }
 
-/* Output element count and reduced element count N. */
-static ta_status mean_counts(const ta_mean_params *p, int64_t *n_out, int64_t *n_in, int64_t *n_red) {
-    if (!p || p->rank < 1 || p->rank > TA_KERNEL_MAX_REDUCE_RANK) return TA_E_INVALID_ARG;
-    int64_t o = 1, i = 1, r = 1;
-    for (int32_t d = 0; d < p->rank; d++) {
-        if (p->in_shape[d] < 0 || p->in_shape[d] > (1 << 30)) return TA_E_INVALID_ARG;
-        i *= p->in_shape[d];
-        if (p->reduce[d]) r *= p->in_shape[d];
-        else o *= p->in_shape[d];
-        if (i > (INT64_C(1) << 40)) return TA_E_INVALID_ARG;
-    }
-    *n_out = o;
-    *n_in = i;
-    *n_red = r;
-    return TA_OK;
-}
-
-/* Output strides: reduced dims get stride 0. */
-static void out_strides(const ta_mean_params *p, int64_t *st) {
-    int64_t s = 1;
-    for (int32_t d = p->rank - 1; d >= 0; d--) {
-        st[d] = p->reduce[d] ? 0 : s;
-        if (!p->reduce[d]) s *= p->in_shape[d];
-    }
-}
-
-/* Calls visit(out_index, in_index) for every input element in linear order. */
-#define REDUCE_WALK(P, NIN, STMT)                                                 \
-    do {                                                                          \
-        int64_t st_[TA_KERNEL_MAX_REDUCE_RANK];                                   \
-        int32_t idx_[TA_KERNEL_MAX_REDUCE_RANK] = {0};                            \
-        out_strides(P, st_);                                                      \
-        int64_t oi = 0;                                                           \
-        for (int64_t ii = 0; ii < (NIN); ii++) {                                  \
-            STMT;                                                                 \
-            for (int32_t d = (P)->rank - 1; d >= 0; d--) {                        \
-                idx_[d]++;                                                        \
-                oi += st_[d];                                                     \
-                if (idx_[d] < (P)->in_shape[d]) break;                            \
-                oi -= st_[d] * idx_[d];                                           \
-                idx_[d] = 0;                                                      \
-            }                                                                     \
-        }                                                                         \
-    } while (0)
-
 size_t ta_kernel_mean_s8_scratch_bytes(const ta_mean_params *p) {
     int64_t no, ni, nr;
-    if (mean_counts(p, &no, &ni, &nr)) return 0;
+    if (ta__reduce_counts(p, &no, &ni, &nr)) return 0;
     return (size_t)no * sizeof(int32_t);
 }
 
 ta_status ta_kernel_mean_s8(const ta_mean_params *p, const int8_t *input, int8_t *output,
                             void *scratch, size_t scratch_bytes) {
     int64_t no, ni, nr;
-    ta_status st = mean_counts(p, &no, &ni, &nr);
+    ta_status st = ta__reduce_counts(p, &no, &ni, &nr);
     if (st) return st;
     if (!input || !output) return TA_E_INVALID_ARG;
     if (!scratch || scratch_bytes < (size_t)no * sizeof(int32_t)) return TA_E_NO_MEMORY;
@@ -98,7 +53,7 @@ ta_status ta_kernel_mean_s8(const ta_mean_params *p, const int8_t *input, int8_t
         output[k] = 0;
     }
     if (ni == 0 || nr == 0) return TA_OK;
-    REDUCE_WALK(p, ni, sum[oi] = (int32_t)((uint32_t)sum[oi] + (uint32_t)(int32_t)input[ii]));
+    TA__REDUCE_WALK(p, ni, sum[oi] = (int32_t)((uint32_t)sum[oi] + (uint32_t)(int32_t)input[ii]));
     if (p->same_quant) {
         for (int64_t k = 0; k < no; k++) output[k] = (int8_t)(sum[k] / (int32_t)nr);
         return TA_OK;
@@ -123,13 +78,13 @@ ta_status ta_kernel_mean_s8(const ta_mean_params *p, const int8_t *input, int8_t
 
 ta_status ta_kernel_mean_f32(const ta_mean_params *p, const float *input, float *output) {
     int64_t no, ni, nr;
-    ta_status st = mean_counts(p, &no, &ni, &nr);
+    ta_status st = ta__reduce_counts(p, &no, &ni, &nr);
     if (st) return st;
     if (!input || !output) return TA_E_INVALID_ARG;
     if (input == (const float *)output) return TA_E_INVALID_ARG;
     for (int64_t k = 0; k < no; k++) output[k] = 0.0f;
     if (ni == 0 || nr == 0) return TA_OK;
-    REDUCE_WALK(p, ni, output[oi] += input[ii]);
+    TA__REDUCE_WALK(p, ni, output[oi] += input[ii]);
     for (int64_t k = 0; k < no; k++) output[k] = output[k] / (float)nr;
     return TA_OK;
 }

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "tinyarena/kernels.h"
+#include "runtime/kernels/reduce_common.h"
 
 ta_status ta_kernel_arg_min_max(const ta_arg_params *p, const void *input, void *output) {
     if (!p || !input || !output || p->outer < 0 || p->inner < 0 || p->axis_size < 1 || p->out_size != 4)
@@ -47,52 +47,10 @@ ta_status ta_kernel_arg_min_max(const ta_arg_params *p, const void *input, void 
     return TA_OK;
 }
 
-/* Element counts: output, input, reduced. */
-static ta_status counts(const ta_mean_params *p, int64_t *n_out, int64_t *n_in, int64_t *n_red) {
-    if (!p || p->rank < 1 || p->rank > TA_KERNEL_MAX_REDUCE_RANK) return TA_E_INVALID_ARG;
-    int64_t o = 1, i = 1, r = 1;
-    for (int32_t d = 0; d < p->rank; d++) {
-        if (p->in_shape[d] < 0 || p->in_shape[d] > (1 << 30)) return TA_E_INVALID_ARG;
-        i *= p->in_shape[d];
-        if (p->reduce[d])
-            r *= p->in_shape[d];
-        else
-            o *= p->in_shape[d];
-        if (i > (INT64_C(1) << 40)) return TA_E_INVALID_ARG;
-    }
-    *n_out = o;
-    *n_in = i;
-    *n_red = r;
-    return TA_OK;
-}
-
-/* Runs STMT for every input element ii in linear order, with oi the output
- * element it reduces to (reduced dims have output stride 0). */
-#define TA__REDUCE_WALK(P, NIN, STMT)                                                                                  \
-    do {                                                                                                               \
-        int64_t st_[TA_KERNEL_MAX_REDUCE_RANK], s_ = 1;                                                                \
-        int32_t idx_[TA_KERNEL_MAX_REDUCE_RANK] = {0};                                                                 \
-        for (int32_t d = (P)->rank - 1; d >= 0; d--) {                                                                 \
-            st_[d] = (P)->reduce[d] ? 0 : s_;                                                                          \
-            if (!(P)->reduce[d]) s_ *= (P)->in_shape[d];                                                               \
-        }                                                                                                              \
-        int64_t oi = 0;                                                                                                \
-        for (int64_t ii = 0; ii < (NIN); ii++) {                                                                       \
-            STMT;                                                                                                      \
-            for (int32_t d = (P)->rank - 1; d >= 0; d--) {                                                             \
-                idx_[d]++;                                                                                             \
-                oi += st_[d];                                                                                          \
-                if (idx_[d] < (P)->in_shape[d]) break;                                                                 \
-                oi -= st_[d] * idx_[d];                                                                                \
-                idx_[d] = 0;                                                                                           \
-            }                                                                                                          \
-        }                                                                                                              \
-    } while (0)
-
 ta_status ta_kernel_reduce(const ta_mean_params *p, ta_reduce_kind kind, ta_dtype type, const void *input, void *output,
                            void *scratch, size_t scratch_bytes) {
     int64_t no, ni, nr;
-    ta_status st = counts(p, &no, &ni, &nr);
+    ta_status st = ta__reduce_counts(p, &no, &ni, &nr);
     if (st) return st;
     /* an empty input (a 0 dim) has no bytes and may have no address: the
      * output is then the initial value, as TFLM's */

@@ -152,37 +152,31 @@ static ta_status conv_call(const ta__op_run *r, const ta_conv_params *p, const v
  * kernels' per-call setup is paid a few times, not once per row.  Each
  * call's arithmetic per output element is the whole call's, so the bytes
  * are the same. */
-static ta_status run_conv(const ta__op_run *r) {
-    const ta_conv_params *p = r->params;
-    const uint8_t *in = ta__op_in_ptr(r, 0);
-    uint8_t *out = ta__op_out_ptr(r, 0);
-    const size_t e = r->path == TA__P_S8 ? 1 : r->path == TA__P_F32 ? 4 : 2;
-    const size_t in_row = (size_t)p->input.w * (size_t)p->input.c * e, out_row = (size_t)p->output.w * (size_t)p->output.c * e;
-    const size_t xs = (size_t)p->input.n * (size_t)p->input.h * in_row, ys = (size_t)p->output.n * (size_t)p->output.h * out_row;
-    if (!ta__op_bytes_overlap(in, xs, out, ys)) return conv_call(r, p, in, out);
+static ta_status conv_band(const ta__op_run *r, const void *ctx, const ta__op_band *band) {
+    const ta_conv_params *p = ctx;
+    if (!band) return conv_call(r, p, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0));
     ta_conv_params q = *p;
     q.input.n = q.output.n = 1;
-    for (int32_t n = 0; n < p->output.n; n++)
-        for (int32_t oy = 0; oy < p->output.h;) {
-            const int32_t first = ta__op_rows_low(oy, p->output.h, p->stride_h, p->pad_h, p->dilation_h, p->filter.h,
-                                                  p->input.h);
-            if (first < 0) return TA_E_OVERLAP; /* no walk declares an overlap here (walk.h) */
-            const int32_t lead = first - (oy * p->stride_h - p->pad_h); /* >= 0: a window starts at or above it */
-            const uint8_t *ip = in + ((size_t)n * (size_t)p->input.h + (size_t)first) * in_row;
-            uint8_t *op = out + ((size_t)n * (size_t)p->output.h + (size_t)oy) * out_row;
-            int32_t rows = ta__op_rows_band(ip, in + xs, op, out_row, p->output.h - oy);
-            if (!rows) {
-                if (r->check_walk) return TA_E_OVERLAP;
-                rows = 1; /* the plan is trusted outside poison mode */
-            }
-            q.output.h = rows;
-            q.input.h = p->input.h - first;
-            q.pad_h = lead;
-            const ta_status st = conv_call(r, &q, ip, op);
-            if (st) return st;
-            oy += rows;
-        }
-    return TA_OK;
+    q.output.h = band->out_h;
+    q.input.h = band->in_h;
+    q.pad_h = band->pad;
+    return conv_call(r, &q, band->in, band->out);
+}
+
+static ta_status run_conv(const ta__op_run *r) {
+    const ta_conv_params *p = r->params;
+    const size_t e = r->path == TA__P_S8 ? 1 : r->path == TA__P_F32 ? 4 : 2;
+    const ta__op_rows_geom g = {.in_n = p->input.n,
+                                .in_h = p->input.h,
+                                .out_n = p->output.n,
+                                .out_h = p->output.h,
+                                .stride = p->stride_h,
+                                .pad = p->pad_h,
+                                .dilation = p->dilation_h,
+                                .taps = p->filter.h,
+                                .in_row = (size_t)p->input.w * (size_t)p->input.c * e,
+                                .out_row = (size_t)p->output.w * (size_t)p->output.c * e};
+    return ta__op_rows_walk(r, &g, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0), conv_band, p);
 }
 
 static ta_status run_dwconv(const ta__op_run *r) {

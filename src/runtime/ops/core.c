@@ -480,6 +480,53 @@ int32_t ta__op_rows_low(int32_t oy, int32_t out_h, int32_t stride, int32_t pad, 
     return lo;
 }
 
+ta_status ta__op_reduce_axes(ta__op_ctx *c, ta_mean_params *m) {
+    ta_status st = ta__op_need_io(c, 2, 2, 1);
+    if (st) return st;
+    const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
+    const int32_t *axes;
+    int64_t na;
+    if ((st = ta__op_const_i32(c, ta__op_in(c, 1), &axes, &na))) return st;
+    if (ta_mean_axes(m, in->shape, in->rank, axes, (int32_t)na))
+        return ta__op_fail(c, TA_E_UNSUPPORTED, "bad axes or rank > 5");
+    int64_t no = 1;
+    for (int32_t d = 0; d < m->rank; d++)
+        if (!m->reduce[d]) no *= m->in_shape[d];
+    if (no != ta__op_elems(out)) return ta__op_fail(c, TA_E_MALFORMED, "output size does not match the reduction");
+    if (in->dtype != out->dtype) return ta__op_fail_type(c, "output", out->dtype);
+    return TA_OK;
+}
+
+ta_status ta__op_rows_walk(const ta__op_run *r, const ta__op_rows_geom *g, const void *in_v, void *out_v,
+                           ta__op_band_fn call, const void *ctx) {
+    const uint8_t *in = in_v;
+    uint8_t *out = out_v;
+    const size_t xs = (size_t)g->in_n * (size_t)g->in_h * g->in_row;
+    const size_t ys = (size_t)g->out_n * (size_t)g->out_h * g->out_row;
+    if (!ta__op_bytes_overlap(in, xs, out, ys)) return call(r, ctx, NULL);
+    for (int32_t n = 0; n < g->out_n; n++)
+        for (int32_t oy = 0; oy < g->out_h;) {
+            const int32_t first = ta__op_rows_low(oy, g->out_h, g->stride, g->pad, g->dilation, g->taps, g->in_h);
+            if (first < 0) return TA_E_OVERLAP; /* no walk declares an overlap here (walk.h) */
+            const int32_t lead = first - (oy * g->stride - g->pad); /* >= 0: a window starts at or above it */
+            ta__op_band b;
+            b.in = in + ((size_t)n * (size_t)g->in_h + (size_t)first) * g->in_row;
+            b.out = out + ((size_t)n * (size_t)g->out_h + (size_t)oy) * g->out_row;
+            int32_t rows = ta__op_rows_band(b.in, in + xs, b.out, g->out_row, g->out_h - oy);
+            if (!rows) {
+                if (r->check_walk) return TA_E_OVERLAP;
+                rows = 1; /* the plan is trusted outside poison mode */
+            }
+            b.out_h = rows;
+            b.in_h = g->in_h - first;
+            b.pad = lead;
+            const ta_status st = call(r, ctx, &b);
+            if (st) return st;
+            oy += rows;
+        }
+    return TA_OK;
+}
+
 ta_status ta__op_invoke_checked(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
                                 bool check_walk, ta_diag *diag) {
     if (!rec || !ptrs) return TA_E_INVALID_ARG;

@@ -122,32 +122,33 @@ static ta_status prep_lstm(ta__op_ctx *c) {
     return TA_OK;
 }
 
+/* Fills the kernel's operand struct V (float or int8: same field names,
+ * their own pointer types) from TFLM's LSTM operand indices -- one place
+ * for the indices, so the two paths cannot disagree on them. */
+#define LSTM_OPERANDS(V)                                                                                               \
+    do {                                                                                                               \
+        (V).input = ta__op_in_ptr(r, 0);                                                                               \
+        for (uint32_t g = 0; g < 4; g++) {                                                                             \
+            (V).w_in[g] = ta__op_in_ptr(r, 1 + g);                                                                     \
+            (V).w_rec[g] = ta__op_in_ptr(r, 5 + g);                                                                    \
+            (V).bias[g] = ta__op_in_ptr(r, 12 + g);                                                                    \
+        }                                                                                                              \
+        (V).hidden = ta__op_in_ptr(r, 18);                                                                             \
+        (V).cell = ta__op_in_ptr(r, 19);                                                                               \
+        (V).output = ta__op_out_ptr(r, 0);                                                                             \
+    } while (0)
+
 static ta_status run_lstm(const ta__op_run *r) {
     if (r->path == TA__P_F32) {
         ta_lstm_f32_tensors f;
-        f.input = ta__op_in_ptr(r, 0);
-        for (uint32_t g = 0; g < 4; g++) {
-            f.w_in[g] = ta__op_in_ptr(r, 1 + g);
-            f.w_rec[g] = ta__op_in_ptr(r, 5 + g);
-            f.bias[g] = ta__op_in_ptr(r, 12 + g);
-        }
-        f.hidden = ta__op_in_ptr(r, 18);
-        f.cell = ta__op_in_ptr(r, 19);
-        f.output = ta__op_out_ptr(r, 0);
+        LSTM_OPERANDS(f);
         return ta_kernel_lstm_f32(r->params, &f, r->scratch, r->scratch_bytes);
     }
     ta_lstm_tensors t;
-    t.input = ta__op_in_ptr(r, 0);
-    for (uint32_t g = 0; g < 4; g++) {
-        t.w_in[g] = ta__op_in_ptr(r, 1 + g);
-        t.w_rec[g] = ta__op_in_ptr(r, 5 + g);
-        t.bias[g] = ta__op_in_ptr(r, 12 + g);
-    }
-    t.hidden = ta__op_in_ptr(r, 18);
-    t.cell = ta__op_in_ptr(r, 19);
-    t.output = ta__op_out_ptr(r, 0);
+    LSTM_OPERANDS(t);
     return ta_kernel_lstm_s8(r->params, &t, r->scratch, r->scratch_bytes);
 }
+#undef LSTM_OPERANDS
 
 /* The scratch is four int16 gate buffers (the kernel refuses an odd
  * address); operands, state included, by their element types. */

@@ -15,20 +15,10 @@ static const ta__field k_fields_mean[] = {
 TA__CLEAR_PADDING_FN(clear_mean, ta_mean_params)
 
 static ta_status prep_mean(ta__op_ctx *c) {
-    ta_status st = ta__op_need_io(c, 2, 2, 1);
+    ta_mean_params *p = (ta_mean_params *)c->params;
+    ta_status st = ta__op_reduce_axes(c, p);
     if (st) return st;
     const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
-    const int32_t *axes;
-    int64_t na;
-    if ((st = ta__op_const_i32(c, ta__op_in(c, 1), &axes, &na))) return st;
-    ta_mean_params *p = (ta_mean_params *)c->params;
-    if (ta_mean_axes(p, in->shape, in->rank, axes, (int32_t)na))
-        return ta__op_fail(c, TA_E_UNSUPPORTED, "bad axes or rank > 5");
-    int64_t no = 1;
-    for (int32_t d = 0; d < p->rank; d++)
-        if (!p->reduce[d]) no *= p->in_shape[d];
-    if (no != ta__op_elems(out)) return ta__op_fail(c, TA_E_MALFORMED, "output size does not match the reduction");
-    if (in->dtype != out->dtype) return ta__op_fail_type(c, "output", out->dtype);
     if (in->dtype == TA_DTYPE_FLOAT32) {
         c->path = TA__P_F32;
         return TA_OK;

@@ -198,6 +198,32 @@ static inline int32_t ta__op_rows_band(const void *in_first, const void *in_end,
     return k;
 }
 
+/* A window op's ROWS-walk geometry (NHWC; rows of in_row / out_row bytes). */
+typedef struct {
+    int32_t in_n, in_h, out_n, out_h;
+    int32_t stride, pad, dilation, taps; /* along the rows */
+    size_t in_row, out_row;              /* bytes */
+} ta__op_rows_geom;
+
+/* One band of the walk: out_h output rows of one image, from out, reading
+ * in_h input rows from in, with pad rows of leading padding. */
+typedef struct {
+    const uint8_t *in;
+    uint8_t *out;
+    int32_t in_h, out_h, pad;
+} ta__op_band;
+
+/* Runs the op's kernel once: over the whole tensors when band is NULL, or
+ * over one band (one image, band's rows and padding).  ctx is the op's. */
+typedef ta_status (*ta__op_band_fn)(const ta__op_run *r, const void *ctx, const ta__op_band *band);
+
+/* A window op's run: one call (band NULL) when in and out share no byte;
+ * else walk.h's ROWS walk, output rows in order, each band as many rows as
+ * ta__op_rows_band allows.  TA_E_OVERLAP when the addresses break the walk
+ * (no band fits) in r->check_walk mode; else what call returns. */
+ta_status ta__op_rows_walk(const ta__op_run *r, const ta__op_rows_geom *g, const void *in, void *out,
+                           ta__op_band_fn call, const void *ctx);
+
 
 /* Input k's data (NULL when absent); output k's. */
 static inline void *ta__op_in_ptr(const ta__op_run *r, uint32_t k) {
@@ -327,6 +353,10 @@ void *ta__op_take(ta__op_ctx *c, size_t bytes);
  * type, shapes that broadcast to the output's; float32: TA__P_F32 and the
  * activation range. */
 ta_status ta__op_prep_binary(ta__op_ctx *c, ta_broadcast *shape, float *f_act_min, float *f_act_max);
+/* MEAN, SUM, REDUCE_MAX, REDUCE_MIN: an input, constant int32 axes and an
+ * output of the input's type holding the reduction's element count; fills
+ * *m's shape and reduced axes (rank at most 5). */
+ta_status ta__op_reduce_axes(ta__op_ctx *c, ta_mean_params *m);
 /* Elementwise unary ops: one input and one output of one type and size;
  * *count their elements; float32: TA__P_F32. */
 ta_status ta__op_prep_unary(ta__op_ctx *c, size_t *count);

@@ -54,36 +54,37 @@ static ta_status pool_call(const ta__op_run *r, bool avg, const ta_pool_params *
 /* One call when input and output are disjoint; else walk.h's ROWS walk,
  * one call per band of output rows (conv.c's run_conv says why this is
  * exact). */
+struct pool_ctx {
+    const ta_pool_params *p;
+    bool avg;
+};
+
+static ta_status pool_band(const ta__op_run *r, const void *ctx, const ta__op_band *band) {
+    const struct pool_ctx *x = ctx;
+    if (!band) return pool_call(r, x->avg, x->p, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0));
+    ta_pool_params q = *x->p;
+    q.input.n = q.output.n = 1;
+    q.output.h = band->out_h;
+    q.input.h = band->in_h;
+    q.pad_h = band->pad;
+    return pool_call(r, x->avg, &q, band->in, band->out);
+}
+
 static ta_status run_pool(const ta__op_run *r, bool avg) {
     const ta_pool_params *p = r->params;
-    const uint8_t *in = ta__op_in_ptr(r, 0);
-    uint8_t *out = ta__op_out_ptr(r, 0);
     const size_t e = r->path == TA__P_S8 ? 1 : 4;
-    const size_t in_row = (size_t)p->input.w * (size_t)p->input.c * e, out_row = (size_t)p->output.w * (size_t)p->output.c * e;
-    const size_t xs = (size_t)p->input.n * (size_t)p->input.h * in_row, ys = (size_t)p->output.n * (size_t)p->output.h * out_row;
-    if (!ta__op_bytes_overlap(in, xs, out, ys)) return pool_call(r, avg, p, in, out);
-    ta_pool_params q = *p;
-    q.input.n = q.output.n = 1;
-    for (int32_t n = 0; n < p->output.n; n++)
-        for (int32_t oy = 0; oy < p->output.h;) {
-            const int32_t first = ta__op_rows_low(oy, p->output.h, p->stride_h, p->pad_h, 1, p->filter_h, p->input.h);
-            if (first < 0) return TA_E_OVERLAP; /* no walk declares an overlap here (walk.h) */
-            const int32_t lead = first - (oy * p->stride_h - p->pad_h); /* >= 0: a window starts at or above it */
-            const uint8_t *ip = in + ((size_t)n * (size_t)p->input.h + (size_t)first) * in_row;
-            uint8_t *op = out + ((size_t)n * (size_t)p->output.h + (size_t)oy) * out_row;
-            int32_t rows = ta__op_rows_band(ip, in + xs, op, out_row, p->output.h - oy);
-            if (!rows) {
-                if (r->check_walk) return TA_E_OVERLAP;
-                rows = 1; /* the plan is trusted outside poison mode */
-            }
-            q.output.h = rows;
-            q.input.h = p->input.h - first;
-            q.pad_h = lead;
-            const ta_status st = pool_call(r, avg, &q, ip, op);
-            if (st) return st;
-            oy += rows;
-        }
-    return TA_OK;
+    const ta__op_rows_geom g = {.in_n = p->input.n,
+                                .in_h = p->input.h,
+                                .out_n = p->output.n,
+                                .out_h = p->output.h,
+                                .stride = p->stride_h,
+                                .pad = p->pad_h,
+                                .dilation = 1,
+                                .taps = p->filter_h,
+                                .in_row = (size_t)p->input.w * (size_t)p->input.c * e,
+                                .out_row = (size_t)p->output.w * (size_t)p->output.c * e};
+    const struct pool_ctx x = {p, avg};
+    return ta__op_rows_walk(r, &g, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0), pool_band, &x);
 }
 
 static ta_status run_avg_pool(const ta__op_run *r) { return run_pool(r, true); }

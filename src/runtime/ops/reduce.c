@@ -75,20 +75,10 @@ static ta_status run_arg(const ta__op_run *r) {
 }
 
 static ta_status prep_reduce(ta__op_ctx *c, ta_reduce_kind kind) {
-    ta_status st = ta__op_need_io(c, 2, 2, 1);
+    ta__reduce_params *p = (ta__reduce_params *)c->params;
+    ta_status st = ta__op_reduce_axes(c, &p->m);
     if (st) return st;
     const ta_tensor *in = ta__op_in(c, 0), *out = ta__op_out(c, 0);
-    const int32_t *axes;
-    int64_t na;
-    if ((st = ta__op_const_i32(c, ta__op_in(c, 1), &axes, &na))) return st;
-    ta__reduce_params *p = (ta__reduce_params *)c->params;
-    if (ta_mean_axes(&p->m, in->shape, in->rank, axes, (int32_t)na))
-        return ta__op_fail(c, TA_E_UNSUPPORTED, "bad axes or rank > 5");
-    int64_t no = 1;
-    for (int32_t d = 0; d < p->m.rank; d++)
-        if (!p->m.reduce[d]) no *= p->m.in_shape[d];
-    if (no != ta__op_elems(out)) return ta__op_fail(c, TA_E_MALFORMED, "output size does not match the reduction");
-    if (in->dtype != out->dtype) return ta__op_fail_type(c, "output", out->dtype);
     p->kind = (int32_t)kind;
     p->type = in->dtype;
     if (in->dtype == TA_DTYPE_FLOAT32) {

@@ -39,6 +39,17 @@ static ta_status const_axis(ta__op_ctx *c, const ta_tensor *t, int32_t rank, int
     return resolve_axis(c, v[0], rank, axis);
 }
 
+/* The record every op here shares with CONCATENATION: n parts, outer
+ * steps, cb[k] bytes of part k per step (cb NULL in the size pass). */
+static ta_status set_parts(ta__op_ctx *c, uint32_t n, int64_t outer, int64_t *cb) {
+    ta_concat_params *p = (ta_concat_params *)c->params;
+    p->n_inputs = (int32_t)n;
+    p->outer = outer;
+    p->copy_bytes = cb;
+    c->path = TA__P_COPY;
+    return TA_OK;
+}
+
 /* SPLIT / SPLIT_V: every output is the input off the axis; their axis
  * extents add up to the input's.  The extents are the outputs' own (SPLIT_V's
  * size_splits, -1 included, are what the converter sized them from). */
@@ -63,12 +74,7 @@ static ta_status prep_parts(ta__op_ctx *c, const ta_tensor *in, int32_t axis) {
         if (cb) cb[k] = (int64_t)t->shape[axis] * inner * (int64_t)es;
     }
     if (total != in->shape[axis]) return ta__op_fail(c, TA_E_MALFORMED, "output extents do not sum to the input's");
-    ta_concat_params *p = (ta_concat_params *)c->params;
-    p->n_inputs = (int32_t)n_out;
-    p->outer = outer;
-    p->copy_bytes = cb;
-    c->path = TA__P_COPY;
-    return TA_OK;
+    return set_parts(c, n_out, outer, cb);
 }
 
 static ta_status prep_split(ta__op_ctx *c) {
@@ -98,6 +104,37 @@ static ta_status prep_split_v(ta__op_ctx *c) {
     return prep_parts(c, in, axis);
 }
 
+/* UNPACK / PACK: `whole` has one more dim than each of the n parts, part k
+ * being index k of the axis.  The parts are the outputs (UNPACK) or the
+ * inputs (PACK); the diagnostics name each side by its role. */
+static ta_status prep_stacked(ta__op_ctx *c, const ta_tensor *whole, int32_t axis, uint32_t n, bool parts_are_outputs) {
+    const char *whole_role = parts_are_outputs ? "input" : "output";
+    const char *part_role = parts_are_outputs ? "output" : "input";
+    const size_t es = elem_size(whole);
+    if (!es) return ta__op_fail_type(c, whole_role, whole->dtype);
+    int64_t outer = 1, inner = 1;
+    for (int32_t d = 0; d < axis; d++) outer *= whole->shape[d];
+    for (int32_t d = axis + 1; d < whole->rank; d++) inner *= whole->shape[d];
+    int64_t *cb = ta__op_take(c, sizeof(int64_t) * n);
+    for (uint32_t k = 0; k < n; k++) {
+        const ta_tensor *t = parts_are_outputs ? ta__op_out(c, k) : ta__op_in(c, k);
+        if (!t)
+            return ta__op_fail(c, TA_E_MALFORMED, parts_are_outputs ? "an output is missing" : "an input is missing");
+        if (t->dtype != whole->dtype) return ta__op_fail_type(c, part_role, t->dtype);
+        if (t->rank != whole->rank - 1)
+            return ta__op_fail(c, TA_E_MALFORMED,
+                               parts_are_outputs ? "output rank is not the input's minus one"
+                                                 : "input rank is not the output's minus one");
+        for (int32_t d = 0; d < t->rank; d++)
+            if (t->shape[d] != whole->shape[d < axis ? d : d + 1])
+                return ta__op_fail(c, TA_E_MALFORMED,
+                                   parts_are_outputs ? "an output's dims differ from the input's off the axis"
+                                                     : "an input's dims differ from the output's off the axis");
+        if (cb) cb[k] = inner * (int64_t)es;
+    }
+    return set_parts(c, n, outer, cb);
+}
+
 static ta_status prep_unpack(ta__op_ctx *c) {
     if (c->op->n_inputs != 1 || !ta__op_in(c, 0)) return ta__op_fail(c, TA_E_MALFORMED, "expects one input");
     const ta_tensor *in = ta__op_in(c, 0);
@@ -108,28 +145,7 @@ static ta_status prep_unpack(ta__op_ctx *c) {
     if (n_out < 1 || n_out > MAX_PARTS) return ta__op_fail(c, TA_E_UNSUPPORTED, "1 to 64 outputs");
     if ((int64_t)n_out != in->shape[axis])
         return ta__op_fail(c, TA_E_MALFORMED, "output count differs from the axis extent");
-    const size_t es = elem_size(in);
-    if (!es) return ta__op_fail_type(c, "input", in->dtype);
-    int64_t outer = 1, inner = 1;
-    for (int32_t d = 0; d < axis; d++) outer *= in->shape[d];
-    for (int32_t d = axis + 1; d < in->rank; d++) inner *= in->shape[d];
-    int64_t *cb = ta__op_take(c, sizeof(int64_t) * n_out);
-    for (uint32_t k = 0; k < n_out; k++) {
-        const ta_tensor *t = ta__op_out(c, k);
-        if (!t) return ta__op_fail(c, TA_E_MALFORMED, "an output is missing");
-        if (t->dtype != in->dtype) return ta__op_fail_type(c, "output", t->dtype);
-        if (t->rank != in->rank - 1) return ta__op_fail(c, TA_E_MALFORMED, "output rank is not the input's minus one");
-        for (int32_t d = 0; d < t->rank; d++)
-            if (t->shape[d] != in->shape[d < axis ? d : d + 1])
-                return ta__op_fail(c, TA_E_MALFORMED, "an output's dims differ from the input's off the axis");
-        if (cb) cb[k] = inner * (int64_t)es;
-    }
-    ta_concat_params *p = (ta_concat_params *)c->params;
-    p->n_inputs = (int32_t)n_out;
-    p->outer = outer;
-    p->copy_bytes = cb;
-    c->path = TA__P_COPY;
-    return TA_OK;
+    return prep_stacked(c, in, axis, n_out, true);
 }
 
 static ta_status prep_pack(ta__op_ctx *c) {
@@ -142,28 +158,7 @@ static ta_status prep_pack(ta__op_ctx *c) {
     if (st) return st;
     if ((int64_t)n_in != out->shape[axis] || c->op->opt.num != (int32_t)n_in)
         return ta__op_fail(c, TA_E_MALFORMED, "input count differs from values_count or the output's axis extent");
-    const size_t es = elem_size(out);
-    if (!es) return ta__op_fail_type(c, "output", out->dtype);
-    int64_t outer = 1, inner = 1;
-    for (int32_t d = 0; d < axis; d++) outer *= out->shape[d];
-    for (int32_t d = axis + 1; d < out->rank; d++) inner *= out->shape[d];
-    int64_t *cb = ta__op_take(c, sizeof(int64_t) * n_in);
-    for (uint32_t k = 0; k < n_in; k++) {
-        const ta_tensor *t = ta__op_in(c, k);
-        if (!t) return ta__op_fail(c, TA_E_MALFORMED, "an input is missing");
-        if (t->dtype != out->dtype) return ta__op_fail_type(c, "input", t->dtype);
-        if (t->rank != out->rank - 1) return ta__op_fail(c, TA_E_MALFORMED, "input rank is not the output's minus one");
-        for (int32_t d = 0; d < t->rank; d++)
-            if (t->shape[d] != out->shape[d < axis ? d : d + 1])
-                return ta__op_fail(c, TA_E_MALFORMED, "an input's dims differ from the output's off the axis");
-        if (cb) cb[k] = inner * (int64_t)es;
-    }
-    ta_concat_params *p = (ta_concat_params *)c->params;
-    p->n_inputs = (int32_t)n_in;
-    p->outer = outer;
-    p->copy_bytes = cb;
-    c->path = TA__P_COPY;
-    return TA_OK;
+    return prep_stacked(c, out, axis, n_in, false);
 }
 
 static ta_status run_split_at(const ta__op_run *r, uint32_t in_k) {
