@@ -17,19 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_header.h"
 #include "cli.h"
 #include "model_load.h"
 #include "plan_report.h"
 #include "tinyarena/runtime.h"
 
-/* The value of the k-th (0-based) `#define NAME N` line, or 0. */
-static size_t define_of(const char *text, const char *name, int k) {
-    char key[128];
-    snprintf(key, sizeof key, "#define %s ", name);
-    for (const char *p = text; (p = strstr(p, key)); p += strlen(key))
-        if (k-- == 0) return (size_t)strtoull(p + strlen(key), NULL, 10);
-    return 0;
-}
 
 /* A JSON number field of `plan --json`, or 0. */
 static size_t json_of(const char *text, const char *key) {
@@ -56,11 +49,11 @@ static figures run_rule(const char *cli, const char *model, const char *rule, co
     char *text = system(cmd) == 0 ? (char *)cli_read_file(h, &hl) : NULL;
     char *json = text ? (char *)cli_read_file(j, &jl) : NULL;
     if (text && json && strstr(text, "_INIT_BYTES")) {
-        f.planned = define_of(text, "BUDGET_BYTES", 0);
-        f.p64 = define_of(text, "BUDGET_PERSISTENT_BYTES", 0);
-        f.a64 = define_of(text, "BUDGET_ARENA_BYTES", 0);
-        f.p32 = define_of(text, "BUDGET_PERSISTENT_BYTES", 1);
-        f.a32 = define_of(text, "BUDGET_ARENA_BYTES", 1);
+        f.planned = bench_define_of(text, "BUDGET_BYTES", 0);
+        f.p64 = bench_define_of(text, "BUDGET_PERSISTENT_BYTES", 0);
+        f.a64 = bench_define_of(text, "BUDGET_ARENA_BYTES", 0);
+        f.p32 = bench_define_of(text, "BUDGET_PERSISTENT_BYTES", 1);
+        f.a32 = bench_define_of(text, "BUDGET_ARENA_BYTES", 1);
         f.padding = json_of(json, "padding_bytes");
         f.tflm_padding = json_of(json, "tflm_padding_bytes");
         f.ok = true;

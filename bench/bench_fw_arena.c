@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_header.h"
 #include "cli.h"
 #include "firmware.h"
 #include "model_load.h"
@@ -32,14 +33,6 @@
 #include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
 
-/* The value of the k-th (0-based) `#define NAME N` line, or 0. */
-static size_t define_of(const char *text, const char *name, int k) {
-    char key[128];
-    snprintf(key, sizeof key, "#define %s ", name);
-    for (const char *p = text; (p = strstr(p, key)); p += strlen(key))
-        if (k-- == 0) return (size_t)strtoull(p + strlen(key), NULL, 10);
-    return 0;
-}
 
 static size_t tflm_min(const char *tsv, const char *file) {
     char key[512];
@@ -130,11 +123,11 @@ int main(int argc, char **argv) {
                 model_unload(&lm);
                 continue;
             }
-            const size_t planned = define_of(text, "BUDGET_BYTES", 0), p64 = define_of(text, "BUDGET_PERSISTENT_BYTES", 0),
-                         a64 = define_of(text, "BUDGET_ARENA_BYTES", 0), p32 = define_of(text, "BUDGET_PERSISTENT_BYTES", 1),
-                         a32 = define_of(text, "BUDGET_ARENA_BYTES", 1), cb = define_of(text, "BUDGET_CONST_BYTES", 0),
-                         ib = define_of(text, "BUDGET_INIT_BYTES", 0),
-                         cia = define_of(text, "BUDGET_ARENA_BYTES_CONSTS_IN_ARENA", 0);
+            const size_t planned = bench_define_of(text, "BUDGET_BYTES", 0), p64 = bench_define_of(text, "BUDGET_PERSISTENT_BYTES", 0),
+                         a64 = bench_define_of(text, "BUDGET_ARENA_BYTES", 0), p32 = bench_define_of(text, "BUDGET_PERSISTENT_BYTES", 1),
+                         a32 = bench_define_of(text, "BUDGET_ARENA_BYTES", 1), cb = bench_define_of(text, "BUDGET_CONST_BYTES", 0),
+                         ib = bench_define_of(text, "BUDGET_INIT_BYTES", 0),
+                         cia = bench_define_of(text, "BUDGET_ARENA_BYTES_CONSTS_IN_ARENA", 0);
             const size_t tflm = tflm_min(tsv, mf.files[i]), before = before_of(&lm, k_flags[r]);
             chain[(N_STEPS + 1) * i] = tflm;
             chain[(N_STEPS + 1) * i + 1 + (size_t)r] = a64;
