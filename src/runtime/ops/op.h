@@ -304,15 +304,20 @@ struct ta_op_def {
 #define TA__T(t) (1u << TA_DTYPE_##t)
 #define TA__T_ANY 0xFFFFFFFFu
 
-/* A definition for kind K (a ta_op_kind name without TA_OP_) with params
- * struct T and field list FL, flags fl, the input types it runs (TA__T
- * bits, see ta_op_def.types), its overlap walk ov (TA__OVERLAP_*) and its
- * alignment declarations al (a ta__op_align, or NULL); designated, so that
- * fields added after state_bytes keep their own order. */
-#define TA__OP_DEF_FULL(sym, K, T, FL, clear, prep, run, fl, ty, ov, al)                                          \
-    const ta_op_def sym = {(uint16_t)TA_OP_##K, (uint16_t)(fl), (uint8_t)(ov), #K, FL, (uint16_t)TA__COUNT(FL),  \
-                           (uint16_t)sizeof(T), clear, prep, run, NULL, .types = (uint32_t)(ty), .align = (al)}; \
+/* A definition with record kind `kind` (a ta_op_kind, or a TA__K_SIG_* for
+ * a custom op), name `name`, params struct T and field list FL, flags fl,
+ * state bytes function `state` (TA__OP_STATE) or NULL, the input types it
+ * runs (TA__T bits, see ta_op_def.types), its overlap walk ov
+ * (TA__OVERLAP_*) and its alignment declarations al (a ta__op_align, or
+ * NULL); designated, so that fields added after state_bytes keep their own
+ * order. */
+#define TA__OP_DEF_RAW(sym, kind, name, T, FL, clear, prep, run, fl, state, ty, ov, al)                           \
+    const ta_op_def sym = {(uint16_t)(kind), (uint16_t)(fl), (uint8_t)(ov), name, FL, (uint16_t)TA__COUNT(FL),   \
+                           (uint16_t)sizeof(T), clear, prep, run, state, .types = (uint32_t)(ty), .align = (al)}; \
     _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
+/* A builtin: kind K is a ta_op_kind name without TA_OP_, which is its name. */
+#define TA__OP_DEF_FULL(sym, K, T, FL, clear, prep, run, fl, ty, ov, al) \
+    TA__OP_DEF_RAW(sym, TA_OP_##K, #K, T, FL, clear, prep, run, fl, NULL, ty, ov, al)
 /* No overlap walk, no alignment beyond element sizes. */
 #define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl, ty) \
     TA__OP_DEF_FULL(sym, K, T, FL, clear, prep, run, fl, ty, TA__OVERLAP_NONE, NULL)
