@@ -202,6 +202,20 @@ ta_status ta_lifetime_requests(const ta_graph *g, const ta_lifetimes *lt, const 
                                ta_request *reqs, ta_buffer_origin *origin, size_t cap, size_t *n,
                                ta_diag *diag);
 
+/*
+ * The bytes each request's ops read and write, as a weight for planning
+ * across memory regions (regions.h): for a tensor buffer, the sum over its
+ * tensors (a rewrite's shared buffer: every member, buffer_of as in
+ * ta_lifetime_options, or NULL) of bytes x (ops reading it + ops writing
+ * it); for a kernel scratch buffer, twice its size (its op writes it and
+ * reads it back).  origin/reqs/weight: n entries (ta_lifetime_requests's);
+ * tensor_work: g->n_tensors entries of the caller's, overwritten (each
+ * tensor's own count).  TA_E_INVALID_ARG for NULLs or an origin out of range.
+ */
+ta_status ta_lifetime_access_bytes(const ta_graph *g, const ta_buffer_origin *origin, const ta_request *reqs, size_t n,
+                                   const int32_t *buffer_of, size_t n_buffer_of, uint64_t *tensor_work,
+                                   uint64_t *weight, ta_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

@@ -156,6 +156,10 @@ typedef struct ta_runtime_options {
                                   ta_runtime_use_strategy; cleared by
                                   use_table and use_budget (their offsets
                                   already carry whatever overlap they planned). */
+    const struct ta_region_layout *regions;
+                               /* optional: the plan spans several memory
+                                  regions (ta_runtime_use_regions); then
+                                  ta_runtime_init_regions, not ta_runtime_init */
 } ta_runtime_options;
 
 /* Defaults: scratch PLANNED, no poison, no rewrites, alignment rule `arch`
@@ -367,6 +371,13 @@ typedef struct ta_runtime {
      * one pointer per such op, in op order */
     void **state_ptrs;
     uint32_t n_state_ops;
+    /* several memory regions (ta_runtime_init_regions; n 0: one arena):
+     * where each region's part of the plan lives, and whether a buffer was
+     * found crossing its region's end */
+    struct {
+        uint32_t n, fault;
+        uint8_t *base[8];
+    } rg;
 } ta_runtime;
 
 /* Verifies the model (ta_tflite_open) and keeps the options.  No memory.
@@ -443,6 +454,68 @@ ta_status ta_runtime_export_consts(const ta_runtime *rt, void *out, size_t cap, 
  * mode (TA_E_UNSUPPORTED). */
 ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, void *out, size_t cap, size_t *bytes,
                                  ta_diag *diag);
+
+/*
+ * Several memory regions (issue #16; regions.h plans them).  A plan across
+ * regions reaches the runtime as one plan whose offsets are virtual: region
+ * k's buffers at start[k] + their offset inside the region, every start a
+ * multiple of TA_REGION_START_ALIGN, so any plan source (a strategy wrapper,
+ * ta_runtime_use_table, a budget header) carries it unchanged.  The layout
+ * tells init where each region's part begins and how long it is; init then
+ * points every buffer into its own region's memory.  The persistent part
+ * (tables, op records, variables) goes to the region `persistent`, after
+ * its planned part, as in one arena.  Nothing else changes: the kernels see
+ * pointers, so outputs are the same bytes whatever the assignment.
+ */
+#define TA_RT_MAX_REGIONS 8u
+#define TA_REGION_START_ALIGN 4096u /* the most any alignment rule asks (TA_ALIGN_RULE_MAX) */
+typedef struct ta_region_layout {
+    uint32_t n;                          /* regions, 1..TA_RT_MAX_REGIONS */
+    uint32_t persistent;                 /* the region that also holds the persistent part */
+    size_t start[TA_RT_MAX_REGIONS];     /* its part's first virtual offset (multiple of TA_REGION_START_ALIGN) */
+    size_t bytes[TA_RT_MAX_REGIONS];     /* its part's bytes (the region's plan) */
+    const char *name[TA_RT_MAX_REGIONS]; /* for messages; NULL: "region K" */
+} ta_region_layout;
+
+/* One region's memory: any alignment (init aligns inside it). */
+typedef struct ta_arena_region {
+    void *base;
+    size_t bytes;
+} ta_arena_region;
+
+/* Lays out n regions of used[k] planned bytes each (starts packed in
+ * order, each at a multiple of TA_REGION_START_ALIGN) and turns each
+ * buffer's (region_of[i], offsets[i]) into its virtual offset virt[i]
+ * (m buffers; virt may be offsets).  TA_E_INVALID_ARG for a bad count or a
+ * region index out of range; TA_E_OVERFLOW when a virtual offset would not
+ * fit in 32 bits (what a plan table holds). */
+ta_status ta_region_layout_make(ta_region_layout *layout, uint32_t n, uint32_t persistent, const size_t *used,
+                                const char *const *names, const uint32_t *region_of, const size_t *offsets, size_t m,
+                                size_t *virt, ta_diag *diag);
+
+/* Plans across the layout's regions: opt's plan source gives virtual
+ * offsets (above); the layout must outlive the runtime.  NULL: one arena. */
+void ta_runtime_use_regions(ta_runtime_options *opt, const ta_region_layout *layout);
+
+/* What region k needs, after query: its planned part plus alignment, and
+ * for the persistent region the persistent part too.  TA_E_STATE before
+ * query, TA_E_INVALID_ARG without a layout or for k out of range. */
+ta_status ta_runtime_region_bytes(const ta_runtime *rt, uint32_t k, size_t *bytes);
+
+/*
+ * ta_runtime_init across regions: arenas[k] (n == layout->n) is region k's
+ * memory.  Needs a query first (the sizes) and a work block (as the query
+ * said; none with an init table and a const blob); poison mode is refused
+ * (TA_E_UNSUPPORTED: its canaries sweep one head).  A region that is too
+ * small fails before anything is written: TA_E_NO_MEMORY with "region FAST
+ * needs X bytes, has Y".  A buffer of the plan that crosses its region's
+ * end fails with TA_E_BAD_REQUEST and the runtime stays uninitialised.
+ * Afterwards invoke, reset and the inputs/outputs work as with one arena;
+ * ta_runtime_export_init is refused (export from a one-arena runtime of
+ * the same plan: the table holds virtual offsets).
+ */
+ta_status ta_runtime_init_regions(ta_runtime *rt, void *work, size_t work_bytes, const ta_arena_region *arenas,
+                                  size_t n, ta_diag *diag);
 
 /* The breakdown (valid after query or init). */
 const ta_arena_breakdown *ta_runtime_breakdown(const ta_runtime *rt);

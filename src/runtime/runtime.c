@@ -520,7 +520,7 @@ static void fast_init(ta_runtime *rt, const ta__built *w, const ta__tail *t, uin
         const uint32_t kind = ta__rd32(e), a = ta__rd32(e + 4);
         void *p = NULL;
         switch (kind & 0xFFu) {
-        case AT_HEAD: p = head + a; break;
+        case AT_HEAD: p = ta__rt_at(rt, a, ta__rd32(e + 8)); break;
         case AT_MODEL: p = (void *)(uintptr_t)(rt->model.bytes + a); break; /* read only: kernels take inputs as const */
         case AT_VAR: {
             ta_var_rec *v = &rt->vars[rt->n_vars++];
@@ -545,7 +545,7 @@ static void fast_init(ta_runtime *rt, const ta__built *w, const ta__tail *t, uin
         const uint32_t sb = ta__op_scratch_bytes(rec), stb = ta__op_state_bytes_in(rt->opt.ops, rec);
         if (sb) {
             const uint32_t so = ta__rd32(ops + INIT_OP * (size_t)o + 4);
-            rt->scratch_ptrs[ks++] = so == NO_SCRATCH ? (void *)(tp + t->shared) : (void *)(head + so);
+            rt->scratch_ptrs[ks++] = so == NO_SCRATCH ? (void *)(tp + t->shared) : (void *)ta__rt_at(rt, so, sb);
         }
         if (stb) {
             rt->state_ptrs[kst++] = sd;
@@ -689,7 +689,7 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     /* Lay out: head at the first aligned byte, tail ending at the last aligned end. */
     uintptr_t a0 = (uintptr_t)arena, a1 = a0 + arena_bytes;
     uintptr_t head = (a0 + (HA - 1)) & ~(uintptr_t)(HA - 1);
-    size_t planned = rt->b.planned, persistent = t.total;
+    size_t planned = ta__rt_head_planned(rt), persistent = t.total;
     if (a1 < a0 || a1 < persistent || head > a1 ||
         ((a1 - persistent) & ~(uintptr_t)(TA - 1)) < head + planned || (a1 - persistent) < head + planned) {
         return ta_diag_set(diag, TA_E_NO_MEMORY, "arena needs %zu bytes, has %zu (planned %zu + persistent %zu + alignment %zu)",

@@ -366,7 +366,7 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
         if (w->origin[i].kind != TA_BUFFER_TENSOR) continue;
         uint32_t gi = w->origin[i].index;
         if (gi < sg->tensor_base || gi >= sg->tensor_base + sg->n_tensors) continue;
-        rt->ptrs[gi - sg->tensor_base] = rt->head + w->offsets[i];
+        rt->ptrs[gi - sg->tensor_base] = ta__rt_at(rt, w->offsets[i], ta_request_padded(&w->reqs[i]));
     }
     /* variable tensors: in the tail, set to their reset value (ta_runtime_reset) */
     rt->vars = (ta_var_rec *)(tp + t->vars);
@@ -427,7 +427,7 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
      * request index r is slot r (one pass, not a scan per op). */
     for (size_t i = 0; rt->opt.scratch != TA_SCRATCH_SHARED && i < w->n_req; i++)
         if (w->origin[i].kind == TA_BUFFER_SCRATCH && w->origin[i].index < w->n_sops)
-            rt->scratch_ptrs[w->origin[i].index] = rt->head + w->offsets[i];
+            rt->scratch_ptrs[w->origin[i].index] = ta__rt_at(rt, w->offsets[i], ta_request_padded(&w->reqs[i]));
     /* op state: one pointer per op that keeps state, in op order; zeroed */
     rt->n_state_ops = (uint32_t)w->n_state_ops;
     rt->state_ptrs = w->n_state_ops ? (void **)(tp + t->state) : NULL;
@@ -587,6 +587,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (!rt || !bytes) return ta_diag_set(diag, TA_E_INVALID_ARG, "export init: NULL argument");
     if (rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "export init before init");
     if (rt->opt.poison) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not in poison mode");
+    if (rt->rg.n) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not across regions (export from one arena)");
     const uint64_t need = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
     if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");
     *bytes = (size_t)need;

@@ -152,4 +152,15 @@ void ta__rt_reset_vars(ta_runtime *rt);
 uint32_t ta__rt_init_sum(const uint8_t *t, size_t n);
 uint64_t ta__rt_init_table_bytes(uint64_t n_t, uint64_t n_ops, uint64_t n_io);
 
+/* Where the buffer at plan offset off (bytes long) lives: head + off in one
+ * arena; across regions (runtime_regions.c) its region's memory, and a
+ * buffer crossing its region's end sets rt->rg.fault (init then fails). */
+uint8_t *ta__rt_region_at(ta_runtime *rt, size_t off, size_t bytes);
+static inline uint8_t *ta__rt_at(ta_runtime *rt, size_t off, size_t bytes) {
+    return rt->rg.n ? ta__rt_region_at(rt, off, bytes) : rt->head + off;
+}
+/* Across regions: the persistent region's planned bytes (the head init lays
+ * out there); with one arena rt->b.planned. */
+size_t ta__rt_head_planned(const ta_runtime *rt);
+
 #endif
