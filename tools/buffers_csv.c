@@ -93,14 +93,15 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
     out->ids = cli_xmalloc(cap * sizeof *out->ids);
     out->lines = cli_xmalloc(cap * sizeof *out->lines);
     out->lineno = cli_xmalloc(cap * sizeof *out->lineno);
+    out->regions = cli_xmalloc(cap * sizeof *out->regions);
     /* Two layouts, told apart by the header's column names:
      *   MiniMalloc: id,lower,upper,size[,alignment][,offset]   lifetime [lower, upper)
      *   TFLM:       id,size,first,last[,offline_offset]        lifetime [first, last]
      * Column order is free in both; an offset of -1 (or empty) means "not fixed". */
-    int col[11] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}; /* id lower upper size alignment offset first last
-                                                                overlap_with overlap_d overlap_kind */
-    static const char *const names[11] = {"id",   "lower",        "upper",     "size",        "alignment", "offset",
-                                          "first", "last", "overlap_with", "overlap_d", "overlap_kind"};
+    int col[12] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}; /* id lower upper size alignment offset first last
+                                                                overlap_with overlap_d overlap_kind region */
+    static const char *const names[12] = {"id",   "lower",        "upper",     "size",        "alignment", "offset",
+                                          "first", "last", "overlap_with", "overlap_d", "overlap_kind", "region"};
     /* relations: the partner's id per row, resolved once every id is known */
     char **rel_with = NULL;
     size_t *rel_row = NULL, rel_cap = 0;
@@ -134,7 +135,7 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
         }
         if (!have_header) {
             for (int i = 0; i < nf && ok; i++) {
-                for (int k = 0; k < 11; k++) {
+                for (int k = 0; k < 12; k++) {
                     bool match = strcasecmp(f[i], names[k]) == 0 || (k == 4 && strcasecmp(f[i], "align") == 0) ||
                                  (k == 5 && strcasecmp(f[i], "offline_offset") == 0);
                     if (match) {
@@ -249,7 +250,8 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
             out->ids = realloc(out->ids, cap * sizeof *out->ids);
             out->lines = realloc(out->lines, cap * sizeof *out->lines);
             out->lineno = realloc(out->lineno, cap * sizeof *out->lineno);
-            if (!out->reqs || !out->ids || !out->lines || !out->lineno) {
+            out->regions = realloc(out->regions, cap * sizeof *out->regions);
+            if (!out->reqs || !out->ids || !out->lines || !out->lineno || !out->regions) {
                 ok = !cli_error("out of memory");
                 break;
             }
@@ -304,6 +306,9 @@ bool buffers_csv_read(const char *path, size_t min_align, buffer_list *out) {
             break;
         }
         out->ids[out->n] = xstrdup(f[col[0]]);
+        /* a pinned buffer names its region (plan --region); empty: any */
+        out->regions[out->n] = col[11] >= 0 && *f[col[11]] ? xstrdup(f[col[11]]) : NULL;
+        out->has_regions |= out->regions[out->n] != NULL;
         out->lines[out->n] = xstrdup(raw);
         out->lineno[out->n] = lineno;
         out->n++;
@@ -377,7 +382,9 @@ void buffers_csv_free(buffer_list *bl) {
     for (size_t i = 0; i < bl->n; i++) {
         free(bl->ids[i]);
         free(bl->lines[i]);
+        if (bl->regions) free(bl->regions[i]);
     }
+    free(bl->regions);
     free(bl->ids);
     free(bl->lines);
     free(bl->lineno);

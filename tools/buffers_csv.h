@@ -9,7 +9,9 @@
  * Optional overlap relations (either layout): `overlap_with` names the id of
  * the buffer this row's buffer may be written over (empty: none),
  * `overlap_d` its d in bytes (signed), `overlap_kind` `above` (default) or
- * `below`; the row's buffer is the relation's y (see ta_overlap). */
+ * `below`; the row's buffer is the relation's y (see ta_overlap).
+ * Optional `region` (plan --region): the name of the region the buffer is
+ * pinned to (empty: the planner chooses). */
 #ifndef TA_BUFFERS_CSV_H
 #define TA_BUFFERS_CSV_H
 
@@ -29,6 +31,8 @@ typedef struct {
     bool has_align;
     ta_overlap *overlaps; /* n_overlaps relations, in row order (NULL: none) */
     size_t n_overlaps;
+    char **regions;    /* per buffer: the region it is pinned to, or NULL */
+    bool has_regions;  /* some row names a region */
 } buffer_list;
 
 /* Reads path.  min_align (>= 1) raises every buffer's alignment.  On error

@@ -12,6 +12,7 @@
 #include "emit_svg.h"
 #include "model_load.h"
 #include "model_plan.h"
+#include "plan_regions.h"
 #include "plan_report.h"
 #include "tflm_offline.h"
 #include "timeline.h"
@@ -39,6 +40,7 @@ typedef struct {
     bool has_align_rule;
     cli_align_args al;       /* --align-rule, --arch-align (models) */
     uint32_t seed;
+    cli_regions regions;     /* --region NAME:BYTES[:COST], --persistent-region NAME */
 } plan_args;
 
 static void plan_usage(FILE *f) {
@@ -77,6 +79,14 @@ static void plan_usage(FILE *f) {
             "  --time-limit SEC  time limit of the planning: best and optimal stop at it, sharing it\n"
             "                    when a table or --rewrite runs them more than once (default 10)\n"
             "  --seed N          seed for randomised heuristics (default 0)\n"
+            "  --region NAME:BYTES[:COST]  plan across memory regions, fastest first (repeat; BYTES may\n"
+            "                    end in K or M; COST per byte accessed, default the region's index):\n"
+            "                    buffers fill fast regions by bytes accessed per byte; table, --json\n"
+            "                    (\"regions\", each buffer's \"region\"), --svg (F-NAME.svg per region),\n"
+            "                    --header (per-region _BYTES and a ta_region_layout); a CSV 'region'\n"
+            "                    column pins buffers\n"
+            "  --persistent-region NAME  models: the region that holds the runtime's persistent part\n"
+            "                    (default: the last)\n"
             "strategies:");
     size_t count;
     const ta_strategy *const *all = ta_strategy_list(&count);
@@ -222,6 +232,18 @@ static int plan_buffers(const plan_args *a) {
         }
     }
     int rc = CLI_OK;
+    if (a->regions.n) {
+        cli_regions cr = a->regions;
+        cr.json = a->json;
+        cr.svg_out = a->svg_out;
+        rc = plan_regions_buffers(&cr, a->buffers, &bl, one ? one : ta_strategy_find("best"), &opt);
+        buffers_csv_free(&bl);
+        return rc;
+    }
+    if (bl.has_regions) {
+        buffers_csv_free(&bl);
+        return cli_error("%s: a 'region' column needs --region NAME:BYTES", a->buffers);
+    }
     if (one) {
         plan_outcome o = plan_report_run(one, bl.reqs, bl.n, &opt);
         if (o.st) {
@@ -413,6 +435,22 @@ static int plan_model(const plan_args *a) {
     ta_plan_options ropt = opt;
     ropt.overlaps = mp.overlaps;
     ropt.n_overlaps = mp.n_overlaps;
+    if (a->regions.n) {
+        cli_regions cr = a->regions;
+        cr.json = a->json;
+        cr.verbose = a->verbose;
+        cr.svg_out = a->svg_out;
+        cr.header_out = a->header_out;
+        cr.offsets_out = a->offsets_out;
+        int rrc = plan_regions_model(&cr, base_name(a->model), &lm, &mp, g, chosen, &ropt, runnable && !a->no_scratch,
+                                     applied, rule);
+        tflm_offline_free(&tfo);
+        model_plan_free(&mp);
+        free(scratch);
+        free(g2mem);
+        model_unload(&lm);
+        return rrc;
+    }
     plan_outcome *o = cli_xcalloc(count + 1, sizeof *o);
     size_t no = 0, ichosen = 0;
     for (size_t i = 0; i < count; i++) {
@@ -722,6 +760,8 @@ int cmd_plan(int argc, char **argv) {
                 return CLI_USAGE;
             }
             a.seed = (uint32_t)v;
+        } else if ((alr = cli_regions_arg(argc, argv, &i, &a.regions)) != 0) {
+            if (alr < 0) return CLI_USAGE;
         } else if (arg[0] == '-') {
             cli_error("unknown option '%s' (see tinyarena plan --help)", arg);
             return CLI_USAGE;
@@ -750,6 +790,18 @@ int cmd_plan(int argc, char **argv) {
     }
     if (a.timeline && a.json) {
         cli_error("--timeline prints text; it does not mix with --json");
+        return CLI_USAGE;
+    }
+    if (a.regions.persistent && !a.regions.n) {
+        cli_error("--persistent-region goes with --region");
+        return CLI_USAGE;
+    }
+    if (a.regions.n && (a.html_out || a.timeline || a.tflm_offline || a.buffers_out)) {
+        cli_error("--html, --timeline, --tflm-offline and --buffers-out do not apply with --region");
+        return CLI_USAGE;
+    }
+    if (a.buffers && a.regions.persistent) {
+        cli_error("--persistent-region applies to models");
         return CLI_USAGE;
     }
     if (a.buffers) return plan_buffers(&a);

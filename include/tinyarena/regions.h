@@ -74,7 +74,7 @@ typedef struct ta_region_result {
     uint64_t cost;           /* sum of weight x cost of its region */
     uint64_t cost_bound;     /* no assignment that fits costs less */
     ta_proof proof;          /* the assignment's: OPTIMAL (cost proven), GAP, or NONE (heuristic) */
-    size_t total_bound_bytes;/* most bytes live at once over every buffer (one arena) */
+    size_t total_bound_bytes;/* the bound of every buffer in one arena (with opt's relations) */
     uint64_t work;           /* region plans made */
 } ta_region_result;
 

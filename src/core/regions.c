@@ -549,7 +549,8 @@ ta_status ta_regions_plan(const ta_strategy *s, const ta_request *reqs, size_t n
         }
         if (!m) res->used_bytes[k] = 0;
     }
-    if ((st = ta_plan_bound(reqs, n, c.plan_scratch, c.plan_scratch_bytes, &res->total_bound_bytes, NULL)))
+    if ((st = ta_plan_bound_overlaps(reqs, n, n_rel(opt) ? opt->overlaps : NULL, n_rel(opt), c.plan_scratch,
+                                     c.plan_scratch_bytes, &res->total_bound_bytes, NULL)))
         return ta_diag_set(d, st, "regions: bound failed");
     res->work = c.work;
     return ta_regions_check(reqs, n, p, opt, region_of, offsets, c.plan_scratch, c.plan_scratch_bytes, d);
