@@ -93,12 +93,18 @@ ta_status ta_regions_scratch_bytes(const ta_strategy *s, const ta_request *reqs,
     if (!s || !bytes || (n && !reqs) || !p || p->n_regions == 0 || p->n_regions > TA_MAX_REGIONS) return TA_E_INVALID_ARG;
     if (n > TA_PLAN_MAX_BUFFERS) return TA_E_OVERFLOW;
     /* The strategy's need on all n requests bounds its need on any subset
-     * (every strategy's scratch grows with the buffers and their pairs). */
+     * (every strategy's scratch grows with the buffers and their pairs) --
+     * taken with and without the relations: a region may keep none of
+     * them, and optimal searches (a larger scratch) only without. */
     ta_plan_options o = opt ? *opt : (ta_plan_options){0};
     o.start = NULL;
-    size_t own = 0;
+    size_t own = 0, bare = 0;
     ta_status st = ta_plan_scratch_bytes(s, reqs, n, &o, &own);
     if (st) return st;
+    o.overlaps = NULL;
+    o.n_overlaps = 0;
+    if ((st = ta_plan_scratch_bytes(s, reqs, n, &o, &bare))) return st;
+    if (bare > own) own = bare;
     ta__bump b;
     rg_ctx c;
     ta__bump_init(&b, NULL, 0);
