@@ -105,7 +105,7 @@ ta_status ta_runtime_init_regions(ta_runtime *rt, void *work, size_t work_bytes,
     if (!work && rt->b.work_bytes)
         return ta_diag_set(diag, TA_E_INVALID_ARG, "init across regions needs a work block of %zu bytes", rt->b.work_bytes);
     for (uint32_t k = 0; k < L->n; k++) {
-        size_t need;
+        size_t need = SIZE_MAX;
         char nb[24];
         ta_runtime_region_bytes(rt, k, &need);
         if (!arenas[k].base) return ta_diag_set(diag, TA_E_INVALID_ARG, "region %s: NULL memory", region_name(L, k, nb, sizeof nb));
