@@ -40,10 +40,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--align-rule R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive] [--small-kernels]" >&2; exit 2; }
+usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--align-rule R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive] [--small-kernels] [--fast-region B]" >&2; exit 2; }
 [ $# -ge 3 ] || usage
 model=$1 case_dir=$2 out=$3; shift 3
-rewrite=all cpu=m4 ldsyms= rederive=0 alignrule= kopt=-O2
+rewrite=all cpu=m4 ldsyms= rederive=0 alignrule= kopt=-O2 regions= mainsrc=main.c
 while [ $# -gt 0 ]; do
   case $1 in
     --rewrite) rewrite=${2:?}; shift 2 ;;
@@ -54,6 +54,9 @@ while [ $# -gt 0 ]; do
     --ram) ldsyms="$ldsyms -Wl,--defsym=RAM_BYTES=${2:?}"; shift 2 ;;
     --rederive) rederive=1; shift ;;
     --small-kernels) kopt=-Os; shift ;;
+    # two memories: a FAST region of B bytes in the RAM at 0x20000000 and a
+    # SLOW one in the board's 16 MB PSRAM at 0x21000000 (cortex_m.ld's .psram)
+    --fast-region) regions="--region FAST:${2:?} --region SLOW:16M"; mainsrc=main_regions.c; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -101,7 +104,7 @@ kflags=$(echo $cflags | sed "s/ -Os / $kopt /")
 libdir=${TA_MCU_LIBDIR:-$out/lib}/$cpu
 lib=$libdir/libtinyarena_mcu.a
 lib_sources=$(cd "$src" && ls src/common/*.c src/core/budget.c src/core/request.c src/graph/*.c src/tflite/*.c \
-                                src/runtime/runtime.c src/runtime/runtime_build.c src/runtime/ops/*.c src/runtime/kernels/*.c)
+                                src/runtime/runtime.c src/runtime/runtime_build.c src/runtime/runtime_regions.c src/runtime/ops/*.c src/runtime/kernels/*.c)
 stale=0
 if [ ! -f "$lib" ] || [ "$(cat "$libdir/flags" 2>/dev/null)" != "$(echo $cflags) | $kflags" ]; then stale=1
 elif [ -n "$(cd "$src" && find src include -newer "$lib" \( -name '*.c' -o -name '*.h' \) | head -1)" ]; then stale=1; fi
@@ -116,7 +119,7 @@ if [ $stale = 1 ]; then
 fi
 
 # 2. The budget header: plan, offsets, op constants blob (the host CLI).
-"$cli" plan "$model" --strategy best --rewrite "$rewrite" ${alignrule:+--align-rule "$alignrule"} \
+"$cli" plan "$model" --strategy best --rewrite "$rewrite" ${alignrule:+--align-rule "$alignrule"} $regions \
   --header "$out/gen/model_budget.h" > "$out/plan.txt" \
   || { echo "FAIL: tinyarena plan --header $model" >&2; exit 1; }
 
@@ -163,7 +166,7 @@ if [ $rederive = 1 ]; then
   case "$ldsyms" in *STACK_BYTES=*) ;; *) ldsyms="$ldsyms -Wl,--defsym=STACK_BYTES=32768" ;; esac
 fi
 arm-none-eabi-gcc $cflags -DBOARD_CPU="\"$name\"" $defs -I"$src/include" -I"$out/gen" -I"$here" \
-  "$here/main.c" "$here/startup.c" "$out/gen/model_data.c" "$lib" \
+  "$here/$mainsrc" "$here/startup.c" "$out/gen/model_data.c" "$lib" \
   -nostartfiles --specs=nano.specs -T "$here/cortex_m.ld" \
   -Wl,--gc-sections -Wl,-Map="$out/fw.map" $ldsyms -lm -o "$out/fw.elf" \
   || { echo "FAIL: link for $name" >&2; exit 1; }

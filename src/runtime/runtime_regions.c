@@ -48,7 +48,7 @@ void ta_runtime_use_regions(ta_runtime_options *opt, const ta_region_layout *lay
 static bool layout_ok(const ta_region_layout *L) {
     if (!L || L->n == 0 || L->n > TA_RT_MAX_REGIONS || L->persistent >= L->n) return false;
     for (uint32_t k = 0; k < L->n; k++)
-        if (L->start[k] % TA_REGION_START_ALIGN || L->bytes[k] > TA_PLAN_MAX_ARENA ||
+        if (L->start[k] % TA_REGION_START_ALIGN || L->bytes[k] > SIZE_MAX - L->start[k] ||
             (k && L->start[k] < L->start[k - 1] + L->bytes[k - 1]))
             return false;
     return true;

@@ -1,0 +1,100 @@
+/* tinyarena on a Cortex-M across two memories (build.sh --fast-region B):
+ * the plan puts the hottest buffers in a small FAST region -- an array in
+ * the RAM at 0x20000000, standing for the TCM or on-chip SRAM -- and the
+ * rest, with the persistent part, in a large SLOW one placed by the linker
+ * script in the board's PSRAM at 0x21000000 (section .psram).  Each array
+ * is exactly the budget header's <P>_REGION_*_BYTES; the model, its input,
+ * the plan, the op constants and the init table stay in flash.  No malloc,
+ * no planner.  Prints the figures and each output as hex over semihosting,
+ * then exits with 0, or 1 with the runtime's one-line diagnostic. */
+#include <stdint.h>
+#include <string.h>
+
+#include "board.h"
+#include "model_budget.h" /* generated: tinyarena plan MODEL --region ... --header model_budget.h */
+#include "model_data.h"
+#include "tinyarena/runtime.h"
+
+static _Alignas(16) uint8_t fast[MODEL_BUDGET_REGION_FAST_BYTES];
+static _Alignas(16) uint8_t slow[MODEL_BUDGET_REGION_SLOW_BYTES] __attribute__((section(".psram")));
+static ta_runtime rt;
+static ta_diag d;
+
+static void put_kv(const char *key, uint32_t v) {
+    board_puts(key);
+    board_puts(" ");
+    board_put_u32(v);
+    board_puts("\n");
+}
+
+static int fail(const char *what) {
+    board_puts(what);
+    board_puts(": ");
+    board_puts(d.msg);
+    board_puts("\n");
+    return 1;
+}
+
+int main(void) {
+    board_puts("tinyarena: " MODEL_DATA_NAME " on " BOARD_CPU ", FAST RAM + SLOW PSRAM\n");
+    ta_runtime_options opt = ta_runtime_options_for_budget(&model_budget, MODEL_BUDGET_OPS);
+    ta_runtime_use_regions(&opt, &model_budget_regions);
+    ta_arena_region ar[MODEL_BUDGET_REGIONS];
+    ar[MODEL_BUDGET_REGION_FAST] = (ta_arena_region){fast, sizeof fast};
+    ar[MODEL_BUDGET_REGION_SLOW] = (ta_arena_region){slow, sizeof slow};
+    ta_arena_breakdown b;
+    const uint64_t t0 = board_ticks();
+    if (ta_runtime_open(&rt, model_data, MODEL_DATA_BYTES, &opt, &d)) return fail("open");
+    /* the query reads the tables (no work block): what each region needs */
+    if (ta_runtime_query(&rt, NULL, 0, &b, &d)) return fail("query");
+    /* FAST one byte short is refused with one line */
+    ar[MODEL_BUDGET_REGION_FAST].bytes--;
+    if (ta_runtime_init_regions(&rt, NULL, 0, ar, MODEL_BUDGET_REGIONS, &d) != TA_E_NO_MEMORY ||
+        strncmp(d.msg, "region FAST needs ", 18) != 0) {
+        board_puts("a FAST region one byte short was not refused\n");
+        return 1;
+    }
+    ar[MODEL_BUDGET_REGION_FAST].bytes++;
+    if (ta_runtime_init_regions(&rt, NULL, 0, ar, MODEL_BUDGET_REGIONS, &d)) return fail("init");
+    const uint64_t t1 = board_ticks();
+    if (ta_runtime_input_count(&rt) != MODEL_DATA_INPUTS) {
+        board_puts("the case has another number of inputs than the model\n");
+        return 1;
+    }
+    for (uint32_t k = 0; k < MODEL_DATA_INPUTS; k++) {
+        const ta_io *in = ta_runtime_input(&rt, k);
+        if (in->bytes != input_bytes[k]) {
+            board_puts("an input has another size than the model's\n");
+            return 1;
+        }
+        memcpy(in->data, input_data[k], in->bytes);
+    }
+    const uint64_t t2 = board_ticks();
+    if (ta_runtime_invoke(&rt, &d)) return fail("invoke");
+    const uint64_t t3 = board_ticks();
+    put_kv("arena_bytes", (uint32_t)(sizeof fast + sizeof slow));
+    put_kv("fast_bytes", (uint32_t)sizeof fast);
+    put_kv("slow_bytes", (uint32_t)sizeof slow);
+    put_kv("fast_address", (uint32_t)(uintptr_t)fast);
+    put_kv("slow_address", (uint32_t)(uintptr_t)slow);
+    put_kv("planned_bytes", MODEL_BUDGET_BYTES);
+    put_kv("persistent_bytes", (uint32_t)ta_runtime_breakdown(&rt)->persistent);
+    put_kv("work_bytes", (uint32_t)ta_runtime_breakdown(&rt)->work_bytes);
+    put_kv("init_ticks", (uint32_t)(t1 - t0));
+    put_kv("invoke_ticks", (uint32_t)(t3 - t2));
+    put_kv("stack_bytes", board_stack_bytes());
+    put_kv("stack_used_bytes", board_stack_used());
+    for (uint32_t k = 0; k < ta_runtime_output_count(&rt); k++) {
+        const ta_io *o = ta_runtime_output(&rt, k);
+        board_puts("output");
+        board_put_u32(k);
+        board_puts(" ");
+        board_put_u32((uint32_t)o->bytes);
+        board_puts(" ");
+        board_put_hex(o->data, (uint32_t)o->bytes);
+        board_puts("\n");
+    }
+    put_kv("blob_rederived", 0);
+    board_puts("done\n");
+    return 0;
+}
