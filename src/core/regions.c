@@ -59,6 +59,10 @@ static void carve(ta__bump *b, size_t n, size_t R, size_t nr, rg_ctx *c) {
 
 static size_t n_rel(const ta_plan_options *opt) { return opt && opt->overlaps ? opt->n_overlaps : 0; }
 
+/* Above the 2^40-byte cap (never where size_t has 32 bits: a function, so
+ * that compilers do not warn about the comparison there). */
+static bool above_cap(uint64_t bytes) { return bytes > TA_PLAN_MAX_ARENA; }
+
 static ta_status problem_check(const ta_request *reqs, size_t n, const ta_region_problem *p, ta_diag *d) {
     if (!p || !p->regions || p->n_regions == 0) return ta_diag_set(d, TA_E_INVALID_ARG, "regions: no region given");
     if (p->n_regions > TA_MAX_REGIONS)
@@ -66,7 +70,7 @@ static ta_status problem_check(const ta_request *reqs, size_t n, const ta_region
     if (n && !reqs) return ta_diag_set(d, TA_E_INVALID_ARG, "regions: NULL requests");
     if (n > TA_PLAN_MAX_BUFFERS) return ta_diag_set(d, TA_E_OVERFLOW, "regions: %zu buffers, at most %u", n, TA_PLAN_MAX_BUFFERS);
     for (size_t k = 0; k < p->n_regions; k++)
-        if (p->regions[k].capacity > TA_PLAN_MAX_ARENA)
+        if (above_cap(p->regions[k].capacity))
             return ta_diag_set(d, TA_E_OVERFLOW, "region %zu: capacity %zu above the 2^40-byte cap", k, p->regions[k].capacity);
     if (p->pin)
         for (size_t i = 0; i < n; i++)
