@@ -61,6 +61,8 @@ c,40,3,3,
 CSV
 "$cli" plan --buffers "$tmp/l.csv" --region FAST:128 --region SLOW:1000 --json > "$tmp/l.json"; rc=$?
 check "csv region column pins" '[ $rc = 0 ] && python3 -c "import json,sys; j=json.load(open(sys.argv[1])); r={b[\"id\"]: b[\"region\"] for b in j[\"buffers\"]}; assert r == {\"a\": \"FAST\", \"b\": \"SLOW\", \"c\": \"FAST\"}, r" "$tmp/l.json"'
+"$cli" plan --buffers "$tmp/l.csv" --region FAST:128 --region SLOW:1000 --offsets "$tmp/o.csv" > /dev/null; rc=$?
+check "--offsets: each buffer's region and offset there" '[ $rc = 0 ] && grep -qx "b,100,1,2,SLOW,0" "$tmp/o.csv" && grep -qx "id,size,first,last,region,offset" "$tmp/o.csv"'
 sed 's/SLOW$/NOPE/' "$tmp/l.csv" > "$tmp/l2.csv"
 err=$("$cli" plan --buffers "$tmp/l2.csv" --region FAST:128 --region SLOW:1000 2>&1); rc=$?
 check "csv: unknown region named with its line" '[ $rc = 1 ] && echo "$err" | grep -q "l2.csv:3: buffer .b.: region .NOPE."'

@@ -236,6 +236,7 @@ static int plan_buffers(const plan_args *a) {
         cli_regions cr = a->regions;
         cr.json = a->json;
         cr.svg_out = a->svg_out;
+        cr.offsets_out = a->offsets_out;
         rc = plan_regions_buffers(&cr, a->buffers, &bl, one ? one : ta_strategy_find("best"), &opt);
         buffers_csv_free(&bl);
         return rc;

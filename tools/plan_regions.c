@@ -241,6 +241,21 @@ static int write_svgs(const char *path, const regions_set *rs, const regions_pla
     return rc;
 }
 
+/* --offsets with --region: one row per buffer, its region and its offset
+ * there (a virtual offset would mislead a reader). */
+static int write_offsets(const char *path, const regions_set *rs, const regions_plan *rp, const ta_request *reqs,
+                         size_t n, const char *const *ids) {
+    FILE *f = fopen(path, "w");
+    if (!f) return cli_error("%s: cannot write", path);
+    fprintf(f, "id,size,first,last,region,offset\n");
+    for (size_t i = 0; i < n; i++) {
+        if (ids) fprintf(f, "%s,", ids[i]);
+        else fprintf(f, "%zu,", i);
+        fprintf(f, "%zu,%d,%d,%s,%zu\n", reqs[i].size, reqs[i].first, reqs[i].last, rs->names[rp->reg[i]], rp->off[i]);
+    }
+    return fclose(f) ? cli_error("%s: write failed", path) : CLI_OK;
+}
+
 static void free_plan(regions_plan *rp) {
     free(rp->reg);
     free(rp->off);
@@ -278,6 +293,8 @@ int plan_regions_buffers(const cli_regions *c, const char *path, const buffer_li
             print_table(&rs, &p, &rp, s, NULL);
         }
         if (c->svg_out) rc = write_svgs(c->svg_out, &rs, &rp, s, bl->reqs, bl->n, (const char *const *)bl->ids, path);
+        if (!rc && c->offsets_out)
+            rc = write_offsets(c->offsets_out, &rs, &rp, bl->reqs, bl->n, (const char *const *)bl->ids);
     }
     free_plan(&rp);
     free(pin);
@@ -414,18 +431,7 @@ int plan_regions_model(const cli_regions *c, const char *model_name, const loade
                            rp.off[i], ta_request_padded(&mp->reqs[i]), (unsigned long long)w[i]);
         }
         if (c->svg_out) rc = write_svgs(c->svg_out, &rs, &rp, s, mp->reqs, mp->n, mp->ids, model_name);
-        if (!rc && c->offsets_out) {
-            /* virtual offsets would mislead a reader: one line per buffer, its region and offset */
-            FILE *f = fopen(c->offsets_out, "w");
-            if (!f) rc = cli_error("%s: cannot write", c->offsets_out);
-            else {
-                fprintf(f, "id,size,first,last,region,offset\n");
-                for (size_t i = 0; i < mp->n; i++)
-                    fprintf(f, "%s,%zu,%d,%d,%s,%zu\n", mp->ids[i], mp->reqs[i].size, mp->reqs[i].first,
-                            mp->reqs[i].last, rs.names[rp.reg[i]], rp.off[i]);
-                if (fclose(f)) rc = cli_error("%s: write failed", c->offsets_out);
-            }
-        }
+        if (!rc && c->offsets_out) rc = write_offsets(c->offsets_out, &rs, &rp, mp->reqs, mp->n, mp->ids);
         if (!rc && c->header_out) {
             if (!runnable) {
                 rc = cli_error("%s: --header with --region needs a model tinyarena's runtime runs", model_name);

@@ -512,7 +512,8 @@ ta_status ta_runtime_region_bytes(const ta_runtime *rt, uint32_t k, size_t *byte
  * end fails with TA_E_BAD_REQUEST and the runtime stays uninitialised.
  * Afterwards invoke, reset and the inputs/outputs work as with one arena;
  * ta_runtime_export_init is refused (export from a one-arena runtime of
- * the same plan: the table holds virtual offsets).
+ * the same plan: the table holds virtual offsets).  To initialise again,
+ * call this again (or ta_runtime_open first for one arena).
  */
 ta_status ta_runtime_init_regions(ta_runtime *rt, void *work, size_t work_bytes, const ta_arena_region *arenas,
                                   size_t n, ta_diag *diag);
