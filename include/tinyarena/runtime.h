@@ -156,7 +156,11 @@ typedef struct ta_runtime_options {
                                   ta_runtime_use_strategy; cleared by
                                   use_table and use_budget (their offsets
                                   already carry whatever overlap they planned). */
+    uint32_t max_iterations;   /* WHILE: body runs per op invoke before the invoke
+                                  fails with TA_E_TIMEOUT ("WHILE: still running
+                                  after N iterations"); 0: TA_RUNTIME_MAX_ITERATIONS */
 } ta_runtime_options;
+#define TA_RUNTIME_MAX_ITERATIONS 1000000u
 
 /* Defaults: scratch PLANNED, no poison, no rewrites, alignment rule `arch`
  * with a 4-byte word, planner NULL (pick one below), every op (ops =
@@ -367,6 +371,9 @@ typedef struct ta_runtime {
      * one pointer per such op, in op order */
     void **state_ptrs;
     uint32_t n_state_ops;
+    /* control flow and resource variables (several subgraphs, VAR_HANDLE):
+     * per op and per variable, in the tail; NULL otherwise */
+    struct ta__rt_flow *flow;
 } ta_runtime;
 
 /* Verifies the model (ta_tflite_open) and keeps the options.  No memory.
