@@ -156,9 +156,11 @@ typedef struct ta_runtime_options {
                                   ta_runtime_use_strategy; cleared by
                                   use_table and use_budget (their offsets
                                   already carry whatever overlap they planned). */
-    uint32_t max_iterations;   /* WHILE: body runs per op invoke before the invoke
-                                  fails with TA_E_TIMEOUT ("WHILE: still running
-                                  after N iterations"); 0: TA_RUNTIME_MAX_ITERATIONS */
+    uint32_t max_iterations;   /* WHILE: body runs per invoke (every WHILE op and
+                                  nesting level together) before the invoke fails
+                                  with TA_E_TIMEOUT ("WHILE: still running after N
+                                  iterations in this invoke"); 0:
+                                  TA_RUNTIME_MAX_ITERATIONS */
 } ta_runtime_options;
 #define TA_RUNTIME_MAX_ITERATIONS 1000000u
 

@@ -54,7 +54,11 @@ typedef struct ta__op_host {
     /* poison mode: the op copied into the buffer holding p (re-checksum it);
      * NULL outside poison mode */
     void (*wrote)(void *ctx, const void *p);
-    uint32_t max_iterations; /* WHILE: iterations per invoke of one op */
+    /* WHILE: body runs per invoke, every WHILE op and nesting level
+     * together (*spent counts them; the runtime zeroes it per invoke), so
+     * that nested loops are bounded too */
+    uint32_t max_iterations;
+    uint32_t *spent;
 } ta__op_host;
 
 /* The resource variables of a graph, as TFLM's prepare creates them

@@ -163,6 +163,7 @@ typedef struct ta__rt_rvar {
 struct ta__rt_flow {
     ta__op_host host;
     uint32_t n_main, n_ops, n_vars;
+    uint32_t spent; /* WHILE body runs in this invoke (host.spent) */
     ta__rt_fop *ops;   /* per global op */
     ta__rt_rvar *vars; /* per resource variable */
 };

@@ -94,6 +94,8 @@ const ta__op_host *ta__rt_flow_host(ta_runtime *rt) {
     rt->flow->host.ptrs = rt->ptrs;
     rt->flow->host.wrote = rt->opt.poison && rt->pbuf ? host_wrote : NULL;
     rt->flow->host.max_iterations = rt->opt.max_iterations ? rt->opt.max_iterations : TA_RUNTIME_MAX_ITERATIONS;
+    rt->flow->spent = 0;
+    rt->flow->host.spent = &rt->flow->spent;
     return &rt->flow->host;
 }
 

@@ -10,7 +10,7 @@
  *    body's inputs, the body runs, its outputs into the op's, those into the
  *    cond's inputs, the cond runs.  A WHILE that does not end is stopped
  *    after host->max_iterations body runs with TA_E_TIMEOUT (TFLM loops for
- *    ever);
+ *    ever; the count is per invoke, every WHILE and nesting level together);
  *  - CALL_ONCE: runs its init subgraph on the first invoke only (its state:
  *    a flag).  ta_runtime_reset clears the flag with the variables, so the
  *    next invoke is a first invoke again; TFLM's MicroInterpreter::Reset
@@ -217,13 +217,14 @@ static ta_status run_while(const ta__op_run *r) {
     for (uint32_t k = 0; !st && k < r->n_in; k++) st = copy(r, sub_ptr(r, cd, false, k), ta__op_in_ptr(r, k), p->bytes[k]);
     for (uint32_t k = 0; !st && k < r->n_in; k++) st = copy(r, ta__op_out_ptr(r, k), ta__op_in_ptr(r, k), p->bytes[k]);
     if (!st) st = run_sub(r, cd);
-    for (uint32_t it = 0; !st;) {
+    while (!st) {
         const uint8_t *cv = sub_ptr(r, cd, true, 0);
         if (!cv) return ta_diag_set(r->diag, TA_E_STATE, "WHILE: the condition has no bytes");
         if (!cv[0]) break;
-        if (it++ >= r->host->max_iterations)
+        if ((*r->host->spent)++ >= r->host->max_iterations)
             return ta_diag_set(r->diag, TA_E_TIMEOUT,
-                               "WHILE: still running after %u iterations (the cap: max_iterations, --max-iterations N)",
+                               "WHILE: still running after %u iterations in this invoke (the cap: max_iterations, "
+                               "--max-iterations N)",
                                r->host->max_iterations);
         st = outs_to(r, bd);
         if (!st) st = run_sub(r, bd);
