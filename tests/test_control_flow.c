@@ -8,6 +8,8 @@
  *    variable "acc"; each invoke reads it, adds the input, and assigns the
  *    sum back through a second handle to the same variable (no container):
  *    the state persists over invokes, ta_runtime_reset starts it again;
+ *  - containers: handles ("a", "v") and ("b", "v") are two variables, one
+ *    without a container matches the first created (TFLM's FindId);
  *  - zp: an int8 variable read before any assign holds its zero point's
  *    byte (TFLM's initial value), then what the previous invoke assigned;
  *  - if: then doubles, else squares, by the bool input;
@@ -85,6 +87,33 @@ static void m_zp(mdesc *m) {
     g->o[1] = op1(TFL_OP_READ_VARIABLE, 1, 2);
     g->o[2] = assign(1, 0);
     io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
+}
+
+/* Containers: h1 = ("a", "v"), h2 = ("b", "v") are two variables; h3 (no
+ * container, "v") matches the first one created, h1's.  ASSIGN(h2, 5..8),
+ * ASSIGN(h1, x); outputs READ(h2) = 5..8 and READ(h3) = x. */
+static const float k_5678[4] = {5, 6, 7, 8};
+static void m_containers(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    g->nt = 7;
+    g->t[0] = tf32(2, 1, 4, 0, 0);
+    g->t[1] = tres();
+    g->t[2] = tres();
+    g->t[3] = tres();
+    g->t[4] = tconst(tf32(2, 1, 4, 0, 0), k_5678, sizeof k_5678);
+    g->t[5] = tf32(2, 1, 4, 0, 0);
+    g->t[6] = tf32(2, 1, 4, 0, 0);
+    g->no = 7;
+    g->o[0] = var_handle("a", "v", 1);
+    g->o[1] = var_handle("b", "v", 2);
+    g->o[2] = var_handle(NULL, "v", 3);
+    g->o[3] = assign(2, 4);
+    g->o[4] = assign(1, 0);
+    g->o[5] = op1(TFL_OP_READ_VARIABLE, 2, 5);
+    g->o[6] = op1(TFL_OP_READ_VARIABLE, 3, 6);
+    io(g, 1, (int32_t[]){0}, 2, (int32_t[]){5, 6});
 }
 
 /* A subgraph y = x (op) x over [1,4] float. */
@@ -323,6 +352,14 @@ static void check_zp(run_t *r, const char *mode) {
     out_is(r, 0, a, 4, "zp second read", mode);
 }
 
+static void check_containers(run_t *r, const char *mode) {
+    ta_diag d;
+    set_in(r, 0, k_x, 16);
+    CHECK(ta_runtime_invoke(&r->rt, &d) == TA_OK);
+    out_is(r, 0, k_5678, 16, "container b", mode);
+    out_is(r, 1, k_x, 16, "no container: the first variable", mode);
+}
+
 static void check_if(run_t *r, const char *mode) {
     const float twice[4] = {2, 4, 6, 8}, sq[4] = {1, 4, 9, 16};
     ta_diag d;
@@ -395,12 +432,46 @@ static void check_forever_cap(void) {
     free(p);
 }
 
+/* The cap counts every body run of an invoke: the nested WHILE (two
+ * iterations from i = 1) fails at cap 1, naming the op in its subgraph,
+ * runs at cap 2, and again on the next invoke (the count is per invoke). */
+static void check_nested_cap(void) {
+    mdesc m;
+    m_nested(&m);
+    size_t len;
+    unsigned char *p = write_model(&m, &len);
+    for (uint32_t cap = 1; cap <= 2; cap++) {
+        ta_runtime_options opt = ta_runtime_options_default();
+        ta_runtime_use_strategy(&opt, "greedy");
+        opt.max_iterations = cap;
+        run_t r;
+        ta_diag d;
+        CHECK(setup(&r, p, len, &opt, &d) == TA_OK);
+        const int32_t i1 = 1;
+        const uint8_t yes = 1;
+        for (int k = 0; k < 2; k++) {
+            set_in(&r, 0, &yes, 1);
+            set_in(&r, 1, &i1, 4);
+            set_in(&r, 2, k_x, 16);
+            ta_status st = ta_runtime_invoke(&r.rt, &d);
+            if (cap == 1)
+                CHECK(st == TA_E_TIMEOUT && strstr(d.msg, "op 0: subgraph 1 op 0: WHILE: still running after 1 iterations"));
+            else
+                CHECK(st == TA_OK);
+        }
+        teardown(&r);
+    }
+    free(p);
+}
+
 int main(void) {
     all_modes("counter", m_counter, check_counter);
     all_modes("zp", m_zp, check_zp);
+    all_modes("containers", m_containers, check_containers);
     all_modes("if", m_if, check_if);
     all_modes("while", m_while, check_while);
     all_modes("nested", m_nested, check_nested);
     check_forever_cap();
+    check_nested_cap();
     return ta_test_finish("test_control_flow");
 }

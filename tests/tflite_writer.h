@@ -122,7 +122,7 @@ static inline size_t w_string(fbw *w, const char *s) {
 /* ---- model descriptions ------------------------------------------------------ */
 
 #define MAX_T 12
-#define MAX_O 6
+#define MAX_O 8
 #define MAX_IO 6
 
 typedef struct {
