@@ -379,6 +379,11 @@ static void c_if_shape_mismatch(mdesc *m) {
     m->sg[1].t[0] = tf32(2, 1, 3, 0, 0);
     m->sg[1].t[1] = tf32(2, 1, 3, 0, 0);
 }
+/* then and else are one subgraph: two calls of it */
+static void c_if_same_branches(mdesc *m) {
+    c_if_valid(m);
+    m->sg[0].o[0].opt[1].v = 1;
+}
 static void c_if_bad_index(mdesc *m) {
     c_if_valid(m);
     m->sg[0].o[0].opt[1].v = 5;
@@ -724,6 +729,8 @@ static const hcase k_cases[] = {
     {"if_valid", RUNS, NULL, c_if_valid, NULL, k_zero4},
     {"if_shape_mismatch", AT_PREPARE, "op 0 (IF): then subgraph 1's input 0 differs from the op's in type or shape",
      c_if_shape_mismatch},
+    {"if_same_branches", AT_PREPARE, "op 0 (IF) of subgraph 0: runs subgraph 1, which another control-flow call runs too",
+     c_if_same_branches},
     {"if_bad_index", AT_IMPORT, "op 0 of subgraph 0: refers to subgraph 5 of 3", c_if_bad_index},
     {"while_valid", RUNS, NULL, c_while_valid, k_in4, k_in4x1024},
     {"while_cond_not_scalar", AT_PREPARE, "op 0 (WHILE): the cond subgraph's first output is not one bool",

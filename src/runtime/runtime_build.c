@@ -214,6 +214,27 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     w->flow = w->g.n_subgraphs > 1;
     for (uint32_t o = 0; o < n_ops && !w->flow; o++) w->flow = w->g.ops[o].kind == TA_OP_VAR_HANDLE;
     if (w->flow && (st = ta__rt_flow_bytes(w, diag))) return st;
+    if (w->g.n_subgraphs > 1) {
+        /* Each subgraph runs from one place: lifetimes time a subgraph's
+         * tensors and scratch from one entry (lifetime.c), so a second
+         * caller would run it over bytes planned for others. */
+        uint8_t *called = carve(&c, w->g.n_subgraphs, 1);
+        if (!called) return short_work(rt, &c, 0, diag);
+        memset(called, 0, w->g.n_subgraphs);
+        for (uint32_t o = 0; o < n_ops; o++) {
+            const ta_op *op = &w->g.ops[o];
+            const int32_t ref[2] = {op->opt.subgraph_a, op->opt.subgraph_b};
+            for (int k = 0; k < 2 && (op->kind == TA_OP_IF || op->kind == TA_OP_WHILE || op->kind == TA_OP_CALL_ONCE); k++) {
+                if (ref[k] < 0 || (uint32_t)ref[k] >= w->g.n_subgraphs) continue;
+                if (called[ref[k]]++)
+                    return ta_diag_set(diag, TA_E_UNSUPPORTED,
+                                       "op %d (%s) of subgraph %u: runs subgraph %d, which another control-flow call runs too "
+                                       "(its lifetimes cover one caller)",
+                                       op->index, ta_op_kind_str(op->kind), op->subgraph, ref[k]);
+            }
+        }
+        release(&c, called, 0);
+    }
     /* variable tensors: persistent, in the tail */
     for (uint32_t k = 0; k < n_t; k++) {
         const ta_tensor *tt = &w->g.tensors[k];
