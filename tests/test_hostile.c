@@ -379,6 +379,11 @@ static void c_if_shape_mismatch(mdesc *m) {
     m->sg[1].t[0] = tf32(2, 1, 3, 0, 0);
     m->sg[1].t[1] = tf32(2, 1, 3, 0, 0);
 }
+/* the then-branch's input is a constant: IF would copy into the model */
+static void c_if_const_input(mdesc *m) {
+    c_if_valid(m);
+    m->sg[1].t[0] = tconst(tf32(2, 1, 4, 0, 0), k_one4, sizeof k_one4);
+}
 /* then and else are one subgraph: two calls of it */
 static void c_if_same_branches(mdesc *m) {
     c_if_valid(m);
@@ -729,6 +734,8 @@ static const hcase k_cases[] = {
     {"if_valid", RUNS, NULL, c_if_valid, NULL, k_zero4},
     {"if_shape_mismatch", AT_PREPARE, "op 0 (IF): then subgraph 1's input 0 differs from the op's in type or shape",
      c_if_shape_mismatch},
+    {"if_const_subgraph_input", AT_PREPARE, "op 0 (IF): then subgraph 1's input 0 is a constant or variable tensor",
+     c_if_const_input},
     {"if_same_branches", AT_PREPARE, "op 0 (IF) of subgraph 0: runs subgraph 1, which another control-flow call runs too",
      c_if_same_branches},
     {"if_bad_index", AT_IMPORT, "op 0 of subgraph 0: refers to subgraph 5 of 3", c_if_bad_index},

@@ -53,6 +53,18 @@ static bool same(const ta_tensor *a, const ta_tensor *b) {
     return true;
 }
 
+/* The op copies into every input of a subgraph it runs: none may be a
+ * constant (the model's bytes, read-only) or a variable tensor. */
+static ta_status inputs_writable(const ta__op_ctx *c, uint32_t s, const char *role) {
+    for (uint32_t k = 0; k < c->g->subgraphs[s].n_inputs; k++) {
+        const ta_tensor *t = sub_tensor(c, s, false, k);
+        if (t && ((t->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE)) || t->data))
+            return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): %s subgraph %u's input %u is a constant or variable tensor",
+                               c->index, ta__op_ctx_name(c), role, s, k);
+    }
+    return TA_OK;
+}
+
 /* Subgraph `index` (role for messages) as a descriptor in the record. */
 static ta_status take_sub(ta__op_ctx *c, int32_t index, const char *role, const uint32_t **out, uint32_t *sg) {
     if (index < 0 || (uint32_t)index >= c->g->n_subgraphs || (uint32_t)index == c->sg) {
@@ -63,6 +75,8 @@ static ta_status take_sub(ta__op_ctx *c, int32_t index, const char *role, const 
     uint32_t *d = ta__op_take(c, 4 * ((size_t)D_IO + s->n_inputs + s->n_outputs));
     *sg = (uint32_t)index;
     *out = d;
+    const ta_status st = inputs_writable(c, (uint32_t)index, role);
+    if (st) return st;
     if (!d) return TA_OK;
     const uint32_t w[D_IO] = {(uint32_t)index, s->op_base, s->n_ops, s->tensor_base, s->n_inputs, s->n_outputs};
     memcpy(d, w, sizeof w);
