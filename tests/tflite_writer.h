@@ -73,9 +73,12 @@ static inline size_t w_table(fbw *w, int n, const fld *f, size_t *pos) {
             o = (uint16_t)(4 + 4 * k++);
             size_t at = t + o;
             if (pos) pos[i] = at;
-            if (f[i].kind == F_U8) w->p[at] = (uint8_t)f[i].v;
-            else if (f[i].kind == F_I32) w_u32(w, at, (uint32_t)(int32_t)f[i].v);
-            else if (f[i].kind == F_F32) memcpy(w->p + at, &f[i].f, 4);
+            if (f[i].kind == F_U8)
+                w->p[at] = (uint8_t)f[i].v;
+            else if (f[i].kind == F_I32)
+                w_u32(w, at, (uint32_t)(int32_t)f[i].v);
+            else if (f[i].kind == F_F32)
+                memcpy(w->p + at, &f[i].f, 4);
         }
         memcpy(w->p + vt + 4 + 2 * i, &o, 2);
     }
@@ -140,7 +143,7 @@ typedef struct {
     int32_t code; /* builtin operator code */
     int n_in, n_out;
     int32_t in[MAX_IO], out[MAX_IO];
-    const char *custom; /* custom_code of a CUSTOM op */
+    const char *custom;   /* custom_code of a CUSTOM op */
     const uint8_t *copts; /* custom options bytes, or NULL */
     size_t n_copts;
     int opt_type; /* TFL_OPT_*, 0 none */
@@ -200,8 +203,12 @@ static inline unsigned char *write_model(const mdesc *m, size_t *len) {
             size_t tf[6];
             char name[16];
             snprintf(name, sizeof name, "t%d", i);
-            const fld td[6] = {{F_OFF}, {F_U8, t->type}, {F_I32, t->data ? buf++ : 0}, {F_OFF},
-                               {t->scale != 0.0f ? F_OFF : F_ABSENT}, {F_U8, t->variable}};
+            const fld td[6] = {{F_OFF},
+                               {F_U8, t->type},
+                               {F_I32, t->data ? buf++ : 0},
+                               {F_OFF},
+                               {t->scale != 0.0f ? F_OFF : F_ABSENT},
+                               {F_U8, t->variable}};
             w_link(&w, tv + 4 + 4 * (size_t)i, w_table(&w, 6, td, tf));
             w_link(&w, tf[0], w_vec_i32(&w, (uint32_t)t->rank, t->shape));
             w_link(&w, tf[3], w_string(&w, name));
@@ -222,8 +229,12 @@ static inline unsigned char *write_model(const mdesc *m, size_t *len) {
         for (int i = 0; i < g->no; i++, opi++) {
             const odesc *o = &g->o[i];
             size_t of[6];
-            const fld od[6] = {{F_I32, opi}, {F_OFF}, {F_OFF}, {o->opt_type ? F_U8 : F_ABSENT, o->opt_type},
-                               {o->opt_type && o->n_opt >= 0 ? F_OFF : F_ABSENT}, {o->copts ? F_OFF : F_ABSENT}};
+            const fld od[6] = {{F_I32, opi},
+                               {F_OFF},
+                               {F_OFF},
+                               {o->opt_type ? F_U8 : F_ABSENT, o->opt_type},
+                               {o->opt_type && o->n_opt >= 0 ? F_OFF : F_ABSENT},
+                               {o->copts ? F_OFF : F_ABSENT}};
             w_link(&w, ov + 4 + 4 * (size_t)i, w_table(&w, 6, od, of));
             if (o->copts) w_link(&w, of[5], w_vec_bytes(&w, o->n_copts, o->copts));
             w_link(&w, of[1], w_vec_i32(&w, (uint32_t)o->n_in, o->in));

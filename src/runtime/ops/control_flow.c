@@ -47,7 +47,8 @@ static const ta_tensor *sub_tensor(const ta__op_ctx *c, uint32_t s, bool out, ui
 
 /* Both tensors present, of one type, shape and size. */
 static bool same(const ta_tensor *a, const ta_tensor *b) {
-    if (!a || !b || a->dtype != b->dtype || a->rank != b->rank || a->bytes != b->bytes || a->bytes > UINT32_MAX) return false;
+    if (!a || !b || a->dtype != b->dtype || a->rank != b->rank || a->bytes != b->bytes || a->bytes > UINT32_MAX)
+        return false;
     for (int32_t d = 0; d < a->rank; d++)
         if (a->shape[d] != b->shape[d]) return false;
     return true;
@@ -59,8 +60,9 @@ static ta_status inputs_writable(const ta__op_ctx *c, uint32_t s, const char *ro
     for (uint32_t k = 0; k < c->g->subgraphs[s].n_inputs; k++) {
         const ta_tensor *t = sub_tensor(c, s, false, k);
         if (t && ((t->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE)) || t->data))
-            return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): %s subgraph %u's input %u is a constant or variable tensor",
-                               c->index, ta__op_ctx_name(c), role, s, k);
+            return ta_diag_set(c->diag, TA_E_MALFORMED,
+                               "op %u (%s): %s subgraph %u's input %u is a constant or variable tensor", c->index,
+                               ta__op_ctx_name(c), role, s, k);
     }
     return TA_OK;
 }
@@ -100,8 +102,9 @@ static ta_status take_bytes(ta__op_ctx *c, ta_cf_params *p) {
 }
 
 static ta_status mismatch(const ta__op_ctx *c, const char *role, uint32_t s, const char *what, uint32_t k) {
-    return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (%s): %s subgraph %u's %s %u differs from the op's in type or shape",
-                       c->index, ta__op_ctx_name(c), role, s, what, k);
+    return ta_diag_set(c->diag, TA_E_MALFORMED,
+                       "op %u (%s): %s subgraph %u's %s %u differs from the op's in type or shape", c->index,
+                       ta__op_ctx_name(c), role, s, what, k);
 }
 
 static ta_status prep_if(ta__op_ctx *c) {
@@ -120,8 +123,9 @@ static ta_status prep_if(ta__op_ctx *c) {
         if ((st = take_sub(c, idx[b], role[b], b ? &p->sub_b : &p->sub_a, &s))) return st;
         const ta_subgraph *sg = &c->g->subgraphs[s];
         if (sg->n_inputs != op->n_inputs - 1 || sg->n_outputs != op->n_outputs)
-            return ta_diag_set(c->diag, TA_E_MALFORMED, "op %u (IF): %s subgraph %u has %u inputs and %u outputs, the op %u and %u",
-                               c->index, role[b], s, sg->n_inputs, sg->n_outputs, op->n_inputs - 1, op->n_outputs);
+            return ta_diag_set(c->diag, TA_E_MALFORMED,
+                               "op %u (IF): %s subgraph %u has %u inputs and %u outputs, the op %u and %u", c->index,
+                               role[b], s, sg->n_inputs, sg->n_outputs, op->n_inputs - 1, op->n_outputs);
         for (uint32_t k = 0; k < sg->n_inputs; k++)
             if (!same(sub_tensor(c, s, false, k), ta__op_in(c, k + 1))) return mismatch(c, role[b], s, "input", k);
         for (uint32_t k = 0; k < sg->n_outputs; k++)
@@ -137,16 +141,19 @@ static ta_status prep_while(ta__op_ctx *c) {
     if (st) return st;
     if (op->n_inputs != op->n_outputs) return ta__op_fail(c, TA_E_MALFORMED, "inputs and outputs differ in number");
     for (uint32_t k = 0; k < op->n_inputs; k++)
-        if (!same(ta__op_in(c, k), ta__op_out(c, k))) return ta__op_fail(c, TA_E_MALFORMED, "an input and its output differ in type or shape");
+        if (!same(ta__op_in(c, k), ta__op_out(c, k)))
+            return ta__op_fail(c, TA_E_MALFORMED, "an input and its output differ in type or shape");
     uint32_t cs, bs;
     if ((st = take_sub(c, op->opt.subgraph_a, "cond", &p->sub_a, &cs))) return st;
     if ((st = take_sub(c, op->opt.subgraph_b, "body", &p->sub_b, &bs))) return st;
     const ta_subgraph *cg = &c->g->subgraphs[cs], *bg = &c->g->subgraphs[bs];
-    if (cg->n_inputs != op->n_inputs || bg->n_inputs != op->n_inputs || bg->n_outputs != op->n_inputs || cg->n_outputs < 1)
-        return ta_diag_set(c->diag, TA_E_MALFORMED,
-                           "op %u (WHILE): cond subgraph %u (%u inputs, %u outputs) and body subgraph %u (%u, %u) do not "
-                           "match the op's %u loop tensors",
-                           c->index, cs, cg->n_inputs, cg->n_outputs, bs, bg->n_inputs, bg->n_outputs, op->n_inputs);
+    if (cg->n_inputs != op->n_inputs || bg->n_inputs != op->n_inputs || bg->n_outputs != op->n_inputs ||
+        cg->n_outputs < 1)
+        return ta_diag_set(
+            c->diag, TA_E_MALFORMED,
+            "op %u (WHILE): cond subgraph %u (%u inputs, %u outputs) and body subgraph %u (%u, %u) do not "
+            "match the op's %u loop tensors",
+            c->index, cs, cg->n_inputs, cg->n_outputs, bs, bg->n_inputs, bg->n_outputs, op->n_inputs);
     const ta_tensor *cv = sub_tensor(c, cs, true, 0);
     if (!cv || cv->dtype != TA_DTYPE_BOOL || ta__op_elems(cv) != 1)
         return ta__op_fail(c, TA_E_MALFORMED, "the cond subgraph's first output is not one bool");
@@ -167,7 +174,8 @@ static ta_status prep_call_once(ta__op_ctx *c) {
     if (st) return st;
     /* TFLM invokes it as it is: nothing feeds its inputs (they would be read
      * unwritten, refused); its outputs go nowhere */
-    if (c->g->subgraphs[s].n_inputs) return ta__op_fail(c, TA_E_MALFORMED, "its init subgraph has inputs (nothing feeds them)");
+    if (c->g->subgraphs[s].n_inputs)
+        return ta__op_fail(c, TA_E_MALFORMED, "its init subgraph has inputs (nothing feeds them)");
     c->state = 4; /* the has-run flag */
     return TA_OK;
 }
@@ -183,7 +191,9 @@ static uint8_t *sub_ptr(const ta__op_run *r, const uint32_t *d, bool out, uint32
  * checksum of dst's buffer. */
 static ta_status copy(const ta__op_run *r, void *dst, const void *src, uint32_t n) {
     if (!n) return TA_OK;
-    if (!dst || !src) return ta_diag_set(r->diag, TA_E_STATE, "%s: a tensor it copies has no bytes", ta_op_kind_str((ta_op_kind)r->kind));
+    if (!dst || !src)
+        return ta_diag_set(r->diag, TA_E_STATE, "%s: a tensor it copies has no bytes",
+                           ta_op_kind_str((ta_op_kind)r->kind));
     if (dst != src) memmove(dst, src, n);
     if (r->host->wrote) r->host->wrote(r->host->ctx, dst);
     return TA_OK;
@@ -208,7 +218,8 @@ static ta_status run_if(const ta__op_run *r) {
     const uint32_t *d = cond[0] ? p->sub_a : p->sub_b; /* TFLM reads the bool's byte */
     ta_status st = TA_OK;
     outputs_live(r);
-    for (uint32_t k = 0; !st && k < d[D_N_IN]; k++) st = copy(r, sub_ptr(r, d, false, k), ta__op_in_ptr(r, k + 1), p->bytes[k + 1]);
+    for (uint32_t k = 0; !st && k < d[D_N_IN]; k++)
+        st = copy(r, sub_ptr(r, d, false, k), ta__op_in_ptr(r, k + 1), p->bytes[k + 1]);
     if (!st) st = run_sub(r, d);
     for (uint32_t k = 0; !st && k < d[D_N_OUT]; k++)
         st = copy(r, ta__op_out_ptr(r, k), sub_ptr(r, d, true, k), p->bytes[r->n_in + k]);
@@ -218,8 +229,9 @@ static ta_status run_if(const ta__op_run *r) {
 /* The op's outputs into subgraph d's inputs. */
 static ta_status outs_to(const ta__op_run *r, const uint32_t *d) {
     ta_status st = TA_OK;
-    for (uint32_t k = 0; !st && k < r->n_out; k++) 
-        st = copy(r, sub_ptr(r, d, false, k), ta__op_out_ptr(r, k), ((const ta_cf_params *)r->params)->bytes[r->n_in + k]);
+    for (uint32_t k = 0; !st && k < r->n_out; k++)
+        st = copy(r, sub_ptr(r, d, false, k), ta__op_out_ptr(r, k),
+                  ((const ta_cf_params *)r->params)->bytes[r->n_in + k]);
     return st;
 }
 
@@ -228,7 +240,8 @@ static ta_status run_while(const ta__op_run *r) {
     const uint32_t *cd = p->sub_a, *bd = p->sub_b;
     ta_status st = TA_OK;
     outputs_live(r);
-    for (uint32_t k = 0; !st && k < r->n_in; k++) st = copy(r, sub_ptr(r, cd, false, k), ta__op_in_ptr(r, k), p->bytes[k]);
+    for (uint32_t k = 0; !st && k < r->n_in; k++)
+        st = copy(r, sub_ptr(r, cd, false, k), ta__op_in_ptr(r, k), p->bytes[k]);
     for (uint32_t k = 0; !st && k < r->n_in; k++) st = copy(r, ta__op_out_ptr(r, k), ta__op_in_ptr(r, k), p->bytes[k]);
     if (!st) st = run_sub(r, cd);
     while (!st) {
@@ -242,7 +255,8 @@ static ta_status run_while(const ta__op_run *r) {
                                r->host->max_iterations);
         st = outs_to(r, bd);
         if (!st) st = run_sub(r, bd);
-        for (uint32_t k = 0; !st && k < r->n_out; k++) st = copy(r, ta__op_out_ptr(r, k), sub_ptr(r, bd, true, k), p->bytes[r->n_in + k]);
+        for (uint32_t k = 0; !st && k < r->n_out; k++)
+            st = copy(r, ta__op_out_ptr(r, k), sub_ptr(r, bd, true, k), p->bytes[r->n_in + k]);
         if (!st) st = outs_to(r, cd);
         if (!st) st = run_sub(r, cd);
     }
@@ -264,9 +278,10 @@ static uint32_t call_once_state(const void *params) {
     return 4;
 }
 
-TA__OP_DEF(ta_op_IF, IF, ta_cf_params, k_fields_cf, TA__CLEAR_PADDING(clear_cf), prep_if, run_if, TA__OP_HOST, TA__T_ANY);
-TA__OP_DEF(ta_op_WHILE, WHILE, ta_cf_params, k_fields_cf, TA__CLEAR_PADDING(clear_cf), prep_while, run_while, TA__OP_HOST,
+TA__OP_DEF(ta_op_IF, IF, ta_cf_params, k_fields_cf, TA__CLEAR_PADDING(clear_cf), prep_if, run_if, TA__OP_HOST,
            TA__T_ANY);
+TA__OP_DEF(ta_op_WHILE, WHILE, ta_cf_params, k_fields_cf, TA__CLEAR_PADDING(clear_cf), prep_while, run_while,
+           TA__OP_HOST, TA__T_ANY);
 TA__OP_DEF_RAW(ta_op_CALL_ONCE, TA_OP_CALL_ONCE, "CALL_ONCE", ta_cf_params, k_fields_cf, TA__CLEAR_PADDING(clear_cf),
                prep_call_once, run_call_once, TA__OP_HOST | TA__OP_STATE, call_once_state, TA__T_ANY, TA__OVERLAP_NONE,
                NULL);

@@ -27,7 +27,8 @@ static bool is_var_op(ta_op_kind k) {
  * shared name (a NULL stored container compares as ""). */
 static int32_t find_var(const ta__var_table *t, const char *ct, const char *sn) {
     for (uint32_t i = 0; i < t->n; i++)
-        if ((!ct || strcmp(ct, t->v[i].container ? t->v[i].container : "") == 0) && strcmp(sn, t->v[i].shared_name) == 0)
+        if ((!ct || strcmp(ct, t->v[i].container ? t->v[i].container : "") == 0) &&
+            strcmp(sn, t->v[i].shared_name) == 0)
             return (int32_t)i;
     return -1;
 }
@@ -35,7 +36,8 @@ static int32_t find_var(const ta__var_table *t, const char *ct, const char *sn) 
 /* "op 2 (READ_VARIABLE): what", naming the subgraph when not 0 */
 static ta_status var_fail(ta_diag *diag, ta_status st, const ta_op *op, const char *what) {
     if (op->subgraph)
-        return ta_diag_set(diag, st, "op %d (%s) of subgraph %u: %s", op->index, ta_op_kind_str(op->kind), op->subgraph, what);
+        return ta_diag_set(diag, st, "op %d (%s) of subgraph %u: %s", op->index, ta_op_kind_str(op->kind), op->subgraph,
+                           what);
     return ta_diag_set(diag, st, "op %d (%s): %s", op->index, ta_op_kind_str(op->kind), what);
 }
 
@@ -77,19 +79,20 @@ ta_status ta__var_scan(const ta_graph *g, int64_t want_op, ta__var_table *t, uin
             if (ht < 0 || k == 0)
                 return var_fail(diag, TA_E_MALFORMED, op, "its handle is not written by a VAR_HANDLE of its subgraph");
             var = h[k - 1].var;
-            const ta_tensor *val = op->n_inputs == 2 && op->inputs[1] >= 0 ? ta_graph_tensor(g, op->subgraph, op->inputs[1]) : NULL;
+            const ta_tensor *val =
+                op->n_inputs == 2 && op->inputs[1] >= 0 ? ta_graph_tensor(g, op->subgraph, op->inputs[1]) : NULL;
             if (op->kind == TA_OP_ASSIGN_VARIABLE && !t->v[var].assigned) {
                 if (!val || op->n_outputs)
                     return var_fail(diag, TA_E_MALFORMED, op, "expects a handle and a value, no output");
-                if (val->bytes > UINT32_MAX)
-                    return var_fail(diag, TA_E_UNSUPPORTED, op, "variable above 4 GiB");
+                if (val->bytes > UINT32_MAX) return var_fail(diag, TA_E_UNSUPPORTED, op, "variable above 4 GiB");
                 /* TFLM's MicroResourceVariables::Allocate: the first assign
                  * sizes it; every byte starts as the low byte of the first
                  * zero point (0 unquantised) */
                 t->v[var].assigned = 1;
                 t->v[var].bytes = (uint32_t)val->bytes;
                 t->v[var].dtype = val->dtype;
-                t->v[var].fill = val->quant.count && val->quant.zero_point ? (uint8_t)(int8_t)val->quant.zero_point[0] : 0;
+                t->v[var].fill =
+                    val->quant.count && val->quant.zero_point ? (uint8_t)(int8_t)val->quant.zero_point[0] : 0;
             }
         }
         if ((int64_t)o == want_op && id) *id = var;
@@ -117,10 +120,12 @@ static ta_status resolve(ta__op_ctx *c, ta_var_params *p, const ta_tensor *data)
     if (st) return st;
     p->id = (int32_t)id;
     if (!data) return TA_OK; /* VAR_HANDLE */
-    if (!t.v[id].assigned) return ta__op_fail(c, TA_E_MALFORMED, "its variable is never assigned (no ASSIGN_VARIABLE sizes it)");
+    if (!t.v[id].assigned)
+        return ta__op_fail(c, TA_E_MALFORMED, "its variable is never assigned (no ASSIGN_VARIABLE sizes it)");
     if (data->dtype != t.v[id].dtype) return ta__op_fail_type(c, "variable", data->dtype);
     if (data->bytes != t.v[id].bytes)
-        return ta__op_fail(c, TA_E_MALFORMED, "tensor and variable differ in size (the first ASSIGN_VARIABLE sizes it)");
+        return ta__op_fail(c, TA_E_MALFORMED,
+                           "tensor and variable differ in size (the first ASSIGN_VARIABLE sizes it)");
     p->bytes = (int32_t)t.v[id].bytes;
     return TA_OK;
 }
