@@ -61,7 +61,7 @@ const char *ta_op_def_name(const ta_op_def *def);
  * module's comment.  What `tinyarena ops` lists and the README's table shows. */
 uint32_t ta_op_def_types(const ta_op_def *def);
 
-/* The definitions of `from` that subgraph 0 of g needs, each once, in
+/* The definitions of `from` that g needs (every subgraph's ops), each once, in
  * from's order, into out[0..cap); *n gets the count.  TA_E_UNSUPPORTED
  * (naming the op) when an op has no definition in `from`; TA_E_NO_MEMORY
  * when *n > cap (out may be NULL with cap 0 to count). */

@@ -221,7 +221,8 @@ void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t b
  * block at all (see ta_runtime_init).  NULL: none. */
 void ta_runtime_use_init(ta_runtime_options *opt, const void *init, size_t bytes);
 
-/* The kernel scratch requests of subgraph 0 of g -- what each op's prepare
+/* The kernel scratch requests of every op of g (subgraph by subgraph, as
+ * the runtime prepares them) -- what each op's prepare
  * asks for -- so that a planner outside the runtime (plan --header) can
  * plan them as [op, op] buffers exactly as the runtime will (with
  * rewrites, pass the rewritten graph: ta_rewrite_graph).  Validates

@@ -84,16 +84,16 @@ ta_status ta_op_list_needed(const ta_op_list *from, const ta_graph *g, const ta_
     if (!from || !g || !n || (cap && !out)) return TA_E_INVALID_ARG;
     *n = 0;
     if (!g->n_subgraphs) return TA_OK;
-    const ta_subgraph *sg = &g->subgraphs[0];
-    for (uint32_t o = 0; o < sg->n_ops; o++) {
-        const ta_op *op = ta_graph_op(g, 0, o);
-        if (!ta__op_def_for(from, op)) return no_kernel(from, op, o, diag);
+    /* every subgraph's ops: the runtime runs them all (control flow) */
+    for (uint32_t o = 0; o < g->n_ops; o++) {
+        const ta_op *op = &g->ops[o];
+        if (!ta__op_def_for(from, op)) return no_kernel(from, op, (uint32_t)op->index, diag);
     }
     /* from's order, each definition once */
     for (uint32_t i = 0; i < from->count; i++) {
         const ta_op_def *d = from->defs[i];
         bool used = false, seen = false;
-        for (uint32_t o = 0; d && !used && o < sg->n_ops; o++) used = ta__op_def_for(from, ta_graph_op(g, 0, o)) == d;
+        for (uint32_t o = 0; d && !used && o < g->n_ops; o++) used = ta__op_def_for(from, &g->ops[o]) == d;
         for (uint32_t j = 0; used && j < i; j++) seen = seen || from->defs[j] == d;
         if (!used || seen) continue;
         if (*n < cap) out[*n] = d;
