@@ -7,7 +7,9 @@
  * bytes, and, when the model is cheap enough to run (invoke_cost), invoke:
  * ASan then checks prepare's promise that no kernel reads or writes a byte
  * it did not prove in bounds outside the arena, and poison mode that no
- * kernel writes over another live tensor inside it.  Built by scripts/fuzz.sh.  (A fuzz target
+ * kernel writes over another live tensor inside it -- IF, WHILE and
+ * CALL_ONCE run their subgraphs, WHILE capped at FUZZ_MAX_ITERATIONS body
+ * runs.  Built by scripts/fuzz.sh.  (A fuzz target
  * may malloc.)
  *
  * Invariants checked (abort() = a finding):
@@ -57,26 +59,30 @@ static int inside(const ta_io *io, const void *base, size_t bytes) {
     return p >= b && io->bytes <= bytes && p - b <= (ptrdiff_t)(bytes - io->bytes);
 }
 
-/* An upper bound on the kernels' work in subgraph 0: per op, its output
- * elements times (1 + all its input elements).  No kernel here does more
- * steps (a conv's work per output element is its filter, an input). */
+/* An upper bound on the kernels' work: per op of every subgraph, its
+ * output elements times (1 + all its input elements).  No kernel here does
+ * more steps (a conv's work per output element is its filter, an input).
+ * With a WHILE, every op may run once per iteration: times the cap
+ * (FUZZ_MAX_ITERATIONS, the runtime's max_iterations here). */
+#define FUZZ_MAX_ITERATIONS 64u
 static uint64_t invoke_cost(const ta_graph *g) {
     uint64_t cost = 0;
-    const ta_subgraph *s = &g->subgraphs[0];
-    for (uint32_t k = 0; k < s->n_ops && cost <= ((uint64_t)1 << 40); k++) {
-        const ta_op *op = &g->ops[s->op_base + k];
+    bool loops = false;
+    for (uint32_t k = 0; k < g->n_ops && cost <= ((uint64_t)1 << 40); k++) {
+        const ta_op *op = &g->ops[k];
+        loops = loops || op->kind == TA_OP_WHILE;
         uint64_t in = 1, out = 0;
         for (uint32_t j = 0; j < op->n_inputs; j++) {
-            const ta_tensor *t = ta_graph_tensor(g, 0, op->inputs[j]);
+            const ta_tensor *t = ta_graph_tensor(g, op->subgraph, op->inputs[j]);
             if (t) in += ta_tensor_elements(t) > (1u << 30) ? (1u << 30) : ta_tensor_elements(t);
         }
         for (uint32_t j = 0; j < op->n_outputs; j++) {
-            const ta_tensor *t = ta_graph_tensor(g, 0, op->outputs[j]);
+            const ta_tensor *t = ta_graph_tensor(g, op->subgraph, op->outputs[j]);
             if (t) out += ta_tensor_elements(t) > (1u << 30) ? (1u << 30) : ta_tensor_elements(t);
         }
         cost += in * (out ? out : 1);
     }
-    return cost;
+    return loops ? cost * (FUZZ_MAX_ITERATIONS + 1) : cost;
 }
 
 static void run_query_init(const unsigned char *model, size_t size, int invoke) {
@@ -93,6 +99,8 @@ static void run_query_init(const unsigned char *model, size_t size, int invoke) 
      * the arena (where ASan cannot see) clobbers a live tensor's checksum,
      * and invoke says so with TA_E_OVERLAP: a finding. */
     opt.poison = invoke != 0;
+    /* WHILE: a loop that does not end stops at the cap (TA_E_TIMEOUT, one line) */
+    opt.max_iterations = FUZZ_MAX_ITERATIONS;
     ta_runtime rt;
     ta_diag d;
     ta_status st = ta_runtime_open(&rt, bytes, size, &opt, &d);

@@ -59,6 +59,15 @@ while IFS=$'\t' read -r name stage text; do
   done
 done < "$tmp/cases.tsv"
 [ "$n" -ge 30 ] || bad "only $n cases"
+# WHILE's cap (issue 18): while_valid runs 10 iterations; capped at 5 it
+# fails with one line, at 10 it runs
+m="$tmp/while_valid.tflite"
+timeout 10 "$cli" run "$m" --runs 1 --max-iterations 5 > "$tmp/out" 2> "$tmp/err"
+rc=$?
+{ [ "$rc" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -qF "op 0: WHILE: still running after 5 iterations in this invoke" "$tmp/err"; } ||
+  bad "while_valid --max-iterations 5: expected exit 1 with the cap's line, got $rc: $(head -1 "$tmp/err")"
+timeout 10 "$cli" run "$m" --runs 1 --max-iterations 10 --poison > "$tmp/out" 2> "$tmp/err" ||
+  bad "while_valid --max-iterations 10 --poison: $(head -1 "$tmp/err")"
 echo "hostile_cli: $n models x 5 commands, slowest $max_ms ms"
 [ "$fail" -eq 0 ] && echo "hostile_cli: all passed"
 exit "$fail"

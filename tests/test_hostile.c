@@ -23,263 +23,8 @@
 #include "tinyarena/runtime.h"
 #include "tinyarena/tflite.h"
 
-/* ---- a FlatBuffer writer ---------------------------------------------------
- *
- * Front to back: a parent is written before its children, and every offset
- * field is a 4-byte placeholder patched with link() once the child exists
- * at a higher address (uoffsets point forward).  A table is preceded by
- * its vtable; every present scalar gets a 4-byte slot (a u8 in its first
- * byte), which keeps every field aligned. */
+#include "tflite_writer.h"
 
-typedef struct {
-    uint8_t *p;
-    size_t n, cap;
-} fbw;
-
-static size_t w_take(fbw *w, size_t bytes, size_t align, size_t phase) {
-    /* returns a position with (pos + phase) % align == 0, zero-filled */
-    while ((w->n + phase) % align) w->n++;
-    size_t need = w->n + bytes;
-    if (need > w->cap) {
-        size_t cap = w->cap ? w->cap : 1024;
-        while (cap < need) cap *= 2;
-        w->p = realloc(w->p, cap);
-        memset(w->p + w->cap, 0, cap - w->cap);
-        w->cap = cap;
-    }
-    size_t at = w->n;
-    w->n = need;
-    return at;
-}
-
-static void w_u32(fbw *w, size_t at, uint32_t v) { memcpy(w->p + at, &v, 4); }
-
-static void w_link(fbw *w, size_t at, size_t target) {
-    if (target <= at) abort(); /* the writer's own invariant */
-    w_u32(w, at, (uint32_t)(target - at));
-}
-
-enum { F_ABSENT = 0, F_U8, F_I32, F_F32, F_OFF };
-typedef struct {
-    int kind;
-    int64_t v; /* F_U8 / F_I32 value; F_F32 uses f */
-    float f;
-} fld;
-
-/* A table of n slots; pos[i] (optional) gets each present field's position. */
-static size_t w_table(fbw *w, int n, const fld *f, size_t *pos) {
-    int present = 0;
-    for (int i = 0; i < n; i++) present += f[i].kind != F_ABSENT;
-    size_t vt = w_take(w, 4 + 2 * (size_t)n, 4, 0);
-    size_t t = w_take(w, 4 + 4 * (size_t)present, 4, 0);
-    uint16_t h[2] = {(uint16_t)(4 + 2 * n), (uint16_t)(4 + 4 * present)};
-    memcpy(w->p + vt, h, 4);
-    int32_t so = (int32_t)(t - vt);
-    memcpy(w->p + t, &so, 4);
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        uint16_t o = 0;
-        if (f[i].kind != F_ABSENT) {
-            o = (uint16_t)(4 + 4 * k++);
-            size_t at = t + o;
-            if (pos) pos[i] = at;
-            if (f[i].kind == F_U8) w->p[at] = (uint8_t)f[i].v;
-            else if (f[i].kind == F_I32) w_u32(w, at, (uint32_t)(int32_t)f[i].v);
-            else if (f[i].kind == F_F32) memcpy(w->p + at, &f[i].f, 4);
-        }
-        memcpy(w->p + vt + 4 + 2 * i, &o, 2);
-    }
-    return t;
-}
-
-static size_t w_vec_i32(fbw *w, uint32_t n, const int32_t *v) {
-    size_t at = w_take(w, 4 + 4 * (size_t)n, 4, 0);
-    w_u32(w, at, n);
-    if (n) memcpy(w->p + at + 4, v, 4 * (size_t)n);
-    return at;
-}
-
-/* A byte vector whose data starts 16-aligned (Buffer.data's force_align). */
-static size_t w_vec_bytes(fbw *w, size_t n, const void *v) {
-    size_t at = w_take(w, 4 + n, 16, 4);
-    w_u32(w, at, (uint32_t)n);
-    if (n) memcpy(w->p + at + 4, v, n);
-    return at;
-}
-
-static size_t w_vec_i64(fbw *w, uint32_t n, const int64_t *v) {
-    size_t at = w_take(w, 4 + 8 * (size_t)n, 8, 4);
-    w_u32(w, at, n);
-    memcpy(w->p + at + 4, v, 8 * (size_t)n);
-    return at;
-}
-
-/* n offset placeholders, linked by the caller */
-static size_t w_vec_off(fbw *w, uint32_t n) {
-    size_t at = w_take(w, 4 + 4 * (size_t)n, 4, 0);
-    w_u32(w, at, n);
-    return at;
-}
-
-static size_t w_string(fbw *w, const char *s) {
-    size_t n = strlen(s);
-    size_t at = w_take(w, 4 + n + 1, 4, 0);
-    w_u32(w, at, (uint32_t)n);
-    memcpy(w->p + at + 4, s, n);
-    return at;
-}
-
-/* ---- model descriptions ------------------------------------------------------ */
-
-#define MAX_T 12
-#define MAX_O 4
-#define MAX_IO 6
-
-typedef struct {
-    int8_t type; /* TFL_TYPE_* */
-    int rank;
-    int32_t shape[5];
-    const void *data; /* constant data, or NULL */
-    size_t data_bytes;
-    int variable;
-    float scale; /* quantised when != 0 */
-    int64_t zp;
-} tdesc;
-
-typedef struct {
-    int32_t code; /* builtin operator code */
-    int n_in, n_out;
-    int32_t in[MAX_IO], out[MAX_IO];
-    const char *custom; /* custom_code of a CUSTOM op */
-    const uint8_t *copts; /* custom options bytes, or NULL */
-    size_t n_copts;
-    int opt_type; /* TFL_OPT_*, 0 none */
-    int n_opt;    /* option slots; -1: options type without a table */
-    fld opt[8];
-} odesc;
-
-typedef struct {
-    int nt, no, n_in, n_out;
-    tdesc t[MAX_T];
-    odesc o[MAX_O];
-    int32_t in[MAX_IO], out[MAX_IO];
-} sgdesc;
-
-typedef struct {
-    int nsg;
-    sgdesc sg[4];
-} mdesc;
-
-static unsigned char *write_model(const mdesc *m, size_t *len) {
-    fbw w = {0};
-    size_t hdr = w_take(&w, 8, 4, 0);
-    memcpy(w.p + 4, TFL_FILE_IDENTIFIER, 4);
-    size_t mf[5];
-    const fld model[5] = {{F_I32, 3}, {F_OFF}, {F_OFF}, {F_ABSENT}, {F_OFF}};
-    w_link(&w, hdr, w_table(&w, 5, model, mf));
-    /* one operator code per op, in op order over the subgraphs */
-    int n_ops = 0, n_bufs = 1;
-    for (int s = 0; s < m->nsg; s++) {
-        n_ops += m->sg[s].no;
-        for (int i = 0; i < m->sg[s].nt; i++) n_bufs += m->sg[s].t[i].data != NULL;
-    }
-    size_t ocv = w_vec_off(&w, (uint32_t)n_ops);
-    w_link(&w, mf[1], ocv);
-    int k = 0;
-    for (int s = 0; s < m->nsg; s++)
-        for (int i = 0; i < m->sg[s].no; i++, k++) {
-            const int32_t code = m->sg[s].o[i].code;
-            const char *custom = m->sg[s].o[i].custom;
-            size_t of[4];
-            const fld oc[4] = {{F_U8, code < 127 ? code : 127}, {custom ? F_OFF : F_ABSENT}, {F_I32, 1}, {F_I32, code}};
-            w_link(&w, ocv + 4 + 4 * (size_t)k, w_table(&w, 4, oc, of));
-            if (custom) w_link(&w, of[1], w_string(&w, custom));
-        }
-    size_t sgv = w_vec_off(&w, (uint32_t)m->nsg);
-    w_link(&w, mf[2], sgv);
-    int buf = 1, opi = 0;
-    for (int s = 0; s < m->nsg; s++) {
-        const sgdesc *g = &m->sg[s];
-        size_t sf[4];
-        const fld sgd[4] = {{F_OFF}, {F_OFF}, {F_OFF}, {F_OFF}};
-        w_link(&w, sgv + 4 + 4 * (size_t)s, w_table(&w, 4, sgd, sf));
-        size_t tv = w_vec_off(&w, (uint32_t)g->nt);
-        w_link(&w, sf[0], tv);
-        for (int i = 0; i < g->nt; i++) {
-            const tdesc *t = &g->t[i];
-            size_t tf[6];
-            char name[16];
-            snprintf(name, sizeof name, "t%d", i);
-            const fld td[6] = {{F_OFF}, {F_U8, t->type}, {F_I32, t->data ? buf++ : 0}, {F_OFF},
-                               {t->scale != 0.0f ? F_OFF : F_ABSENT}, {F_U8, t->variable}};
-            w_link(&w, tv + 4 + 4 * (size_t)i, w_table(&w, 6, td, tf));
-            w_link(&w, tf[0], w_vec_i32(&w, (uint32_t)t->rank, t->shape));
-            w_link(&w, tf[3], w_string(&w, name));
-            if (t->scale != 0.0f) {
-                size_t qf[7];
-                const fld qd[7] = {{F_ABSENT}, {F_ABSENT}, {F_OFF}, {F_OFF}, {F_ABSENT}, {F_ABSENT}, {F_I32, 0}};
-                w_link(&w, tf[4], w_table(&w, 7, qd, qf));
-                int32_t sc;
-                memcpy(&sc, &t->scale, 4);
-                w_link(&w, qf[2], w_vec_i32(&w, 1, &sc));
-                w_link(&w, qf[3], w_vec_i64(&w, 1, &t->zp));
-            }
-        }
-        w_link(&w, sf[1], w_vec_i32(&w, (uint32_t)g->n_in, g->in));
-        w_link(&w, sf[2], w_vec_i32(&w, (uint32_t)g->n_out, g->out));
-        size_t ov = w_vec_off(&w, (uint32_t)g->no);
-        w_link(&w, sf[3], ov);
-        for (int i = 0; i < g->no; i++, opi++) {
-            const odesc *o = &g->o[i];
-            size_t of[6];
-            const fld od[6] = {{F_I32, opi}, {F_OFF}, {F_OFF}, {o->opt_type ? F_U8 : F_ABSENT, o->opt_type},
-                               {o->opt_type && o->n_opt >= 0 ? F_OFF : F_ABSENT}, {o->copts ? F_OFF : F_ABSENT}};
-            w_link(&w, ov + 4 + 4 * (size_t)i, w_table(&w, 6, od, of));
-            if (o->copts) w_link(&w, of[5], w_vec_bytes(&w, o->n_copts, o->copts));
-            w_link(&w, of[1], w_vec_i32(&w, (uint32_t)o->n_in, o->in));
-            w_link(&w, of[2], w_vec_i32(&w, (uint32_t)o->n_out, o->out));
-            if (o->opt_type && o->n_opt >= 0) w_link(&w, of[4], w_table(&w, o->n_opt, o->opt, NULL));
-        }
-    }
-    size_t bv = w_vec_off(&w, (uint32_t)n_bufs);
-    w_link(&w, mf[4], bv);
-    w_link(&w, bv + 4, w_table(&w, 0, NULL, NULL));
-    buf = 1;
-    for (int s = 0; s < m->nsg; s++)
-        for (int i = 0; i < m->sg[s].nt; i++) {
-            const tdesc *t = &m->sg[s].t[i];
-            if (!t->data) continue;
-            size_t bf[1];
-            const fld bd[1] = {{F_OFF}};
-            w_link(&w, bv + 4 + 4 * (size_t)buf++, w_table(&w, 1, bd, bf));
-            w_link(&w, bf[0], w_vec_bytes(&w, t->data_bytes, t->data));
-        }
-    w_take(&w, 0, 16, 0);
-    *len = w.n;
-    return w.p;
-}
-
-/* ---- building blocks ------------------------------------------------------------ */
-
-static tdesc tf32(int rank, int32_t d0, int32_t d1, int32_t d2, int32_t d3) {
-    tdesc t = {TFL_TYPE_FLOAT32, rank, {d0, d1, d2, d3, 0}, NULL, 0, 0, 0.0f, 0};
-    return t;
-}
-static tdesc tconst(tdesc t, const void *data, size_t bytes) {
-    t.data = data;
-    t.data_bytes = bytes;
-    return t;
-}
-static odesc op2(int32_t code, int32_t a, int32_t b, int32_t out) {
-    odesc o = {code, 2, 1, {a, b}, {out}, NULL, NULL, 0, 0, 0, {{0}}};
-    return o;
-}
-static void io(sgdesc *g, int n_in, const int32_t *in, int n_out, const int32_t *out) {
-    g->n_in = n_in;
-    g->n_out = n_out;
-    memcpy(g->in, in, sizeof(int32_t) * (size_t)n_in);
-    memcpy(g->out, out, sizeof(int32_t) * (size_t)n_out);
-}
 
 static const float k_w[64] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
                               23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
@@ -596,11 +341,12 @@ static void c_call_chain(mdesc *m) { calls(m, 3, (int[]){1, 2, -1}, TFL_OP_CALL,
 static void c_if_no_options(mdesc *m) { calls(m, 2, (int[]){1, -1}, TFL_OP_IF, 0, 0); }
 static void c_if_empty_options(mdesc *m) { calls(m, 2, (int[]){1, -1}, TFL_OP_IF, TFL_OPT_IF, 0); }
 static void c_while_no_options(mdesc *m) { calls(m, 2, (int[]){1, -1}, TFL_OP_WHILE, 0, 0); }
-/* Well-formed control flow and resource variables: they import (the
- * validator and the planner know them) and the runtime refuses them at
- * prepare with one line until it runs subgraphs other than 0.  sg0:
- * IF(cond t0 bool[1], t1) -> t2, then = 1, else = 2 (each t0 + t0). */
-static const float k_one4[4] = {1, 1, 1, 1};
+/* Control flow and resource variables (issue 18): well-formed ones run
+ * (test_control_flow checks their values over invokes and modes), each
+ * broken one is refused with one line.  sg0: IF(cond t0 bool[1], t1) ->
+ * t2, then = 1, else = 2 (each t0 + t0); the harness's input 0 is the
+ * condition (zeroed: else), input 1 zeros. */
+static const float k_one4[4] = {1, 1, 1, 1}, k_zero4[4] = {0, 0, 0, 0}, k_in4x2[4] = {2, 4, 6, 8};
 static tdesc tbool1(void) {
     tdesc t = {TFL_TYPE_BOOL, 1, {1, 0, 0, 0, 0}, NULL, 0, 0, 0.0f, 0};
     return t;
@@ -627,26 +373,77 @@ static void c_if_valid(mdesc *m) {
     add_sg(&m->sg[1]);
     add_sg(&m->sg[2]);
 }
-/* sg0: WHILE(t0) -> t1, cond = 1 (t0 < ones), body = 2 (t0 + t0) */
+/* then-branch input of another shape than the op's input */
+static void c_if_shape_mismatch(mdesc *m) {
+    c_if_valid(m);
+    m->sg[1].t[0] = tf32(2, 1, 3, 0, 0);
+    m->sg[1].t[1] = tf32(2, 1, 3, 0, 0);
+}
+/* the then-branch's input is a constant: IF would copy into the model */
+static void c_if_const_input(mdesc *m) {
+    c_if_valid(m);
+    m->sg[1].t[0] = tconst(tf32(2, 1, 4, 0, 0), k_one4, sizeof k_one4);
+}
+/* then and else are one subgraph: two calls of it */
+static void c_if_same_branches(mdesc *m) {
+    c_if_valid(m);
+    m->sg[0].o[0].opt[1].v = 1;
+}
+static void c_if_bad_index(mdesc *m) {
+    c_if_valid(m);
+    m->sg[0].o[0].opt[1].v = 5;
+}
+/* sg0: WHILE(t0 [1,4], t1 [1]) -> (t2, t3), cond 1: t1 < 10, body 2:
+ * (t0 + t0, t1 + 1): ten iterations from t1 = 0, t0 x 1024 */
+static const float k_ten1[1] = {10}, k_one1[1] = {1};
+static const float k_in4x1024[4] = {1024, 2048, 3072, 4096};
 static void c_while_valid(mdesc *m) {
     memset(m, 0, sizeof *m);
     m->nsg = 3;
     sgdesc *g = &m->sg[0];
-    g->nt = 2;
+    g->nt = 4;
     g->t[0] = tf32(2, 1, 4, 0, 0);
-    g->t[1] = tf32(2, 1, 4, 0, 0);
+    g->t[1] = tf32(1, 1, 0, 0, 0);
+    g->t[2] = tf32(2, 1, 4, 0, 0);
+    g->t[3] = tf32(1, 1, 0, 0, 0);
     g->no = 1;
-    g->o[0] = (odesc){TFL_OP_WHILE, 1, 1, {0}, {1}, NULL, NULL, 0, TFL_OPT_WHILE, 2, {{F_I32, 1}, {F_I32, 2}}};
-    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){1});
+    g->o[0] = (odesc){TFL_OP_WHILE, 2, 2, {0, 1}, {2, 3}, NULL, NULL, 0, TFL_OPT_WHILE, 2, {{F_I32, 1}, {F_I32, 2}}};
+    io(g, 2, (int32_t[]){0, 1}, 2, (int32_t[]){2, 3});
     sgdesc *c = &m->sg[1];
-    c->nt = 3;
+    c->nt = 4;
     c->t[0] = tf32(2, 1, 4, 0, 0);
-    c->t[1] = tconst(tf32(2, 1, 4, 0, 0), k_one4, sizeof k_one4);
-    c->t[2] = tbool1();
+    c->t[1] = tf32(1, 1, 0, 0, 0);
+    c->t[2] = tconst(tf32(1, 1, 0, 0, 0), k_ten1, sizeof k_ten1);
+    c->t[3] = tbool1();
     c->no = 1;
-    c->o[0] = op2(TFL_OP_LESS, 0, 1, 2);
-    io(c, 1, (int32_t[]){0}, 1, (int32_t[]){2});
-    add_sg(&m->sg[2]);
+    c->o[0] = op2(TFL_OP_LESS, 1, 2, 3);
+    io(c, 2, (int32_t[]){0, 1}, 1, (int32_t[]){3});
+    sgdesc *b = &m->sg[2];
+    b->nt = 5;
+    b->t[0] = tf32(2, 1, 4, 0, 0);
+    b->t[1] = tf32(1, 1, 0, 0, 0);
+    b->t[2] = tconst(tf32(1, 1, 0, 0, 0), k_one1, sizeof k_one1);
+    b->t[3] = tf32(2, 1, 4, 0, 0);
+    b->t[4] = tf32(1, 1, 0, 0, 0);
+    b->no = 2;
+    b->o[0] = op2(TFL_OP_ADD, 0, 0, 3);
+    b->o[1] = op2(TFL_OP_ADD, 1, 2, 4);
+    io(b, 2, (int32_t[]){0, 1}, 2, (int32_t[]){3, 4});
+}
+/* the cond's output is bool[1,4] (TFLM would read its first byte) */
+static void c_while_cond_not_scalar(mdesc *m) {
+    c_while_valid(m);
+    sgdesc *c = &m->sg[1];
+    c->t[2] = tconst(tf32(2, 1, 4, 0, 0), k_one4, sizeof k_one4);
+    c->t[3] = (tdesc){TFL_TYPE_BOOL, 2, {1, 4}};
+    c->o[0] = op2(TFL_OP_LESS, 0, 2, 3);
+}
+/* the body calls back into subgraph 0: a cycle */
+static void c_while_cycle(mdesc *m) {
+    c_while_valid(m);
+    sgdesc *b = &m->sg[2];
+    b->no = 1;
+    b->o[0] = (odesc){TFL_OP_WHILE, 2, 2, {0, 1}, {3, 4}, NULL, NULL, 0, TFL_OPT_WHILE, 2, {{F_I32, 1}, {F_I32, 0}}};
 }
 /* sg0: CALL_ONCE(init = 1), then ADD t0 + t0 -> t1; sg1: a constant plus
  * itself into its output (an init subgraph takes no inputs) */
@@ -666,8 +463,10 @@ static void c_call_once_valid(mdesc *m) {
     i->o[0] = op2(TFL_OP_ADD, 0, 0, 1);
     io(i, 0, (int32_t[]){0}, 1, (int32_t[]){1});
 }
-/* sg0: VAR_HANDLE -> t1 (resource), READ_VARIABLE(t1) -> t2, t2 + t0 -> t3 */
-static void c_var_read(mdesc *m) {
+/* sg0: VAR_HANDLE -> t1 (resource), READ_VARIABLE(t1) -> t2, t2 + t0 -> t3;
+ * ASSIGN_VARIABLE(t1, t3) when `assign`; the handle named `name` (NULL: no
+ * options at all) */
+static void var_model(mdesc *m, const char *name, bool assign) {
     memset(m, 0, sizeof *m);
     m->nsg = 1;
     sgdesc *g = &m->sg[0];
@@ -676,11 +475,56 @@ static void c_var_read(mdesc *m) {
     g->t[1] = (tdesc){TFL_TYPE_RESOURCE, 0, {0}, NULL, 0, 0, 0.0f, 0};
     g->t[2] = tf32(2, 1, 4, 0, 0);
     g->t[3] = tf32(2, 1, 4, 0, 0);
-    g->no = 3;
+    g->no = assign ? 4 : 3;
     g->o[0] = (odesc){TFL_OP_VAR_HANDLE, 0, 1, {0}, {1}, NULL, NULL, 0, 0, 0, {{0}}};
+    if (name) g->o[0] = (odesc){TFL_OP_VAR_HANDLE, 0, 1, {0}, {1}, NULL, NULL, 0, TFL_OPT_VAR_HANDLE, 2, {{F_ABSENT}, {F_STR, 0, 0, name}}};
     g->o[1] = (odesc){TFL_OP_READ_VARIABLE, 1, 1, {1}, {2}, NULL, NULL, 0, 0, 0, {{0}}};
     g->o[2] = op2(TFL_OP_ADD, 2, 0, 3);
+    g->o[3] = (odesc){TFL_OP_ASSIGN_VARIABLE, 2, 0, {1, 3}, {0}};
     io(g, 1, (int32_t[]){0}, 1, (int32_t[]){3});
+}
+static void c_var_read(mdesc *m) { var_model(m, NULL, true); }
+static void c_var_unassigned(mdesc *m) { var_model(m, "v", false); }
+static void c_var_valid(mdesc *m) { var_model(m, "v", true); }
+/* the variable is assigned a [1,3] input, then read into a [1,4] tensor */
+static void c_var_size_mismatch(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 1;
+    sgdesc *g = &m->sg[0];
+    g->nt = 3;
+    g->t[0] = tf32(2, 1, 3, 0, 0);
+    g->t[1] = (tdesc){TFL_TYPE_RESOURCE, 0, {0}};
+    g->t[2] = tf32(2, 1, 4, 0, 0);
+    g->no = 3;
+    g->o[0] = (odesc){TFL_OP_VAR_HANDLE, 0, 1, {0}, {1}, NULL, NULL, 0, TFL_OPT_VAR_HANDLE, 2, {{F_ABSENT}, {F_STR, 0, 0, "v"}}};
+    g->o[1] = (odesc){TFL_OP_ASSIGN_VARIABLE, 2, 0, {1, 0}, {0}};
+    g->o[2] = (odesc){TFL_OP_READ_VARIABLE, 1, 1, {1}, {2}};
+    io(g, 1, (int32_t[]){0}, 1, (int32_t[]){2});
+}
+/* IF passes a handle into its then-branch, which reads it there */
+static void c_var_handle_crosses(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 3;
+    sgdesc *g = &m->sg[0];
+    g->nt = 4;
+    g->t[0] = tbool1();
+    g->t[1] = (tdesc){TFL_TYPE_RESOURCE, 0, {0}};
+    g->t[2] = tf32(2, 1, 4, 0, 0);
+    g->t[3] = tf32(2, 1, 4, 0, 0);
+    g->no = 3;
+    g->o[0] = (odesc){TFL_OP_VAR_HANDLE, 0, 1, {0}, {1}, NULL, NULL, 0, TFL_OPT_VAR_HANDLE, 2, {{F_ABSENT}, {F_STR, 0, 0, "v"}}};
+    g->o[1] = (odesc){TFL_OP_ASSIGN_VARIABLE, 2, 0, {1, 2}, {0}};
+    g->o[2] = (odesc){TFL_OP_IF, 2, 1, {0, 1}, {3}, NULL, NULL, 0, TFL_OPT_IF, 2, {{F_I32, 1}, {F_I32, 2}}};
+    io(g, 2, (int32_t[]){0, 2}, 1, (int32_t[]){3});
+    for (int s = 1; s < 3; s++) {
+        sgdesc *b = &m->sg[s];
+        b->nt = 2;
+        b->t[0] = (tdesc){TFL_TYPE_RESOURCE, 0, {0}};
+        b->t[1] = tf32(2, 1, 4, 0, 0);
+        b->no = 1;
+        b->o[0] = (odesc){TFL_OP_READ_VARIABLE, 1, 1, {0}, {1}};
+        io(b, 1, (int32_t[]){0}, 1, (int32_t[]){1});
+    }
 }
 static void c_slice_begin_min(mdesc *m) { base_slice(m, INT32_MIN, 4, 1, 4, false); }
 static void c_slice_begin_min_neg(mdesc *m) { base_slice(m, INT32_MIN + 1, INT32_MIN, -1, 0, false); }
@@ -887,10 +731,26 @@ static const hcase k_cases[] = {
     {"if_no_options", AT_IMPORT, "subgraph 0 op 0 (IF): names no then subgraph", c_if_no_options},
     {"if_empty_options", AT_IMPORT, "refers to subgraph 0 of 2", c_if_empty_options},
     {"while_no_options", AT_IMPORT, "subgraph 0 op 0 (WHILE): names no cond subgraph", c_while_no_options},
-    {"if_valid", AT_PREPARE, "op 0 (IF): no kernel for this op", c_if_valid},
-    {"while_valid", AT_PREPARE, "op 0 (WHILE): no kernel for this op", c_while_valid},
-    {"call_once_valid", AT_PREPARE, "op 0 (CALL_ONCE): no kernel for this op", c_call_once_valid},
-    {"var_handle_read", AT_PREPARE, "op 0 (VAR_HANDLE): no kernel for this op", c_var_read},
+    {"if_valid", RUNS, NULL, c_if_valid, NULL, k_zero4},
+    {"if_shape_mismatch", AT_PREPARE, "op 0 (IF): then subgraph 1's input 0 differs from the op's in type or shape",
+     c_if_shape_mismatch},
+    {"if_const_subgraph_input", AT_PREPARE, "op 0 (IF): then subgraph 1's input 0 is a constant or variable tensor",
+     c_if_const_input},
+    {"if_same_branches", AT_PREPARE, "op 0 (IF) of subgraph 0: runs subgraph 1, which another control-flow call runs too",
+     c_if_same_branches},
+    {"if_bad_index", AT_IMPORT, "op 0 of subgraph 0: refers to subgraph 5 of 3", c_if_bad_index},
+    {"while_valid", RUNS, NULL, c_while_valid, k_in4, k_in4x1024},
+    {"while_cond_not_scalar", AT_PREPARE, "op 0 (WHILE): the cond subgraph's first output is not one bool",
+     c_while_cond_not_scalar},
+    {"while_cycle", AT_IMPORT, "subgraph 2 op 0 (WHILE): calls subgraph 0, which is already running (recursion)",
+     c_while_cycle},
+    {"call_once_valid", RUNS, NULL, c_call_once_valid, k_in4, k_in4x2},
+    {"var_handle_no_options", AT_PREPARE, "op 0 (VAR_HANDLE): no shared_name", c_var_read},
+    {"var_valid", RUNS, NULL, c_var_valid, k_in4, k_in4},
+    {"var_unassigned", AT_PREPARE, "op 1 (READ_VARIABLE): its variable is never assigned", c_var_unassigned},
+    {"var_size_mismatch", AT_PREPARE, "op 2 (READ_VARIABLE): tensor and variable differ in size", c_var_size_mismatch},
+    {"var_handle_crosses_subgraphs", AT_PREPARE, "op 0 (READ_VARIABLE) of subgraph 1: its handle is not written by a VAR_HANDLE",
+     c_var_handle_crosses},
     {"slice_begin_int32_min", RUNS, NULL, c_slice_begin_min, k_in4, k_in4},
     {"slice_begin_int32_min_negative_stride", AT_PREPARE, "op 0 (STRIDED_SLICE): output tensor 4 has no elements (a 0 dim)", c_slice_begin_min_neg},
     {"slice_stride_int32_min", AT_PREPARE, "op 0 (STRIDED_SLICE): a stride is out of range", c_slice_stride_min},

@@ -636,6 +636,9 @@ static int plan_model(const plan_args *a) {
                    fmt_bytes(rc_b->total_in_place, b2));
             printf("  const blob %s B, init table %s B (init needs no work block)\n", fmt_bytes(fw.consts_bytes, b3),
                    fmt_bytes(fw.init_bytes, b4));
+        } else if (!a->no_scratch) {
+            /* e.g. control flow: `run` runs it, the header carries tensors only */
+            printf("runtime: tinyarena run runs this model; a budget header carries its tensors only\n  (%s)\n", fd.msg);
         }
         fw_free(&fw);
         if (a->timeline) timeline_print(stdout, &vp, a->color);

@@ -2,7 +2,7 @@
  *
  *   tinyarena run MODEL.tflite [--input IN.raw ...] [--outputs DIR]
  *                 [--strategy S] [--scratch planned|shared] [--poison]
- *                 [--rewrite LIST] [--runs N] [--json]
+ *                 [--rewrite LIST] [--runs N] [--json] [--max-iterations N]
  *                 [--arena N [--consts flash|arena]]
  *
  * Steps: read the model, open the runtime, query the arena breakdown
@@ -40,6 +40,7 @@ typedef struct {
     cli_align_args al;  /* --align-rule, --arch-align */
     ta_align_rule rule; /* what they name */
     uint64_t runs;
+    uint64_t max_iter;  /* --max-iterations N: WHILE's cap (0: the runtime's default) */
 } run_args;
 
 static void run_usage(FILE *f) {
@@ -63,6 +64,8 @@ static void run_usage(FILE *f) {
             "                      loads double words)\n"
             "  --runs N            timed invokes (default 5; the median is printed)\n"
             "  --json              print the same data as JSON\n"
+            "  --max-iterations N  WHILE: body runs per invoke (all loops together)\n"
+            "                      before the invoke fails (default 1000000)\n"
             "  --arena N           run as firmware does with `plan --header`'s budget: its\n"
             "                      plan (--strategy, default optimal), the op constants and\n"
             "                      the init table outside the arena, in-place init, in an\n"
@@ -225,6 +228,7 @@ static int do_run(const run_args *a) {
     }
     opt.scratch = a->shared ? TA_SCRATCH_SHARED : TA_SCRATCH_PLANNED;
     opt.poison = a->poison;
+    opt.max_iterations = (uint32_t)a->max_iter;
     opt.rewrites = a->rewrites;
     opt.align_rule = a->rule;
     char rwn[64];
@@ -397,7 +401,7 @@ int cmd_run(int argc, char **argv) {
         }
         if ((!strcmp(arg, "--input") || !strcmp(arg, "--outputs") || !strcmp(arg, "--strategy") ||
              !strcmp(arg, "--scratch") || !strcmp(arg, "--runs") || !strcmp(arg, "--rewrite") ||
-             !strcmp(arg, "--arena") || !strcmp(arg, "--consts")) &&
+             !strcmp(arg, "--arena") || !strcmp(arg, "--consts") || !strcmp(arg, "--max-iterations")) &&
             !has_val) {
             cli_error("%s needs a value (see tinyarena run --help)", arg);
             return CLI_USAGE;
@@ -426,6 +430,11 @@ int cmd_run(int argc, char **argv) {
         } else if (!strcmp(arg, "--runs")) {
             if (!cli_parse_u64(argv[++i], &a.runs) || !a.runs || a.runs > 100000) {
                 cli_error("--runs %s: need a count from 1 to 100000", argv[i]);
+                return CLI_USAGE;
+            }
+        } else if (!strcmp(arg, "--max-iterations")) {
+            if (!cli_parse_u64(argv[++i], &a.max_iter) || !a.max_iter || a.max_iter > UINT32_MAX) {
+                cli_error("--max-iterations %s: need a count from 1 to 4294967295", argv[i]);
                 return CLI_USAGE;
             }
         } else if (!strcmp(arg, "--rewrite")) {

@@ -199,6 +199,10 @@ typedef enum ta_op_kind {
     TA_OP_ADD_N,
     TA_OP_CUMSUM,
     TA_OP_EMBEDDING_LOOKUP,
+    /* issue #18's resource variables (appended) */
+    TA_OP_VAR_HANDLE,
+    TA_OP_READ_VARIABLE,
+    TA_OP_ASSIGN_VARIABLE,
     TA_OP_KIND_COUNT
 } ta_op_kind;
 
@@ -244,6 +248,9 @@ typedef struct ta_op_options {
      * runs over its input's buffer through a one-channel kernel scratch when
      * the plan gives its output the input's bytes.  Never set by a reader. */
     bool in_place;
+    /* VAR_HANDLE: the variable's container and shared name (NUL-terminated,
+     * owned by the model bytes or the caller; NULL when absent) */
+    const char *container, *shared_name;
 } ta_op_options;
 
 typedef struct ta_op {

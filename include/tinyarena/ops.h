@@ -61,7 +61,7 @@ const char *ta_op_def_name(const ta_op_def *def);
  * module's comment.  What `tinyarena ops` lists and the README's table shows. */
 uint32_t ta_op_def_types(const ta_op_def *def);
 
-/* The definitions of `from` that subgraph 0 of g needs, each once, in
+/* The definitions of `from` that g needs (every subgraph's ops), each once, in
  * from's order, into out[0..cap); *n gets the count.  TA_E_UNSUPPORTED
  * (naming the op) when an op has no definition in `from`; TA_E_NO_MEMORY
  * when *n > cap (out may be NULL with cap 0 to count). */
@@ -101,6 +101,9 @@ extern const ta_op_def ta_op_SLICE, ta_op_SPLIT, ta_op_SPLIT_V, ta_op_PACK, ta_o
     ta_op_SPACE_TO_DEPTH, ta_op_DEPTH_TO_SPACE, ta_op_SPACE_TO_BATCH_ND, ta_op_BATCH_TO_SPACE_ND, ta_op_MIRROR_PAD,
     ta_op_RESIZE_BILINEAR, ta_op_ARG_MAX, ta_op_ARG_MIN, ta_op_REDUCE_MAX, ta_op_REDUCE_MIN, ta_op_SUM, ta_op_ADD_N,
     ta_op_CUMSUM;
+/* issue 18: control flow and resource variables */
+extern const ta_op_def ta_op_IF, ta_op_WHILE, ta_op_CALL_ONCE, ta_op_VAR_HANDLE, ta_op_READ_VARIABLE,
+    ta_op_ASSIGN_VARIABLE;
 
 #ifdef __cplusplus
 }

@@ -160,7 +160,13 @@ typedef struct ta_runtime_options {
                                /* optional: the plan spans several memory
                                   regions (ta_runtime_use_regions); then
                                   ta_runtime_init_regions, not ta_runtime_init */
+    uint32_t max_iterations;   /* WHILE: body runs per invoke (every WHILE op and
+                                  nesting level together) before the invoke fails
+                                  with TA_E_TIMEOUT ("WHILE: still running after N
+                                  iterations in this invoke"); 0:
+                                  TA_RUNTIME_MAX_ITERATIONS */
 } ta_runtime_options;
+#define TA_RUNTIME_MAX_ITERATIONS 1000000u
 
 /* Defaults: scratch PLANNED, no poison, no rewrites, alignment rule `arch`
  * with a 4-byte word, planner NULL (pick one below), every op (ops =
@@ -219,7 +225,8 @@ void ta_runtime_use_consts(ta_runtime_options *opt, const void *consts, size_t b
  * block at all (see ta_runtime_init).  NULL: none. */
 void ta_runtime_use_init(ta_runtime_options *opt, const void *init, size_t bytes);
 
-/* The kernel scratch requests of subgraph 0 of g -- what each op's prepare
+/* The kernel scratch requests of every op of g (subgraph by subgraph, as
+ * the runtime prepares them) -- what each op's prepare
  * asks for -- so that a planner outside the runtime (plan --header) can
  * plan them as [op, op] buffers exactly as the runtime will (with
  * rewrites, pass the rewritten graph: ta_rewrite_graph).  Validates
@@ -378,6 +385,9 @@ typedef struct ta_runtime {
         uint32_t n, fault;
         uint8_t *base[8];
     } rg;
+    /* control flow and resource variables (several subgraphs, VAR_HANDLE):
+     * per op and per variable, in the tail; NULL otherwise */
+    struct ta__rt_flow *flow;
 } ta_runtime;
 
 /* Verifies the model (ta_tflite_open) and keeps the options.  No memory.

@@ -58,6 +58,7 @@ static const char *const k_kinds[TA_OP_KIND_COUNT] = {
     K(LESS), K(LESS_EQUAL), K(LOGICAL_AND), K(LOGICAL_OR), K(LOGICAL_NOT), K(SELECT_V2), K(GATHER_ND),
     K(SPACE_TO_DEPTH), K(DEPTH_TO_SPACE), K(SPACE_TO_BATCH_ND), K(BATCH_TO_SPACE_ND), K(FILL), K(ZEROS_LIKE),
     K(BROADCAST_TO), K(REDUCE_MIN), K(REDUCE_PROD), K(ADD_N), K(CUMSUM), K(EMBEDDING_LOOKUP),
+    K(VAR_HANDLE), K(READ_VARIABLE), K(ASSIGN_VARIABLE),
 #undef K
 };
 
@@ -305,7 +306,7 @@ static bool is_control_flow(ta_op_kind k) {
  * of resource variables) and ASSIGN_VARIABLE (stores into one); both are
  * TFLite builtins that exist only for their effect on resource variables. */
 static bool may_have_no_output(const ta_op *op) {
-    return op->kind == TA_OP_CALL_ONCE ||
+    return op->kind == TA_OP_CALL_ONCE || op->kind == TA_OP_ASSIGN_VARIABLE ||
            (op->kind == TA_OP_OTHER && op->custom_name && strcmp(op->custom_name, "ASSIGN_VARIABLE") == 0);
 }
 

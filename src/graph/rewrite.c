@@ -76,9 +76,13 @@ static int32_t zp_of(const ta_tensor *t) {
     return t->quant.count && t->quant.zero_point ? (int32_t)t->quant.zero_point[0] : 0;
 }
 
+/* Ops whose effect is more than their outputs (subgraphs, resource
+ * variables: an ASSIGN_VARIABLE must stay after the READ_VARIABLE before
+ * it): never reordered, aliased or run in place. */
 static bool control_flow(const ta_op *op) {
     return op->kind == TA_OP_IF || op->kind == TA_OP_WHILE || op->kind == TA_OP_CALL_ONCE ||
-           op->kind == TA_OP_CALL;
+           op->kind == TA_OP_CALL || op->kind == TA_OP_VAR_HANDLE || op->kind == TA_OP_READ_VARIABLE ||
+           op->kind == TA_OP_ASSIGN_VARIABLE;
 }
 
 /* Uses (as an op input) and producers of each tensor of subgraph 0; `last_user`

@@ -40,6 +40,53 @@ typedef struct ta__op_info {
                              multipliers and shifts, concat sizes) */
 } ta__op_info;
 
+/* What the control-flow ops (IF, WHILE, CALL_ONCE) and the resource-variable
+ * ops (READ_VARIABLE, ASSIGN_VARIABLE) need of the runtime that runs them
+ * (runtime_subgraph.c): every other op runs from its record alone. */
+typedef struct ta__op_host {
+    void *ctx;
+    void *const *ptrs; /* every tensor of the graph, by global index */
+    /* runs ops [op_base, op_base + n_ops) of the subgraph whose tensors
+     * start at tensor_base; fills diag on failure */
+    ta_status (*run)(void *ctx, uint32_t op_base, uint32_t n_ops, uint32_t tensor_base, ta_diag *diag);
+    /* resource variable `id`'s bytes (*bytes its size), NULL when none */
+    uint8_t *(*var)(void *ctx, uint32_t id, uint32_t *bytes);
+    /* poison mode: the op copied into the buffer holding p (re-checksum it);
+     * NULL outside poison mode */
+    void (*wrote)(void *ctx, const void *p);
+    /* WHILE: body runs per invoke, every WHILE op and nesting level
+     * together (*spent counts them; the runtime zeroes it per invoke), so
+     * that nested loops are bounded too */
+    uint32_t max_iterations;
+    uint32_t *spent;
+} ta__op_host;
+
+/* The resource variables of a graph, as TFLM's prepare creates them
+ * (micro_resource_variable.cc): VAR_HANDLE ops in global order (subgraph 0
+ * first) create one per (container, shared_name) -- a handle without a
+ * container matches any variable of its shared name -- and the first
+ * ASSIGN_VARIABLE (same order) sizes it: its value's bytes and type, every
+ * byte initially the low byte of the value's first zero point.  A READ or
+ * ASSIGN names its variable through a handle written by a VAR_HANDLE of its
+ * own subgraph. */
+#define TA__MAX_VAR_OPS 256u /* VAR_HANDLE + READ_VARIABLE + ASSIGN_VARIABLE per model */
+#define TA__MAX_VARS 64u
+typedef struct ta__var_table {
+    uint32_t n; /* variables */
+    struct {
+        const char *container, *shared_name;
+        uint32_t bytes;  /* 0: never assigned */
+        ta_dtype dtype;
+        uint8_t fill;
+        uint8_t assigned;
+    } v[TA__MAX_VARS];
+} ta__var_table;
+/* Fills *t from g; with want_op set (a global op index), *id gets the
+ * variable that op's handle names (its own for a VAR_HANDLE).  One pass
+ * over the ops; TA_E_UNSUPPORTED beyond the limits above, TA_E_MALFORMED
+ * for a handle no VAR_HANDLE of the op's subgraph writes. */
+ta_status ta__var_scan(const ta_graph *g, int64_t want_op, ta__var_table *t, uint32_t *id, ta_diag *diag);
+
 /* Validates op `op_index` of subgraph sg and fills its record, with the
  * op's definition from `ops` (ta_op_list_all: every op).  Errors name the
  * op, its index and the offending type, e.g. "op 3 (CONV_2D): input type
@@ -64,6 +111,11 @@ ta_status ta__op_invoke_in(const ta_op_list *ops, const void *rec, void *const *
  * reads. */
 ta_status ta__op_invoke_checked(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
                                 bool check_walk, ta_diag *diag);
+/* The same with the runtime's host (NULL: an op that needs one refuses). */
+ta_status ta__op_invoke_host(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
+                             bool check_walk, const ta__op_host *host, ta_diag *diag);
+/* Whether the record's op needs the host (control flow, variables). */
+bool ta__op_needs_host(const ta_op_list *ops, const void *rec);
 
 /* The same with every op (ta_op_list_all; all.c), for tests and hosts. */
 ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data, size_t data_bytes,

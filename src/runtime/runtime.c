@@ -51,6 +51,7 @@ void ta__rt_reset_vars(ta_runtime *rt) {
         const uint32_t sb = ta__op_state_bytes_in(rt->opt.ops, ta__rt_op_record(rt, o));
         if (sb) memset(rt->state_ptrs[k++], 0, sb);
     }
+    ta__rt_flow_reset(rt);
 }
 
 static void budget_fields(ta_runtime_options *opt, const ta_budget *budget);
@@ -197,13 +198,15 @@ static void tail_layout(const ta_runtime *rt, const ta__built *w, ta__tail *t) {
     BLOCK(image, rt->opt.consts ? 0 : w->image);
     BLOCK(shared, rt->opt.scratch == TA_SCRATCH_SHARED ? w->max_scratch : 0);
     BLOCK(poison, rt->opt.poison ? w->n_req * (sizeof(ta_poison_buf) + sizeof(uint32_t)) +
-                                       (w->buffer_of ? n_t * sizeof(int32_t) : 0)
+                                       (w->buffer_of || w->flow ? n_t * sizeof(int32_t) : 0)
                                  : 0);
     /* variable tensors: their reset records, then their data (each at its
      * alignment, which tail_align covers) */
     BLOCK(vars, w->n_vars ? ta__add_sat(ta__align_up(w->n_vars * sizeof(ta_var_rec), TA), w->var_bytes) : 0);
     /* op state: a pointer per op that keeps state, then the state (tail_align each) */
     BLOCK(state, w->n_state_ops ? ta__add_sat(ta__align_up(w->n_state_ops * sizeof(void *), TA), w->state_bytes) : 0);
+    /* control flow and resource variables (runtime_subgraph.c) */
+    BLOCK(flow, w->flow ? w->flow_bytes : 0);
 #undef BLOCK
     t->total = off;
 }
@@ -430,6 +433,11 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
             return ta_diag_set(diag, TA_E_BAD_REQUEST,
                                "const blob: op %u (%s) record differs from what this model derives (corrupted, or made by another tinyarena version)",
                                o, ta__op_name_in(rt->opt.ops, rec));
+        /* control flow and resource variables run through the work-block
+         * path only (runtime_subgraph.c): init tables are not made for them */
+        if (ta__op_needs_host(rt->opt.ops, rec))
+            return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table: op %u (%s) runs subgraphs or variables, which run only from the model",
+                               o, ta__op_name_in(rt->opt.ops, rec));
         /* the op list (a header's <P>_OPS) must hold every op the table runs */
         if (!ta__op_has_def(rt->opt.ops, rec))
             return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op in the runtime's op list", o,
@@ -575,6 +583,7 @@ static void fast_init(ta_runtime *rt, const ta__built *w, const ta__tail *t, uin
     rt->porder = NULL;
     rt->pgroup = NULL;
     rt->n_pbuf = 0;
+    rt->flow = NULL;
 }
 
 ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const ta_runtime_options *opt,
@@ -721,13 +730,15 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
      * firmware without that path does not link them */
     const struct ta__work_path *poison = rt->opt.poison && rt->pbuf ? rt->opt.work_path : NULL;
     if (poison) poison->poison_start(rt);
-    for (uint32_t o = 0, slot = 0, sslot = 0; o < rt->n_ops; o++) {
-        const int32_t step = (int32_t)o + 1;
+    /* with control flow: subgraph 0's ops here, the others through the host */
+    const ta__op_host *host = ta__rt_flow_host(rt);
+    for (uint32_t o = 0, slot = 0, sslot = 0, n = ta__rt_main_ops(rt); o < n; o++) {
+        const int32_t step = ta__rt_op_step(rt, o);
         if (poison) poison->poison_fill(rt, step);
         const uint8_t *rec = ta__rt_op_record(rt, o);
         void *scratch = ta__op_scratch_bytes(rec) && slot < rt->n_scratch_ops ? rt->scratch_ptrs[slot++] : NULL;
         void *state = ta__op_state_bytes_in(rt->opt.ops, rec) && sslot < rt->n_state_ops ? rt->state_ptrs[sslot++] : NULL;
-        ta_status st = ta__op_invoke_checked(rt->opt.ops, rec, rt->ptrs, scratch, state, poison != NULL, diag);
+        ta_status st = ta__op_invoke_host(rt->opt.ops, rec, rt->ptrs, scratch, state, poison != NULL, host, diag);
         if (st == TA_E_OVERLAP && poison) { /* the op's own walk check (ops.h) */
             rt->poison.clobbered = true;
             rt->poison.tensor = -1;

@@ -86,27 +86,26 @@ static ta_status short_work(ta_runtime *rt, const carve_t *c, size_t extra, ta_d
  * time, in a work slice of the largest record's size). */
 static ta_status check_consts(ta_runtime *rt, const ta__built *w, carve_t *c, ta_diag *diag) {
     const uint8_t *k = (const uint8_t *)rt->opt.consts;
-    const ta_subgraph *sg = &w->g.subgraphs[0];
-    ta_status hst = ta__rt_blob_header(rt, sg->n_ops, sg->n_tensors, w->image, diag);
+    const ta_graph *g = &w->g;
+    ta_status hst = ta__rt_blob_header(rt, g->n_ops, g->n_tensors, w->image, diag);
     if (hst) return hst;
     size_t max_rec = 0;
-    for (uint32_t o = 0; o < sg->n_ops; o++)
+    for (uint32_t o = 0; o < g->n_ops; o++)
         if (w->info[o].data_bytes > max_rec) max_rec = w->info[o].data_bytes;
     uint8_t *rec = carve(c, 1, ta__align_up(max_rec, REC_ALIGN));
     if (max_rec && !rec) return short_work(rt, c, 0, diag);
-    size_t at = ta__rt_records_at(sg->n_ops);
-    for (uint32_t o = 0; o < sg->n_ops; o++) {
+    size_t at = ta__rt_records_at(g->n_ops);
+    for (uint32_t o = 0; o < g->n_ops; o++) {
         const size_t len = ta__align_up(w->info[o].data_bytes, REC_ALIGN);
+        const ta_op *op = &g->ops[o];
         ta__op_info info;
         memset(rec, 0, len);
-        ta_status st = ta__op_prepare_in(rt->opt.ops, &w->g, 0, o, rec, w->info[o].data_bytes, &info, diag);
+        ta_status st = ta__op_prepare_in(rt->opt.ops, g, op->subgraph, (uint32_t)op->index, rec, w->info[o].data_bytes, &info, diag);
         if (st) return st;
         if (ta__rd32(k + CONSTS_HDR + 4 * (size_t)o) != at || memcmp(k + at, rec, len) != 0)
             return ta_diag_set(diag, TA_E_BAD_REQUEST,
                                "const blob: op %u (%s) record differs from what this model derives (corrupted, or made by another tinyarena version)",
-                               o, ta_graph_op(&w->g, 0, o)->kind == TA_OP_CUSTOM && ta_graph_op(&w->g, 0, o)->custom_name
-                                      ? ta_graph_op(&w->g, 0, o)->custom_name
-                                      : ta_op_kind_str(ta_graph_op(&w->g, 0, o)->kind));
+                               o, op->kind == TA_OP_CUSTOM && op->custom_name ? op->custom_name : ta_op_kind_str(op->kind));
         at += len;
     }
     return TA_OK;
@@ -155,16 +154,20 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         release(&c, rmem, ta_rewrite_graph_keep_bytes(&w->g)); /* the rest was the rewrite's work */
         w->g = g2;
     }
+    /* Every subgraph's ops and tensors, by global index: subgraph 0 comes
+     * first, so a model without control flow keeps its indices. */
     const ta_subgraph *sg = &w->g.subgraphs[0];
-    w->n_tensors = sg->n_tensors;
+    const uint32_t n_ops = w->g.n_ops, n_t = w->g.n_tensors;
+    w->n_tensors = n_t;
     w->n_io = (size_t)sg->n_inputs + sg->n_outputs;
     /* 2. prepare every op (size pass) */
-    w->info = carve(&c, sg->n_ops, sizeof *w->info);
-    w->sreq = carve(&c, sg->n_ops, sizeof *w->sreq);
-    w->sreq_of_op = carve(&c, sg->n_ops, sizeof *w->sreq_of_op);
-    if (sg->n_ops && (!w->info || !w->sreq || !w->sreq_of_op)) return short_work(rt, &c, 0, diag);
-    for (uint32_t o = 0; o < sg->n_ops; o++) {
-        if ((st = ta__op_prepare_in(rt->opt.ops, &w->g, 0, o, NULL, 0, &w->info[o], diag))) return st;
+    w->info = carve(&c, n_ops, sizeof *w->info);
+    w->sreq = carve(&c, n_ops, sizeof *w->sreq);
+    w->sreq_of_op = carve(&c, n_ops, sizeof *w->sreq_of_op);
+    if (n_ops && (!w->info || !w->sreq || !w->sreq_of_op)) return short_work(rt, &c, 0, diag);
+    for (uint32_t o = 0; o < n_ops; o++) {
+        const ta_op *op = &w->g.ops[o];
+        if ((st = ta__op_prepare_in(rt->opt.ops, &w->g, op->subgraph, (uint32_t)op->index, NULL, 0, &w->info[o], diag))) return st;
         w->records = ta__add_sat(w->records, ta__align_up(w->info[o].data_bytes, REC_ALIGN));
         w->tables = ta__add_sat(w->tables, w->info[o].table_bytes);
         w->sreq_of_op[o] = -1;
@@ -179,8 +182,8 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         if (sb > w->max_scratch) w->max_scratch = sb;
         if (rt->opt.scratch == TA_SCRATCH_PLANNED) {
             w->sreq_of_op[o] = (int32_t)w->n_sreq;
-            w->sreq[w->n_sreq++] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = sb,
-                                                        .align = ta__op_scratch_align(rt->opt.ops, ta_graph_op(&w->g, 0, o))};
+            w->sreq[w->n_sreq++] = (ta_scratch_request){.subgraph = op->subgraph, .op = (uint32_t)op->index, .bytes = sb,
+                                                        .align = ta__op_scratch_align(rt->opt.ops, op)};
         }
     }
     /* the alignment rule: what the op modules declare per tensor, and the
@@ -191,33 +194,56 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     if (w->g.n_tensors && !w->talign) return short_work(rt, &c, 0, diag);
     ta__op_operand_align(rt->opt.ops, &w->g, w->talign);
     w->tail_align = tflm ? ALIGN : TAIL_ALIGN;
-    for (uint32_t o = 0; !tflm && rt->opt.scratch == TA_SCRATCH_SHARED && o < sg->n_ops; o++) {
-        const size_t sa = ta_align_rule_buffer(rt->opt.align_rule, 1, ta__op_scratch_align(rt->opt.ops, ta_graph_op(&w->g, 0, o)), 0);
+    for (uint32_t o = 0; !tflm && rt->opt.scratch == TA_SCRATCH_SHARED && o < n_ops; o++) {
+        const size_t sa = ta_align_rule_buffer(rt->opt.align_rule, 1, ta__op_scratch_align(rt->opt.ops, &w->g.ops[o]), 0);
         if (w->info[o].scratch_bytes && sa > w->tail_align) w->tail_align = sa;
     }
-    for (uint32_t k = 0; !tflm && k < sg->n_tensors; k++) {
-        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
+    for (uint32_t k = 0; !tflm && k < n_t; k++) {
+        const ta_tensor *tt = &w->g.tensors[k];
         if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
-        const size_t va = var_align(rt, w, sg->tensor_base + k, tt);
+        const size_t va = var_align(rt, w, k, tt);
         if (va > w->tail_align) w->tail_align = va;
     }
     /* state and scratch sums at the tail's alignment */
     w->state_bytes = w->sum_scratch = 0;
-    for (uint32_t o = 0; o < sg->n_ops; o++) {
+    for (uint32_t o = 0; o < n_ops; o++) {
         if (w->info[o].state_bytes) w->state_bytes = ta__add_sat(w->state_bytes, ta__align_up(w->info[o].state_bytes, w->tail_align));
         if (w->info[o].scratch_bytes) w->sum_scratch += ta__align_up(w->info[o].scratch_bytes, w->tail_align);
     }
-    for (uint32_t s = 1; s < w->g.n_subgraphs; s++)
-        if (w->g.subgraphs[s].n_ops) return ta_diag_set(diag, TA_E_UNSUPPORTED, "models with several subgraphs (control flow) cannot run");
+    /* control flow and resource variables: the flow block (runtime_subgraph.c) */
+    w->flow = w->g.n_subgraphs > 1;
+    for (uint32_t o = 0; o < n_ops && !w->flow; o++) w->flow = w->g.ops[o].kind == TA_OP_VAR_HANDLE;
+    if (w->flow && (st = ta__rt_flow_bytes(w, diag))) return st;
+    if (w->g.n_subgraphs > 1) {
+        /* Each subgraph runs from one place: lifetimes time a subgraph's
+         * tensors and scratch from one entry (lifetime.c), so a second
+         * caller would run it over bytes planned for others. */
+        uint8_t *called = carve(&c, w->g.n_subgraphs, 1);
+        if (!called) return short_work(rt, &c, 0, diag);
+        memset(called, 0, w->g.n_subgraphs);
+        for (uint32_t o = 0; o < n_ops; o++) {
+            const ta_op *op = &w->g.ops[o];
+            const int32_t ref[2] = {op->opt.subgraph_a, op->opt.subgraph_b};
+            for (int k = 0; k < 2 && (op->kind == TA_OP_IF || op->kind == TA_OP_WHILE || op->kind == TA_OP_CALL_ONCE); k++) {
+                if (ref[k] < 0 || (uint32_t)ref[k] >= w->g.n_subgraphs) continue;
+                if (called[ref[k]]++)
+                    return ta_diag_set(diag, TA_E_UNSUPPORTED,
+                                       "op %d (%s) of subgraph %u: runs subgraph %d, which another control-flow call runs too "
+                                       "(its lifetimes cover one caller)",
+                                       op->index, ta_op_kind_str(op->kind), op->subgraph, ref[k]);
+            }
+        }
+        release(&c, called, 0);
+    }
     /* variable tensors: persistent, in the tail */
-    for (uint32_t k = 0; k < sg->n_tensors; k++) {
-        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
+    for (uint32_t k = 0; k < n_t; k++) {
+        const ta_tensor *tt = &w->g.tensors[k];
         if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
         if (tt->bytes > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "variable tensor %u above 4 GiB", k);
         w->n_vars++;
-        w->var_bytes = ta__add_sat(w->var_bytes, ta__align_up(tt->bytes, var_align(rt, w, sg->tensor_base + k, tt)));
+        w->var_bytes = ta__add_sat(w->var_bytes, ta__align_up(tt->bytes, var_align(rt, w, k, tt)));
     }
-    w->image = ta__add_sat(ta__rt_records_at(sg->n_ops), w->records);
+    w->image = ta__add_sat(ta__rt_records_at(n_ops), w->records);
     if (w->image > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "op records above 4 GiB");
     if (rt->opt.consts && (st = check_consts(rt, w, &c, diag))) return st;
     /* 3. lifetimes and requests */
@@ -230,9 +256,9 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
      * lets a custom op read one (its work memory, e.g. Vela's NPU scratch);
      * an op that runs here would read bytes nobody wrote (and poison mode
      * could not checksum them): refused, naming it. */
-    for (uint32_t k = 0; k < sg->n_tensors; k++) {
-        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
-        const uint32_t gi = sg->tensor_base + k;
+    for (uint32_t k = 0; k < n_t; k++) {
+        const ta_tensor *tt = &w->g.tensors[k];
+        const uint32_t gi = k;
         if (tt->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE | TA_TENSOR_ELIDED)) continue;
         if (w->lt.first[gi] < 0 && w->lt.last[gi] >= 0)
             return ta_diag_set(diag, TA_E_MALFORMED, "tensor %u '%s' is read but no op writes it", k, tt->name);
@@ -275,7 +301,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     if ((rw & TA_REWRITE_OVERLAP) && rt->opt.planner_overlaps) {
         ta_op_kind_set walks;
         ta_op_list_overlap_kinds(rt->opt.ops, &walks);
-        const size_t cap = sg->n_ops ? sg->n_ops : 1, ob = ta_rewrite_overlaps_bytes(&w->g);
+        const size_t cap = n_ops ? n_ops : 1, ob = ta_rewrite_overlaps_bytes(&w->g);
         ta_overlap *arr = carve(&c, cap, sizeof *arr);
         void *om = carve(&c, 1, ob);
         if (!arr || !om) return short_work(rt, &c, 0, diag);
@@ -349,32 +375,35 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
  * and the tail are placed (runtime.c), t is the tail's layout. */
 static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *t, uint8_t *head, uint8_t *tp,
                             ta_diag *diag) {
+    /* every subgraph's tensors and ops by global index (subgraph 0 first) */
     const ta_subgraph *sg = &w->g.subgraphs[0];
+    const uint32_t n_t = w->g.n_tensors, n_ops = w->g.n_ops;
     ta_status st;
     rt->head = head;
     rt->tail = tp;
-    rt->n_tensors = sg->n_tensors;
-    rt->n_ops = sg->n_ops;
+    rt->n_tensors = n_t;
+    rt->n_ops = n_ops;
+    rt->flow = NULL;
     rt->ptrs = (void **)(tp + t->ptrs);
     rt->scratch_ptrs = (void **)(tp + t->sptrs);
     /* tensor pointers */
-    for (uint32_t k = 0; k < sg->n_tensors; k++) {
-        const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
+    for (uint32_t k = 0; k < n_t; k++) {
+        const ta_tensor *tt = &w->g.tensors[k];
         rt->ptrs[k] = (tt->flags & TA_TENSOR_CONST) ? (void *)tt->data : NULL;
     }
     for (size_t i = 0; i < w->n_req; i++) {
         if (w->origin[i].kind != TA_BUFFER_TENSOR) continue;
         uint32_t gi = w->origin[i].index;
-        if (gi < sg->tensor_base || gi >= sg->tensor_base + sg->n_tensors) continue;
-        rt->ptrs[gi - sg->tensor_base] = ta__rt_at(rt, w->offsets[i], ta_request_padded(&w->reqs[i]));
+        if (gi >= n_t) continue;
+        rt->ptrs[gi] = ta__rt_at(rt, w->offsets[i], ta_request_padded(&w->reqs[i]));
     }
     /* variable tensors: in the tail, set to their reset value (ta_runtime_reset) */
     rt->vars = (ta_var_rec *)(tp + t->vars);
     rt->n_vars = 0;
     {
         uint8_t *vd = tp + t->vars + ta__align_up(w->n_vars * sizeof(ta_var_rec), w->tail_align);
-        for (uint32_t k = 0; k < sg->n_tensors && w->n_vars; k++) {
-            const ta_tensor *tt = ta_graph_tensor(&w->g, 0, (int32_t)k);
+        for (uint32_t k = 0; k < n_t && w->n_vars; k++) {
+            const ta_tensor *tt = &w->g.tensors[k];
             if (!(tt->flags & TA_TENSOR_VARIABLE) || (tt->flags & TA_TENSOR_CONST)) continue;
             ta_var_rec *v = &rt->vars[rt->n_vars++];
             v->data = vd;
@@ -386,40 +415,42 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
                           ? (uint8_t)(int8_t)tt->quant.zero_point[0]
                           : 0;
             rt->ptrs[k] = vd;
-            vd += ta__align_up(tt->bytes, var_align(rt, w, sg->tensor_base + k, tt));
+            vd += ta__align_up(tt->bytes, var_align(rt, w, k, tt));
         }
         if (!w->n_vars) rt->vars = NULL;
         ta__rt_reset_vars(rt);
     }
     /* members of a buffer group: their group's bytes */
-    for (uint32_t k = 0; w->buffer_of && k < sg->n_tensors; k++) {
-        const int32_t r = w->buffer_of[sg->tensor_base + k];
-        if (r != (int32_t)(sg->tensor_base + k))
-            rt->ptrs[k] = (uint8_t *)rt->ptrs[(uint32_t)r - sg->tensor_base] + w->buffer_at[sg->tensor_base + k];
+    for (uint32_t k = 0; w->buffer_of && k < n_t; k++) {
+        const int32_t r = w->buffer_of[k];
+        if (r != (int32_t)k) rt->ptrs[k] = (uint8_t *)rt->ptrs[(uint32_t)r] + w->buffer_at[k];
     }
     /* the const image: the caller's blob (checked by build), or written here */
     if (rt->opt.consts) {
         rt->consts = (const uint8_t *)rt->opt.consts;
     } else {
         uint8_t *img = tp + t->image;
-        size_t at = ta__rt_records_at(sg->n_ops);
+        size_t at = ta__rt_records_at(n_ops);
         const uint64_t hash = ta__rt_model_hash(rt);
         memset(img, 0, at);
-        const uint32_t hdr[8] = {CONSTS_MAGIC, CONSTS_VERSION, (uint32_t)w->image, sg->n_ops, sg->n_tensors,
+        const uint32_t hdr[8] = {CONSTS_MAGIC, CONSTS_VERSION, (uint32_t)w->image, n_ops, n_t,
                                  (uint32_t)hash, (uint32_t)(hash >> 32), 0};
         for (int k = 0; k < 8; k++) ta__wr32(img + 4 * k, hdr[k]);
-        for (uint32_t o = 0; o < sg->n_ops; o++) {
+        for (uint32_t o = 0; o < n_ops; o++) {
             const size_t len = ta__align_up(w->info[o].data_bytes, REC_ALIGN);
+            const ta_op *op = &w->g.ops[o];
             ta__wr32(img + CONSTS_HDR + 4 * (size_t)o, (uint32_t)at);
             memset(img + at, 0, len);
-            if ((st = ta__op_prepare_in(rt->opt.ops, &w->g, 0, o, img + at, w->info[o].data_bytes, &w->info[o], diag))) return st;
+            if ((st = ta__op_prepare_in(rt->opt.ops, &w->g, op->subgraph, (uint32_t)op->index, img + at, w->info[o].data_bytes,
+                                        &w->info[o], diag)))
+                return st;
             at += len;
         }
         rt->consts = img;
     }
     /* scratch: one pointer per op that needs it, in op order */
     rt->n_scratch_ops = (uint32_t)w->n_sops;
-    for (uint32_t o = 0, k = 0; o < sg->n_ops; o++) {
+    for (uint32_t o = 0, k = 0; o < n_ops; o++) {
         if (!w->info[o].scratch_bytes) continue;
         rt->scratch_ptrs[k++] = tp + t->shared;
     }
@@ -433,7 +464,7 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
     rt->state_ptrs = w->n_state_ops ? (void **)(tp + t->state) : NULL;
     {
         uint8_t *sd = tp + t->state + ta__align_up(w->n_state_ops * sizeof(void *), w->tail_align);
-        for (uint32_t o = 0, k = 0; o < sg->n_ops && w->n_state_ops; o++) {
+        for (uint32_t o = 0, k = 0; o < n_ops && w->n_state_ops; o++) {
             if (!w->info[o].state_bytes) continue;
             rt->state_ptrs[k++] = sd;
             memset(sd, 0, w->info[o].state_bytes);
@@ -470,16 +501,17 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
         rt->pbuf = (ta_poison_buf *)(tp + t->poison);
         rt->porder = (uint32_t *)(rt->pbuf + n);
         rt->n_pbuf = n;
-        if (w->buffer_of) {
+        if (w->buffer_of || w->flow) {
             /* which record holds each tensor, so that an op writing into a
-             * group (in place) re-takes that group's checksum */
+             * group (in place), or an output a subgraph's op writes after
+             * its creation step, re-takes that record's checksum */
             rt->pgroup = (int32_t *)(rt->porder + n);
-            for (uint32_t k = 0; k < sg->n_tensors; k++) rt->pgroup[k] = -1;
+            for (uint32_t k = 0; k < n_t; k++) rt->pgroup[k] = -1;
             for (size_t i = 0; i < n; i++)
-                if (w->origin[i].kind == TA_BUFFER_TENSOR) rt->pgroup[w->origin[i].index - sg->tensor_base] = (int32_t)i;
-            for (uint32_t k = 0; k < sg->n_tensors; k++) {
-                const int32_t r = w->buffer_of[sg->tensor_base + k];
-                if (r != (int32_t)(sg->tensor_base + k)) rt->pgroup[k] = rt->pgroup[(uint32_t)r - sg->tensor_base];
+                if (w->origin[i].kind == TA_BUFFER_TENSOR && w->origin[i].index < n_t) rt->pgroup[w->origin[i].index] = (int32_t)i;
+            for (uint32_t k = 0; w->buffer_of && k < n_t; k++) {
+                const int32_t r = w->buffer_of[k];
+                if (r != (int32_t)k) rt->pgroup[k] = rt->pgroup[(uint32_t)r];
             }
         }
         for (size_t i = 0; i < n; i++) {
@@ -489,7 +521,7 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
             pb->first = w->reqs[i].first;
             pb->last = w->reqs[i].last;
             pb->sum = 0;
-            if (w->origin[i].kind == TA_BUFFER_TENSOR) pb->tensor = (int32_t)(w->origin[i].index - sg->tensor_base);
+            if (w->origin[i].kind == TA_BUFFER_TENSOR) pb->tensor = (int32_t)w->origin[i].index;
             else pb->tensor = -1 - (int32_t)w->sreq[w->origin[i].index].op;
             /* insertion sort by address */
             size_t j = i;
@@ -500,6 +532,7 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
             rt->porder[j] = (uint32_t)i;
         }
     }
+    if (w->flow) ta__rt_flow_init(rt, w, tp + t->flow);
     rt->state = TA__RT_READY;
     return TA_OK;
 }
@@ -529,11 +562,12 @@ static void poison_fill(ta_runtime *rt, int32_t s) {
  * purpose (the OVERLAP rewrite) that the op checked row by row before
  * writing (ta__op_invoke_checked), so its input's bytes may change under
  * it.  Any other op overwriting a live input is still reported. */
-static bool overwritten_by_op(const ta_runtime *rt, const uint8_t *rec, const ta_poison_buf *pb) {
+static bool overwritten_by_op(const ta_runtime *rt, uint32_t op, const uint8_t *rec, const ta_poison_buf *pb) {
     if (!ta__op_walks_rows(rt->opt.ops, rec)) return false;
     for (uint32_t k = 0, n = ta__op_output(rec, 0, NULL); k < n; k++) {
         int32_t t = -1;
         ta__op_output(rec, k, &t);
+        if (t >= 0) t += (int32_t)ta__rt_op_tbase(rt, op);
         if (t < 0 || (uint32_t)t >= rt->n_tensors || !rt->ptrs[t]) continue;
         for (size_t i = 0; i < rt->n_pbuf; i++) {
             const ta_poison_buf *q = &rt->pbuf[i];
@@ -554,6 +588,7 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
     for (uint32_t k = 0, n = rt->pgroup ? ta__op_output(rec, 0, NULL) : 0; k < n; k++) {
         int32_t t = -1;
         ta__op_output(rec, k, &t);
+        if (t >= 0) t += (int32_t)ta__rt_op_tbase(rt, op); /* the op's subgraph's tensors */
         if (t < 0 || (uint32_t)t >= rt->n_tensors || rt->pgroup[t] < 0) continue;
         ta_poison_buf *pb = &rt->pbuf[rt->pgroup[t]];
         pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
@@ -562,7 +597,7 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
         ta_poison_buf *pb = &rt->pbuf[i];
         if (pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
         if (ta__rt_fnv32(FNV32_START, pb->data, pb->bytes) != pb->sum) {
-            if (pb->last == s && overwritten_by_op(rt, rec, pb)) continue;
+            if (pb->last == s && overwritten_by_op(rt, op, rec, pb)) continue;
             rt->poison.clobbered = true;
             rt->poison.tensor = pb->tensor;
             rt->poison.op = (int32_t)op;
@@ -588,6 +623,9 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "export init before init");
     if (rt->opt.poison) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not in poison mode");
     if (rt->rg.n) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not across regions (export from one arena)");
+    if (rt->flow)
+        return ta_diag_set(diag, TA_E_UNSUPPORTED,
+                           "export init: control flow and resource variables run only from the model, not from an init table");
     const uint64_t need = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
     if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");
     *bytes = (size_t)need;
@@ -607,7 +645,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (st == TA_E_NO_MEMORY) rt->b.work_bytes = wneed;
     if (st) return st;
     const ta_subgraph *sg = &w.g.subgraphs[0];
-    if (sg->n_tensors != rt->n_tensors || sg->n_ops != rt->n_ops)
+    if (w.g.n_tensors != rt->n_tensors || w.g.n_ops != rt->n_ops)
         return ta_diag_set(diag, TA_E_STATE, "export init: the runtime was initialised from another model");
     uint8_t *o = (uint8_t *)out;
     memset(o, 0, (size_t)need);
@@ -682,15 +720,15 @@ ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out
     if (!g || !n || (cap && !out)) return TA_E_INVALID_ARG;
     *n = 0;
     if (!g->n_subgraphs) return TA_OK;
-    const ta_subgraph *sg = &g->subgraphs[0];
-    for (uint32_t o = 0; o < sg->n_ops; o++) {
+    for (uint32_t o = 0; o < g->n_ops; o++) { /* every subgraph's (global op order) */
+        const ta_op *op = &g->ops[o];
         ta__op_info info;
-        ta_status st = ta__op_prepare(g, 0, o, NULL, 0, &info, diag);
+        ta_status st = ta__op_prepare(g, op->subgraph, (uint32_t)op->index, NULL, 0, &info, diag);
         if (st) return st;
         if (!info.scratch_bytes) continue;
         if (*n < cap)
-            out[*n] = (ta_scratch_request){.subgraph = 0, .op = o, .bytes = info.scratch_bytes,
-                                           .align = ta__op_scratch_align(&ta_op_list_all, ta_graph_op(g, 0, o))};
+            out[*n] = (ta_scratch_request){.subgraph = op->subgraph, .op = (uint32_t)op->index, .bytes = info.scratch_bytes,
+                                           .align = ta__op_scratch_align(&ta_op_list_all, op)};
         ++*n;
     }
     return *n > cap && out ? TA_E_NO_MEMORY : TA_OK;

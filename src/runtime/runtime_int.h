@@ -91,7 +91,11 @@ typedef struct ta__built {
     size_t image;             /* const image bytes */
     size_t n_vars, var_bytes; /* variable tensors (LSTM/SVDF state) and their data, each at its alignment */
     size_t n_state_ops, state_bytes; /* ops that keep state, and that state, tail_align each */
-    size_t n_tensors, n_io;   /* of subgraph 0: tensors, inputs + outputs */
+    size_t n_tensors, n_io;   /* tensors (of every subgraph), inputs + outputs of subgraph 0 */
+    /* control flow and resource variables (runtime_subgraph.c): with several
+     * subgraphs or a VAR_HANDLE, the flow block in the tail */
+    bool flow;
+    size_t flow_bytes;
     /* the alignment rule (lifetime.h): */
     uint32_t *talign;         /* per global tensor: what op modules declare (work-block path) */
     size_t tail_align;        /* every tail block and the tail's start: ALIGN under
@@ -102,7 +106,7 @@ typedef struct ta__built {
 
 /* Persistent layout, in carve order from the tail start (offsets). */
 typedef struct ta__tail {
-    size_t ptrs, sptrs, io, image, shared, poison, vars, state;
+    size_t ptrs, sptrs, io, image, shared, poison, vars, state, flow;
     size_t total;
 } ta__tail;
 
@@ -143,6 +147,37 @@ static inline uint32_t ta__rt_log2(size_t a) {
     while (((size_t)1 << l) < a && l < 31) l++;
     return l;
 }
+
+/* The flow block (runtime_subgraph.c): what running subgraphs and
+ * variables needs, per global op and per variable, in the tail. */
+typedef struct ta__rt_fop {
+    void *scratch, *state;
+    int32_t step;       /* its lifetime step (poison mode) */
+    uint32_t tbase, sg; /* its subgraph's first tensor, its subgraph */
+} ta__rt_fop;
+typedef struct ta__rt_rvar {
+    uint8_t *data;
+    uint32_t bytes;
+    uint8_t fill;
+} ta__rt_rvar;
+struct ta__rt_flow {
+    ta__op_host host;
+    uint32_t n_main, n_ops, n_vars;
+    uint32_t spent; /* WHILE body runs in this invoke (host.spent) */
+    ta__rt_fop *ops;   /* per global op */
+    ta__rt_rvar *vars; /* per resource variable */
+};
+/* The flow block's bytes (w->g set); TA_E_* when a variable op is refused. */
+ta_status ta__rt_flow_bytes(ta__built *w, ta_diag *diag);
+void ta__rt_flow_init(ta_runtime *rt, const ta__built *w, uint8_t *block);
+void ta__rt_flow_reset(ta_runtime *rt);
+/* Before an invoke: the host (NULL without flow), subgraph 0's op count. */
+const ta__op_host *ta__rt_flow_host(ta_runtime *rt);
+static inline uint32_t ta__rt_main_ops(const ta_runtime *rt) { return rt->flow ? rt->flow->n_main : rt->n_ops; }
+static inline int32_t ta__rt_op_step(const ta_runtime *rt, uint32_t o) {
+    return rt->flow ? rt->flow->ops[o].step : (int32_t)o + 1;
+}
+static inline uint32_t ta__rt_op_tbase(const ta_runtime *rt, uint32_t o) { return rt->flow ? rt->flow->ops[o].tbase : 0; }
 
 /* runtime.c, for both paths: */
 ta_status ta__rt_blob_header(const ta_runtime *rt, uint32_t n_ops, uint32_t n_tensors, size_t want, ta_diag *diag);

@@ -265,6 +265,10 @@ static ta_status parse_options(rd *r, uint8_t type, const ta_fb_table *o, uint32
         O_I32(0, 0, &a);
         TRY(sg_ref(r, a, sg, &opt->subgraph_a));
         break;
+    case TFL_OPT_VAR_HANDLE: /* strings in the model bytes, NUL-checked */
+        FB(ta_fb_string(fb, o, 0, &opt->container, NULL), "var_handle container");
+        FB(ta_fb_string(fb, o, 1, &opt->shared_name, NULL), "var_handle shared_name");
+        break;
     default: break;
     }
     return TA_OK;

@@ -120,6 +120,9 @@ ta_op_kind ta__tfl_map_kind(int32_t code) {
     case TFL_OP_ADD_N: return TA_OP_ADD_N;
     case TFL_OP_CUMSUM: return TA_OP_CUMSUM;
     case TFL_OP_EMBEDDING_LOOKUP: return TA_OP_EMBEDDING_LOOKUP;
+    case TFL_OP_VAR_HANDLE: return TA_OP_VAR_HANDLE;
+    case TFL_OP_READ_VARIABLE: return TA_OP_READ_VARIABLE;
+    case TFL_OP_ASSIGN_VARIABLE: return TA_OP_ASSIGN_VARIABLE;
     default: return TA_OP_OTHER;
     }
 }

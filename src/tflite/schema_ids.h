@@ -287,7 +287,8 @@ enum {
     TFL_OPT_SPACE_TO_DEPTH = 19,           /* SpaceToDepthOptions */
     TFL_OPT_MIRROR_PAD = 77,               /* MirrorPadOptions */
     TFL_OPT_DEPTH_TO_SPACE = 94,           /* DepthToSpaceOptions */
-    TFL_OPT_CUMSUM = 102                   /* CumsumOptions */
+    TFL_OPT_CUMSUM = 102,                  /* CumsumOptions */
+    TFL_OPT_VAR_HANDLE = 111               /* VarHandleOptions */
 };
 
 /*
@@ -336,6 +337,7 @@ enum {
  *   WhileOptions: cond_subgraph_index 0, body_subgraph_index 1
  *   CallOnceOptions: init_subgraph_index 0
  *   BatchMatMulOptions: adj_x 0, adj_y 1, asymmetric_quantize_inputs 2
+ *   VarHandleOptions: container 0 (string), shared_name 1 (string)
  */
 
 /* Name of a BuiltinOperator code ("CONV_2D"), or NULL when the code is not

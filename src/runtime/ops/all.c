@@ -112,6 +112,13 @@ static const ta_op_def *const k_all[] = {
     &ta_op_LOGICAL_OR,
     &ta_op_LOGICAL_NOT,
     &ta_op_SELECT_V2,
+    /* issue 18: control flow and resource variables (runtime_subgraph.c) */
+    &ta_op_IF,
+    &ta_op_WHILE,
+    &ta_op_CALL_ONCE,
+    &ta_op_VAR_HANDLE,
+    &ta_op_READ_VARIABLE,
+    &ta_op_ASSIGN_VARIABLE,
 };
 
 const ta_op_list ta_op_list_all = {k_all, (uint32_t)TA__COUNT(k_all), true};

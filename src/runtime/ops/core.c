@@ -84,16 +84,16 @@ ta_status ta_op_list_needed(const ta_op_list *from, const ta_graph *g, const ta_
     if (!from || !g || !n || (cap && !out)) return TA_E_INVALID_ARG;
     *n = 0;
     if (!g->n_subgraphs) return TA_OK;
-    const ta_subgraph *sg = &g->subgraphs[0];
-    for (uint32_t o = 0; o < sg->n_ops; o++) {
-        const ta_op *op = ta_graph_op(g, 0, o);
-        if (!ta__op_def_for(from, op)) return no_kernel(from, op, o, diag);
+    /* every subgraph's ops: the runtime runs them all (control flow) */
+    for (uint32_t o = 0; o < g->n_ops; o++) {
+        const ta_op *op = &g->ops[o];
+        if (!ta__op_def_for(from, op)) return no_kernel(from, op, (uint32_t)op->index, diag);
     }
     /* from's order, each definition once */
     for (uint32_t i = 0; i < from->count; i++) {
         const ta_op_def *d = from->defs[i];
         bool used = false, seen = false;
-        for (uint32_t o = 0; d && !used && o < sg->n_ops; o++) used = ta__op_def_for(from, ta_graph_op(g, 0, o)) == d;
+        for (uint32_t o = 0; d && !used && o < g->n_ops; o++) used = ta__op_def_for(from, &g->ops[o]) == d;
         for (uint32_t j = 0; used && j < i; j++) seen = seen || from->defs[j] == d;
         if (!used || seen) continue;
         if (*n < cap) out[*n] = d;
@@ -529,6 +529,16 @@ ta_status ta__op_rows_walk(const ta__op_run *r, const ta__op_rows_geom *g, const
 
 ta_status ta__op_invoke_checked(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
                                 bool check_walk, ta_diag *diag) {
+    return ta__op_invoke_host(ops, rec, ptrs, scratch, state, check_walk, NULL, diag);
+}
+
+bool ta__op_needs_host(const ta_op_list *ops, const void *rec) {
+    const ta_op_def *d = rec ? ta__op_def_of_kind(ops, rec_kind(rec)) : NULL;
+    return d && (d->flags & TA__OP_HOST);
+}
+
+ta_status ta__op_invoke_host(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
+                             bool check_walk, const ta__op_host *host, ta_diag *diag) {
     if (!rec || !ptrs) return TA_E_INVALID_ARG;
     const uint8_t *r = (const uint8_t *)rec;
     const unsigned rk = rec_kind(rec);
@@ -549,7 +559,12 @@ ta_status ta__op_invoke_checked(const ta_op_list *ops, const void *rec, void *co
     run.scratch_bytes = ta__rd32(r + 8);
     run.state = state;
     run.check_walk = check_walk;
+    run.host = host;
+    run.diag = diag;
+    if ((d->flags & TA__OP_HOST) && !host)
+        return ta_diag_set(diag, TA_E_UNSUPPORTED, "%s runs only inside the runtime (no host)", d->name);
     const ta_status st = d->invoke(&run);
+    if (st && (d->flags & TA__OP_HOST)) return st; /* its diag says where (a nested op, the cap) */
     if (st == TA_E_OVERLAP && check_walk)
         return ta_diag_set(diag, st, "%s writes an output row over input bytes its row walk still reads (the plan overlaps "
                                      "its output and input closer than the walk's relation permits)", d->name);

@@ -155,6 +155,8 @@ typedef struct ta__op_run {
     void *scratch;
     size_t scratch_bytes;
     void *state;        /* the op's state (ta_op_def.state_bytes), or NULL */
+    const ta__op_host *host; /* TA__OP_HOST ops: the runtime (NULL: none) */
+    ta_diag *diag;      /* TA__OP_HOST ops fill it themselves */
     bool check_walk;    /* poison mode: a TA__OVERLAP_ROWS op verifies, row by
                            row, that its output overlaps no input byte its
                            walk still reads (TA_E_OVERLAP otherwise) */
@@ -245,7 +247,10 @@ enum {
     TA__OP_INPLACE = 1u << 0,
     /* The op keeps state between invokes (state_bytes): the runtime gives it
      * that many persistent bytes, zeroed by init and ta_runtime_reset. */
-    TA__OP_STATE = 1u << 1
+    TA__OP_STATE = 1u << 1,
+    /* The op runs subgraphs or reads and writes resource variables through
+     * ta__op_run.host, and fills ta__op_run.diag itself on failure. */
+    TA__OP_HOST = 1u << 2
 };
 
 /* What overlap of an output with an input the kernel tolerates beyond

@@ -1,0 +1,136 @@
+/*
+ * Control flow and resource variables in the runtime: the flow block of
+ * the tail and the host (ops.h, ta__op_host) through which IF, WHILE,
+ * CALL_ONCE, READ_VARIABLE and ASSIGN_VARIABLE reach the runtime.
+ *
+ * A model with several subgraphs or a VAR_HANDLE gets, after the rest of
+ * the tail, one flow block: the host, per global op its scratch, state,
+ * lifetime step and subgraph (records, tensor pointers and scratch are
+ * indexed by global op and tensor: subgraph 0 comes first, so its ops and
+ * tensors keep their indices), and per resource variable its bytes.
+ * Subgraph 0 runs from runtime.c's invoke loop; the others run here when
+ * an op calls host->run, each op as that loop runs it (poison checks
+ * included: each op has its own step in the nested lifetimes).
+ *
+ * Not from an init table: the init table and the budget header's firmware
+ * path carry no flow block, and fast_build refuses records that need the
+ * host (README, "Control flow and resource variables").
+ */
+#include "runtime/runtime_int.h"
+
+static size_t up(size_t n, size_t a) { return ta__align_up(n, a); }
+
+/* The variables are found again at init (ta__var_scan: one pass over the
+ * ops, its table on the stack) rather than kept in the work block. */
+ta_status ta__rt_flow_bytes(ta__built *w, ta_diag *diag) {
+    const ta_graph *g = &w->g;
+    const size_t TA = w->tail_align;
+    ta__var_table vt;
+    const ta_status st = ta__var_scan(g, -1, &vt, NULL, diag);
+    if (st) return st;
+    size_t b = up(sizeof(struct ta__rt_flow), TA) + up(g->n_ops * sizeof(ta__rt_fop), TA);
+    b += up(vt.n * sizeof(ta__rt_rvar), TA);
+    for (uint32_t i = 0; i < vt.n; i++) b = ta__add_sat(b, up(vt.v[i].bytes, TA));
+    w->flow_bytes = b;
+    return TA_OK;
+}
+
+void ta__rt_flow_reset(ta_runtime *rt) {
+    const struct ta__rt_flow *f = rt->flow;
+    for (uint32_t i = 0; f && i < f->n_vars; i++) memset(f->vars[i].data, f->vars[i].fill, f->vars[i].bytes);
+}
+
+/* ---- the host ------------------------------------------------------------------ */
+
+/* Poison mode: the checksums of the planned buffers created at `step` (a
+ * subgraph's inputs and outputs at its entry step) or holding p. */
+static void resum(ta_runtime *rt, int32_t step, const uint8_t *p) {
+    for (size_t i = 0; i < rt->n_pbuf; i++) {
+        ta_poison_buf *pb = &rt->pbuf[i];
+        if (pb->tensor < 0) continue;
+        if (p ? (p >= pb->data && p < pb->data + pb->bytes) : pb->first == step)
+            pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
+    }
+}
+
+static void host_wrote(void *ctx, const void *p) { resum((ta_runtime *)ctx, 0, (const uint8_t *)p); }
+
+static uint8_t *host_var(void *ctx, uint32_t id, uint32_t *bytes) {
+    const struct ta__rt_flow *f = ((ta_runtime *)ctx)->flow;
+    *bytes = 0;
+    if (id >= f->n_vars) return NULL;
+    *bytes = f->vars[id].bytes;
+    return f->vars[id].data;
+}
+
+static ta_status host_run(void *ctx, uint32_t op_base, uint32_t n_ops, uint32_t tbase, ta_diag *diag) {
+    ta_runtime *rt = (ta_runtime *)ctx;
+    const struct ta__rt_flow *f = rt->flow;
+    if (op_base > f->n_ops || n_ops > f->n_ops - op_base || tbase > rt->n_tensors)
+        return ta_diag_set(diag, TA_E_STATE, "a control-flow record names ops outside the model (corrupted)");
+    const struct ta__work_path *poison = rt->opt.poison && rt->pbuf ? rt->opt.work_path : NULL;
+    if (poison && n_ops) resum(rt, f->ops[op_base].step - 1, NULL); /* its inputs (copied in) and outputs */
+    for (uint32_t o = op_base; o < op_base + n_ops; o++) {
+        const ta__rt_fop *fo = &f->ops[o];
+        if (poison) poison->poison_fill(rt, fo->step);
+        const uint8_t *rec = ta__rt_op_record(rt, o);
+        ta_status st = ta__op_invoke_host(rt->opt.ops, rec, rt->ptrs + tbase, fo->scratch, fo->state, poison != NULL,
+                                          &f->host, diag);
+        if (st) {
+            ta_diag tmp;
+            memset(&tmp, 0, sizeof tmp);
+            if (diag) tmp = *diag;
+            return ta_diag_set(diag, st, "subgraph %u op %u: %s", fo->sg, o - op_base, tmp.msg);
+        }
+        if (poison && (st = poison->poison_check(rt, fo->step, o, diag))) return st;
+    }
+    return TA_OK;
+}
+
+const ta__op_host *ta__rt_flow_host(ta_runtime *rt) {
+    if (!rt->flow) return NULL;
+    /* the runtime struct may have moved since init: the host finds it here */
+    rt->flow->host.ctx = rt;
+    rt->flow->host.ptrs = rt->ptrs;
+    rt->flow->host.wrote = rt->opt.poison && rt->pbuf ? host_wrote : NULL;
+    rt->flow->host.max_iterations = rt->opt.max_iterations ? rt->opt.max_iterations : TA_RUNTIME_MAX_ITERATIONS;
+    rt->flow->spent = 0;
+    rt->flow->host.spent = &rt->flow->spent;
+    return &rt->flow->host;
+}
+
+/* ---- layout -------------------------------------------------------------------- */
+
+void ta__rt_flow_init(ta_runtime *rt, const ta__built *w, uint8_t *block) {
+    const ta_graph *g = &w->g;
+    const size_t TA = w->tail_align;
+    struct ta__rt_flow *f = (struct ta__rt_flow *)block;
+    memset(f, 0, sizeof *f);
+    f->host.run = host_run;
+    f->host.var = host_var;
+    f->n_main = g->subgraphs[0].n_ops;
+    f->n_ops = g->n_ops;
+    f->ops = (ta__rt_fop *)(block + up(sizeof *f, TA));
+    uint8_t *at = (uint8_t *)f->ops + up(g->n_ops * sizeof(ta__rt_fop), TA);
+    for (uint32_t o = 0, ks = 0, kst = 0; o < g->n_ops; o++) {
+        ta__rt_fop *fo = &f->ops[o];
+        fo->scratch = w->info[o].scratch_bytes && ks < rt->n_scratch_ops ? rt->scratch_ptrs[ks++] : NULL;
+        fo->state = w->info[o].state_bytes && kst < rt->n_state_ops ? rt->state_ptrs[kst++] : NULL;
+        fo->step = w->lt.op_step ? w->lt.op_step[o] : (int32_t)o + 1;
+        fo->sg = g->ops[o].subgraph;
+        fo->tbase = g->subgraphs[fo->sg].tensor_base;
+    }
+    ta__var_table vtab;
+    const ta__var_table *vt = ta__var_scan(g, -1, &vtab, NULL, NULL) == TA_OK ? &vtab : NULL; /* build's scan passed */
+    f->n_vars = vt ? vt->n : 0;
+    f->vars = (ta__rt_rvar *)at;
+    at += up(f->n_vars * sizeof(ta__rt_rvar), TA);
+    for (uint32_t i = 0; i < f->n_vars; i++) {
+        f->vars[i].data = at;
+        f->vars[i].bytes = vt->v[i].bytes;
+        f->vars[i].fill = vt->v[i].fill;
+        at += up(vt->v[i].bytes, TA);
+    }
+    rt->flow = f;
+    ta__rt_flow_reset(rt);
+}
