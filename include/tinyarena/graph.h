@@ -199,6 +199,9 @@ typedef enum ta_op_kind {
     TA_OP_ADD_N,
     TA_OP_CUMSUM,
     TA_OP_EMBEDDING_LOOKUP,
+    /* no TFLite builtin: LOGISTIC then MUL(x, sigmoid(x)) fused by the SILU
+     * rewrite (rewrite.h); input 0 is x, intermediate 0 the elided sigmoid */
+    TA_OP_SILU,
     TA_OP_KIND_COUNT
 } ta_op_kind;
 

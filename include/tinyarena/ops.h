@@ -101,6 +101,8 @@ extern const ta_op_def ta_op_SLICE, ta_op_SPLIT, ta_op_SPLIT_V, ta_op_PACK, ta_o
     ta_op_SPACE_TO_DEPTH, ta_op_DEPTH_TO_SPACE, ta_op_SPACE_TO_BATCH_ND, ta_op_BATCH_TO_SPACE_ND, ta_op_MIRROR_PAD,
     ta_op_RESIZE_BILINEAR, ta_op_ARG_MAX, ta_op_ARG_MIN, ta_op_REDUCE_MAX, ta_op_REDUCE_MIN, ta_op_SUM, ta_op_ADD_N,
     ta_op_CUMSUM;
+/* issue 12: the SILU rewrite's fused LOGISTIC -> MUL (no TFLite builtin) */
+extern const ta_op_def ta_op_SILU;
 
 #ifdef __cplusplus
 }

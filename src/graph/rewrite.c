@@ -14,7 +14,9 @@ static const struct {
                {"overlap", TA_REWRITE_OVERLAP},
                {"dwinplace", TA_REWRITE_DWINPLACE},
                {"concat", TA_REWRITE_CONCAT},
-               {"slice", TA_REWRITE_SLICE}};
+               {"slice", TA_REWRITE_SLICE},
+               {"silu", TA_REWRITE_SILU},
+               {"inputs", TA_REWRITE_INPUTS}};
 #define N_NAMES (sizeof k_names / sizeof k_names[0])
 
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *d) {
@@ -34,7 +36,7 @@ ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *d) {
             const size_t m = n < sizeof word - 1 ? n : sizeof word - 1;
             memcpy(word, p, m);
             word[m] = '\0';
-            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%s' (alias, inplace, fusepad, order, overlap, dwinplace, concat, slice, all, none)", word);
+            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%s' (alias, inplace, fusepad, order, overlap, dwinplace, concat, slice, silu, inputs, all, none)", word);
         }
         if (!e) break;
         p = e + 1;
@@ -84,13 +86,6 @@ void ta__rw_count_usage(const ta_graph *g, tensor_usage *u) {
 }
 
 
-static bool same_shape(const ta_tensor *a, const ta_tensor *b) {
-    if (a->rank != b->rank) return false;
-    for (int32_t i = 0; i < a->rank; i++)
-        if (a->shape[i] != b->shape[i]) return false;
-    return true;
-}
-
 /* Elementwise-compatible: the same element count and element size, a type
  * with whole-byte elements. */
 static bool same_elements(const ta_tensor *a, const ta_tensor *b) {
@@ -112,7 +107,14 @@ bool ta__rw_inplace_candidate(const ta_graph *g, const ta_op_kind_set *inplace, 
         /* a binary op: every input exactly the output's shape, so the kernel
          * reads element i of each before writing element i */
         const ta_tensor *a = tensor0(g, op->inputs[0]), *c = tensor0(g, op->inputs[1]);
-        return a && c && same_shape(a, y) && same_shape(c, y) && a->dtype == y->dtype && c->dtype == y->dtype;
+        if (!a || !c || a->dtype != y->dtype || c->dtype != y->dtype) return false;
+        if (same_shape(a, y) && same_shape(c, y)) return true;
+        /* the other input broadcasts: ADD, SUB and MUL walk the output in
+         * order (the broadcast walker, kernels' add.c, sub.c, mul.c), so
+         * they read element i of a full-shape input before writing element
+         * i -- over that input, never over the broadcast one (pass 2 checks
+         * the two are not in one buffer) */
+        return (op->kind == TA_OP_ADD || op->kind == TA_OP_SUB || op->kind == TA_OP_MUL) && same_shape(x, y);
     }
     return op->n_inputs == 1;
 }
@@ -142,6 +144,7 @@ static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_work *p
     p->graph_mem = ta__bump_take(b, 1, p->graph_bytes);
     p->fused = ta__bump_take(b, n_ops, 1);
     p->conv_src = ta__bump_take(b, n_ops, sizeof(int32_t));
+    p->silu = ta__bump_take(b, n_ops, 2 * sizeof(int32_t));
     p->conv_pad = ta__bump_take(b, n_ops, 4 * sizeof(int32_t));
     p->order = ta__bump_take(b, n_ops, sizeof(uint32_t));
     p->dwip = ta__bump_take(b, n_ops, 1);
@@ -266,23 +269,53 @@ static bool fusable_pad(const ta_graph *g, const tensor_usage *u, uint32_t k, ui
     return true;
 }
 
-static ta_status copy_op(ta_graph *out, const ta_op *op, const int32_t *inputs, const ta_op_options *opt) {
+/* Op `op` into `out` as `kind`, reading inputs[0 .. n_in) with intermediates
+ * inter[0 .. n_inter) and options `opt` (everything else op's). */
+static ta_status copy_op(ta_graph *out, const ta_op *op, ta_op_kind kind, const int32_t *inputs, uint32_t n_in,
+                         const int32_t *inter, uint32_t n_inter, const ta_op_options *opt) {
     ta_op_desc d;
     memset(&d, 0, sizeof d);
-    d.kind = op->kind;
+    d.kind = kind;
     d.custom_name = op->custom_name;
     d.builtin_code = op->builtin_code;
     d.version = op->version;
     d.inputs = inputs;
-    d.n_inputs = op->n_inputs;
+    d.n_inputs = n_in;
     d.outputs = op->outputs;
     d.n_outputs = op->n_outputs;
-    d.intermediates = op->intermediates;
-    d.n_intermediates = op->n_intermediates;
+    d.intermediates = inter;
+    d.n_intermediates = n_inter;
     d.opt = opt;
     d.custom_data = op->custom_data;
     d.custom_data_bytes = op->custom_data_bytes;
     return ta_graph_add_op(out, &d, NULL);
+}
+
+/* Whether LOGISTIC op `k` of subgraph 0 fuses with the MUL reading its
+ * output into one SILU (rewrite.h gives the conditions); on success *mul
+ * gets the MUL's index.  The SILU kernel runs the LOGISTIC's and the MUL's
+ * arithmetic per element, so only what keeps that arithmetic the same is
+ * asked: one shape (no broadcasting), one dtype with a kernel for both. */
+static bool silu_pair(const ta_graph *g, const tensor_usage *u, uint32_t k, uint32_t *mul) {
+    const ta_subgraph *s = &g->subgraphs[0];
+    const ta_op *op = &g->ops[s->op_base + k];
+    if (op->kind != TA_OP_LOGISTIC || op->n_inputs != 1 || op->n_outputs != 1) return false;
+    const int32_t xi = op->inputs[0], si = op->outputs[0];
+    const ta_tensor *x = tensor0(g, xi), *sg = tensor0(g, si);
+    if (!x || !sg || xi == si || !ta_lifetime_is_planned(sg)) return false;
+    if (sg->flags & (TA_TENSOR_INPUT | TA_TENSOR_OUTPUT | TA_TENSOR_CONST | TA_TENSOR_VARIABLE)) return false;
+    if (u->uses[si] != 1 || u->producers[si] != 1) return false;
+    const uint32_t m = u->last_user[si];
+    const ta_op *mo = &g->ops[s->op_base + m];
+    if (m <= k || mo->kind != TA_OP_MUL || mo->n_inputs != 2 || mo->n_outputs != 1 || mo->n_intermediates) return false;
+    if (!((mo->inputs[0] == xi && mo->inputs[1] == si) || (mo->inputs[0] == si && mo->inputs[1] == xi))) return false;
+    const ta_tensor *y = tensor0(g, mo->outputs[0]);
+    if (!y || mo->outputs[0] == xi || mo->outputs[0] == si) return false;
+    if (x->dtype != sg->dtype || x->dtype != y->dtype || (x->dtype != TA_DTYPE_INT8 && x->dtype != TA_DTYPE_FLOAT32))
+        return false;
+    if (!same_shape(x, sg) || !same_shape(x, y)) return false;
+    *mul = m;
+    return true;
 }
 
 /* Steps: 1. count uses and producers of subgraph 0's tensors; 2. FUSEPAD:
@@ -306,7 +339,7 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
     ta__bump_init_aligned(&b, mem, bytes);
     if (!carve1(&b, g, flags, &p)) return ta_diag_set(d, TA_E_NO_MEMORY, "rewrite needs %zu bytes, has %zu", need, bytes);
     p.inplace = inplace;
-    uint32_t n_ops0 = 0, n_order = 0, fused = 0, moved = 0;
+    uint32_t n_ops0 = 0, n_order = 0, fused = 0, silu = 0, moved = 0;
     if (g->n_subgraphs) {
         const ta_subgraph *s0 = &g->subgraphs[0];
         n_ops0 = s0->n_ops;
@@ -314,6 +347,7 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
         for (uint32_t k = 0; k < n_ops0; k++) {
             p.fused[k] = 0;
             p.conv_src[k] = -1;
+            p.silu[2 * k] = p.silu[2 * k + 1] = -1;
         }
         for (uint32_t k = 0; (flags & TA_REWRITE_FUSEPAD) && k < n_ops0; k++) {
             uint32_t c;
@@ -323,6 +357,14 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
             p.conv_src[c] = g->ops[s0->op_base + k].inputs[0];
             memcpy(&p.conv_pad[4 * c], pad, sizeof pad);
             fused++;
+        }
+        for (uint32_t k = 0; (flags & TA_REWRITE_SILU) && k < n_ops0; k++) {
+            uint32_t m;
+            if (!silu_pair(g, &p.u, k, &m)) continue;
+            p.fused[k] = 1;
+            p.silu[2 * m] = g->ops[s0->op_base + k].inputs[0];
+            p.silu[2 * m + 1] = g->ops[s0->op_base + k].outputs[0];
+            silu++;
         }
         for (uint32_t k = 0; k < n_ops0; k++) {
             p.dwip[k] = 0;
@@ -365,20 +407,25 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
                 o.pad_left = p.conv_pad[4 * k + 2];
                 o.pad_right = p.conv_pad[4 * k + 3];
                 o.in_place = p.dwip[k] != 0;
-                st = copy_op(out, op, in, &o);
+                st = copy_op(out, op, op->kind, in, op->n_inputs, op->intermediates, op->n_intermediates, &o);
+            } else if (si == 0 && p.silu[2 * k] >= 0) {
+                /* the MUL becomes the SILU: x in, the sigmoid as its intermediate */
+                st = copy_op(out, op, TA_OP_SILU, &p.silu[2 * k], 1, &p.silu[2 * k + 1], 1, &op->opt);
             } else if (si == 0 && p.dwip[k]) {
                 ta_op_options o = op->opt;
                 o.in_place = true;
-                st = copy_op(out, op, op->inputs, &o);
+                st = copy_op(out, op, op->kind, op->inputs, op->n_inputs, op->intermediates, op->n_intermediates, &o);
             } else {
-                st = copy_op(out, op, op->inputs, &op->opt);
+                st = copy_op(out, op, op->kind, op->inputs, op->n_inputs, op->intermediates, op->n_intermediates,
+                             &op->opt);
             }
             if (st) return ta_diag_set(d, st, "rewrite: graph copy failed");
         }
         if ((st = ta_graph_set_io(out, s->inputs, s->n_inputs, s->outputs, s->n_outputs)))
             return ta_diag_set(d, st, "rewrite: graph copy failed");
     }
-    /* the folded PADs' outputs: nothing reads or writes them any more */
+    /* the folded PADs' outputs and the fused sigmoids: nothing reads or
+     * writes them any more */
     if (g->n_subgraphs) {
         const ta_subgraph *s0 = &g->subgraphs[0];
         for (uint32_t k = 0; k < n_ops0; k++)
@@ -386,6 +433,7 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
     }
     if (stats) {
         stats->fused_pads += fused;
+        stats->silu_fused += silu;
         stats->reordered += moved;
     }
     return TA_OK;

@@ -27,6 +27,16 @@ ta_status ta_rewrite_buffers(const ta_graph *g, const ta_lifetimes *lt, uint32_t
     return ta_rewrite_buffers_at(g, lt, flags, inplace, mem, bytes, buffer_of, NULL, stats, d);
 }
 
+/* Whether group r (a global tensor index) holds a graph input: without
+ * INPUTS, no output may be written over one.  A scan, run only when a join
+ * is otherwise decided. */
+static bool holds_input(const ta_graph *g, const int32_t *buffer_of, int32_t r) {
+    const ta_subgraph *s = &g->subgraphs[0];
+    for (uint32_t m = s->tensor_base; m < s->tensor_base + s->n_tensors; m++)
+        if (buffer_of[m] == r && (g->tensors[m].flags & TA_TENSOR_INPUT)) return true;
+    return false;
+}
+
 /* CONCAT at concatenation `op` (step `step`, fresh output yi, local): moves
  * the group of every input that qualifies (rewrite.h) into yi's buffer at
  * the input's slice.  Indices into buffer_of/at are global, `until` local.
@@ -216,11 +226,18 @@ ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint3
             for (uint32_t i = 0; i < op->n_inputs && join < 0; i++) {
                 if (!ta__rw_inplace_candidate(g, inplace, op, i)) continue;
                 const int32_t r = buffer_of[base + (uint32_t)op->inputs[i]] - (int32_t)base;
+                /* a broadcast other input must not be in the bytes written */
+                const int32_t o = op->n_inputs == 2 ? op->inputs[1 - i] : -1;
+                if (o >= 0 && !same_shape(tensor0(g, o), y) && buffer_of[base + (uint32_t)o] == r + (int32_t)base)
+                    continue;
                 if (until[r] == step) join = op->inputs[i];
             }
         }
         if (join < 0) continue;
         const int32_t r = buffer_of[base + (uint32_t)join];
+        /* ALIAS only reads its input's bytes; INPLACE and DWINPLACE write
+         * over them, a graph input's only with INPUTS */
+        if (!reshape && !(flags & TA_REWRITE_INPUTS) && holds_input(g, buffer_of, r)) continue;
         buffer_of[base + (uint32_t)yi] = r;
         /* over the input's bytes, wherever they sit in the group (a slice) */
         if (buffer_at) buffer_at[base + (uint32_t)yi] = buffer_at[base + (uint32_t)join];

@@ -25,6 +25,14 @@ static inline bool control_flow(const ta_op *op) {
     return op->kind == TA_OP_IF || op->kind == TA_OP_WHILE || op->kind == TA_OP_CALL_ONCE ||
            op->kind == TA_OP_CALL;
 }
+
+static inline bool same_shape(const ta_tensor *a, const ta_tensor *b) {
+    if (a->rank != b->rank) return false;
+    for (int32_t i = 0; i < a->rank; i++)
+        if (a->shape[i] != b->shape[i]) return false;
+    return true;
+}
+
 /* Uses (as an op input) and producers of each tensor of subgraph 0; `last_user`
  * is the last op reading it (meaningful when uses == 1).  Counts saturate. */
 typedef struct {
@@ -70,7 +78,8 @@ typedef struct order_s {
 
 typedef struct {
     ta_graph_limits lim;    /* of the new graph: what g uses */
-    uint8_t *fused;         /* per op of subgraph 0: a PAD folded into its conv */
+    uint8_t *fused;         /* per op of subgraph 0: a PAD folded into its conv, a LOGISTIC into its SILU */
+    int32_t *silu;          /* per op: a SILU's x and sigmoid tensor (2 each), or -1, -1 */
     int32_t *conv_src;      /* per op: the tensor a fused conv reads, or -1 */
     int32_t *conv_pad;      /* per op: top, bottom, left, right of a fused conv */
     uint32_t *order;        /* execution order: op indices of subgraph 0 */
@@ -88,9 +97,12 @@ typedef struct {
     const ta_op_kind_set *inplace; /* kinds that may run in place (INPLACE in ORDER's costs) */
 } pass1_work;
 
-/* Op k's input i as it runs (a fused conv reads the PAD's input). */
+/* Op k's input i as it runs (a fused conv reads the PAD's input, a SILU
+ * reads x where its MUL read the sigmoid). */
 static inline int32_t eff_input(const ta_graph *g, const pass1_work *p, uint32_t k, uint32_t i) {
-    return i == 0 && p->conv_src[k] >= 0 ? p->conv_src[k] : g->ops[g->subgraphs[0].op_base + k].inputs[i];
+    const int32_t t = g->ops[g->subgraphs[0].op_base + k].inputs[i];
+    if (i == 0 && p->conv_src[k] >= 0) return p->conv_src[k];
+    return p->silu[2 * k] >= 0 && t == p->silu[2 * k + 1] ? p->silu[2 * k] : t;
 }
 
 void ta__rw_count_usage(const ta_graph *g, tensor_usage *u);

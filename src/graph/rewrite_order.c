@@ -136,7 +136,7 @@ uint32_t ta__rw_order_ops(const ta_graph *g, uint32_t flags, pass1_work *p, uint
         o->credit[v] = 0;
         if ((flags & TA_REWRITE_INPLACE) && p->conv_src[k] < 0 && no - o->os[v] == 1) {
             for (uint32_t i = 0; i < op->n_inputs; i++)
-                if (ta__rw_inplace_candidate(g, p->inplace, op, i)) add_unique(o->pins, o->ps[v], &np, (uint32_t)o->buf[op->inputs[i]]);
+                if (eff_input(g, p, k, i) == op->inputs[i] && ta__rw_inplace_candidate(g, p->inplace, op, i)) add_unique(o->pins, o->ps[v], &np, (uint32_t)o->buf[op->inputs[i]]);
             o->credit[v] = o->size[o->outs[o->os[v]]];
         }
         o->zob[v] = ta__rng_next(&(uint64_t){0x9E3779B97F4A7C15ull * (v + 1)});

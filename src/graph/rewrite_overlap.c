@@ -70,6 +70,24 @@ ta_status ta_rewrite_overlaps(const ta_graph *g, const ta_lifetimes *lt, const i
                               const size_t *buffer_at, const ta_op_kind_set *walks, const ta_request *reqs, const ta_buffer_origin *origin,
                               size_t n_req, void *mem, size_t bytes, ta_overlap *out, size_t cap, size_t *n_out,
                               ta_rewrite_stats *stats, ta_diag *d) {
+    return ta_rewrite_overlaps_for(g, lt, TA_REWRITE_ALL, buffer_of, buffer_at, walks, reqs, origin, n_req, mem, bytes,
+                                   out, cap, n_out, stats, d);
+}
+
+/* Whether a tensor of group `r` (global index; buffer_of NULL: r alone) is
+ * a graph input. */
+static bool group_has_input(const ta_graph *g, const int32_t *buffer_of, uint32_t r) {
+    if (!buffer_of) return (g->tensors[r].flags & TA_TENSOR_INPUT) != 0;
+    const ta_subgraph *s = &g->subgraphs[0];
+    for (uint32_t m = s->tensor_base; m < s->tensor_base + s->n_tensors; m++)
+        if (buffer_of[m] == (int32_t)r && (g->tensors[m].flags & TA_TENSOR_INPUT)) return true;
+    return false;
+}
+
+ta_status ta_rewrite_overlaps_for(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const int32_t *buffer_of,
+                                  const size_t *buffer_at, const ta_op_kind_set *walks, const ta_request *reqs,
+                                  const ta_buffer_origin *origin, size_t n_req, void *mem, size_t bytes, ta_overlap *out,
+                                  size_t cap, size_t *n_out, ta_rewrite_stats *stats, ta_diag *d) {
     if (!g || !lt || !n_out || (n_req && (!reqs || !origin)) || (cap && !out))
         return ta_diag_set(d, TA_E_INVALID_ARG, "rewrite overlaps: NULL argument");
     *n_out = 0;
@@ -116,6 +134,8 @@ ta_status ta_rewrite_overlaps(const ta_graph *g, const ta_lifetimes *lt, const i
         if (yt != y_own && yt < g->n_tensors && g->tensors[yt].bytes > g->tensors[y_own].bytes) continue;
         if (xt >= g->n_tensors || yt >= g->n_tensors || req_of[xt] < 0 || req_of[yt] < 0 || req_of[xt] == req_of[yt])
             continue;
+        /* the walk writes over X: a graph input's bytes only with INPUTS */
+        if (!(flags & TA_REWRITE_INPUTS) && group_has_input(g, buffer_of, xt)) continue;
         const ta_request *rx = &reqs[req_of[xt]], *ry = &reqs[req_of[yt]];
         if (rx->last != step || ry->first != step || rx->fixed != TA_NO_OFFSET || ry->fixed != TA_NO_OFFSET)
             continue;
