@@ -56,7 +56,7 @@ static void table(void) {
     /* the kernels that run walk.h's ROWS walk when their output overlaps
      * their input (the OVERLAP rewrite), and no other */
     ta_op_list_overlap_kinds(&ta_op_list_all, &s);
-    const ta_op_kind rows[] = {TA_OP_CONV_2D, TA_OP_AVERAGE_POOL_2D, TA_OP_MAX_POOL_2D};
+    const ta_op_kind rows[] = {TA_OP_CONV_2D, TA_OP_AVERAGE_POOL_2D, TA_OP_MAX_POOL_2D, TA_OP_STRIDED_SLICE};
     n = 0;
     for (unsigned k = 0; k < TA_OP_KIND_COUNT; k++) n += ta_op_kind_set_has(&s, (ta_op_kind)k);
     CHECK_EQ_U(n, sizeof rows / sizeof rows[0]);

@@ -529,6 +529,14 @@ ta_status ta_strided_slice_resolve(ta_slice_params *p, const int32_t *in_shape, 
  * finds it there and copies nothing. */
 bool ta_strided_slice_view(const ta_slice_params *p, size_t *offset);
 
+/* Whether the kernel's walk is a forward gather (every stride positive,
+ * the output not empty): output element j comes from a strictly later
+ * input element than element j - 1, so writing the output over the input
+ * from up to *first bytes above the input's start (the first element's
+ * byte offset) never overwrites an element still to be read (walk.h,
+ * ta_walk_gather).  The kernel moves each element with memmove. */
+bool ta_strided_slice_forward(const ta_slice_params *p, size_t *first);
+
 ta_status ta_kernel_strided_slice(const ta_slice_params *p, const void *input, void *output);
 
 /* RESIZE_NEAREST_NEIGHBOR (resize_nearest.c), any element size, NHWC.

@@ -74,9 +74,11 @@ ta_status ta_op_list_needed(const ta_op_list *from, const ta_graph *g, const ta_
  * layer does not know kernels, so its callers pass this set in. */
 void ta_op_list_inplace_kinds(const ta_op_list *ops, ta_op_kind_set *out);
 
-/* The builtin kinds whose definition in `ops` runs walk.h's ROWS walk (one
- * kernel call per output row, in order) whenever its output overlaps its
- * input: what the OVERLAP rewrite (rewrite.h) may declare relations for. */
+/* The builtin kinds whose definition in `ops` runs a walk.h walk whenever
+ * its output overlaps its input -- the ROWS walk (one kernel call per
+ * output row, in order: CONV_2D, the pools) or a forward gather
+ * (STRIDED_SLICE) -- and checks it in poison mode: what the OVERLAP
+ * rewrite (rewrite.h) may declare relations for. */
 void ta_op_list_overlap_kinds(const ta_op_list *ops, ta_op_kind_set *out);
 
 /* The definitions (src/runtime/ops/). */

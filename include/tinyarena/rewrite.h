@@ -17,7 +17,9 @@
  *   TA_REWRITE_OVERLAP  a CONV_2D / AVERAGE_POOL_2D / MAX_POOL_2D writes its
  *                       output over the part of its dying input its walk
  *                       has consumed (an overlap relation, plan.h; the
- *                       walk is walk.h's ROWS);
+ *                       walk is walk.h's ROWS), a STRIDED_SLICE with
+ *                       positive strides over its input from up to its
+ *                       first element's offset (walk.h's forward gather);
  *   TA_REWRITE_DWINPLACE  a depthwise convolution writes its output over its
  *                       input, channel by channel through a one-channel
  *                       kernel scratch (TinyEngine's in-place depthwise);
@@ -305,7 +307,11 @@ size_t ta_rewrite_overlaps_bytes(const ta_graph *g);
  *     is live together exactly while the op runs;
  *   - the op is CONV_2D (any kernel, stride, dilation, SAME/VALID/EXPLICIT
  *     padding), AVERAGE_POOL_2D or MAX_POOL_2D with 4-D input and output,
- *     and its walk tolerates some overlap (d below X's bytes).
+ *     and its walk tolerates some overlap (d below X's bytes); or a
+ *     STRIDED_SLICE with constant begin/end/strides, every stride positive,
+ *     no ellipsis or new-axis mask and a non-empty output, resolved as the
+ *     kernel resolves it: its walk is a forward gather (walk.h
+ *     ta_walk_gather, d = X - Y - the first element's byte offset).
  * Each relation is TA_OVERLAP_BELOW with d = the walk's d (tensor bytes)
  * plus the padding and group bytes of X's request after X's tensor (its
  * offset and bytes subtracted), minus those of Y's: on the requests it permits exactly what the walk permits on

@@ -66,6 +66,59 @@ bool ta__rw_walk_geometry(const ta_graph *g, const ta_op *op, ta_conv_geometry *
  * larger member), so d is moved by those differences: the relation on the
  * requests then permits exactly the placements the walk permits on the
  * tensors (Y's bytes start its request, X's start its request). */
+/* A STRIDED_SLICE whose walk is a forward gather (walk.h ta_walk_gather):
+ * constant int32 begin, end and strides, every stride positive, no
+ * ellipsis or new-axis mask, a non-empty output of the input's dtype.
+ * Resolution is the kernel's (ta_strided_slice_resolve) for positive
+ * strides: begin from the end when negative, clamped to [0, n], 0 under
+ * begin_mask; end likewise (+ begin with `offset`), n under end_mask,
+ * begin + 1 under shrink.  *first gets the first element's byte offset. */
+static bool slice_first(const ta_graph *g, const ta_op *op, uint64_t *first) {
+    if (op->n_inputs != 4 || op->n_outputs != 1) return false;
+    const ta_tensor *x = tensor0(g, op->inputs[0]), *y = tensor0(g, op->outputs[0]);
+    if (!x || !y || x->rank < 1 || x->rank > 5 || x->dtype != y->dtype) return false;
+    const ta_op_options *o = &op->opt;
+    if (o->ellipsis_mask || o->new_axis_mask) return false;
+    const size_t es = ta_dtype_size(x->dtype);
+    if (!es || x->dtype == TA_DTYPE_INT4) return false;
+    const int32_t r = x->rank;
+    const unsigned char *bv[3];
+    for (int k = 0; k < 3; k++) {
+        const ta_tensor *t = tensor0(g, op->inputs[1 + k]);
+        if (!t || t->dtype != TA_DTYPE_INT32 || ta_tensor_elements(t) != (uint64_t)r) return false;
+        bv[k] = const_data(t, (size_t)r * 4);
+        if (!bv[k]) return false;
+    }
+    uint64_t at = 0, stride = 1, elems = 1;
+    for (int32_t a = r - 1; a >= 0; a--) {
+        int32_t b, e, s;
+        memcpy(&b, bv[0] + 4 * a, 4);
+        memcpy(&e, bv[1] + 4 * a, 4);
+        memcpy(&s, bv[2] + 4 * a, 4);
+        const int64_t n = x->shape[a];
+        if (s <= 0 || n <= 0) return false;
+        int64_t st = b < 0 ? (int64_t)b + n : b;
+        st = st < 0 ? 0 : st > n ? n : st;
+        if (o->begin_mask & (1 << a)) st = 0;
+        int64_t sp;
+        if (o->shrink_axis_mask & (1 << a)) {
+            sp = st >= n ? st : st + 1;
+        } else {
+            sp = (int64_t)e + (o->offset ? st : 0);
+            if (sp < 0) sp += n;
+            sp = sp < 0 ? 0 : sp > n ? n : sp;
+            if (o->end_mask & (1 << a)) sp = n;
+        }
+        if (sp <= st || st >= n) return false; /* an empty output has no walk */
+        elems *= (uint64_t)((sp - st + s - 1) / s);
+        at += (uint64_t)st * stride;
+        stride *= (uint64_t)n;
+    }
+    if (elems * es != y->bytes || ta_tensor_elements(y) != elems) return false;
+    *first = at * es;
+    return true;
+}
+
 ta_status ta_rewrite_overlaps(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of,
                               const size_t *buffer_at, const ta_op_kind_set *walks, const ta_request *reqs, const ta_buffer_origin *origin,
                               size_t n_req, void *mem, size_t bytes, ta_overlap *out, size_t cap, size_t *n_out,
@@ -139,11 +192,16 @@ ta_status ta_rewrite_overlaps_for(const ta_graph *g, const ta_lifetimes *lt, uin
         const ta_request *rx = &reqs[req_of[xt]], *ry = &reqs[req_of[yt]];
         if (rx->last != step || ry->first != step || rx->fixed != TA_NO_OFFSET || ry->fixed != TA_NO_OFFSET)
             continue;
-        ta_conv_geometry cg;
-        if (!ta__rw_walk_geometry(g, op, &cg)) continue;
-        ta_overlap rel;
-        if (ta_walk_conv2d(&cg, TA_CONV_WALK_ROWS, &rel, NULL) != TA_OK) continue;
         const ta_tensor *x = tensor0(g, op->inputs[0]), *y = tensor0(g, op->outputs[0]);
+        ta_overlap rel;
+        if (op->kind == TA_OP_STRIDED_SLICE) {
+            uint64_t first = 0;
+            if (!slice_first(g, op, &first) || ta_walk_gather(x->bytes, y->bytes, first, &rel, NULL) != TA_OK) continue;
+        } else {
+            ta_conv_geometry cg;
+            if (!ta__rw_walk_geometry(g, op, &cg) || ta_walk_conv2d(&cg, TA_CONV_WALK_ROWS, &rel, NULL) != TA_OK)
+                continue;
+        }
         if (rel.d >= (int64_t)x->bytes) continue; /* the walk tolerates no overlap */
         const int64_t dd = rel.d + (int64_t)(ta_request_padded(rx) - ax - x->bytes) - (int64_t)(ta_request_padded(ry) - y->bytes);
         if (n < cap) out[n] = (ta_overlap){(uint32_t)req_of[xt], (uint32_t)req_of[yt], TA_OVERLAP_BELOW, dd};
