@@ -320,7 +320,9 @@ static bool silu_pair(const ta_graph *g, const tensor_usage *u, uint32_t k, uint
 
 /* Steps: 1. count uses and producers of subgraph 0's tensors; 2. FUSEPAD:
  * mark every PAD that folds into its conv and note the conv's new input and
- * padding; 3. the execution order: the model's, minus folded PADs (ORDER
+ * padding; SILU: mark every LOGISTIC that fuses with its MUL and note the
+ * MUL's x and sigmoid; 3. the execution order: the model's, minus folded
+ * PADs and fused LOGISTICs (ORDER
  * may replace it, see ta__rw_order_ops); 4. copy every subgraph into the new graph --
  * tensors first (same indices; a folded PAD's output flagged ELIDED), then
  * the ops in order, a fused conv reading the PAD's input with EXPLICIT
