@@ -3,8 +3,8 @@
  *
  * For every model of the shared manifest the runtime runs, with TFLM's
  * graph (--rewrite none), with the graph and buffer rewrites
- * (alias,inplace,fusepad,order) and with every rewrite (all, the CLI's
- * default: + overlap): emits the budget header with the CLI
+ * (alias,inplace,fusepad,order), with each later group added in turn and
+ * with every rewrite (all, the CLI's default): emits the budget header with the CLI
  * (`tinyarena plan MODEL --header`, default strategy) and reads the figures
  * firmware compiles -- <P>_BYTES (planned), <P>_PERSISTENT_BYTES and
  * <P>_ARENA_BYTES for 64-bit and for 32-bit pointers, <P>_CONST_BYTES and
@@ -16,8 +16,8 @@
  * Prints a markdown table per graph and the geometric mean of the ratios,
  * then the chain: each model's `_ARENA_BYTES` with each step added (TFLM's
  * graph and rules; the whole-tensor rewrites alias,inplace,fusepad,order;
- * + dwinplace,concat,slice; + overlap, the default), and its ratio to TFLM's
- * smallest arena.
+ * + dwinplace,concat,slice; + overlap; + silu; + inputs, the default), and
+ * its ratio to TFLM's smallest arena.
  *   bench_fw_arena [DATA_DIR]   (DATA_DIR defaults to $TINYARENA_DATA;
  *                               the CLI is $TINYARENA_CLI, default build/tinyarena) */
 #include <math.h>
@@ -89,12 +89,19 @@ int main(int argc, char **argv) {
     char *tsv = (char *)cli_read_file(path, &tl);
     char hdr[] = "/tmp/bench_fw_arena_XXXXXX";
     if (!mkdtemp(hdr)) return 1;
-    enum { N_STEPS = 4 };
-    static const char *const k_steps[N_STEPS] = {"none", "alias,inplace,fusepad,order",
-                                                 "alias,inplace,fusepad,order,dwinplace,concat,slice", "all"};
+    enum { N_STEPS = 6 };
+    /* each step adds rewrites to the one before; the last is the default */
+    static const char *const k_steps[N_STEPS] = {
+        "none", "alias,inplace,fusepad,order", "alias,inplace,fusepad,order,dwinplace,concat,slice",
+        "alias,inplace,fusepad,order,dwinplace,concat,slice,overlap",
+        "alias,inplace,fusepad,order,dwinplace,concat,slice,overlap,silu", "all"};
     static const uint32_t k_flags[N_STEPS] = {
-        0u, TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER,
-        TA_REWRITE_ALL & ~TA_REWRITE_OVERLAP, TA_REWRITE_ALL};
+        0u,
+        TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER,
+        TA_REWRITE_ALL & ~(TA_REWRITE_OVERLAP | TA_REWRITE_SILU | TA_REWRITE_INPUTS),
+        TA_REWRITE_ALL & ~(TA_REWRITE_SILU | TA_REWRITE_INPUTS),
+        TA_REWRITE_ALL & ~TA_REWRITE_INPUTS,
+        TA_REWRITE_ALL};
     /* per model: TFLM's, then each step's _ARENA_BYTES */
     size_t *chain = calloc(mf.n * (N_STEPS + 1) + 1, sizeof *chain);
     for (int r = 0; r < N_STEPS; r++) {
@@ -154,8 +161,8 @@ int main(int argc, char **argv) {
     }
     /* the chain, one row per model with a TFLM figure */
     printf("\nThe chain (`_ARENA_BYTES`, 64-bit host; ratio to TFLM's smallest arena):\n\n");
-    printf("| model | TFLM smallest arena | TFLM's rules (`none`) | + alias, inplace, fusepad, order | + dwinplace, concat, slice | + overlap (default) |\n");
-    printf("|---|---|---|---|---|---|\n");
+    printf("| model | TFLM smallest arena | TFLM's rules (`none`) | + alias, inplace, fusepad, order | + dwinplace, concat, slice | + overlap | + silu | + inputs (default) |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
     double lg[N_STEPS] = {0};
     int nc = 0;
     for (size_t i = 0; i < mf.n; i++) {

@@ -97,10 +97,10 @@ int main(int argc, char **argv) {
         }
         char a[32], b[32], c[32], d[32], e[32];
         const size_t saved = r->arena > r->arena_rw ? r->arena - r->arena_rw : 0;
-        printf("%-46s %5zu %12s %12s %5zu %12s %12s %10s %6.1f%%  %u/%u/%u/%u/%u/%u/%u%s\n", r->name, r->bufs, fmt_bytes(r->bound, a),
+        printf("%-46s %5zu %12s %12s %5zu %12s %12s %10s %6.1f%%  %u/%u/%u/%u/%u/%u/%u/%u%s\n", r->name, r->bufs, fmt_bytes(r->bound, a),
                fmt_bytes(r->arena, b), r->bufs_rw, fmt_bytes(r->bound_rw, c), fmt_bytes(r->arena_rw, d), fmt_bytes(saved, e),
                r->arena ? 100.0 * (double)saved / (double)r->arena : 0.0, r->st.aliased, r->st.in_place, r->st.fused_pads,
-               r->st.reordered, r->st.dw_in_place, r->st.concat_in_place, r->st.slice_views,
+               r->st.reordered, r->st.dw_in_place, r->st.concat_in_place, r->st.slice_views, r->st.silu_fused,
                r->proven && r->proven_rw ? "" : " (not proven)");
         tot += r->arena;
         tot_rw += r->arena_rw;
@@ -111,17 +111,17 @@ int main(int argc, char **argv) {
     printf("%zu models: optimal arenas sum %s B under TFLM's rules, %s B rewritten\n", nr, fmt_bytes(tot, a),
            fmt_bytes(tot_rw, b));
     printf("\n| model | TFLM rules: bound | optimal | rewritten: bound | optimal | saved | aliased / in place / pads fused / "
-           "reordered / depthwise in place / concatenation inputs in place / slice views |\n");
+           "reordered / depthwise in place / concatenation inputs in place / slice views / silu fused |\n");
     printf("|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < nr; i++) {
         const row_t *r = &rows[i];
         if (r->arena_rw >= r->arena) continue;
         char c[32], c2[32], d[32], e[32], g[32];
         const size_t saved = r->arena - r->arena_rw;
-        printf("| %s | %s | %s | %s | %s | %s B (%.1f%%) | %u / %u / %u / %u / %u / %u / %u |\n", r->name, fmt_bytes(r->bound, c),
+        printf("| %s | %s | %s | %s | %s | %s B (%.1f%%) | %u / %u / %u / %u / %u / %u / %u / %u |\n", r->name, fmt_bytes(r->bound, c),
                fmt_bytes(r->arena, c2), fmt_bytes(r->bound_rw, d), fmt_bytes(r->arena_rw, e), fmt_bytes(saved, g),
                100.0 * (double)saved / (double)r->arena, r->st.aliased, r->st.in_place, r->st.fused_pads, r->st.reordered,
-               r->st.dw_in_place, r->st.concat_in_place, r->st.slice_views);
+               r->st.dw_in_place, r->st.concat_in_place, r->st.slice_views, r->st.silu_fused);
     }
     return 0;
 }

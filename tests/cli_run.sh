@@ -87,9 +87,12 @@ mn="$m/tflm/xtensa_mobilenet_v2_quantized_1x3x224x224.tflite"; dog="$c/tflm__xte
 "$cli" run "$mn" --input "$dog/input0.raw" --outputs "$tmp" --rewrite all --poison --runs 1 > "$tmp/rw.txt" || bad "rewritten run"
 cmp -s "$tmp/output0.bin" "$dog/tflm_output0.bin" && grep -q "strategy greedy, rewrites alias,inplace,fusepad,order" "$tmp/rw.txt" &&
   grep -q "^arena: planned 1279488 B (lower bound 1207360)" "$tmp/rw.txt" && ok "--rewrite all: output == TFLM, planned 1279488 B" || bad "--rewrite all: $(cat "$tmp/rw.txt")"
-json=$("$cli" run "$m/tflm/simple_add_model.tflite" --rewrite inplace --json --runs 1) && echo "$json" | grep -qF '"rewrites": "inplace"' &&
+json=$("$cli" run "$m/tflm/simple_add_model.tflite" --rewrite inplace,inputs --json --runs 1) && echo "$json" | grep -qF '"rewrites": "inplace,inputs"' &&
   echo "$json" | grep -qF '"planned": 32768' && ok "--rewrite in run JSON" || bad "--rewrite json: $json"
-"$cli" plan "$mn" --rewrite all --header "$tmp/rw_budget.h" > /dev/null && grep -qF "#define RW_BUDGET_REWRITES 0x37u /* alias,inplace,fusepad,overlap,dwinplace " "$tmp/rw_budget.h" &&
+# without 'inputs' no rewrite writes over a graph input: the ADD of two inputs is not in place
+json=$("$cli" run "$m/tflm/simple_add_model.tflite" --rewrite inplace --json --runs 1) && echo "$json" | grep -qF '"planned": 49152' &&
+  ok "--rewrite inplace keeps the inputs" || bad "--rewrite inplace without inputs: $json"
+"$cli" plan "$mn" --rewrite all --header "$tmp/rw_budget.h" > /dev/null && grep -qF "#define RW_BUDGET_REWRITES 0x237u /* alias,inplace,fusepad,overlap,dwinplace,inputs " "$tmp/rw_budget.h" &&
   grep -q "rw_budget_consts, RW_BUDGET_CONST_BYTES, RW_BUDGET_REWRITES, rw_budget_init, RW_BUDGET_INIT_BYTES,$" "$tmp/rw_budget.h" && ok "header records the rewrites" || bad "header rewrites"
 out=$("$cli" run "$mn" --rewrite bogus 2>&1); [ $? -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -q "unknown rewrite 'bogus'" && ok "bad rewrite: $out" || bad "bad rewrite: $out"
 

@@ -249,10 +249,17 @@ static void test_leaky_relu_hard_swish(void) {
     CHECK(ta_kernel_leaky_relu_s16(&p, 3, hx, hy) == TA_OK);
     /* TFLM's double rounding: 0.3 = 0.6 * 2^-1, so -32768 -> -19660.8 -> -19661 -> -9830.5 -> -9831 */
     CHECK(hy[0] == -9831 && hy[1] == -301 && hy[2] == 20000);
+    /* in place (LEAKY_RELU is an INPLACE kind): the same bytes over the input */
+    CHECK(ta_kernel_leaky_relu_s16(&p, 3, hx, hx) == TA_OK && memcmp(hx, hy, sizeof hy) == 0);
+    CHECK(ta_leaky_relu_prepare(&p, 0.5f, 0.5f, 10, 0.25f, -20) == TA_OK);
+    CHECK(ta_kernel_leaky_relu_s8(&p, 5, x, y) == TA_OK && ta_kernel_leaky_relu_s8(&p, 5, x, x) == TA_OK &&
+          memcmp(x, y, sizeof y) == 0);
+    CHECK(ta_leaky_relu_prepare(&p, 0.3f, 0.001f, 0, 0.001f, 0) == TA_OK);
     CHECK(ta_leaky_relu_prepare(&p, -0.1f, 1.0f, 0, 1.0f, 0) == TA_E_UNSUPPORTED);
     p.alpha = 0.1f;
     float fx[2] = {-2.0f, 3.0f}, fy[2];
     CHECK(ta_kernel_leaky_relu_f32(&p, 2, fx, fy) == TA_OK && fy[0] == -2.0f * 0.1f && fy[1] == 3.0f);
+    CHECK(ta_kernel_leaky_relu_f32(&p, 2, fx, fx) == TA_OK && memcmp(fx, fy, sizeof fy) == 0);
     /* hard swish: every int8 input for several scales, within one step of the real function */
     ta_hard_swish_params h;
     int worst = 0;

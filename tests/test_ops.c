@@ -40,7 +40,7 @@ static void table(void) {
                               TA_OP_GREATER,     TA_OP_GREATER_EQUAL, TA_OP_LESS,
                               TA_OP_LESS_EQUAL,  TA_OP_LOGICAL_AND,   TA_OP_LOGICAL_OR,
                               TA_OP_LOGICAL_NOT, TA_OP_ADD_N,      TA_OP_CUMSUM,
-                              TA_OP_ZEROS_LIKE,   TA_OP_SOFTMAX};
+                              TA_OP_ZEROS_LIKE,   TA_OP_SOFTMAX,       TA_OP_SILU,          TA_OP_LEAKY_RELU};
     uint32_t n = 0;
     for (unsigned k = 0; k < TA_OP_KIND_COUNT; k++) n += ta_op_kind_set_has(&s, (ta_op_kind)k);
     CHECK_EQ_U(n, sizeof yes / sizeof yes[0]);
@@ -56,7 +56,7 @@ static void table(void) {
     /* the kernels that run walk.h's ROWS walk when their output overlaps
      * their input (the OVERLAP rewrite), and no other */
     ta_op_list_overlap_kinds(&ta_op_list_all, &s);
-    const ta_op_kind rows[] = {TA_OP_CONV_2D, TA_OP_AVERAGE_POOL_2D, TA_OP_MAX_POOL_2D};
+    const ta_op_kind rows[] = {TA_OP_CONV_2D, TA_OP_AVERAGE_POOL_2D, TA_OP_MAX_POOL_2D, TA_OP_STRIDED_SLICE};
     n = 0;
     for (unsigned k = 0; k < TA_OP_KIND_COUNT; k++) n += ta_op_kind_set_has(&s, (ta_op_kind)k);
     CHECK_EQ_U(n, sizeof rows / sizeof rows[0]);

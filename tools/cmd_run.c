@@ -54,7 +54,8 @@ static void run_usage(FILE *f) {
             "                      buffer in the plan) or shared (one tail region)\n"
             "  --poison            canary-fill dead memory before each op and verify\n"
             "                      every live tensor's checksum after it\n"
-            "  --rewrite LIST      the rewrites: alias,inplace,fusepad,order,overlap, all\n"
+            "  --rewrite LIST      the rewrites: alias,inplace,fusepad,order,overlap,dwinplace,\n"
+            "                      concat,slice,silu, all\n"
             "                      (default) or none (TFLM's graph and rules); outputs stay\n"
             "                      byte-identical\n"
             "  --align-rule R      alignment rule: arch (default: element size, at least\n"
@@ -231,7 +232,7 @@ static int do_run(const run_args *a) {
     opt.max_iterations = (uint32_t)a->max_iter;
     opt.rewrites = a->rewrites;
     opt.align_rule = a->rule;
-    char rwn[64];
+    char rwn[96];
     ta_rewrite_names(a->rewrites, rwn, sizeof rwn);
     ta_runtime rt;
     ta_diag d;
@@ -263,7 +264,7 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
     ta_diag d;
     ta_status st;
     const ta_arena_breakdown b = *ta_runtime_breakdown(rt);
-    char rwn[64];
+    char rwn[96];
     ta_rewrite_names(a->rewrites, rwn, sizeof rwn);
     uint32_t n_in = ta_runtime_input_count(rt), n_out = ta_runtime_output_count(rt);
     if ((uint32_t)a->n_inputs > n_in) {

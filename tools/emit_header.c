@@ -82,7 +82,7 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     }
     fprintf(f, " * strategy: %s; arena %zu B, lower bound %zu B, %zu buffers; alignment rule %s\n", o->s->name,
             r->arena_bytes, r->lower_bound_bytes, mp->n, rn);
-    char rw[64];
+    char rw[96];
     ta_rewrite_names(rewrites, rw, sizeof rw);
     if (rewrites)
         fprintf(f, " * rewrites: %s -- the plan is of the rewritten graph (tinyarena/rewrite.h);\n"

@@ -11,7 +11,7 @@ int model_rewrite_graph(const ta_graph *g, uint32_t rewrites, const ta_graph **g
                         ta_rewrite_stats *stats, const char *what) {
     *graph = g;
     *mem = NULL;
-    if (!(rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE))) return CLI_OK;
+    if (!(rewrites & TA_REWRITE_GRAPH_FLAGS)) return CLI_OK;
     ta_diag d;
     size_t need = ta_rewrite_graph_bytes(g, rewrites);
     *mem = cli_xmalloc(need);
@@ -98,8 +98,8 @@ int model_plan_build_rewritten(model_plan *mp, const ta_graph *g, const ta_lifet
         const size_t cap = g->n_ops ? g->n_ops : 1, ob = ta_rewrite_overlaps_bytes(g);
         mp->overlaps = cli_xcalloc(cap, sizeof *mp->overlaps);
         void *om = cli_xmalloc(ob ? ob : 1);
-        st = ta_rewrite_overlaps(g, &mp->lt, mp->buffer_of, mp->buffer_at, &walks, mp->reqs, mp->origin, mp->n, om, ob, mp->overlaps, cap,
-                                 &mp->n_overlaps, stats, &d);
+        st = ta_rewrite_overlaps_for(g, &mp->lt, rewrites, mp->buffer_of, mp->buffer_at, &walks, mp->reqs, mp->origin, mp->n,
+                                     om, ob, mp->overlaps, cap, &mp->n_overlaps, stats, &d);
         free(om);
         if (st) return cli_error("%s: rewrite: %s: %s", what, ta_status_str(st), d.msg);
     }

@@ -203,6 +203,9 @@ typedef enum ta_op_kind {
     TA_OP_VAR_HANDLE,
     TA_OP_READ_VARIABLE,
     TA_OP_ASSIGN_VARIABLE,
+    /* no TFLite builtin: LOGISTIC then MUL(x, sigmoid(x)) fused by the SILU
+     * rewrite (rewrite.h); input 0 is x, intermediate 0 the elided sigmoid */
+    TA_OP_SILU,
     TA_OP_KIND_COUNT
 } ta_op_kind;
 

@@ -424,6 +424,24 @@ ta_status ta_kernel_tanh_s8(const ta_lut_act_params *p, size_t n, const int8_t *
                             int8_t *output);
 ta_status ta_kernel_tanh_f32(size_t n, const float *input, float *output);
 
+/* SILU: LOGISTIC then MUL(x, sigmoid(x)), fused by the SILU rewrite
+ * (rewrite.h; silu.c).  Per block of elements, the LOGISTIC kernel writes
+ * the sigmoid into a stack block and the MUL kernel multiplies x by it, so
+ * each output element is the unfused pair's, bit for bit.  int8: act is
+ * the LOGISTIC's prepare (x's scale and zero point), the rest the MUL's
+ * (ta_mul_prepare with x, the sigmoid tensor's quantisation and y);
+ * float32: the activation range.  y may be x (each element is read before
+ * it is written); no other overlap. */
+typedef struct ta_silu_params {
+    ta_lut_act_params act;
+    int32_t x_offset, s_offset, output_offset; /* -zp_x, -zp_sigmoid, zp_y */
+    int32_t output_mult, output_shift;
+    int32_t act_min, act_max;
+    float f_act_min, f_act_max;
+} ta_silu_params;
+ta_status ta_kernel_silu_s8(const ta_silu_params *p, size_t n, const int8_t *x, int8_t *y);
+ta_status ta_kernel_silu_f32(const ta_silu_params *p, size_t n, const float *x, float *y);
+
 /* ------------------------------------------------------------------------ */
 /* QUANTIZE, DEQUANTIZE (quantize.c, dequantize.c)                          */
 /* ------------------------------------------------------------------------ */
@@ -510,6 +528,14 @@ ta_status ta_strided_slice_resolve(ta_slice_params *p, const int32_t *in_shape, 
  * (rewrite.h) plans such an output inside its input, and the kernel then
  * finds it there and copies nothing. */
 bool ta_strided_slice_view(const ta_slice_params *p, size_t *offset);
+
+/* Whether the kernel's walk is a forward gather (every stride positive,
+ * the output not empty): output element j comes from a strictly later
+ * input element than element j - 1, so writing the output over the input
+ * from up to *first bytes above the input's start (the first element's
+ * byte offset) never overwrites an element still to be read (walk.h,
+ * ta_walk_gather).  The kernel moves each element with memmove. */
+bool ta_strided_slice_forward(const ta_slice_params *p, size_t *first);
 
 ta_status ta_kernel_strided_slice(const ta_slice_params *p, const void *input, void *output);
 

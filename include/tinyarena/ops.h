@@ -74,9 +74,11 @@ ta_status ta_op_list_needed(const ta_op_list *from, const ta_graph *g, const ta_
  * layer does not know kernels, so its callers pass this set in. */
 void ta_op_list_inplace_kinds(const ta_op_list *ops, ta_op_kind_set *out);
 
-/* The builtin kinds whose definition in `ops` runs walk.h's ROWS walk (one
- * kernel call per output row, in order) whenever its output overlaps its
- * input: what the OVERLAP rewrite (rewrite.h) may declare relations for. */
+/* The builtin kinds whose definition in `ops` runs a walk.h walk whenever
+ * its output overlaps its input -- the ROWS walk (one kernel call per
+ * output row, in order: CONV_2D, the pools) or a forward gather
+ * (STRIDED_SLICE) -- and checks it in poison mode: what the OVERLAP
+ * rewrite (rewrite.h) may declare relations for. */
 void ta_op_list_overlap_kinds(const ta_op_list *ops, ta_op_kind_set *out);
 
 /* The definitions (src/runtime/ops/). */
@@ -104,6 +106,8 @@ extern const ta_op_def ta_op_SLICE, ta_op_SPLIT, ta_op_SPLIT_V, ta_op_PACK, ta_o
 /* issue 18: control flow and resource variables */
 extern const ta_op_def ta_op_IF, ta_op_WHILE, ta_op_CALL_ONCE, ta_op_VAR_HANDLE, ta_op_READ_VARIABLE,
     ta_op_ASSIGN_VARIABLE;
+/* issue 12: the SILU rewrite's fused LOGISTIC -> MUL (no TFLite builtin) */
+extern const ta_op_def ta_op_SILU;
 
 #ifdef __cplusplus
 }

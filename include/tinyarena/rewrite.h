@@ -17,7 +17,9 @@
  *   TA_REWRITE_OVERLAP  a CONV_2D / AVERAGE_POOL_2D / MAX_POOL_2D writes its
  *                       output over the part of its dying input its walk
  *                       has consumed (an overlap relation, plan.h; the
- *                       walk is walk.h's ROWS);
+ *                       walk is walk.h's ROWS), a STRIDED_SLICE with
+ *                       positive strides over its input from up to its
+ *                       first element's offset (walk.h's forward gather);
  *   TA_REWRITE_DWINPLACE  a depthwise convolution writes its output over its
  *                       input, channel by channel through a one-channel
  *                       kernel scratch (TinyEngine's in-place depthwise);
@@ -25,12 +27,25 @@
  *                       straight into their slices of its output, and the
  *                       copy of those inputs disappears;
  *   TA_REWRITE_SLICE    a STRIDED_SLICE whose output is one contiguous byte
- *                       range of its input becomes a view of it (no copy).
+ *                       range of its input becomes a view of it (no copy);
+ *   TA_REWRITE_SILU     a LOGISTIC whose output only a MUL(x, sigmoid(x))
+ *                       reads fuses with it into one SILU op (the sigmoid
+ *                       tensor disappears), which may run in place over x;
+ *   TA_REWRITE_INPUTS   the policy for graph inputs: with it, the op that
+ *                       reads a graph input last may write its output over
+ *                       it (INPLACE, DWINPLACE, OVERLAP), as TinyEngine and
+ *                       most MCU runtimes do; without it no rewrite writes
+ *                       into a graph input's bytes.  Either way the input's
+ *                       pointer stays valid and the caller fills the input
+ *                       before every invoke: under TFLM's rules too, a
+ *                       later tensor may reuse an input's bytes after its
+ *                       last reader, so no input survives an invoke in
+ *                       general.
  *
  * Two passes, so that planners, emitters and the runtime all see the same
  * result and the runtime can redo it from the model bytes alone:
  *
- *  1. ta_rewrite_graph (FUSEPAD, ORDER, DWINPLACE's marks) builds a new graph with the same
+ *  1. ta_rewrite_graph (FUSEPAD, SILU, ORDER, DWINPLACE's marks) builds a new graph with the same
  *     tensors -- same indices, names, shapes -- and fewer or reordered ops.
  *     A folded PAD's output is flagged TA_TENSOR_ELIDED (never planned) and
  *     its conv gets padding TA_PAD_EXPLICIT with the PAD's amounts.  Op
@@ -69,8 +84,9 @@
  *   (outputs are needed after the last op).  The first input that qualifies
  *   is taken.  Kernels of these kinds read element i before writing element
  *   i and so may run with output == input (kernels.h; a test runs each).
- *   X may be a graph input: its bytes are overwritten after its last use,
- *   as TFLM's rules already let any later buffer reuse them.
+ *   X may be a graph input only with INPUTS (its bytes are overwritten by
+ *   its last reader, as TFLM's rules already let any later buffer reuse
+ *   them after it).
  * FUSEPAD  op PAD, or PADV2 whose pad value is the pad value PAD would use
  *   (int8: the output's zero point; float32: +0.0 or -0.0); 4-D, padding
  *   only height and width; input X not constant or variable; int8 with
@@ -112,7 +128,7 @@
  *   The kernel (kernels.h, depthwise_conv2d_inplace.c) computes channel c
  *   into the scratch, then writes it to channel c's slots, which every
  *   later channel leaves alone: each output element is the out-of-place
- *   kernel's arithmetic, so outputs stay byte-identical.  X may be a graph
+ *   kernel's arithmetic, so outputs stay byte-identical.  With INPUTS X may be a graph
  *   input, as for INPLACE: TFLM's own rules already let a later tensor
  *   reuse an input's bytes after its last use, so a TFLM user cannot read
  *   an input back after invoke either; refill inputs before every invoke.
@@ -151,6 +167,17 @@
  *   kernel finds Y at that address and copies nothing.  Nothing writes X's
  *   buffer while Y is needed (the INPLACE rule sees Y as a member).  Only
  *   ta_rewrite_buffers_at applies SLICE.
+ * SILU  op LOGISTIC with input X and output S, and op MUL reading X and S
+ *   (either order) with output Y: S planned, not a graph input or output,
+ *   written by the LOGISTIC only and read by that MUL only (once); X, S and
+ *   Y of one shape (no broadcasting) and one dtype, int8 or float32.  Pass 1
+ *   drops the LOGISTIC and turns the MUL into a TA_OP_SILU op: input 0 X,
+ *   output Y, the MUL's options, S as its intermediate 0 (flagged
+ *   TA_TENSOR_ELIDED: never planned, only its quantisation is read).  Its
+ *   kernel runs, per block of elements, the LOGISTIC kernel into a small
+ *   stack block and the MUL kernel on (X, block) -- the same per-element
+ *   arithmetic with S's quantisation, so every output byte is the unfused
+ *   pair's.  It reads element i before writing it: INPLACE may put Y over X.
  *
  * Nothing here allocates; both passes take caller memory sized by the
  * matching _bytes call.
@@ -179,7 +206,12 @@ extern "C" {
 #define TA_REWRITE_DWINPLACE 32u
 #define TA_REWRITE_CONCAT 64u
 #define TA_REWRITE_SLICE 128u
-#define TA_REWRITE_ALL 255u
+#define TA_REWRITE_SILU 256u
+#define TA_REWRITE_INPUTS 512u
+#define TA_REWRITE_ALL 1023u
+/* The flags ta_rewrite_graph (pass 1) acts on: without any of them the
+ * model's graph runs as it is. */
+#define TA_REWRITE_GRAPH_FLAGS (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE | TA_REWRITE_SILU)
 
 /* A set of op kinds, one bit per ta_op_kind. */
 typedef struct ta_op_kind_set {
@@ -203,10 +235,11 @@ typedef struct ta_rewrite_stats {
     uint32_t dw_in_place; /* depthwise convs whose output took their input's buffer (DWINPLACE) */
     uint32_t concat_in_place; /* CONCATENATION inputs written straight into their slice (CONCAT) */
     uint32_t slice_views;     /* STRIDED_SLICE outputs that are a view of their input (SLICE) */
+    uint32_t silu_fused;      /* LOGISTIC -> MUL pairs fused into one SILU op (SILU, pass 1) */
 } ta_rewrite_stats;
 
 /* Parses a comma-separated list of "alias", "inplace", "fusepad", "order",
- * "overlap", "dwinplace", "concat", "slice", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
+ * "overlap", "dwinplace", "concat", "slice", "silu", "inputs", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
  * unknown word in diag. */
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *diag);
 
@@ -218,12 +251,13 @@ const char *ta_rewrite_names(uint32_t flags, char *buf, size_t len);
 size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags);
 
 /*
- * Pass 1: FUSEPAD, ORDER and DWINPLACE's marks (other flags are ignored here).  Builds *out in
- * mem: every subgraph, every tensor (same indices; folded PAD outputs get
- * TA_TENSOR_ELIDED), subgraph 0's ops without the folded PADs and, with
+ * Pass 1: FUSEPAD, SILU, ORDER and DWINPLACE's marks (other flags are ignored here).  Builds *out in
+ * mem: every subgraph, every tensor (same indices; folded PAD outputs and
+ * fused sigmoids get TA_TENSOR_ELIDED), subgraph 0's ops without the folded
+ * PADs and fused LOGISTICs (a fused MUL becomes TA_OP_SILU) and, with
  * ORDER, in the order that keeps the fewest bytes live (costing INPLACE
  * with the kinds in `inplace`, as pass 2 will).  stats (optional)
- * gets fused_pads and reordered.  Deterministic.  TA_E_NO_MEMORY when bytes
+ * gets fused_pads, silu_fused and reordered.  Deterministic.  TA_E_NO_MEMORY when bytes
  * is below ta_rewrite_graph_bytes; TA_E_INVALID_ARG for unknown flags;
  * TA_E_MALFORMED for a graph ta_graph_validate refuses.
  */
@@ -273,7 +307,11 @@ size_t ta_rewrite_overlaps_bytes(const ta_graph *g);
  *     is live together exactly while the op runs;
  *   - the op is CONV_2D (any kernel, stride, dilation, SAME/VALID/EXPLICIT
  *     padding), AVERAGE_POOL_2D or MAX_POOL_2D with 4-D input and output,
- *     and its walk tolerates some overlap (d below X's bytes).
+ *     and its walk tolerates some overlap (d below X's bytes); or a
+ *     STRIDED_SLICE with constant begin/end/strides, every stride positive,
+ *     no ellipsis or new-axis mask and a non-empty output, resolved as the
+ *     kernel resolves it: its walk is a forward gather (walk.h
+ *     ta_walk_gather, d = X - Y - the first element's byte offset).
  * Each relation is TA_OVERLAP_BELOW with d = the walk's d (tensor bytes)
  * plus the padding and group bytes of X's request after X's tensor (its
  * offset and bytes subtracted), minus those of Y's: on the requests it permits exactly what the walk permits on
@@ -289,6 +327,14 @@ ta_status ta_rewrite_overlaps(const ta_graph *g, const ta_lifetimes *lt, const i
                               const size_t *buffer_at, const ta_op_kind_set *walks, const ta_request *reqs, const ta_buffer_origin *origin,
                               size_t n_req, void *mem, size_t bytes, ta_overlap *out, size_t cap, size_t *n_out,
                               ta_rewrite_stats *stats, ta_diag *diag);
+
+/* ta_rewrite_overlaps under the graph-input policy of `flags`: without
+ * TA_REWRITE_INPUTS, no relation lets an output overlap a group holding a
+ * graph input.  (ta_rewrite_overlaps is this with TA_REWRITE_ALL.) */
+ta_status ta_rewrite_overlaps_for(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const int32_t *buffer_of,
+                                  const size_t *buffer_at, const ta_op_kind_set *walks, const ta_request *reqs,
+                                  const ta_buffer_origin *origin, size_t n_req, void *mem, size_t bytes, ta_overlap *out,
+                                  size_t cap, size_t *n_out, ta_rewrite_stats *stats, ta_diag *diag);
 
 /* Pass 2 with views: ta_rewrite_buffers, plus CONCAT, which places group
  * members at byte offsets inside their group's buffer: buffer_at[t]

@@ -82,6 +82,20 @@ typedef struct ta_conv_geometry {
  */
 ta_status ta_walk_conv2d(const ta_conv_geometry *g, ta_conv_walk walk, ta_overlap *rel, ta_diag *diag);
 
+/*
+ * The overlap a forward gather tolerates: a kernel that writes output
+ * elements j = 0, 1, ... in order, element j read from input byte offset
+ * src(j) before it is written, src strictly increasing by at least one
+ * element per step (STRIDED_SLICE with positive strides, in row-major
+ * order).  Then src(j) - j * elem never decreases, so the output may start
+ * anywhere up to src(0) = `first` bytes above the input's start: each write
+ * lands at or below the element it replaces.  rel->kind = TA_OVERLAP_BELOW,
+ * rel->d = x_bytes - y_bytes - first (Y ending d below X's end); d + 1
+ * would write element 0 over the next one before its read when the gather
+ * is contiguous.  TA_E_INVALID_ARG for NULL or first + y_bytes > x_bytes.
+ */
+ta_status ta_walk_gather(uint64_t x_bytes, uint64_t y_bytes, uint64_t first, ta_overlap *rel, ta_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

@@ -99,3 +99,13 @@ ta_status ta_walk_conv2d(const ta_conv_geometry *g, ta_conv_walk walk, ta_overla
     rel->d = dd;
     return TA_OK;
 }
+
+ta_status ta_walk_gather(uint64_t x_bytes, uint64_t y_bytes, uint64_t first, ta_overlap *rel, ta_diag *diag) {
+    if (!rel) return ta_diag_set(diag, TA_E_INVALID_ARG, "walk: NULL relation");
+    if (first > x_bytes || y_bytes > x_bytes - first || x_bytes > ((uint64_t)1 << 40))
+        return ta_diag_set(diag, TA_E_INVALID_ARG, "walk: a gather of %llu bytes from %llu past %llu",
+                           (unsigned long long)y_bytes, (unsigned long long)first, (unsigned long long)x_bytes);
+    rel->kind = TA_OVERLAP_BELOW;
+    rel->d = (int64_t)(x_bytes - y_bytes - first);
+    return TA_OK;
+}

@@ -61,9 +61,9 @@ static size_t work_guess(const ta_runtime *rt) {
     b += (size_t)(lim.tensors + lim.ops) * (sizeof(ta_request) + sizeof(ta_buffer_origin) + sizeof(size_t) + 16);
     b += (size_t)(lim.tensors + 2 * lim.ops) * 16 + 1024;
     /* rewrites: a second graph and per-op tables (pass 1), per-tensor groups (pass 2) */
-    if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE))
-        b += ta_graph_bytes(&lim) + (size_t)lim.ops * 32 + (size_t)lim.tensors * 8 + 8 * ALIGN;
-    if (rt->opt.rewrites & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE))
+    if (rt->opt.rewrites & TA_REWRITE_GRAPH_FLAGS)
+        b += ta_graph_bytes(&lim) + (size_t)lim.ops * 40 + (size_t)lim.tensors * 8 + 8 * ALIGN;
+    if (rt->opt.rewrites & TA_REWRITE_GRAPH_FLAGS)
         b += (size_t)lim.tensors * 24 + (size_t)lim.ops * 24 + 4 * ALIGN; /* DWINPLACE's profile */
     if (rt->opt.rewrites & (TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_DWINPLACE | TA_REWRITE_CONCAT | TA_REWRITE_SLICE))
         b += (size_t)lim.tensors * (16 + sizeof(size_t)) + 7 * ALIGN;
@@ -137,14 +137,14 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     if (rw & ~TA_REWRITE_ALL) return ta_diag_set(diag, TA_E_INVALID_ARG, "unknown rewrite flags 0x%x", rw);
     if (rt->opt.planner == ta__rt_budget_plan && rt->opt.planner_ctx &&
         ((const ta_budget *)rt->opt.planner_ctx)->rewrites != rw) {
-        char a[64], b[64];
+        char a[96], b[96];
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "budget table was planned with rewrites %s, the runtime applies %s",
                            ta_rewrite_names(((const ta_budget *)rt->opt.planner_ctx)->rewrites, a, sizeof a),
                            ta_rewrite_names(rw, b, sizeof b));
     }
     ta_op_kind_set inplace; /* the kinds of this op list that may run in place */
     ta_op_list_inplace_kinds(rt->opt.ops, &inplace);
-    if (rw & (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE)) {
+    if (rw & TA_REWRITE_GRAPH_FLAGS) {
         /* the rewritten graph: same tensors, fewer or reordered ops */
         const size_t rb = ta_rewrite_graph_bytes(&w->g, rw);
         void *rmem = carve(&c, 1, rb);
@@ -305,8 +305,8 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         ta_overlap *arr = carve(&c, cap, sizeof *arr);
         void *om = carve(&c, 1, ob);
         if (!arr || !om) return short_work(rt, &c, 0, diag);
-        if ((st = ta_rewrite_overlaps(&w->g, &w->lt, w->buffer_of, w->buffer_at, &walks, w->reqs, w->origin, w->n_req, om, ob, arr,
-                                      cap, &n_ov, NULL, diag)))
+        if ((st = ta_rewrite_overlaps_for(&w->g, &w->lt, rw, w->buffer_of, w->buffer_at, &walks, w->reqs, w->origin,
+                                          w->n_req, om, ob, arr, cap, &n_ov, NULL, diag)))
             return st;
         release(&c, om, 0);
         ov = arr;

@@ -70,6 +70,20 @@ bool ta_strided_slice_view(const ta_slice_params *p, size_t *offset) {
     return true;
 }
 
+bool ta_strided_slice_forward(const ta_slice_params *p, size_t *first) {
+    if (!p || !first || p->rank < 1 || p->rank > TA_KERNEL_MAX_SLICE_RANK || !p->elem_size) return false;
+    uint64_t at = 0, stride = 1;
+    for (int32_t a = p->rank - 1; a >= 0; a--) {
+        /* every axis walks upwards and keeps an index (an empty output has no walk) */
+        if (p->stride[a] <= 0 || p->start[a] < 0 || p->stop[a] <= p->start[a] || p->stop[a] > p->in_shape[a])
+            return false;
+        at += (uint64_t)p->start[a] * stride;
+        stride *= (uint64_t)p->in_shape[a];
+    }
+    *first = (size_t)(at * p->elem_size);
+    return true;
+}
+
 static bool done(int32_t i, int32_t stop, int32_t stride) { return stride > 0 ? i >= stop : i <= stop; }
 
 ta_status ta_kernel_strided_slice(const ta_slice_params *p, const void *input, void *output) {
@@ -105,7 +119,9 @@ ta_status ta_kernel_strided_slice(const ta_slice_params *p, const void *input, v
                             i3 < 0 || i3 >= n[3] || i4 < 0 || i4 >= n[4])
                             return TA_E_INVALID_ARG;
                         int64_t off = i0 * str[0] + i1 * str[1] + i2 * str[2] + i3 * str[3] + i4 * str[4];
-                        memcpy(out + o * es, in + (size_t)off * es, es);
+                        /* memmove: the output may overlap the input (a
+                         * forward gather, ta_strided_slice_forward) */
+                        memmove(out + o * es, in + (size_t)off * es, es);
                         o++;
                     }
     return TA_OK;

@@ -31,6 +31,7 @@ static const ta_op_def *const k_all[] = {
     &ta_op_EXPAND_DIMS,
     &ta_op_SOFTMAX,
     &ta_op_LOGISTIC,
+    &ta_op_SILU,
     &ta_op_TANH,
     &ta_op_LEAKY_RELU,
     &ta_op_HARD_SWISH,

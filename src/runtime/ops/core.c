@@ -65,7 +65,7 @@ void ta_op_list_overlap_kinds(const ta_op_list *ops, ta_op_kind_set *out) {
     memset(out, 0, sizeof *out);
     for (uint32_t i = 0; ops && i < ops->count; i++) {
         const ta_op_def *d = ops->defs[i];
-        if (d && d->overlap == TA__OVERLAP_ROWS && d->kind < TA_OP_KIND_COUNT) ta_op_kind_set_add(out, (ta_op_kind)d->kind);
+        if (d && d->overlap != TA__OVERLAP_NONE && d->kind < TA_OP_KIND_COUNT) ta_op_kind_set_add(out, (ta_op_kind)d->kind);
     }
 }
 
@@ -445,7 +445,7 @@ bool ta__op_has_def(const ta_op_list *ops, const void *rec) {
 
 bool ta__op_walks_rows(const ta_op_list *ops, const void *rec) {
     const ta_op_def *d = rec ? ta__op_def_of_kind(ops, rec_kind(rec)) : NULL;
-    return d && d->overlap == TA__OVERLAP_ROWS;
+    return d && d->overlap != TA__OVERLAP_NONE; /* ROWS, or a checked forward gather */
 }
 
 ta_status ta__op_invoke_in(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,

@@ -1,5 +1,6 @@
 /*
  * LEAKY_RELU: int8 and int16 (two requantisations) and float32.
+ * Elementwise (element i read before it is written), it may run in place.
  */
 #include "runtime/ops/op.h"
 
@@ -38,4 +39,4 @@ static ta_status run_leaky(const ta__op_run *r) {
 }
 
 TA__OP_DEF(ta_op_LEAKY_RELU, LEAKY_RELU, leaky_params, k_fields_leaky, TA__CLEAR_PADDING(clear_leaky), prep_leaky,
-           run_leaky, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
+           run_leaky, TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));

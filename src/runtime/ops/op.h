@@ -258,7 +258,12 @@ enum {
  * runs walk.h's ROWS walk (ta__op_rows: one kernel call per output row, in
  * order), so the OVERLAP rewrite may declare the relation that walk
  * tolerates (ta_op_list_overlap_kinds, ops.h). */
-enum { TA__OVERLAP_NONE = 0, TA__OVERLAP_ROWS = 1 };
+enum { TA__OVERLAP_NONE = 0, TA__OVERLAP_ROWS = 1, TA__OVERLAP_GATHER = 2 };
+/* TA__OVERLAP_GATHER: the op copies output elements in order, each from a
+ * strictly later input element than the one before (a forward gather:
+ * walk.h's ta_walk_gather), reading each before writing it, and moves
+ * overlapping bytes with memmove; in poison mode (check_walk) it refuses
+ * an output placed above what that walk tolerates (TA_E_OVERLAP). */
 
 /* What an op's kernels need of the alignment of its buffers (issue 17), in
  * bytes, beyond each operand's element size -- which every operand gets

@@ -1,6 +1,7 @@
 /*
  * STRIDED_SLICE with constant begin, end and strides (no ellipsis or
- * new-axis masks), rank up to 5.
+ * new-axis masks), rank up to 5.  With positive strides its walk is a
+ * forward gather: the OVERLAP rewrite may put its output over its input.
  */
 #include "runtime/ops/op.h"
 
@@ -58,8 +59,22 @@ static ta_status run_slice(const ta__op_run *r) {
     /* a view (the SLICE rewrite): the output is already the input's range */
     size_t off;
     if (in && out && ta_strided_slice_view(r->params, &off) && out == in + off) return TA_OK;
+    /* poison mode: an output over the input must start no higher than the
+     * forward gather tolerates (the OVERLAP rewrite's relation) */
+    const ta_slice_params *p = r->params;
+    size_t n_out = p->elem_size;
+    for (int32_t a = 0; a < p->rank; a++) {
+        const int64_t st = p->start[a], sp = p->stop[a], sd = p->stride[a];
+        const int64_t len = sd > 0 ? (sp - st + sd - 1) / sd : (st - sp - sd - 1) / -sd;
+        n_out *= len > 0 ? (size_t)len : 0;
+    }
+    size_t n_in = p->elem_size;
+    for (int32_t a = 0; a < p->rank; a++) n_in *= p->in_shape[a] > 0 ? (size_t)p->in_shape[a] : 0;
+    if (r->check_walk && in && out && ta__op_bytes_overlap(in, n_in, out, n_out) &&
+        (!ta_strided_slice_forward(p, &off) || (uintptr_t)out > (uintptr_t)in + off))
+        return TA_E_OVERLAP;
     return ta_kernel_strided_slice(r->params, in, out);
 }
 
-TA__OP_DEF(ta_op_STRIDED_SLICE, STRIDED_SLICE, ta_slice_params, k_fields_sl, TA__CLEAR_PADDING(clear_sl), prep_slice,
-           run_slice, 0, TA__T_ANY);
+TA__OP_DEF_OV(ta_op_STRIDED_SLICE, STRIDED_SLICE, ta_slice_params, k_fields_sl, TA__CLEAR_PADDING(clear_sl), prep_slice,
+              run_slice, 0, TA__T_ANY, TA__OVERLAP_GATHER);
