@@ -24,6 +24,7 @@
  */
 #include "runtime/kernels/conv_common.h"
 #include "runtime/kernels/dot_s8.h"
+#include "runtime/kernels/kernel_variants.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
 #ifdef TA__X86_DISPATCH
@@ -281,9 +282,7 @@ static bool dw3_run(const ta_dwconv_params *p, const int8_t *input, const int8_t
                     int8_t *output) {
     const int32_t C = p->output.c;
     const int32_t dm = p->depth_multiplier;
-    if (p->filter.h != 3 || p->filter.w != 3 || (dm != 1 && dm % 4 != 0) || C % 4 != 0 ||
-        p->q.input_offset < -127 || p->q.input_offset > 128)
-        return false;
+    if (!ta__dw3_ok(p)) return false;
     const bool sat = TA__RQ_SAT && ta__rq_sat_ok(&p->q, C);
     const bool rqs = TA__RQS && ta__rqs_layer_ok(&p->q, C);
     const bool full = p->q.act_min == -128 && p->q.act_max == 127;
@@ -393,9 +392,7 @@ static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int
     const ta_dims4 in = p->input, out = p->output;
     const int32_t C = out.c;
     const int32_t dm = p->depth_multiplier;
-    if (p->filter.h != 3 || p->filter.w != 3 || (dm != 1 && dm % 4 != 0) || C % 4 != 0 ||
-        p->q.input_offset < -127 || p->q.input_offset > 128)
-        return false;
+    if (!ta__dw3_ok(p)) return false;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     const bool sat = ta__rqm_layer_ok(&p->q, C); /* ta__rqm_s8, the assembly requantisation */
     const int32_t dh = p->dilation_h, dw = p->dilation_w;
@@ -496,22 +493,29 @@ static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, ptrdiff_t sx, ptrdiff_
 #endif
 }
 
+#if defined(TA__DOT_DSP) || defined(__ARM_ARCH_6M__)
+/* The 3x3 kernel, a variant of its own (TA_KV_DW_S8_3X3_DSP / _M0). */
+ta_status ta__kv_dw_s8_3x3(ta_kernel_args *a) {
+#if defined(TA__DOT_DSP)
+    return dw3_run(a->p, a->input, a->weights, a->bias, a->output) ? TA_OK : TA_E_UNSUPPORTED;
+#else
+    return dw3_m0_run(a->p, a->input, a->weights, a->bias, a->output) ? TA_OK : TA_E_UNSUPPORTED;
+#endif
+}
+#endif
+
+/* The general loops (TA_KV_DW_S8_GEN*). */
 #ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void dw_body(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output, int isa) {
 #else
-/* One build: the body is the kernel itself (a wrapper around it costs GCC
+/* One build: the body is the variant itself (a wrapper around it costs GCC
  * registers in the hot loops on Cortex-M). */
 #define isa 0
-void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
-                                  const int32_t *bias, int8_t *output) {
+static void dw_gen(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                   int8_t *output) {
 #endif
     (void)isa;
-#if defined(TA__DOT_DSP)
-    if (dw3_run(p, input, filter, bias, output)) return;
-#elif defined(__ARM_ARCH_6M__)
-    if (dw3_m0_run(p, input, filter, bias, output)) return;
-#endif
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
@@ -639,7 +643,33 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
 #ifdef TA__X86_DISPATCH
 /* x86-64: the portable, SSE4.1 and AVX2 builds of the body, chosen at run
  * time (simd_x86.h). */
-TA__X86_KERNEL(ta__depthwise_conv2d_s8_fast, ta_dwconv_params, dw_body)
+TA__X86_KERNEL(ta__depthwise_conv2d_s8_gen_x86, ta_dwconv_params, dw_body)
+ta_status ta__kv_dw_s8_gen(ta_kernel_args *a) {
+    ta__depthwise_conv2d_s8_gen_x86(a->p, a->input, a->weights, a->bias, a->output);
+    return TA_OK;
+}
 #else
 #undef isa
+ta_status ta__kv_dw_s8_gen(ta_kernel_args *a) {
+    dw_gen(a->p, a->input, a->weights, a->bias, a->output);
+    return TA_OK;
+}
 #endif
+
+/* Which variant runs: the 3x3 kernel where it applies (Cortex-M), else the
+ * general loops. */
+ta_status ta__depthwise_conv2d_s8_fast_run(ta_kernel_args *a) {
+#if defined(TA__DOT_DSP)
+    return ta__kv_run(ta__dw3_ok(a->p) ? TA_KV_DW_S8_3X3_DSP : TA_KV_DW_S8_GEN_DSP, a);
+#elif defined(__ARM_ARCH_6M__)
+    return ta__kv_run(ta__dw3_ok(a->p) ? TA_KV_DW_S8_3X3_M0 : TA_KV_DW_S8_GEN_M0, a);
+#else
+    return ta__kv_run(TA_KV_DW_S8_GEN, a);
+#endif
+}
+
+void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *bias, int8_t *output) {
+    ta_kernel_args a = {.p = p, .input = input, .weights = filter, .bias = bias, .output = output};
+    (void)ta__depthwise_conv2d_s8_fast_run(&a);
+}

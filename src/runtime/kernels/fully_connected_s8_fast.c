@@ -12,6 +12,7 @@
  *  3. + input_offset * weight sum + bias, requantised inline (requant.h).
  */
 #include "runtime/kernels/dot_s8.h"
+#include "runtime/kernels/kernel_variants.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
 #ifdef TA__X86_DISPATCH
@@ -69,3 +70,9 @@ TA__X86_KERNEL(ta__fully_connected_s8_fast, ta_fc_params, fc_body)
 #else
 #undef isa
 #endif
+
+/* The fast kernel as a variant (TA_KV_FC_S8_FAST): one for every family. */
+ta_status ta__kv_fc_s8_fast(ta_kernel_args *a) {
+    ta__fully_connected_s8_fast(a->p, a->input, a->weights, a->bias, a->output);
+    return TA_OK;
+}
