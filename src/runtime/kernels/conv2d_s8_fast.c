@@ -64,10 +64,11 @@ static TA__ALWAYS_INLINE void conv_body(const ta_conv_params *p, const int8_t *i
                         const int32_t *bias, int8_t *output, int isa) {
     const int32_t pw_done = 0;
 #else
-/* One build: the body is the variant itself (a wrapper around it costs GCC
- * registers in the hot loops on Cortex-M). */
+/* One build: the body is a function of its own, not inlined into the
+ * variant's wrapper (reading its arguments from the ta_kernel_args there
+ * cost GCC registers in the hot loops: Cortex-M3 9% more instructions). */
 #define isa 0
-static void conv_gen(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+static __attribute__((noinline)) void conv_gen(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
                      int8_t *output, int32_t pw_done) {
 #endif
     (void)isa;
@@ -219,14 +220,7 @@ static void conv_gen(const ta_conv_params *p, const int8_t *input, const int8_t 
                         }
                         const uint32_t f0 = ta__fold(bias, oc0, p->q.input_offset, s0);
                         const uint32_t f1 = ta__fold(bias, oc1, p->q.input_offset, s1);
-                        int8_t *op = orow + (ptrdiff_t)ox * out.c;
-                        op[oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + f0);
-                        if (oc1 != oc0) op[oc1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + f1);
-                        if (pair) {
-                            op += out.c;
-                            op[oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[2] + f0);
-                            if (oc1 != oc0) op[oc1] = ta__rq_s8(&r1, ro, (uint32_t)acc[3] + f1);
-                        }
+                        ta__rq_store_2x2(orow + (ptrdiff_t)ox * out.c, out.c, oc0, oc1, &r0, &r1, ro, f0, f1, acc, pair);
                         ox += pair ? 2 : 1;
                     }
                 }
@@ -246,7 +240,11 @@ ta_status ta__kv_conv_s8_gen(ta_kernel_args *a) {
 #else
 #undef isa
 ta_status ta__kv_conv_s8_gen(ta_kernel_args *a) {
+#if defined(TA__DOT_DSP) || defined(__ARM_ARCH_6M__)
     conv_gen(a->p, a->input, a->weights, a->bias, a->output, a->from);
+#else
+    conv_gen(a->p, a->input, a->weights, a->bias, a->output, 0); /* no 1x1 kernel runs before it */
+#endif
     return TA_OK;
 }
 #endif

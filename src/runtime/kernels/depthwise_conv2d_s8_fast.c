@@ -537,10 +537,11 @@ ta_status ta__kv_dw_s8_3x3(ta_kernel_args *a) {
 static TA__ALWAYS_INLINE void dw_body(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output, int isa) {
 #else
-/* One build: the body is the variant itself (a wrapper around it costs GCC
- * registers in the hot loops on Cortex-M). */
+/* One build: the body is a function of its own, not inlined into the
+ * variant's wrapper (reading its arguments from the ta_kernel_args there
+ * cost GCC registers in the hot loops: Cortex-M3 10% more instructions). */
 #define isa 0
-static void dw_gen(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+static __attribute__((noinline)) void dw_gen(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
                    int8_t *output) {
 #endif
     (void)isa;

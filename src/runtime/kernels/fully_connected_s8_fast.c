@@ -50,14 +50,7 @@ void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, con
                 TA__DOT_2X2(x, x + D, w0, w1, D, acc);
             else
                 TA__DOT_1X2(x, w0, w1, D, acc);
-            int8_t *op = output + (ptrdiff_t)b * O;
-            op[o0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + f0);
-            if (o1 != o0) op[o1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + f1);
-            if (two) {
-                op += O;
-                op[o0] = ta__rq_s8(&r0, ro, (uint32_t)acc[2] + f0);
-                if (o1 != o0) op[o1] = ta__rq_s8(&r1, ro, (uint32_t)acc[3] + f1);
-            }
+            ta__rq_store_2x2(output + (ptrdiff_t)b * O, O, o0, o1, &r0, &r1, ro, f0, f1, acc, two);
             b += two ? 2 : 1;
         }
     }

@@ -19,6 +19,7 @@
 #define TA_KERNELS_REQUANT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "runtime/kernels/fixedpoint.h"
@@ -175,6 +176,23 @@ static inline int8_t ta__rq_s8(const ta__rq *r, ta__rq_out o, uint32_t acc_plus_
     a = a < o.act_min ? o.act_min : a;
     a = a > o.act_max ? o.act_max : a;
     return (int8_t)a;
+}
+
+/* The outputs of a 2x2 block of dot products (dot_s8.h's acc[r * 2 + c]):
+ * channels c0 and c1 (constants r0, r1, folds f0, f1) of one pixel at op,
+ * and when two, of the next at op + stride.  c1 == c0 (an odd last channel
+ * paired with itself) stores it once.  The general convolution's clipped
+ * windows and the fully connected kernel share it. */
+static inline void ta__rq_store_2x2(int8_t *op, ptrdiff_t stride, int32_t c0, int32_t c1, const ta__rq *r0,
+                                    const ta__rq *r1, ta__rq_out ro, uint32_t f0, uint32_t f1, const int32_t acc[4],
+                                    bool two) {
+    op[c0] = ta__rq_s8(r0, ro, (uint32_t)acc[0] + f0);
+    if (c1 != c0) op[c1] = ta__rq_s8(r1, ro, (uint32_t)acc[1] + f1);
+    if (two) {
+        op += stride;
+        op[c0] = ta__rq_s8(r0, ro, (uint32_t)acc[2] + f0);
+        if (c1 != c0) op[c1] = ta__rq_s8(r1, ro, (uint32_t)acc[3] + f1);
+    }
 }
 
 /* A shorter requantisation for the common layer: no left shift, rounding
