@@ -401,7 +401,8 @@ static int32_t pw_run(const ta_conv_params *p, const int8_t *input, const int8_t
         /* one build per channel count and requantisation */
         const int rmode = ta__pw_group_make(p, layer_ok, oc0, nch, depth, &g);
         const pw_px x = {p, input, output, oc0, wbuf, &g};
-        ta_kernel_args a = {.ctx = &x};
+        ta_kernel_args a; /* the pixel loop reads only ctx: no memset per group */
+        a.ctx = &x;
         if (ta__kv_run((nch == 4 ? TA_KV_CONV_S8_PW4_R0 : TA_KV_CONV_S8_PW2_R0) + (unsigned)rmode, &a)) return -1;
     }
     return oc0;
