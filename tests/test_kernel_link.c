@@ -32,8 +32,9 @@ static ta_requant requant(void) {
 }
 
 static ta_conv_params conv(int32_t k, int32_t c, int32_t oc, int32_t pad) {
-    ta_conv_params p = {.input = {1, 8, 8, c}, .filter = {oc, k, k, c}, .output = {1, 8 + 2 * pad - k + 1, 8 + 2 * pad - k + 1, oc},
-                        .stride_h = 1, .stride_w = 1, .dilation_h = 1, .dilation_w = 1, .pad_h = pad, .pad_w = pad};
+    const int32_t o = 8 + 2 * pad - k + 1;
+    ta_conv_params p = {.input = {1, 8, 8, c}, .filter = {oc, k, k, c}, .output = {1, o, o, oc}, .stride_h = 1,
+                        .stride_w = 1, .dilation_h = 1, .dilation_w = 1, .pad_h = pad, .pad_w = pad};
     p.q = requant();
     return p;
 }

@@ -220,7 +220,8 @@ static __attribute__((noinline)) void conv_gen(const ta_conv_params *p, const in
                         }
                         const uint32_t f0 = ta__fold(bias, oc0, p->q.input_offset, s0);
                         const uint32_t f1 = ta__fold(bias, oc1, p->q.input_offset, s1);
-                        ta__rq_store_2x2(orow + (ptrdiff_t)ox * out.c, out.c, oc0, oc1, &r0, &r1, ro, f0, f1, acc, pair);
+                        ta__rq_store_2x2(orow + (ptrdiff_t)ox * out.c, out.c, oc0, oc1, &r0, &r1, ro, f0, f1, acc,
+                                         pair);
                         ox += pair ? 2 : 1;
                     }
                 }

@@ -141,7 +141,9 @@ static ta_status prep_dwconv(ta__op_ctx *c) {
 static ta_status conv_call(const ta__op_run *r, const ta_conv_params *p, const void *in, void *out) {
     void *w = ta__op_in_ptr(r, 1), *b = ta__op_in_ptr(r, 2);
     if (r->path == TA__P_S8) return ta_kernel_conv2d_s8(p, in, w, b, out);
-    const unsigned v = r->path == TA__P_S16 ? TA_KV_CONV_S16 : r->path == TA__P_S16_B32 ? TA_KV_CONV_S16_B32 : TA_KV_CONV_F32;
+    const unsigned v = r->path == TA__P_S16       ? TA_KV_CONV_S16
+                       : r->path == TA__P_S16_B32 ? TA_KV_CONV_S16_B32
+                                                  : TA_KV_CONV_F32;
     ta_kernel_args a = {.p = p, .input = in, .weights = w, .bias = b, .output = out};
     TA__KV_NOTE(TA_KV_BIT(v));
     return ta__kv_run(v, &a);
