@@ -152,6 +152,7 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
         emit_blob(f, lo, up, "init", "INIT_BYTES", (const unsigned char *)fw->init, fw->init_bytes);
     }
     if (rb) emit_ops(f, mp->g, lo, up);
+    if (rb) emit_kernels(f, fw->kernels, up);
     fprintf(f, "static const ta_budget_entry %s_entries[%s_COUNT] = {\n", lo, up);
     fprintf(f, "    /* kind, subgraph, index, offset, size, first, last */\n");
     for (size_t k = 0; k < mp->n; k++) {

@@ -27,4 +27,7 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
  * a ta_op_list of the definitions subgraph 0 of g needs (nothing when the
  * runtime cannot run g). */
 void emit_ops(FILE *f, const ta_graph *g, const char *lo, const char *up);
+/* The header's kernel variants (emit_ops.c): <P>_KERNELS, the mask for
+ * TA_KERNELS_LINK (tinyarena/kernel_link.h). */
+void emit_kernels(FILE *f, uint32_t mask, const char *up);
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "tinyarena/kernel_link.h"
 #include "tinyarena/ops.h"
 
 void emit_ops(FILE *f, const ta_graph *g, const char *lo, const char *up) {
@@ -22,4 +23,14 @@ void emit_ops(FILE *f, const ta_graph *g, const char *lo, const char *up) {
     fprintf(f, "};\n");
     fprintf(f, "static const ta_op_list %s_ops = {%s_op_defs, %s_OPS_COUNT, false};\n", lo, lo, up);
     fprintf(f, "#define %s_OPS (&%s_ops)\n\n", up, lo);
+}
+
+void emit_kernels(FILE *f, uint32_t mask, const char *up) {
+    fprintf(f, "/* The kernel variants its ops call, on each CPU family (tinyarena/kernel_link.h):\n"
+               " * firmware that defines TA_KERNELS_LINK(%s_KERNELS) links only these. */\n", up);
+    fprintf(f, "#include \"tinyarena/kernel_link.h\"\n");
+    fprintf(f, "#define %s_KERNELS 0x%08xu /*", up, mask);
+    for (unsigned v = 0; v < TA_KV_COUNT; v++)
+        if (mask >> v & 1u) fprintf(f, " %s", ta_kernel_variant_name(v));
+    fprintf(f, " */\n\n");
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tinyarena/kernel_link.h"
 #include "tinyarena/rewrite.h"
 
 /* 16-byte aligned copy for blobs the runtime reads in place. */
@@ -31,11 +32,21 @@ bool fw_make(const unsigned char *model, size_t len, const ta_plan_table *table,
     bool ok = ta_runtime_open(&rt, model, len, &opt, d) == TA_OK && cli_runtime_query(&rt, &work, &wb, &fw->in_arena, d) == TA_OK;
     if (ok) {
         arena = cli_xmalloc(fw->in_arena.total);
+        memset(arena, 0, fw->in_arena.total); /* the invoke below reads the inputs */
         ok = ta_runtime_init(&rt, work, wb, arena, fw->in_arena.total, d) == TA_OK &&
              ta_runtime_export_consts(&rt, NULL, 0, &fw->consts_bytes, d) == TA_OK &&
              ta_runtime_export_init(&rt, NULL, 0, NULL, 0, &fw->init_bytes, d) == TA_OK;
     }
     if (ok) {
+        /* the kernel variants the target will call: one invoke with the
+         * recorder on (the values do not matter, the parameters do); a
+         * model the host cannot run keeps them all */
+        uint32_t kv = 0;
+        ta_diag id;
+        ta_kernel_variants_record(&kv);
+        const bool ran = ta_runtime_invoke(&rt, &id) == TA_OK;
+        ta_kernel_variants_record(NULL);
+        fw->kernels = ran ? kv : TA_KV_ALL;
         tmp = cli_xmalloc(fw->consts_bytes + fw->init_bytes + 16);
         ok = ta_runtime_export_consts(&rt, tmp, fw->consts_bytes, &fw->consts_bytes, d) == TA_OK;
         if (ok) fw->consts = aligned_copy(tmp, fw->consts_bytes);

@@ -20,6 +20,8 @@ typedef struct {
     size_t consts_bytes;
     void *init;                  /* the init table (16-byte aligned, malloc'd) */
     size_t init_bytes;
+    uint32_t kernels;            /* the kernel variants one invoke called (tinyarena/kernel_link.h;
+                                    TA_KV_ALL when the host cannot invoke the model) */
 } fw_budget;
 
 /* Runs the runtime on the host with `table` as the plan (rewrites as the

@@ -97,11 +97,16 @@ case ${TA_MCU_KERNELS:-fast} in
   reference) cflags="$cflags -DTA_KERNEL_IMPL_DEFAULT=TA_KERNEL_IMPL_REFERENCE" ;;
   *) echo "$0: TA_MCU_KERNELS must be fast or reference" >&2; exit 2 ;;
 esac
+# Without --rederive nothing runs a prepare (init reads the init table): the
+# library is built without them (TA_OPS_NO_PREPARE, src/runtime/ops/op.h), in
+# its own cache directory.
+libmode=
+if [ $rederive = 0 ]; then cflags="$cflags -DTA_OPS_NO_PREPARE"; else libmode=-rederive; fi
 kflags=$(echo $cflags | sed "s/ -Os / $kopt /")
 
 # 1. The library's runtime part, cached per CPU: rebuilt when a source or a
 #    header is newer than the archive.
-libdir=${TA_MCU_LIBDIR:-$out/lib}/$cpu
+libdir=${TA_MCU_LIBDIR:-$out/lib}/$cpu$libmode
 lib=$libdir/libtinyarena_mcu.a
 lib_sources=$(cd "$src" && ls src/common/*.c src/core/budget.c src/core/request.c src/graph/*.c src/tflite/*.c \
                                src/runtime/runtime*.c src/runtime/ops/*.c src/runtime/kernels/*.c)

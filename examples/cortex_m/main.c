@@ -12,6 +12,16 @@
 #include "model_data.h"   /* generated: the model and input bytes, const, 16-byte aligned */
 #include "tinyarena/runtime.h"
 
+/* The kernel variants the model's ops call (tinyarena/kernel_link.h): the
+ * linker keeps those and drops the other variants of its ops.  A build on
+ * another default implementation (build.sh TA_MCU_KERNELS=reference) keeps
+ * them all. */
+#ifdef TA_KERNEL_IMPL_DEFAULT
+TA_KERNELS_LINK(TA_KV_ALL);
+#else
+TA_KERNELS_LINK(MODEL_BUDGET_KERNELS);
+#endif
+
 static uint8_t arena[MODEL_BUDGET_ARENA_BYTES];
 static ta_runtime rt;
 static ta_diag d;

@@ -16,6 +16,7 @@
  *     input channels of group oc / (filter.n / groups).
  */
 #include "runtime/kernels/conv_common.h"
+#include "runtime/kernels/kernel_variants.h"
 #include "runtime/kernels/kernels_fast.h"
 
 ta_status ta__conv_check(const ta_dims4 *in, const ta_dims4 *f, const ta_dims4 *out, int32_t sh,
@@ -43,11 +44,10 @@ ta_status ta_kernel_conv2d_s8(const ta_conv_params *p, const int8_t *input, cons
     ta_status st = conv_check(p);
     if (st) return st;
     if (!input || !filter || !output || !p->q.mult || !p->q.shift) return TA_E_INVALID_ARG;
-    if (ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE && ta__conv2d_s8_fast_ok(p))
-        ta__conv2d_s8_fast(p, input, filter, bias, output);
-    else
-        ta__conv2d_s8_ref(p, input, filter, bias, output);
-    return TA_OK;
+    ta_kernel_args a = {.p = p, .input = input, .weights = filter, .bias = bias, .output = output};
+    TA__KV_NOTE(ta__kv_conv_s8_need(p, filter, bias));
+    if (ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE && ta__conv2d_s8_fast_ok(p)) return ta__conv2d_s8_fast_run(&a);
+    return ta__kv_run(TA_KV_CONV_S8_REF, &a);
 }
 
 void ta__conv2d_s8_ref(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
@@ -110,4 +110,14 @@ ta_status ta_kernel_conv2d_f32(const ta_conv_params *p, const float *input, cons
         }
     }
     return TA_OK;
+}
+
+/* The variants behind the table (tinyarena/kernel_link.h). */
+ta_status ta__kv_conv_s8_ref(ta_kernel_args *a) {
+    ta__conv2d_s8_ref(a->p, a->input, a->weights, a->bias, a->output);
+    return TA_OK;
+}
+
+ta_status ta__kv_conv_f32(ta_kernel_args *a) {
+    return ta_kernel_conv2d_f32(a->p, a->input, a->weights, a->bias, a->output);
 }

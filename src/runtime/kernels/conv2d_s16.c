@@ -16,6 +16,7 @@
  *     activation range (int16 domain).
  */
 #include "runtime/kernels/conv_common.h"
+#include "runtime/kernels/kernel_variants.h"
 
 static ta_status check(const ta_conv_params *p, const void *input, const void *filter, const void *output) {
     if (!p || !input || !filter || !output || !p->q.mult || !p->q.shift) return TA_E_INVALID_ARG;
@@ -84,4 +85,13 @@ ta_status ta_kernel_conv2d_s16(const ta_conv_params *p, const int16_t *input, co
 ta_status ta_kernel_conv2d_s16_b32(const ta_conv_params *p, const int16_t *input, const int8_t *filter,
                                    const int32_t *bias, int16_t *output) {
     return conv_s16(p, input, filter, bias, 0, output);
+}
+
+/* The variants behind the table (tinyarena/kernel_link.h). */
+ta_status ta__kv_conv_s16(ta_kernel_args *a) {
+    return ta_kernel_conv2d_s16(a->p, a->input, a->weights, a->bias, a->output);
+}
+
+ta_status ta__kv_conv_s16_b32(ta_kernel_args *a) {
+    return ta_kernel_conv2d_s16_b32(a->p, a->input, a->weights, a->bias, a->output);
 }

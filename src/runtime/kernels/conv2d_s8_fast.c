@@ -28,6 +28,7 @@
  */
 #include "runtime/kernels/conv_common.h"
 #include "runtime/kernels/dot_s8.h"
+#include "runtime/kernels/kernel_variants.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
 #ifdef TA__X86_DISPATCH
@@ -56,601 +57,19 @@ static void full_x_range(const ta_conv_params *p, int32_t *lo, int32_t *hi) {
     }
 }
 
-#if defined(TA__DOT_DSP)
-/* The DSP cores' 1x1 convolution (pointwise: most of MobileNet's MACs),
- * one pixel against 4 output channels (2 when the depth is over 128):
- *  - The channels' weights are unpacked once into int16 pairs, in the order
- *    the inner loop reads them (per 4 input channels: each output channel's
- *    SXTB16 word of bytes 0 and 2, then of bytes 1 and 3), in a 1 KB stack
- *    buffer: the weights then cost one LDM of 4 words per 2 SMLADs instead
- *    of a load and two SXTB16s each.  All pixels reuse it.
- *  - Per 4 input channels: one load, two SXTB16s for the input, two LDMs
- *    and eight SMLADs, a compare and a branch: 15 instructions for 16 MACs.
- *    The loop is written in assembly: GCC does not form LDM from C, and
- *    LDM needs its registers in ascending order (r8-r11, fixed).
- *  - Requantisation per channel with ta__rqs when the channel's windows are
- *    small enough, ta__rq_s8 otherwise.
- * Applies to 1x1 filters, one group, no padding, every window inside the
- * image, depth a multiple of 4 up to 256.  Returns how many output
- * channels it did (a multiple of its channel count); the caller does the
- * rest. */
-#define TA__PW_BUF_WORDS 256
-
-static void pw_requant(const ta_requant *q, bool layer_ok, int32_t oc, uint32_t fold, int32_t depth, ta__rq *rq,
-                       ta__rqs *rs, bool *small) {
-    *rq = ta__rq_make(q, oc);
-    *small = layer_ok && ta__rqs_make(q, oc, fold, depth, rs);
-}
-
-/* Whether every window of a channel requantises to the same byte *k:
- * a channel with a sum far outside what its inputs can move (a bias of
- * +-2^30 on a dead channel, as in vww_96_int8) or a multiplier too small to
- * move the output.  The window sums lie in fold + [-depth * 2^14,
- * depth * 2^14]; where neither that interval nor its left shift wraps int32,
- * ta_q_mul, the zero point and the clamp are monotonic in the sum, so equal
- * bytes at both ends mean the same byte everywhere. */
-static bool pw_const(const ta__rq *rq, ta__rq_out ro, uint32_t fold, int32_t depth, int8_t *k) {
-    const int64_t f = (int32_t)fold, reach = (int64_t)depth * 16384;
-    const int64_t lo = f - reach, hi = f + reach;
-    if (lo < -(INT64_C(1) << 31) >> rq->left || hi >= (INT64_C(1) << 31) >> rq->left) return false;
-    const int8_t a = ta__rq_s8(rq, ro, (uint32_t)(int32_t)lo), b = ta__rq_s8(rq, ro, (uint32_t)(int32_t)hi);
-    *k = a;
-    return a == b;
-}
-
-static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rqs *rs, bool small, bool full,
-                                       uint32_t fold, ta__rq_out ro, int32_t acc) {
-    if (rmode) return ta__rqs_s8(rs, ro, rmode == 1, acc);
-    if (small) return ta__rqs_s8(rs, ro, full, acc);
-    return ta__rq_s8(rq, ro, (uint32_t)acc + fold);
-}
-
-/* ta__rqs_s8 (full range) of accumulator %[A] in assembly: the channel's
- * fold2, mult, add and right in one LDM (rc: 4 words per channel). */
-#define PW_RQS(A)                                        \
-    "ldmia %[cp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"     \
-    "add %[" A "], %[w0], %[" A "], lsl #1\n\t"          \
-    "smmulr %[" A "], %[" A "], %[w1]\n\t"                \
-    "add %[" A "], %[" A "], %[" A "], asr #31\n\t"       \
-    "add %[" A "], %[" A "], %[w2]\n\t"                   \
-    "asr %[" A "], %[" A "], %[w3]\n\t"                   \
-    "ssat %[" A "], #8, %[" A "]\n\t"
-
-/* The same for rounding shifts up to 31 (rmode 3), where the zero point
- * times 2^right no longer fits the add: it is added after the shift, a 5th
- * constant (fold2, mult, 2^(right-1), right, zero point).  With |hm| < 2^28
- * the add of 2^30 cannot overflow.  A constant channel (pw_const) has all
- * but the zero point 0: the product is 0 and the output that constant. */
-#define PW_RQS5(A)                                             \
-    "ldmia %[cp]!, {%[w0], %[w1], %[w2], %[w3], %[w4]}\n\t"    \
-    "add %[" A "], %[w0], %[" A "], lsl #1\n\t"                \
-    "smmulr %[" A "], %[" A "], %[w1]\n\t"                      \
-    "add %[" A "], %[" A "], %[" A "], asr #31\n\t"             \
-    "add %[" A "], %[" A "], %[w2]\n\t"                         \
-    "asr %[" A "], %[" A "], %[w3]\n\t"                         \
-    "add %[" A "], %[" A "], %[w4]\n\t"                         \
-    "ssat %[" A "], #8, %[" A "]\n\t"
-
-/* One word of 4 input channels (in %[xv]) against the unpacked weights of
- * 4 output channels (PW_STEP4: 2 LDMs, 8 SMLADs) or of 2 (PW_STEP2). */
-#define PW_STEP4                                         \
-    "sxtb16 %[x02], %[xv]\n\t"                            \
-    "sxtb16 %[xv], %[xv], ror #8\n\t"                     \
-    "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"     \
-    "smlad %[a0], %[x02], %[w0], %[a0]\n\t"               \
-    "smlad %[a0], %[xv], %[w1], %[a0]\n\t"                \
-    "smlad %[a1], %[x02], %[w2], %[a1]\n\t"               \
-    "smlad %[a1], %[xv], %[w3], %[a1]\n\t"                \
-    "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"     \
-    "smlad %[a2], %[x02], %[w0], %[a2]\n\t"               \
-    "smlad %[a2], %[xv], %[w1], %[a2]\n\t"                \
-    "smlad %[a3], %[x02], %[w2], %[a3]\n\t"               \
-    "smlad %[a3], %[xv], %[w3], %[a3]\n\t"
-#define PW_STEP2                                         \
-    "sxtb16 %[x02], %[xv]\n\t"                            \
-    "sxtb16 %[xv], %[xv], ror #8\n\t"                     \
-    "ldmia %[wp]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"     \
-    "smlad %[a0], %[x02], %[w0], %[a0]\n\t"               \
-    "smlad %[a0], %[xv], %[w1], %[a0]\n\t"                \
-    "smlad %[a1], %[x02], %[w2], %[a1]\n\t"               \
-    "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
-
-/* Small convolutions (the first layer's 3x3 on 3 channels, kws's 10x4 on
- * one): each window's K = h * w * c input bytes gathered into a word-aligned
- * buffer (col), padded to a multiple of 4, so the pointwise loops above run
- * them as a depth-K 1x1 convolution.  Taps outside the image read the byte
- * -input_offset, whose term filter * (input + input_offset) is 0, so the
- * weight sum over all taps stays exact (as in the 3x3 depthwise kernel); the
- * weights past K unpack as 0. */
-typedef struct pw_gather {
-    const int8_t *input;
-    ta_dims4 in;
-    int32_t fh, fw, sh, sw, dh, dw, ph, pw, k, kp;
-    int8_t pad;
-} pw_gather;
-
-/* Short runs (a window row is a few bytes): GCC would turn these loops into
- * memcpy and memset calls, which cost more than the copy. */
-#define TA__NO_LIBCALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
-
-static TA__NO_LIBCALL void pw_copy(int8_t *d, const int8_t *src, int32_t n) {
-    for (; n >= 4; n -= 4, d += 4, src += 4) memcpy(d, src, 4); /* LDR/STR: the DSP cores allow unaligned words */
-    for (; n > 0; n--) *d++ = *src++;
-}
-
-static TA__NO_LIBCALL void pw_fill(int8_t *d, int8_t v, int32_t n) {
-    for (; n > 0; n--) *d++ = v;
-}
-
-static TA__NO_LIBCALL void pw_gather_px(const pw_gather *g, int32_t b, int32_t oy, int32_t ox, uint32_t *colw) {
-    int8_t *col = (int8_t *)colw;
-    const int32_t c = g->in.c, row = g->fw * c;
-    const int32_t iy0 = oy * g->sh - g->ph, ix0 = ox * g->sw - g->pw;
-    const bool x_in = ix0 >= 0 && ix0 + (g->fw - 1) * g->dw < g->in.w;
-    if (x_in && g->dw == 1 && iy0 >= 0 && iy0 + (g->fh - 1) * g->dh < g->in.h) {
-        /* the common window: fh runs of row bytes */
-        const ptrdiff_t step = (ptrdiff_t)g->dh * g->in.w * c;
-        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy0) * g->in.w + ix0) * c;
-        for (int32_t fy = 0; fy < g->fh; fy++, col += row, src += step) {
-            const int8_t *sp = src;
-            int8_t *dp = col;
-            int32_t n = row;
-            for (; n >= 4; n -= 4, sp += 4, dp += 4) {
-                uint32_t v;
-                memcpy(&v, sp, 4);
-                memcpy(dp, &v, 4);
-            }
-            for (; n > 0; n--) *dp++ = *sp++;
-        }
-        pw_fill(col, 0, g->kp - g->k);
-        return;
-    }
-    for (int32_t fy = 0; fy < g->fh; fy++, col += row) {
-        const int32_t iy = iy0 + fy * g->dh;
-        if (iy < 0 || iy >= g->in.h) {
-            pw_fill(col, g->pad, row);
-            continue;
-        }
-        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy) * g->in.w) * c;
-        if (x_in && g->dw == 1) {
-            pw_copy(col, src + (ptrdiff_t)ix0 * c, row);
-            continue;
-        }
-        for (int32_t fx = 0; fx < g->fw; fx++) {
-            const int32_t ix = ix0 + fx * g->dw;
-            if (ix < 0 || ix >= g->in.w)
-                pw_fill(col + fx * c, g->pad, c);
-            else
-                pw_copy(col + fx * c, src + (ptrdiff_t)ix * c, c);
-        }
-    }
-    pw_fill(col, 0, g->kp - g->k);
-}
-
-/* The pixels of one group of nch channels; rmode (a constant in each build):
- * 0 requantises channel by channel, 1 all with ta__rqs and no activation
- * clamp, 2 all with ta__rqs and the clamp, 3 all as ta__rqs with rounding
- * shifts up to 30 and no clamp (PW_RQS5, rc5). */
-static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *input, int8_t *output, int32_t oc0,
-                                        int32_t nch, int rmode, const uint32_t *wbuf, const ta__rq *rq,
-                                        const ta__rqs *rs, const bool *small, const uint32_t *fold,
-                                        const uint32_t *rc, const uint32_t *rc5) {
-    const ta_dims4 in = p->input, out = p->output;
-    const int32_t depth = in.c;
-    const ta__rq_out ro = ta__rq_out_make(&p->q);
-    const bool full = p->q.act_min == -128 && p->q.act_max == 127;
-    const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
-    /* 16 input channels per pass when the depth allows: one compare and
-     * branch per 4 words instead of per word */
-    const bool by16 = depth % 16 == 0;
-    for (int32_t b = 0; b < out.n; b++) {
-        for (int32_t oy = 0; oy < out.h; oy++) {
-            const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;
-            int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + oc0;
-            for (int32_t ox = 0; ox < out.w; ox++, x += xs, op += out.c) {
-                int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-                const int8_t *xp = x, *xe = x + depth;
-                const uint32_t *wp = wbuf;
-                register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
-                uint32_t xv, x02;
-                if (nch == 4) {
-                    if (by16)
-                        __asm__ volatile("1:\n\t"
-                                         "ldr %[xv], [%[xp]], #16\n\t" PW_STEP4
-                                         "ldr %[xv], [%[xp], #-12]\n\t" PW_STEP4
-                                         "ldr %[xv], [%[xp], #-8]\n\t" PW_STEP4
-                                         "ldr %[xv], [%[xp], #-4]\n\t" PW_STEP4
-                                         "cmp %[xp], %[xe]\n\t"
-                                         "bne 1b\n\t"
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
-                                           [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv), [x02] "=&r"(x02),
-                                           [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                         : [xe] "r"(xe)
-                                         : "cc", "memory");
-                    else
-                        __asm__ volatile("1:\n\t"
-                                         "ldr %[xv], [%[xp]], #4\n\t" PW_STEP4
-                                         "cmp %[xp], %[xe]\n\t"
-                                         "bne 1b\n\t"
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
-                                           [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv), [x02] "=&r"(x02),
-                                           [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                         : [xe] "r"(xe)
-                                         : "cc", "memory");
-                    if (rmode == 3) {
-                        const uint32_t *cp = rc5;
-                        register uint32_t w4 __asm__("r12");
-                        __asm__ volatile(PW_RQS5("a0") PW_RQS5("a1") PW_RQS5("a2") PW_RQS5("a3")
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
-                                           [cp] "+r"(cp), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2),
-                                           [w3] "=&r"(w3), [w4] "=&r"(w4)
-                                         :
-                                         : "memory");
-                        op[0] = (int8_t)a0, op[1] = (int8_t)a1, op[2] = (int8_t)a2, op[3] = (int8_t)a3;
-                        continue;
-                    }
-                    if (rmode == 1) {
-                        /* ta__rqs_s8 without a clamp, its constants loaded
-                         * 4 at a time: 7 instructions per output */
-                        const uint32_t *cp = rc;
-                        __asm__ volatile(PW_RQS("a0") PW_RQS("a1") PW_RQS("a2") PW_RQS("a3")
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
-                                           [cp] "+r"(cp), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2),
-                                           [w3] "=&r"(w3)
-                                         :
-                                         : "memory");
-                        op[0] = (int8_t)a0, op[1] = (int8_t)a1, op[2] = (int8_t)a2, op[3] = (int8_t)a3;
-                        continue;
-                    }
-                    op[0] = pw_out(rmode, &rq[0], &rs[0], small[0], full, fold[0], ro, a0);
-                    op[1] = pw_out(rmode, &rq[1], &rs[1], small[1], full, fold[1], ro, a1);
-                    op[2] = pw_out(rmode, &rq[2], &rs[2], small[2], full, fold[2], ro, a2);
-                    op[3] = pw_out(rmode, &rq[3], &rs[3], small[3], full, fold[3], ro, a3);
-                } else {
-                    if (by16)
-                        __asm__ volatile("1:\n\t"
-                                         "ldr %[xv], [%[xp]], #16\n\t" PW_STEP2
-                                         "ldr %[xv], [%[xp], #-12]\n\t" PW_STEP2
-                                         "ldr %[xv], [%[xp], #-8]\n\t" PW_STEP2
-                                         "ldr %[xv], [%[xp], #-4]\n\t" PW_STEP2
-                                         "cmp %[xp], %[xe]\n\t"
-                                         "bne 1b\n\t"
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp),
-                                           [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1),
-                                           [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                         : [xe] "r"(xe)
-                                         : "cc", "memory");
-                    else
-                        __asm__ volatile("1:\n\t"
-                                         "ldr %[xv], [%[xp]], #4\n\t" PW_STEP2
-                                         "cmp %[xp], %[xe]\n\t"
-                                         "bne 1b\n\t"
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp),
-                                           [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1),
-                                           [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                         : [xe] "r"(xe)
-                                         : "cc", "memory");
-                    if (rmode == 3) {
-                        const uint32_t *cp = rc5;
-                        register uint32_t w4 __asm__("r12");
-                        __asm__ volatile(PW_RQS5("a0") PW_RQS5("a1")
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [cp] "+r"(cp), [w0] "=&r"(w0),
-                                           [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [w4] "=&r"(w4)
-                                         :
-                                         : "memory");
-                        op[0] = (int8_t)a0, op[1] = (int8_t)a1;
-                        continue;
-                    }
-                    if (rmode == 1) {
-                        const uint32_t *cp = rc;
-                        __asm__ volatile(PW_RQS("a0") PW_RQS("a1")
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [cp] "+r"(cp), [w0] "=&r"(w0),
-                                           [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                         :
-                                         : "memory");
-                        op[0] = (int8_t)a0, op[1] = (int8_t)a1;
-                        continue;
-                    }
-                    op[0] = pw_out(rmode, &rq[0], &rs[0], small[0], full, fold[0], ro, a0);
-                    op[1] = pw_out(rmode, &rq[1], &rs[1], small[1], full, fold[1], ro, a1);
-                }
-            }
-        }
-    }
-}
-
-/* Unpacks one output channel's depth weights (a multiple of 4) into int16
- * pairs at dst, 2 words per 4 weights and the next 4 `stride` bytes on,
- * and returns the USADA8 sum of the bytes + 128.  Assembly: GCC reloads
- * the constants and stores word by word (11 instructions a word, about
- * 0.5 M of person_detect's invoke); here 7, two words per pass with STRD. */
-static TA__ALWAYS_INLINE uint32_t pw_unpack(const int8_t *w, int32_t depth, uint32_t *dst, const int stride) {
-    const int8_t *we = w + depth;
-    const uint32_t k = 0x80808080u, z = 0;
-    uint32_t u = 0, v, a, b, v2, a2, b2;
-    if (depth & 4)
-        __asm__ volatile("ldr %[v], [%[w]], #4\n\t"
-                         "sxtb16 %[a], %[v]\n\t"
-                         "sxtb16 %[b], %[v], ror #8\n\t"
-                         "eor %[v], %[v], %[k]\n\t"
-                         "strd %[a], %[b], [%[d]], #%c[s]\n\t"
-                         "usada8 %[u], %[v], %[z], %[u]\n\t"
-                         : [w] "+r"(w), [d] "+r"(dst), [u] "+r"(u), [v] "=&r"(v), [a] "=&r"(a), [b] "=&r"(b)
-                         : [k] "r"(k), [z] "r"(z), [s] "i"(stride)
-                         : "memory");
-    if (w != we)
-        __asm__ volatile("1:\n\t"
-                         "ldr %[v], [%[w]], #8\n\t"
-                         "ldr %[v2], [%[w], #-4]\n\t"
-                         "sxtb16 %[a], %[v]\n\t"
-                         "sxtb16 %[b], %[v], ror #8\n\t"
-                         "strd %[a], %[b], [%[d]], #%c[s]\n\t"
-                         "sxtb16 %[a2], %[v2]\n\t"
-                         "sxtb16 %[b2], %[v2], ror #8\n\t"
-                         "strd %[a2], %[b2], [%[d]], #%c[s]\n\t"
-                         "eor %[v], %[v], %[k]\n\t"
-                         "eor %[v2], %[v2], %[k]\n\t"
-                         "usada8 %[u], %[v], %[z], %[u]\n\t"
-                         "usada8 %[u], %[v2], %[z], %[u]\n\t"
-                         "cmp %[w], %[we]\n\t"
-                         "bne 1b\n\t"
-                         : [w] "+r"(w), [d] "+r"(dst), [u] "+r"(u), [v] "=&r"(v), [a] "=&r"(a), [b] "=&r"(b),
-                           [v2] "=&r"(v2), [a2] "=&r"(a2), [b2] "=&r"(b2)
-                         : [we] "r"(we), [k] "r"(k), [z] "r"(z), [s] "i"(stride)
-                         : "cc", "memory");
-    return u;
-}
-
-/* The pointwise kernel proper, on a 1x1 convolution p whose depth is a
- * multiple of 4 up to 256 and whose windows all lie in the image; output
- * channel oc's weights start at filter + oc * k (k <= depth: the gathered
- * windows' weights, zero-extended to the depth). */
-static int32_t pw_run(const ta_conv_params *p, const int8_t *input, const int8_t *filter, int32_t k,
-                      const int32_t *bias, int8_t *output, uint32_t *wbuf) {
-    const ta_dims4 out = p->output;
-    const int32_t depth = p->filter.c;
-    const int32_t nch = depth <= 128 ? 4 : 2;
-    const bool full = p->q.act_min == -128 && p->q.act_max == 127;
-    const bool layer_ok = TA__RQS && ta__rqs_layer_ok(&p->q, out.c);
-    int32_t oc0 = 0;
-    for (; oc0 + nch <= out.c; oc0 += nch) {
-        ta__rq rq[4];
-        ta__rqs rs[4] = {{0, 0, 1, 0}, {0, 0, 1, 0}, {0, 0, 1, 0}, {0, 0, 1, 0}};
-        bool small[4] = {false, false, false, false};
-        uint32_t fold[4] = {0, 0, 0, 0};
-        for (int32_t j = 0; j < nch; j++) {
-            /* unpack the channel's weights and sum them in one pass (the
-             * sum as ta__sum_s8 does it: USADA8 of the bytes + 128) */
-            const int8_t *w = filter + (ptrdiff_t)(oc0 + j) * k;
-            const int32_t k4 = k & ~3;
-            uint32_t u = nch == 4 ? pw_unpack(w, k4, wbuf + 2 * j, 32) : pw_unpack(w, k4, wbuf + 2 * j, 16);
-            if (k4 != k) { /* the last 1 to 3 weights, zero-extended (each 0 adds 128 to u, as the 128 * depth below expects) */
-                uint32_t wv = 0;
-                memcpy(&wv, w + k4, (size_t)(k - k4));
-                uint32_t *dst = wbuf + 2 * j + (k4 / 4) * 2 * nch;
-                dst[0] = (uint32_t)__sxtb16(wv), dst[1] = (uint32_t)ta__sxtb16_ror8(wv);
-                u = __usada8(wv ^ 0x80808080u, 0, u);
-            }
-            const int32_t wsum = (int32_t)(u - (uint32_t)depth * 128u);
-            fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, wsum);
-            pw_requant(&p->q, layer_ok, oc0 + j, fold[j], depth, &rq[j], &rs[j], &small[j]);
-        }
-        uint32_t rc[16]; /* per channel: fold2, mult, add, right (PW_RQS) */
-        for (int32_t j = 0; j < 4; j++) {
-            rc[4 * j] = rs[j].fold2, rc[4 * j + 1] = (uint32_t)rs[j].mult;
-            rc[4 * j + 2] = (uint32_t)rs[j].add, rc[4 * j + 3] = (uint32_t)rs[j].right;
-        }
-        /* rmode 3: every channel within PW_RQS5's rule (ta__rqs's, with
-         * rounding shifts up to 31), no activation clamp -- or constant
-         * (pw_const) */
-        uint32_t rc5[20];
-        bool big = full && p->q.output_offset >= -128 && p->q.output_offset <= 127;
-        for (int32_t j = 0; big && j < nch; j++) {
-            const int32_t ch = p->q.per_channel ? oc0 + j : 0;
-            const int32_t sh = p->q.shift[ch];
-            const int64_t fj = (int32_t)fold[j];
-            int8_t kb;
-            if (p->q.mult[ch] != INT32_MIN && sh <= -1 && sh >= -31 &&
-                (fj < 0 ? -fj : fj) + (int64_t)depth * 16384 < (INT64_C(1) << 29)) {
-                rc5[5 * j] = fold[j] << 1, rc5[5 * j + 1] = (uint32_t)p->q.mult[ch];
-                rc5[5 * j + 2] = UINT32_C(1) << (-sh - 1), rc5[5 * j + 3] = (uint32_t)-sh;
-                rc5[5 * j + 4] = (uint32_t)p->q.output_offset;
-            } else if (pw_const(&rq[j], ta__rq_out_make(&p->q), fold[j], depth, &kb)) {
-                /* multiplier 0: PW_RQS5 then yields its last constant */
-                rc5[5 * j] = rc5[5 * j + 1] = rc5[5 * j + 2] = rc5[5 * j + 3] = 0;
-                rc5[5 * j + 4] = (uint32_t)(int32_t)kb;
-            } else {
-                big = false;
-            }
-        }
-        /* one build per channel count and requantisation */
-        const bool all_small = small[0] && small[1] && (nch == 2 || (small[2] && small[3]));
-        const int rmode = all_small ? (full ? 1 : 2) : big ? 3 : 0;
-        if (nch == 4) {
-            if (rmode == 3)
-                pw_pixels(p, input, output, oc0, 4, 3, wbuf, rq, rs, small, fold, rc, rc5);
-            else if (rmode == 1)
-                pw_pixels(p, input, output, oc0, 4, 1, wbuf, rq, rs, small, fold, rc, rc5);
-            else if (rmode == 2)
-                pw_pixels(p, input, output, oc0, 4, 2, wbuf, rq, rs, small, fold, rc, rc5);
-            else
-                pw_pixels(p, input, output, oc0, 4, 0, wbuf, rq, rs, small, fold, rc, rc5);
-        } else {
-            if (rmode == 3)
-                pw_pixels(p, input, output, oc0, 2, 3, wbuf, rq, rs, small, fold, rc, rc5);
-            else if (rmode == 1)
-                pw_pixels(p, input, output, oc0, 2, 1, wbuf, rq, rs, small, fold, rc, rc5);
-            else if (rmode == 2)
-                pw_pixels(p, input, output, oc0, 2, 2, wbuf, rq, rs, small, fold, rc, rc5);
-            else
-                pw_pixels(p, input, output, oc0, 2, 0, wbuf, rq, rs, small, fold, rc, rc5);
-        }
-    }
-    return oc0;
-}
-
-/* Gathered windows: as many of an output row's windows at a time as the
- * part of buf the unpacked weights leave (one gather per pixel for all
- * output channels: 28 pixels of vww's first layer), each run as a 1x1
- * convolution of depth kp over those pixels.  The weights take 2 * kp words
- * of buf; kp <= 84 leaves room for at least 4 windows. */
-static int32_t pw_gathered(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
-                           int8_t *output, int32_t k, int32_t kp, uint32_t *buf) {
-    const ta_dims4 in = p->input, out = p->output;
-    const pw_gather g = {input, in, p->filter.h, p->filter.w, p->stride_h, p->stride_w, p->dilation_h,
-                         p->dilation_w, p->pad_h, p->pad_w, k, kp, (int8_t)-p->q.input_offset};
-    uint32_t *col = buf + 2 * kp;
-    const int32_t tile = (TA__PW_BUF_WORDS - 2 * kp) * 4 / kp;
-    int32_t done = 0;
-    for (int32_t b = 0; b < out.n; b++)
-        for (int32_t oy = 0; oy < out.h; oy++)
-            for (int32_t ox0 = 0; ox0 < out.w; ox0 += tile) {
-                const int32_t t = out.w - ox0 < tile ? out.w - ox0 : tile;
-                for (int32_t i = 0; i < t; i++) pw_gather_px(&g, b, oy, ox0 + i, col + i * (kp / 4));
-                ta_conv_params v = *p;
-                v.input = (ta_dims4){1, 1, t, kp};
-                v.filter = (ta_dims4){p->filter.n, 1, 1, kp};
-                v.output = (ta_dims4){1, 1, t, out.c};
-                v.stride_h = v.stride_w = v.dilation_h = v.dilation_w = 1;
-                v.pad_h = v.pad_w = 0;
-                done = pw_run(&v, (const int8_t *)col, filter, k, bias, output + ta__nhwc_p(&out, b, oy, ox0), buf);
-            }
-    return done;
-}
-
-/* The DSP cores' pointwise kernel: 1x1 convolutions as they are (depth a
- * multiple of 4 up to 256, no padding, every window inside the image), and
- * small windows of one group (at most 84 bytes) gathered.  Returns how many
- * output channels it did; the caller does the rest. */
-static int32_t pw_dsp(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
-                      int8_t *output) {
-    const ta_dims4 in = p->input, f = p->filter, out = p->output;
-    if (in.c != f.c) return 0;
-    uint32_t buf[TA__PW_BUF_WORDS]; /* the unpacked weights (and gathered windows) */
-    if (f.h == 1 && f.w == 1 && p->pad_h == 0 && p->pad_w == 0 && f.c % 4 == 0 && f.c <= 256 &&
-        (int64_t)(out.h - 1) * p->stride_h < in.h && (int64_t)(out.w - 1) * p->stride_w < in.w)
-        return pw_run(p, input, filter, f.c, bias, output, buf);
-    const int32_t k = f.h * f.w * f.c, kp = (k + 3) & ~3;
-    /* the pad byte -input_offset must be an int8 */
-    if (kp > 84 || p->q.input_offset < -127 || p->q.input_offset > 128) return 0;
-    return pw_gathered(p, input, filter, bias, output, k, kp, buf);
-}
-#endif
-
-#if defined(__ARM_ARCH_6M__)
-/* armv6-m (M0/M0+) 1x1 convolutions: one pixel against 4 output channels,
- * in assembly.  Eight low registers hold the input pointer, the 4 weight
- * rows, a shared index counting up to 0 (LDRSB only takes a register
- * offset), the input byte and a product; the 4 sums live in r8-r11 (ADD
- * reaches the high registers, and neither MULS nor the sums need them low).
- * A term is LDRSB, MULS, ADD; the input byte is loaded once for 4 channels:
- * 57 instructions per 16 MACs, against GCC's 10 per 2 (it keeps two sums
- * and spills).  Byte loads only: nothing is read unaligned.
- *   void ta__m0_dot1x4(const int8_t *x, const int8_t *w, int32_t depth,
- *                      int32_t acc[4]);
- * w: 4 rows of depth weights, one after the other; depth a multiple of 4,
- * at least 4. */
-void ta__m0_dot1x4(const int8_t *x, const int8_t *w, int32_t depth, int32_t acc[4]);
-#define M0_TERM(W, A) "ldrsb r7, [" W ", r5]\n\tmuls r7, r6, r7\n\tadd " A ", r7\n\t"
-#define M0_STEP                                                                         \
-    "ldrsb r6, [r0, r5]\n\t" M0_TERM("r1", "r8") M0_TERM("r2", "r9") M0_TERM("r3", "r10") \
-        M0_TERM("r4", "r11") "adds r5, #1\n\t"
-__asm__(TA__ASM_UNIFIED
-        ".section .text.ta__m0_dot1x4,\"ax\",%progbits\n\t"
-        ".balign 2\n\t"
-        ".global ta__m0_dot1x4\n\t"
-        ".thumb\n\t"
-        ".thumb_func\n\t"
-        ".type ta__m0_dot1x4, %function\n"
-        "ta__m0_dot1x4:\n\t"
-        "push {r4, r5, r6, r7, lr}\n\t"
-        "mov r4, r8\n\t"
-        "mov r5, r9\n\t"
-        "mov r6, r10\n\t"
-        "mov r7, r11\n\t"
-        "push {r4, r5, r6, r7}\n\t"
-        "push {r3}\n\t"
-        "adds r0, r0, r2\n\t" /* every pointer at its row's end, index -depth .. -1 */
-        "adds r1, r1, r2\n\t"
-        "adds r3, r1, r2\n\t"
-        "mov r12, r3\n\t"     /* row 1's end */
-        "adds r3, r3, r2\n\t" /* row 2's end */
-        "adds r4, r3, r2\n\t" /* row 3's end */
-        "rsbs r5, r2, #0\n\t"
-        "mov r2, r12\n\t"
-        "movs r6, #0\n\t"
-        "mov r8, r6\n\t"
-        "mov r9, r6\n\t"
-        "mov r10, r6\n\t"
-        "mov r11, r6\n"
-        "1:\n\t" M0_STEP M0_STEP M0_STEP M0_STEP
-        "bne 1b\n\t"
-        "pop {r3}\n\t"
-        "mov r4, r8\n\t"
-        "mov r5, r9\n\t"
-        "mov r6, r10\n\t"
-        "mov r7, r11\n\t"
-        "stmia r3!, {r4, r5, r6, r7}\n\t"
-        "pop {r4, r5, r6, r7}\n\t"
-        "mov r8, r4\n\t"
-        "mov r9, r5\n\t"
-        "mov r10, r6\n\t"
-        "mov r11, r7\n\t"
-        "pop {r4, r5, r6, r7, pc}\n\t"
-        ".size ta__m0_dot1x4, .-ta__m0_dot1x4\n\t"
-        ".text\n\t" TA__ASM_RESTORE);
-
-/* The 1x1 convolutions it takes (as pw_dsp: one group, no padding, every
- * window inside the image, depth a multiple of 4); returns how many output
- * channels it did (a multiple of 4), the caller does the rest. */
-static int32_t pw_m0(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
-                     int8_t *output) {
-    const ta_dims4 in = p->input, f = p->filter, out = p->output;
-    const int32_t depth = f.c;
-    if (f.h != 1 || f.w != 1 || in.c != f.c || p->pad_h != 0 || p->pad_w != 0 || depth % 4 != 0 || depth == 0 ||
-        (int64_t)(out.h - 1) * p->stride_h >= in.h || (int64_t)(out.w - 1) * p->stride_w >= in.w)
-        return 0;
-    const ta__rq_out ro = ta__rq_out_make(&p->q);
-    const bool sat = ta__rqm_layer_ok(&p->q, out.c); /* ta__rqm_s8, the assembly requantisation */
-    const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
-    int32_t oc0 = 0;
-    for (; oc0 + 4 <= out.c; oc0 += 4) {
-        const int8_t *w = filter + (ptrdiff_t)oc0 * depth;
-        ta__rq rq[4];
-        ta__rqm rqm[4];
-        uint32_t fold[4];
-        for (int32_t j = 0; j < 4; j++) {
-            rq[j] = ta__rq_make(&p->q, oc0 + j);
-            rqm[j] = ta__rqm_make(&rq[j], ro);
-            fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, ta__sum_s8(w + (ptrdiff_t)j * depth, depth));
-        }
-        for (int32_t b = 0; b < out.n; b++)
-            for (int32_t oy = 0; oy < out.h; oy++) {
-                const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;
-                int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + oc0;
-                for (int32_t ox = 0; ox < out.w; ox++, x += xs, op += out.c) {
-                    int32_t acc[4];
-                    ta__m0_dot1x4(x, w, depth, acc);
-                    if (sat)
-                        for (int32_t j = 0; j < 4; j++) op[j] = ta__rqm_s8(&rqm[j], (uint32_t)acc[j] + fold[j]);
-                    else
-                        for (int32_t j = 0; j < 4; j++) op[j] = ta__rq_s8(&rq[j], ro, (uint32_t)acc[j] + fold[j]);
-                }
-            }
-    }
-    return oc0;
-}
-#endif
-
+/* The general loops (TA_KV_CONV_S8_GEN*), from output channel pw_done on
+ * (the Cortex-M 1x1 kernels, conv2d_s8_pw.c, did those before it). */
 #ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void conv_body(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output, int isa) {
+    const int32_t pw_done = 0;
 #else
-/* One build: the body is the kernel itself (a wrapper around it costs GCC
- * registers in the hot loops on Cortex-M). */
+/* One build: the body is a function of its own, not inlined into the
+ * variant's wrapper (reading its arguments from the ta_kernel_args there
+ * cost GCC registers in the hot loops: Cortex-M3 9% more instructions). */
 #define isa 0
-void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
-                        const int32_t *bias, int8_t *output) {
+static __attribute__((noinline)) void conv_gen(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                     int8_t *output, int32_t pw_done) {
 #endif
     (void)isa;
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
@@ -672,13 +91,6 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
     int32_t fx_lo, fx_hi;
     full_x_range(p, &fx_lo, &fx_hi);
 
-    /* output channels [0, pw_done) done by the DSP pointwise kernel */
-    int32_t pw_done = 0;
-#if defined(TA__DOT_DSP)
-    if (groups == 1) pw_done = pw_dsp(p, input, filter, bias, output);
-#elif defined(__ARM_ARCH_6M__)
-    if (groups == 1) pw_done = pw_m0(p, input, filter, bias, output);
-#endif
     for (int32_t g = 0; g < groups; g++) {
         const int32_t oc_end = (g + 1) * per_group;
         /* output channels [g * per_group, covered) have their whole windows
@@ -808,14 +220,8 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
                         }
                         const uint32_t f0 = ta__fold(bias, oc0, p->q.input_offset, s0);
                         const uint32_t f1 = ta__fold(bias, oc1, p->q.input_offset, s1);
-                        int8_t *op = orow + (ptrdiff_t)ox * out.c;
-                        op[oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + f0);
-                        if (oc1 != oc0) op[oc1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + f1);
-                        if (pair) {
-                            op += out.c;
-                            op[oc0] = ta__rq_s8(&r0, ro, (uint32_t)acc[2] + f0);
-                            if (oc1 != oc0) op[oc1] = ta__rq_s8(&r1, ro, (uint32_t)acc[3] + f1);
-                        }
+                        ta__rq_store_2x2(orow + (ptrdiff_t)ox * out.c, out.c, oc0, oc1, &r0, &r1, ro, f0, f1, acc,
+                                         pair);
                         ox += pair ? 2 : 1;
                     }
                 }
@@ -827,7 +233,52 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
 #ifdef TA__X86_DISPATCH
 /* x86-64: the portable, SSE4.1 and AVX2 builds of the body, chosen at run
  * time (simd_x86.h). */
-TA__X86_KERNEL(ta__conv2d_s8_fast, ta_conv_params, conv_body)
+TA__X86_KERNEL(ta__conv2d_s8_gen_x86, ta_conv_params, conv_body)
+ta_status ta__kv_conv_s8_gen(ta_kernel_args *a) {
+    ta__conv2d_s8_gen_x86(a->p, a->input, a->weights, a->bias, a->output);
+    return TA_OK;
+}
 #else
 #undef isa
+ta_status ta__kv_conv_s8_gen(ta_kernel_args *a) {
+#if defined(TA__DOT_DSP) || defined(__ARM_ARCH_6M__)
+    conv_gen(a->p, a->input, a->weights, a->bias, a->output, a->from);
+#else
+    conv_gen(a->p, a->input, a->weights, a->bias, a->output, 0); /* no 1x1 kernel runs before it */
 #endif
+    return TA_OK;
+}
+#endif
+
+/* Which variants run, from the parameters: on Cortex-M a 1x1 kernel first
+ * (conv2d_s8_pw.c) where it applies, then the general loops for the output
+ * channels it left. */
+ta_status ta__conv2d_s8_fast_run(ta_kernel_args *a) {
+    const ta_conv_params *p = a->p;
+    a->from = 0;
+#if defined(TA__DOT_DSP)
+    const int kind = ta__pw_dsp_kind(p);
+    if (kind) {
+        const ta_status st = ta__kv_run(kind == 1 ? TA_KV_CONV_S8_PW_DSP : TA_KV_CONV_S8_GATHER_DSP, a);
+        if (st) return st;
+        a->from = a->done;
+    }
+    return a->from < p->output.c ? ta__kv_run(TA_KV_CONV_S8_GEN_DSP, a) : TA_OK;
+#elif defined(__ARM_ARCH_6M__)
+    if (ta__pw_m0_ok(p)) {
+        const ta_status st = ta__kv_run(TA_KV_CONV_S8_PW_M0, a);
+        if (st) return st;
+        a->from = a->done;
+    }
+    return a->from < p->output.c ? ta__kv_run(TA_KV_CONV_S8_GEN_M0, a) : TA_OK;
+#else
+    (void)p;
+    return ta__kv_run(TA_KV_CONV_S8_GEN, a);
+#endif
+}
+
+void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                        int8_t *output) {
+    ta_kernel_args a = {.p = p, .input = input, .weights = filter, .bias = bias, .output = output};
+    (void)ta__conv2d_s8_fast_run(&a);
+}

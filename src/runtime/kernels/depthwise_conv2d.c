@@ -12,6 +12,7 @@
  *     clamp; float: clamp(total + bias).
  */
 #include "runtime/kernels/conv_common.h"
+#include "runtime/kernels/kernel_variants.h"
 #include "runtime/kernels/kernels_fast.h"
 
 static ta_status dw_check(const ta_dwconv_params *p) {
@@ -30,11 +31,11 @@ ta_status ta_kernel_depthwise_conv2d_s8(const ta_dwconv_params *p, const int8_t 
     ta_status st = dw_check(p);
     if (st) return st;
     if (!input || !filter || !output || !p->q.mult || !p->q.shift) return TA_E_INVALID_ARG;
+    ta_kernel_args a = {.p = p, .input = input, .weights = filter, .bias = bias, .output = output};
+    TA__KV_NOTE(ta__kv_dw_s8_need(p));
     if (ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE && ta__depthwise_conv2d_s8_fast_ok(p))
-        ta__depthwise_conv2d_s8_fast(p, input, filter, bias, output);
-    else
-        ta__depthwise_conv2d_s8_ref(p, input, filter, bias, output);
-    return TA_OK;
+        return ta__depthwise_conv2d_s8_fast_run(&a);
+    return ta__kv_run(TA_KV_DW_S8_REF, &a);
 }
 
 void ta__depthwise_conv2d_s8_ref(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
@@ -97,4 +98,14 @@ ta_status ta_kernel_depthwise_conv2d_f32(const ta_dwconv_params *p, const float 
         }
     }
     return TA_OK;
+}
+
+/* The variants behind the table (tinyarena/kernel_link.h). */
+ta_status ta__kv_dw_s8_ref(ta_kernel_args *a) {
+    ta__depthwise_conv2d_s8_ref(a->p, a->input, a->weights, a->bias, a->output);
+    return TA_OK;
+}
+
+ta_status ta__kv_dw_f32(ta_kernel_args *a) {
+    return ta_kernel_depthwise_conv2d_f32(a->p, a->input, a->weights, a->bias, a->output);
 }

@@ -33,6 +33,7 @@
  * byte-identical to that reference, so in place equals both.
  */
 #include "runtime/kernels/conv_common.h"
+#include "runtime/kernels/kernel_variants.h"
 
 /* The checks the out-of-place kernels make, plus what in place needs. */
 static ta_status dwip_check(const ta_dwconv_params *p) {
@@ -145,4 +146,15 @@ ta_status ta_kernel_depthwise_conv2d_f32_inplace(const ta_dwconv_params *p, floa
 ta_status ta_kernel_depthwise_conv2d_f32_inplace_end(const ta_dwconv_params *p, float *data, const float *filter,
                                                      const float *bias, float *scratch, size_t scratch_bytes) {
     return dwip_f32(p, data, true, filter, bias, scratch, scratch_bytes);
+}
+
+/* The variants behind the table (tinyarena/kernel_link.h): over the data
+ * at a->output, from its start (a->from 0) or ending where the input ends
+ * (a->from 1, the _end kernels). */
+ta_status ta__kv_dw_s8_inplace(ta_kernel_args *a) {
+    return dwip_s8(a->p, a->output, a->from != 0, a->weights, a->bias, a->scratch, a->scratch_bytes);
+}
+
+ta_status ta__kv_dw_f32_inplace(ta_kernel_args *a) {
+    return dwip_f32(a->p, a->output, a->from != 0, a->weights, a->bias, a->scratch, a->scratch_bytes);
 }

@@ -24,6 +24,7 @@
  */
 #include "runtime/kernels/conv_common.h"
 #include "runtime/kernels/dot_s8.h"
+#include "runtime/kernels/kernel_variants.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
 #ifdef TA__X86_DISPATCH
@@ -281,9 +282,7 @@ static bool dw3_run(const ta_dwconv_params *p, const int8_t *input, const int8_t
                     int8_t *output) {
     const int32_t C = p->output.c;
     const int32_t dm = p->depth_multiplier;
-    if (p->filter.h != 3 || p->filter.w != 3 || (dm != 1 && dm % 4 != 0) || C % 4 != 0 ||
-        p->q.input_offset < -127 || p->q.input_offset > 128)
-        return false;
+    if (!ta__dw3_ok(p)) return false;
     const bool sat = TA__RQ_SAT && ta__rq_sat_ok(&p->q, C);
     const bool rqs = TA__RQS && ta__rqs_layer_ok(&p->q, C);
     const bool full = p->q.act_min == -128 && p->q.act_max == 127;
@@ -335,8 +334,10 @@ void ta__m0_dw3x4(const int8_t *x, const int32_t *wx, int32_t *acc, const int32_
         M0_DW_TERM(C3, #T "*16+12", "r5")
 #define M0_DW_ROW(C1, C2, C3)                                                                       \
     M0_DW_TAP(0, C1, C2, C3) "add r0, r8\n\t" M0_DW_TAP(1, C1, C2, C3) "add r0, r8\n\t" M0_DW_TAP(2, C1, C2, C3)
-/* NAME reads channel c's byte at offset 0, C1, C2, C3 of each tap */
-#define M0_DW_FUNC(NAME, C1, C2, C3)                          \
+/* NAME reads channel c's byte at offset 0, C1, C2, C3 of each tap; TAIL
+ * stores or requantises the sums in r2-r5 (r1, r6, r7 free; sp: the third
+ * argument, saved r8, r9, then r4-r7 and lr, then a fifth argument). */
+#define M0_DW_FUNC(NAME, C1, C2, C3, INIT, TAIL)              \
     __asm__(TA__ASM_UNIFIED                                   \
             ".section .text." #NAME ",\"ax\",%progbits\n\t"   \
             ".balign 2\n\t"                                   \
@@ -351,15 +352,10 @@ void ta__m0_dw3x4(const int8_t *x, const int32_t *wx, int32_t *acc, const int32_
             "ldr r4, [r3]\n\t"                                \
             "mov r8, r4\n\t"                                  \
             "ldr r4, [r3, #4]\n\t"                            \
-            "mov r9, r4\n\t"                                  \
-            "movs r2, #0\n\t"                                 \
-            "movs r3, #0\n\t"                                 \
-            "movs r4, #0\n\t"                                 \
-            "movs r5, #0\n\t" M0_DW_ROW(C1, C2, C3) "add r0, r9\n\t" \
+            "mov r9, r4\n\t" INIT M0_DW_ROW(C1, C2, C3) "add r0, r9\n\t" \
             "adds r1, #48\n\t" M0_DW_ROW(C1, C2, C3) "add r0, r9\n\t" \
-            "adds r1, #48\n\t" M0_DW_ROW(C1, C2, C3)          \
+            "adds r1, #48\n\t" M0_DW_ROW(C1, C2, C3) TAIL     \
             "pop {r1, r6, r7}\n\t"                            \
-            "stmia r1!, {r2, r3, r4, r5}\n\t"                 \
             "mov r8, r6\n\t"                                  \
             "mov r9, r7\n\t"                                  \
             "pop {r4, r5, r6, r7, pc}\n\t"                    \
@@ -368,8 +364,29 @@ void ta__m0_dw3x4(const int8_t *x, const int32_t *wx, int32_t *acc, const int32_
 /* ta__m0_dw3x1: the same for a depth multiplier that is a multiple of 4,
  * whose 4 channels all read one input byte (offset 0). */
 void ta__m0_dw3x1(const int8_t *x, const int32_t *wx, int32_t *acc, const int32_t *st);
-M0_DW_FUNC(ta__m0_dw3x4, "1", "2", "3");
-M0_DW_FUNC(ta__m0_dw3x1, "0", "0", "0");
+/* _rq: the 4 sums + their folds requantised in the same assembly
+ * (TA__M0_RQ_OUT, requant.h) and stored at out[0..3], the constants k[c]
+ * (ta__rqm with fold set): no acc array, no call per output. */
+void ta__m0_dw3x4_rq(const int8_t *x, const int32_t *wx, int8_t *out, const int32_t *st, const ta__rqm *k);
+void ta__m0_dw3x1_rq(const int8_t *x, const int32_t *wx, int8_t *out, const int32_t *st, const ta__rqm *k);
+_Static_assert(sizeof(ta__rqm) == 48 && offsetof(ta__rqm, fold) == 44, "the _rq kernels read ta__rqm by offsets");
+#define M0_DW_STORE "ldr r1, [sp]\n\tstmia r1!, {r2, r3, r4, r5}\n\t"
+#define M0_DW_RQ                                                                                        \
+    "push {r2, r3, r4, r5}\n\t"                                                                        \
+    "ldr r7, [sp, #48]\n\t" TA__M0_RQ4
+#define M0_DW_ZERO "movs r2, #0\n\tmovs r3, #0\n\tmovs r4, #0\n\tmovs r5, #0\n\t"
+/* the sums start at the channels' folds (k: the fifth argument, sp + 32) */
+#define M0_DW_FOLDS                                                                            \
+    "ldr r5, [sp, #32]\n\tldr r2, [r5, #44]\n\tldr r3, [r5, #92]\n\tadds r5, #96\n\tldr r4, [r5, #44]\n\t" \
+    "ldr r5, [r5, #92]\n\t"
+M0_DW_FUNC(ta__m0_dw3x4, "1", "2", "3", M0_DW_ZERO, M0_DW_STORE);
+M0_DW_FUNC(ta__m0_dw3x1, "0", "0", "0", M0_DW_ZERO, M0_DW_STORE);
+M0_DW_FUNC(ta__m0_dw3x4_rq, "1", "2", "3", M0_DW_FOLDS, M0_DW_RQ);
+M0_DW_FUNC(ta__m0_dw3x1_rq, "0", "0", "0", M0_DW_FOLDS, M0_DW_RQ);
+#undef M0_DW_FOLDS
+#undef M0_DW_ZERO
+#undef M0_DW_RQ
+#undef M0_DW_STORE
 #undef M0_DW_FUNC
 #undef M0_DW_ROW
 #undef M0_DW_TAP
@@ -393,9 +410,7 @@ static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int
     const ta_dims4 in = p->input, out = p->output;
     const int32_t C = out.c;
     const int32_t dm = p->depth_multiplier;
-    if (p->filter.h != 3 || p->filter.w != 3 || (dm != 1 && dm % 4 != 0) || C % 4 != 0 ||
-        p->q.input_offset < -127 || p->q.input_offset > 128)
-        return false;
+    if (!ta__dw3_ok(p)) return false;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     const bool sat = ta__rqm_layer_ok(&p->q, C); /* ta__rqm_s8, the assembly requantisation */
     const int32_t dh = p->dilation_h, dw = p->dilation_w;
@@ -420,6 +435,7 @@ static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int
             rq[c] = ta__rq_make(&p->q, c0 + c);
             rqm[c] = ta__rqm_make(&rq[c], ro);
             fold[c] = ta__fold(bias, c0 + c, p->q.input_offset, ws[c]);
+            rqm[c].fold = fold[c];
         }
         for (int32_t b = 0; b < out.n; b++) {
             for (int32_t oy = 0; oy < out.h; oy++) {
@@ -428,20 +444,19 @@ static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int
                 int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + c0;
                 for (int32_t ox = 0; ox < out.w; ox++, op += C) {
                     const int32_t ix0 = ox * p->stride_w - p->pad_w;
-                    int32_t acc[4];
+                    const int8_t *x;
+                    const int32_t *st = st_in;
+                    bool one = false; /* the 4 channels read one byte */
+                    uint32_t win[9];
                     if (full_y && ix0 >= 0 && ix0 + 2 * dw < in.w) {
-                        const int8_t *x = input + ta__nhwc_p(&in, b, iy0, ix0) + xc;
-                        if (dm == 1)
-                            ta__m0_dw3x4(x, wx, acc, st_in);
-                        else
-                            ta__m0_dw3x1(x, wx, acc, st_in);
+                        x = input + ta__nhwc_p(&in, b, iy0, ix0) + xc;
+                        one = dm != 1;
                     } else {
                         /* the taps' x positions inside the image, as 3 bits;
                          * rows by pointer, no multiply per tap */
                         uint32_t in_x = 0;
                         for (int32_t fx = 0; fx < 3; fx++)
                             in_x |= (uint32_t)((uint32_t)(ix0 + fx * dw) < (uint32_t)in.w) << fx;
-                        uint32_t win[9];
                         for (int32_t fy = 0; fy < 3; fy++) {
                             const int32_t iy = iy0 + fy * dh;
                             uint32_t *wr = win + 3 * fy;
@@ -454,12 +469,22 @@ static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int
                                 wr[fx] = in_x >> fx & 1 ? (dm == 1 ? ta__m0_ld4(row) : (uint32_t)(uint8_t)*row * 0x01010101u)
                                                       : padw;
                         }
-                        ta__m0_dw3x4((const int8_t *)win, wx, acc, st_win);
+                        x = (const int8_t *)win;
+                        st = st_win;
                     }
-                    if (sat)
-                        for (int32_t c = 0; c < 4; c++) op[c] = ta__rqm_s8(&rqm[c], (uint32_t)acc[c] + fold[c]);
+                    if (sat) {
+                        if (one)
+                            ta__m0_dw3x1_rq(x, wx, op, st, rqm);
+                        else
+                            ta__m0_dw3x4_rq(x, wx, op, st, rqm);
+                        continue;
+                    }
+                    int32_t acc[4];
+                    if (one)
+                        ta__m0_dw3x1(x, wx, acc, st);
                     else
-                        for (int32_t c = 0; c < 4; c++) op[c] = ta__rq_s8(&rq[c], ro, (uint32_t)acc[c] + fold[c]);
+                        ta__m0_dw3x4(x, wx, acc, st);
+                    for (int32_t c = 0; c < 4; c++) op[c] = ta__rq_s8(&rq[c], ro, (uint32_t)acc[c] + fold[c]);
                 }
             }
         }
@@ -496,22 +521,30 @@ static TA__ALWAYS_INLINE void dw_full_dm(const int8_t *x, ptrdiff_t sx, ptrdiff_
 #endif
 }
 
+#if defined(TA__DOT_DSP) || defined(__ARM_ARCH_6M__)
+/* The 3x3 kernel, a variant of its own (TA_KV_DW_S8_3X3_DSP / _M0). */
+ta_status ta__kv_dw_s8_3x3(ta_kernel_args *a) {
+#if defined(TA__DOT_DSP)
+    return dw3_run(a->p, a->input, a->weights, a->bias, a->output) ? TA_OK : TA_E_UNSUPPORTED;
+#else
+    return dw3_m0_run(a->p, a->input, a->weights, a->bias, a->output) ? TA_OK : TA_E_UNSUPPORTED;
+#endif
+}
+#endif
+
+/* The general loops (TA_KV_DW_S8_GEN*). */
 #ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void dw_body(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output, int isa) {
 #else
-/* One build: the body is the kernel itself (a wrapper around it costs GCC
- * registers in the hot loops on Cortex-M). */
+/* One build: the body is a function of its own, not inlined into the
+ * variant's wrapper (reading its arguments from the ta_kernel_args there
+ * cost GCC registers in the hot loops: Cortex-M3 10% more instructions). */
 #define isa 0
-void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
-                                  const int32_t *bias, int8_t *output) {
+static __attribute__((noinline)) void dw_gen(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                   int8_t *output) {
 #endif
     (void)isa;
-#if defined(TA__DOT_DSP)
-    if (dw3_run(p, input, filter, bias, output)) return;
-#elif defined(__ARM_ARCH_6M__)
-    if (dw3_m0_run(p, input, filter, bias, output)) return;
-#endif
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const int32_t C = out.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
@@ -639,7 +672,33 @@ void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input
 #ifdef TA__X86_DISPATCH
 /* x86-64: the portable, SSE4.1 and AVX2 builds of the body, chosen at run
  * time (simd_x86.h). */
-TA__X86_KERNEL(ta__depthwise_conv2d_s8_fast, ta_dwconv_params, dw_body)
+TA__X86_KERNEL(ta__depthwise_conv2d_s8_gen_x86, ta_dwconv_params, dw_body)
+ta_status ta__kv_dw_s8_gen(ta_kernel_args *a) {
+    ta__depthwise_conv2d_s8_gen_x86(a->p, a->input, a->weights, a->bias, a->output);
+    return TA_OK;
+}
 #else
 #undef isa
+ta_status ta__kv_dw_s8_gen(ta_kernel_args *a) {
+    dw_gen(a->p, a->input, a->weights, a->bias, a->output);
+    return TA_OK;
+}
 #endif
+
+/* Which variant runs: the 3x3 kernel where it applies (Cortex-M), else the
+ * general loops. */
+ta_status ta__depthwise_conv2d_s8_fast_run(ta_kernel_args *a) {
+#if defined(TA__DOT_DSP)
+    return ta__kv_run(ta__dw3_ok(a->p) ? TA_KV_DW_S8_3X3_DSP : TA_KV_DW_S8_GEN_DSP, a);
+#elif defined(__ARM_ARCH_6M__)
+    return ta__kv_run(ta__dw3_ok(a->p) ? TA_KV_DW_S8_3X3_M0 : TA_KV_DW_S8_GEN_M0, a);
+#else
+    return ta__kv_run(TA_KV_DW_S8_GEN, a);
+#endif
+}
+
+void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *bias, int8_t *output) {
+    ta_kernel_args a = {.p = p, .input = input, .weights = filter, .bias = bias, .output = output};
+    (void)ta__depthwise_conv2d_s8_fast_run(&a);
+}

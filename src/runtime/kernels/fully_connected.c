@@ -10,6 +10,7 @@
  *  2. + bias[o]; int8: requantise (multiplier o when per-channel, else the
  *     single one), + output zero point, clamp; float: clamp(total + bias).
  */
+#include "runtime/kernels/kernel_variants.h"
 #include "runtime/kernels/kernels_fast.h"
 
 static ta_status fc_check(const ta_fc_params *p) {
@@ -22,11 +23,12 @@ ta_status ta_kernel_fully_connected_s8(const ta_fc_params *p, const int8_t *inpu
     ta_status st = fc_check(p);
     if (st) return st;
     if (!input || !weights || !output || !p->q.mult || !p->q.shift) return TA_E_INVALID_ARG;
-    if (ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE && ta__fully_connected_s8_fast_ok(p))
-        ta__fully_connected_s8_fast(p, input, weights, bias, output);
-    else
-        ta__fully_connected_s8_ref(p, input, weights, bias, output);
-    return TA_OK;
+    ta_kernel_args a = {.p = p, .input = input, .weights = weights, .bias = bias, .output = output};
+    TA__KV_NOTE(ta__kv_fc_s8_need(p));
+    return ta__kv_run(ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE && ta__fully_connected_s8_fast_ok(p)
+                          ? TA_KV_FC_S8_FAST
+                          : TA_KV_FC_S8_REF,
+                      &a);
 }
 
 void ta__fully_connected_s8_ref(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
@@ -70,4 +72,14 @@ ta_status ta_kernel_fully_connected_f32(const ta_fc_params *p, const float *inpu
         }
     }
     return TA_OK;
+}
+
+/* The variants behind the table (tinyarena/kernel_link.h). */
+ta_status ta__kv_fc_s8_ref(ta_kernel_args *a) {
+    ta__fully_connected_s8_ref(a->p, a->input, a->weights, a->bias, a->output);
+    return TA_OK;
+}
+
+ta_status ta__kv_fc_f32(ta_kernel_args *a) {
+    return ta_kernel_fully_connected_f32(a->p, a->input, a->weights, a->bias, a->output);
 }

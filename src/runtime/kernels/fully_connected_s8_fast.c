@@ -12,6 +12,7 @@
  *  3. + input_offset * weight sum + bias, requantised inline (requant.h).
  */
 #include "runtime/kernels/dot_s8.h"
+#include "runtime/kernels/kernel_variants.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
 #ifdef TA__X86_DISPATCH
@@ -49,14 +50,7 @@ void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, con
                 TA__DOT_2X2(x, x + D, w0, w1, D, acc);
             else
                 TA__DOT_1X2(x, w0, w1, D, acc);
-            int8_t *op = output + (ptrdiff_t)b * O;
-            op[o0] = ta__rq_s8(&r0, ro, (uint32_t)acc[0] + f0);
-            if (o1 != o0) op[o1] = ta__rq_s8(&r1, ro, (uint32_t)acc[1] + f1);
-            if (two) {
-                op += O;
-                op[o0] = ta__rq_s8(&r0, ro, (uint32_t)acc[2] + f0);
-                if (o1 != o0) op[o1] = ta__rq_s8(&r1, ro, (uint32_t)acc[3] + f1);
-            }
+            ta__rq_store_2x2(output + (ptrdiff_t)b * O, O, o0, o1, &r0, &r1, ro, f0, f1, acc, two);
             b += two ? 2 : 1;
         }
     }
@@ -69,3 +63,9 @@ TA__X86_KERNEL(ta__fully_connected_s8_fast, ta_fc_params, fc_body)
 #else
 #undef isa
 #endif
+
+/* The fast kernel as a variant (TA_KV_FC_S8_FAST): one for every family. */
+ta_status ta__kv_fc_s8_fast(ta_kernel_args *a) {
+    ta__fully_connected_s8_fast(a->p, a->input, a->weights, a->bias, a->output);
+    return TA_OK;
+}

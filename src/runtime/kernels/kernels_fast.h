@@ -11,6 +11,7 @@
 #ifndef TA_KERNELS_FAST_H
 #define TA_KERNELS_FAST_H
 
+#include "tinyarena/kernel_link.h"
 #include "tinyarena/kernels.h"
 
 /* The implementation ta_kernel_use_impl selected (default TA_KERNEL_IMPL_FAST). */
@@ -45,6 +46,18 @@ void ta__fully_connected_s8_ref(const ta_fc_params *p, const int8_t *input, cons
  * sums, requantisation inline (requant.h).  *_fast_ok: whether the fast
  * kernel covers these (checked) parameters. */
 bool ta__conv2d_s8_fast_ok(const ta_conv_params *p);
+/* The fast kernels' dispatchers: which variants a call needs, run through
+ * the variant table (tinyarena/kernel_link.h; TA_E_UNSUPPORTED when one is
+ * not linked).  a: p, input, weights, bias, output. */
+ta_status ta__conv2d_s8_fast_run(ta_kernel_args *a);
+ta_status ta__depthwise_conv2d_s8_fast_run(ta_kernel_args *a);
+#ifdef TA__X86_DISPATCH
+void ta__conv2d_s8_gen_x86(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                           int8_t *output);
+void ta__depthwise_conv2d_s8_gen_x86(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
+                                     const int32_t *bias, int8_t *output);
+#endif
+/* The fast kernels on all variants of the table (tests). */
 void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output);
 bool ta__depthwise_conv2d_s8_fast_ok(const ta_dwconv_params *p);

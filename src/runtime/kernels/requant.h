@@ -19,6 +19,7 @@
 #define TA_KERNELS_REQUANT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "runtime/kernels/fixedpoint.h"
@@ -92,6 +93,37 @@ static inline uint32_t ta__fold(const int32_t *bias, int32_t oc, int32_t input_o
 #define TA__ASM_UNIFIED ".syntax unified\n\t"
 #define TA__ASM_RESTORE ".syntax divided\n\t"
 #endif
+/* The high multiply's body, written once (ta__hmul_nudged_32 and
+ * ta__rqm_s8's long path): %[sl] = s and %[ml] = m in, %[sh] =
+ * floor((s * m + 2^30) / 2^31) out; the sum carried by ADDS/ADCS pairs in
+ * six low registers (GCC's C takes about twice the instructions: compares
+ * for the carries, and spills); every product as above. */
+#define TA__M0_HMUL(SL, ML, SH, MH, LO, T)                                \
+    "asrs " SH ", " SL ", #16\n\t" \
+    "uxth " SL ", " SL "\n\t" \
+    "asrs " MH ", " ML ", #16\n\t" \
+    "uxth " ML ", " ML "\n\t" \
+    "movs " LO ", " SL "\n\t" \
+    "muls " LO ", " ML ", " LO "\n\t"  /* sl * ml, unsigned */ \
+    "muls " ML ", " SH ", " ML "\n\t"  /* c1 = sh * ml */ \
+    "muls " SL ", " MH ", " SL "\n\t"  /* c2 = sl * mh */ \
+    "muls " SH ", " MH ", " SH "\n\t"  /* high word: sh * mh */ \
+    "lsls " T ", " ML ", #16\n\t" \
+    "asrs " ML ", " ML ", #16\n\t" \
+    "adds " LO ", " LO ", " T "\n\t" \
+    "adcs " SH ", " SH ", " ML "\n\t" \
+    "lsls " T ", " SL ", #16\n\t" \
+    "asrs " SL ", " SL ", #16\n\t" \
+    "adds " LO ", " LO ", " T "\n\t" \
+    "adcs " SH ", " SH ", " SL "\n\t" \
+    "movs " T ", #1\n\t" \
+    "lsls " T ", " T ", #30\n\t" \
+    "movs " SL ", #0\n\t" \
+    "adds " LO ", " LO ", " T "\n\t" \
+    "adcs " SH ", " SH ", " SL "\n\t" \
+    "lsls " SH ", " SH ", #1\n\t" \
+    "lsrs " LO ", " LO ", #31\n\t" \
+    "orrs " SH ", " SH ", " LO "\n\t"
 #endif
 static inline int32_t ta__hmul_nudged_32(int32_t s, int32_t m) {
 #if defined(__ARM_ARCH_6M__)
@@ -99,33 +131,7 @@ static inline int32_t ta__hmul_nudged_32(int32_t s, int32_t m) {
      * C takes about twice the instructions: compares for the carries, and
      * spills); every product as above */
     uint32_t sl = (uint32_t)s, ml = (uint32_t)m, sh, mh, lo, t;
-    __asm__(TA__ASM_UNIFIED
-            "asrs %[sh], %[sl], #16\n\t"
-            "uxth %[sl], %[sl]\n\t"
-            "asrs %[mh], %[ml], #16\n\t"
-            "uxth %[ml], %[ml]\n\t"
-            "movs %[lo], %[sl]\n\t"
-            "muls %[lo], %[ml], %[lo]\n\t" /* sl * ml, unsigned */
-            "muls %[ml], %[sh], %[ml]\n\t" /* c1 = sh * ml */
-            "muls %[sl], %[mh], %[sl]\n\t" /* c2 = sl * mh */
-            "muls %[sh], %[mh], %[sh]\n\t" /* high word: sh * mh */
-            "lsls %[t], %[ml], #16\n\t"
-            "asrs %[ml], %[ml], #16\n\t"
-            "adds %[lo], %[lo], %[t]\n\t"
-            "adcs %[sh], %[sh], %[ml]\n\t"
-            "lsls %[t], %[sl], #16\n\t"
-            "asrs %[sl], %[sl], #16\n\t"
-            "adds %[lo], %[lo], %[t]\n\t"
-            "adcs %[sh], %[sh], %[sl]\n\t"
-            "movs %[t], #1\n\t"
-            "lsls %[t], %[t], #30\n\t"
-            "movs %[sl], #0\n\t"
-            "adds %[lo], %[lo], %[t]\n\t"
-            "adcs %[sh], %[sh], %[sl]\n\t"
-            "lsls %[sh], %[sh], #1\n\t"
-            "lsrs %[lo], %[lo], #31\n\t"
-            "orrs %[sh], %[sh], %[lo]\n\t"
-            TA__ASM_RESTORE
+    __asm__(TA__ASM_UNIFIED TA__M0_HMUL("%[sl]", "%[ml]", "%[sh]", "%[mh]", "%[lo]", "%[t]") TA__ASM_RESTORE
             : [sl] "+l"(sl), [ml] "+l"(ml), [sh] "=&l"(sh), [mh] "=&l"(mh), [lo] "=&l"(lo), [t] "=&l"(t)
             :
             : "cc");
@@ -170,6 +176,23 @@ static inline int8_t ta__rq_s8(const ta__rq *r, ta__rq_out o, uint32_t acc_plus_
     a = a < o.act_min ? o.act_min : a;
     a = a > o.act_max ? o.act_max : a;
     return (int8_t)a;
+}
+
+/* The outputs of a 2x2 block of dot products (dot_s8.h's acc[r * 2 + c]):
+ * channels c0 and c1 (constants r0, r1, folds f0, f1) of one pixel at op,
+ * and when two, of the next at op + stride.  c1 == c0 (an odd last channel
+ * paired with itself) stores it once.  The general convolution's clipped
+ * windows and the fully connected kernel share it. */
+static inline void ta__rq_store_2x2(int8_t *op, ptrdiff_t stride, int32_t c0, int32_t c1, const ta__rq *r0,
+                                    const ta__rq *r1, ta__rq_out ro, uint32_t f0, uint32_t f1, const int32_t acc[4],
+                                    bool two) {
+    op[c0] = ta__rq_s8(r0, ro, (uint32_t)acc[0] + f0);
+    if (c1 != c0) op[c1] = ta__rq_s8(r1, ro, (uint32_t)acc[1] + f1);
+    if (two) {
+        op += stride;
+        op[c0] = ta__rq_s8(r0, ro, (uint32_t)acc[2] + f0);
+        if (c1 != c0) op[c1] = ta__rq_s8(r1, ro, (uint32_t)acc[3] + f1);
+    }
 }
 
 /* A shorter requantisation for the common layer: no left shift, rounding
@@ -227,8 +250,8 @@ static inline int8_t ta__rq_s8_sat(const ta__rq *r, ta__rq_out o, uint32_t acc_p
  * int8 range, multipliers >= 0).  The constants sit in one struct the block reads by immediate
  * offsets (GCC kept them in spilled locals); the saturating add is ADDS and
  * a branch on overflow (BVC), where ta__qadd32's int64 sum costs calls; the
- * clamps are compare-and-branch.  About 45 instructions against about 70
- * for ta__rq_s8 as GCC compiles it.  tests/test_kernels_fast.c compares it
+ * clamps are compare-and-branch.  30 instructions for a sum within +-2^19
+ * (about 45 otherwise) against about 70 for ta__rq_s8 as GCC compiles it.  tests/test_kernels_fast.c compares it
  * with ta__rq_s8 bare-metal (kernels_mcu). */
 typedef struct ta__rqm {
     int32_t mult;             /* offset 0: Q0.31 multiplier */
@@ -237,6 +260,9 @@ typedef struct ta__rqm {
     int32_t out_off;          /* 12: output zero point */
     int32_t act_min, act_max; /* 16, 20: the clamp */
     int32_t m_hi, m_mid, m_lo; /* 24, 28, 32: mult's bits 30..20, 19..10, 9..0 */
+    int32_t add;              /* 36: rnd + out_off * 2^right (the short path) */
+    int32_t k1024;            /* 40: 2^10, the short multiply's rounding */
+    uint32_t fold;            /* 44: the channel's fold (ta__fold), where a kernel keeps it here */
 } ta__rqm;
 
 /* Whether every channel's constants fit ta__rqm_s8: ta__rq_sat_ok and a
@@ -251,91 +277,119 @@ static inline bool ta__rqm_layer_ok(const ta_requant *q, int32_t channels) {
 }
 
 static inline ta__rqm ta__rqm_make(const ta__rq *r, ta__rq_out o) {
-    const ta__rqm k = {r->mult,       r->rnd,         r->right, o.out_off, o.act_min, o.act_max, r->mult >> 20,
-                       (r->mult >> 10) & 1023, r->mult & 1023};
+    const ta__rqm k = {r->mult,
+                       r->rnd,
+                       r->right,
+                       o.out_off,
+                       o.act_min,
+                       o.act_max,
+                       r->mult >> 20,
+                       (r->mult >> 10) & 1023,
+                       r->mult & 1023,
+                       (int32_t)((uint32_t)r->rnd + ((uint32_t)o.out_off << r->right)),
+                       1024,
+                       0};
     return k;
 }
 
+/* ta__rq_s8_sat of SL for the constants at K (a ta__rqm), into SH; ML, MH,
+ * LO and T are scratch, SL too.  Written once as text, for ta__rqm_s8 and
+ * the armv6-m 1x1 kernel's assembly (conv2d_s8_pw.c); local labels 1-7.
+ *  - |s| < 2^19 (the usual window): the high multiply from the
+ *    multiplier's three pieces, each product within int32 and the floors
+ *    nested exactly: floor((s * m + 2^30) / 2^31) = floor((s * m_hi +
+ *    floor((s * m_mid + floor(s * m_lo / 2^10)) / 2^10) + 2^10) / 2^11).
+ *    Then |hm| < 2^19, so the rounding add cannot saturate and the zero
+ *    point joins it: one add of 2^(right-1) + zero point * 2^right (|that|
+ *    < 2^30 + 2^22), one shift.
+ *  - any other sum: TA__M0_HMUL and the saturating rounding add (ADDS and
+ *    a branch on overflow), then the zero point. */
+/* In three pieces, so that the 4-output routine can keep its long paths
+ * out of line: the short path (to the clamp; BR: the branch to the long
+ * path, taken when unsigned higher), the long one (to the clamp), the
+ * clamp. */
+#define TA__M0_RQM_SHORT(SL, SH, LO, T, K, BR, ADD1024)                        \
+    "asrs " SH ", " SL ", #19\n\t"                                             \
+    "adds " SH ", " SH ", #1\n\t"                                              \
+    "cmp " SH ", #1\n\t" BR                                                    \
+    "ldr " SH ", [" K ", #32]\n\t"                                              \
+    "muls " SH ", " SL ", " SH "\n\t"                                          \
+    "asrs " SH ", " SH ", #10\n\t"                                             \
+    "ldr " LO ", [" K ", #28]\n\t"                                              \
+    "muls " LO ", " SL ", " LO "\n\t"                                          \
+    "adds " SH ", " SH ", " LO "\n\t"                                          \
+    "asrs " SH ", " SH ", #10\n\t"                                             \
+    "ldr " LO ", [" K ", #24]\n\t"                                              \
+    "muls " LO ", " SL ", " LO "\n\t"                                          \
+    "adds " SH ", " SH ", " LO "\n\t" ADD1024                                  \
+    "asrs " SH ", " SH ", #11\n\t"                                             \
+    "asrs " T ", " SH ", #31\n\t"                                              \
+    "adds " SH ", " SH ", " T "\n\t" /* hm - [hm < 0] */                        \
+    "ldr " T ", [" K ", #36]\n\t"                                               \
+    "adds " SH ", " SH ", " T "\n\t"                                           \
+    "ldr " T ", [" K ", #8]\n\t"                                                \
+    "asrs " SH ", " T "\n\t"
+#define TA__M0_RQM_LONG(SL, ML, SH, MH, LO, T, K)                              \
+    "ldr " ML ", [" K "]\n\t" TA__M0_HMUL(SL, ML, SH, MH, LO, T)                \
+    "asrs " T ", " SH ", #31\n\t"                                              \
+    "adds " SH ", " SH ", " T "\n\t" /* hm - [hm < 0] */                        \
+    "ldr " T ", [" K ", #4]\n\t"                                                \
+    "adds " SH ", " SH ", " T "\n\t" /* + 2^(right - 1), saturating: */         \
+    "bvc 1f\n\t"                                                               \
+    "movs " SH ", #1\n\t"                                                      \
+    "lsls " SH ", " SH ", #31\n\t"                                             \
+    "subs " SH ", " SH ", #1\n"                                                \
+    "1:\n\t"                                                                   \
+    "ldr " T ", [" K ", #8]\n\t"                                                \
+    "asrs " SH ", " T "\n\t"                                                   \
+    "ldr " T ", [" K ", #12]\n\t"                                               \
+    "adds " SH ", " SH ", " T "\n\t"
+#define TA__M0_RQM_CLAMP(SH, T, K)                                             \
+    "ldr " T ", [" K ", #16]\n\t"                                               \
+    "cmp " SH ", " T "\n\t"                                                    \
+    "bge 2f\n\t"                                                               \
+    "movs " SH ", " T "\n"                                                     \
+    "2:\n\t"                                                                   \
+    "ldr " T ", [" K ", #20]\n\t"                                               \
+    "cmp " SH ", " T "\n\t"                                                    \
+    "ble 3f\n\t"                                                               \
+    "movs " SH ", " T "\n"                                                     \
+    "3:\n\t"
+#define TA__M0_RQM(SL, ML, SH, MH, LO, T, K)                                   \
+    TA__M0_RQM_SHORT(SL, SH, LO, T, K, "bhi 4f\n\t",                           \
+                     "ldr " LO ", [" K ", #40]\n\tadds " SH ", " SH ", " LO "\n\t")  \
+    "6:\n\t" TA__M0_RQM_CLAMP(SH, T, K) "b 7f\n"                              \
+    "4:\n\t" TA__M0_RQM_LONG(SL, ML, SH, MH, LO, T, K) "b 6b\n"               \
+    "7:\n\t"
+
+/* In the armv6-m kernels' assembly (the 1x1 and 3x3 depthwise kernels with
+ * their requantisation): the 4 sums (their folds included: the kernels
+ * start each sum at its channel's fold) on top of the stack, out 16 bytes
+ * above them, r7 = k, the 4 channels' ta__rqm.  TA__M0_RQ4 calls the one
+ * routine that requantises and stores them (conv2d_s8_pw.c): it pops the
+ * sums, keeps lr in r6 and returns with BX; r0-r5 are scratch.  Inside it
+ * r3 holds out and r1 2^10 (the short multiply's rounding), which the
+ * short path leaves alone and the long path puts back.
+ * TA__M0_RQ_OUT(J, L) is its output J (L: its long path's label, emitted
+ * by TA__M0_RQ_LONG_OUT). */
+#define TA__M0_RQ4 "bl ta__m0_rq4\n\t"
+/* (the long path beyond a conditional branch's reach: BLS over a B, the
+ * same one instruction on the short path) */
+#define TA__M0_RQ_OUT(J, L)                                                    \
+    "pop {r0}\n\t"                                                              \
+    TA__M0_RQM_SHORT("r0", "r2", "r4", "r5", "r7", "bls 8f\n\tb " L "\n8:\n\t", "adds r2, r2, r1\n\t") \
+    "6" J ":\n\t" TA__M0_RQM_CLAMP("r2", "r5", "r7")                            \
+    "strb r2, [r3, #" J "]\n\t"                                                \
+    "adds r7, #48\n\t"
+#define TA__M0_RQ_LONG_OUT(J, L)                                               \
+    L ":\n\tpush {r3}\n\t" TA__M0_RQM_LONG("r0", "r1", "r2", "r3", "r4", "r5", "r7") \
+    "pop {r3}\n\tmovs r1, #1\n\tlsls r1, r1, #10\n\tb 6" J "b\n\t"
+
 /* ta__rq_s8_sat(r, o, acc_plus_fold) for k = ta__rqm_make(r, o). */
 static inline int8_t ta__rqm_s8(const ta__rqm *k, uint32_t acc_plus_fold) {
-    uint32_t s = acc_plus_fold, ml, sh, mh, lo, t;
-    __asm__(TA__ASM_UNIFIED
-            /* |s| < 2^19 (the usual window): the high multiply from the
-             * multiplier's three pieces, each product within int32 and the
-             * floors nested exactly: floor((s * m + 2^30) / 2^31) =
-             * floor((s * m_hi + floor((s * m_mid + floor(s * m_lo / 2^10))
-             * / 2^10) + 2^10) / 2^11) */
-            "asrs %[sh], %[s], #19\n\t"
-            "adds %[sh], %[sh], #1\n\t"
-            "cmp %[sh], #1\n\t"
-            "bhi 4f\n\t"
-            "ldr %[sh], [%[k], #32]\n\t"
-            "muls %[sh], %[s], %[sh]\n\t"
-            "asrs %[sh], %[sh], #10\n\t"
-            "ldr %[lo], [%[k], #28]\n\t"
-            "muls %[lo], %[s], %[lo]\n\t"
-            "adds %[sh], %[sh], %[lo]\n\t"
-            "asrs %[sh], %[sh], #10\n\t"
-            "ldr %[lo], [%[k], #24]\n\t"
-            "muls %[lo], %[s], %[lo]\n\t"
-            "adds %[sh], %[sh], %[lo]\n\t"
-            "movs %[lo], #1\n\t"
-            "lsls %[lo], %[lo], #10\n\t"
-            "adds %[sh], %[sh], %[lo]\n\t"
-            "asrs %[sh], %[sh], #11\n\t"
-            "b 5f\n"
-            "4:\n\t"
-            "ldr %[ml], [%[k]]\n\t"
-            "asrs %[sh], %[s], #16\n\t"
-            "uxth %[s], %[s]\n\t"
-            "asrs %[mh], %[ml], #16\n\t"
-            "uxth %[ml], %[ml]\n\t"
-            "movs %[lo], %[s]\n\t"
-            "muls %[lo], %[ml], %[lo]\n\t" /* sl * ml, unsigned */
-            "muls %[ml], %[sh], %[ml]\n\t" /* c1 = sh * ml */
-            "muls %[s], %[mh], %[s]\n\t"   /* c2 = sl * mh */
-            "muls %[sh], %[mh], %[sh]\n\t" /* high word: sh * mh */
-            "lsls %[t], %[ml], #16\n\t"
-            "asrs %[ml], %[ml], #16\n\t"
-            "adds %[lo], %[lo], %[t]\n\t"
-            "adcs %[sh], %[sh], %[ml]\n\t"
-            "lsls %[t], %[s], #16\n\t"
-            "asrs %[s], %[s], #16\n\t"
-            "adds %[lo], %[lo], %[t]\n\t"
-            "adcs %[sh], %[sh], %[s]\n\t"
-            "movs %[t], #1\n\t"
-            "lsls %[t], %[t], #30\n\t"
-            "movs %[s], #0\n\t"
-            "adds %[lo], %[lo], %[t]\n\t"
-            "adcs %[sh], %[sh], %[s]\n\t"
-            "lsls %[sh], %[sh], #1\n\t"
-            "lsrs %[lo], %[lo], #31\n\t"
-            "orrs %[sh], %[sh], %[lo]\n" /* hm = ta__hmul_nudged_32(s, mult) */
-            "5:\n\t"
-            "asrs %[t], %[sh], #31\n\t"
-            "adds %[sh], %[sh], %[t]\n\t" /* hm - [hm < 0] */
-            "ldr %[t], [%[k], #4]\n\t"
-            "adds %[sh], %[sh], %[t]\n\t" /* + 2^(right - 1), saturating: */
-            "bvc 1f\n\t"
-            "movs %[sh], #1\n\t"
-            "lsls %[sh], %[sh], #31\n\t"
-            "subs %[sh], %[sh], #1\n"
-            "1:\n\t"
-            "ldr %[t], [%[k], #8]\n\t"
-            "asrs %[sh], %[t]\n\t"
-            "ldr %[t], [%[k], #12]\n\t"
-            "adds %[sh], %[sh], %[t]\n\t"
-            "ldr %[t], [%[k], #16]\n\t"
-            "cmp %[sh], %[t]\n\t"
-            "bge 2f\n\t"
-            "movs %[sh], %[t]\n"
-            "2:\n\t"
-            "ldr %[t], [%[k], #20]\n\t"
-            "cmp %[sh], %[t]\n\t"
-            "ble 3f\n\t"
-            "movs %[sh], %[t]\n"
-            "3:\n\t" TA__ASM_RESTORE
-            : [s] "+l"(s), [ml] "=&l"(ml), [sh] "=&l"(sh), [mh] "=&l"(mh), [lo] "=&l"(lo), [t] "=&l"(t)
+    uint32_t sl = acc_plus_fold, ml, sh, mh, lo, t;
+    __asm__(TA__ASM_UNIFIED TA__M0_RQM("%[sl]", "%[ml]", "%[sh]", "%[mh]", "%[lo]", "%[t]", "%[k]") TA__ASM_RESTORE
+            : [sl] "+l"(sl), [ml] "=&l"(ml), [sh] "=&l"(sh), [mh] "=&l"(mh), [lo] "=&l"(lo), [t] "=&l"(t)
             : [k] "l"(k), "m"(*k)
             : "cc");
     return (int8_t)sh;

@@ -4,6 +4,7 @@
  * int32 bias) and float32.  SAME/VALID padding as TFLM's prepare computes
  * it, and EXPLICIT padding for a PAD folded into the conv (rewrite.h).
  */
+#include "runtime/kernels/kernel_variants.h"
 #include "runtime/ops/op.h"
 
 /* clang-format off */
@@ -134,12 +135,18 @@ static ta_status prep_dwconv(ta__op_ctx *c) {
     return TA_OK;
 }
 
+/* The int8 kernel picks its own variants; the other types are one variant
+ * each, reached through the table (tinyarena/kernel_link.h) so that a
+ * firmware whose model has no such op does not link them. */
 static ta_status conv_call(const ta__op_run *r, const ta_conv_params *p, const void *in, void *out) {
     void *w = ta__op_in_ptr(r, 1), *b = ta__op_in_ptr(r, 2);
-    return r->path == TA__P_S8        ? ta_kernel_conv2d_s8(p, in, w, b, out)
-           : r->path == TA__P_S16     ? ta_kernel_conv2d_s16(p, in, w, b, out)
-           : r->path == TA__P_S16_B32 ? ta_kernel_conv2d_s16_b32(p, in, w, b, out)
-                                      : ta_kernel_conv2d_f32(p, in, w, b, out);
+    if (r->path == TA__P_S8) return ta_kernel_conv2d_s8(p, in, w, b, out);
+    const unsigned v = r->path == TA__P_S16       ? TA_KV_CONV_S16
+                       : r->path == TA__P_S16_B32 ? TA_KV_CONV_S16_B32
+                                                  : TA_KV_CONV_F32;
+    ta_kernel_args a = {.p = p, .input = in, .weights = w, .bias = b, .output = out};
+    TA__KV_NOTE(TA_KV_BIT(v));
+    return ta__kv_run(v, &a);
 }
 
 /* Disjoint input and output (every plan without the OVERLAP rewrite): one
@@ -186,22 +193,30 @@ static ta_status run_dwconv(const ta__op_run *r) {
      * plan kept them apart) runs the normal kernel; one that did runs over
      * them: the output starts or ends where the input does, or the buffers
      * are disjoint */
-    if (r->path == TA__P_S8_INPLACE && in == out)
-        return ta_kernel_depthwise_conv2d_s8_inplace(p, out, w, b, r->scratch, r->scratch_bytes);
-    if (r->path == TA__P_F32_INPLACE && in == out)
-        return ta_kernel_depthwise_conv2d_f32_inplace(p, out, w, b, r->scratch, r->scratch_bytes);
+    ta_kernel_args a = {.p = p, .weights = w, .bias = b, .output = out, .scratch = r->scratch,
+                        .scratch_bytes = r->scratch_bytes};
+    const unsigned vip = r->path == TA__P_S8_INPLACE ? TA_KV_DW_S8_INPLACE : TA_KV_DW_F32_INPLACE;
+    if ((r->path == TA__P_S8_INPLACE || r->path == TA__P_F32_INPLACE) && in == out) {
+        TA__KV_NOTE(TA_KV_BIT(vip));
+        return ta__kv_run(vip, &a);
+    }
     /* or over its input's tail, ending where the input ends (pass 2 puts it
      * there when that leaves the front to the next op's overlap) */
     if (r->path == TA__P_S8_INPLACE || r->path == TA__P_F32_INPLACE) {
         const size_t e = r->path == TA__P_S8_INPLACE ? 1 : 4;
         const size_t xs = (size_t)p->input.n * (size_t)p->input.h * (size_t)p->input.w * (size_t)p->input.c * e;
         const size_t ys = (size_t)p->output.n * (size_t)p->output.h * (size_t)p->output.w * (size_t)p->output.c * e;
-        if (ys <= xs && (uint8_t *)out == (uint8_t *)in + (xs - ys))
-            return e == 1 ? ta_kernel_depthwise_conv2d_s8_inplace_end(p, in, w, b, r->scratch, r->scratch_bytes)
-                          : ta_kernel_depthwise_conv2d_f32_inplace_end(p, in, w, b, r->scratch, r->scratch_bytes);
+        if (ys <= xs && (uint8_t *)out == (uint8_t *)in + (xs - ys)) {
+            a.output = in;
+            a.from = 1; /* the _end kernels */
+            TA__KV_NOTE(TA_KV_BIT(vip));
+            return ta__kv_run(vip, &a);
+        }
     }
-    return r->path == TA__P_S8 || r->path == TA__P_S8_INPLACE ? ta_kernel_depthwise_conv2d_s8(p, in, w, b, out)
-                                                                : ta_kernel_depthwise_conv2d_f32(p, in, w, b, out);
+    if (r->path == TA__P_S8 || r->path == TA__P_S8_INPLACE) return ta_kernel_depthwise_conv2d_s8(p, in, w, b, out);
+    a.input = in;
+    TA__KV_NOTE(TA_KV_BIT(TA_KV_DW_F32));
+    return ta__kv_run(TA_KV_DW_F32, &a);
 }
 
 TA__OP_DEF_OV(ta_op_CONV_2D, CONV_2D, ta_conv_params, k_fields_conv, TA__CLEAR_PADDING(clear_conv), prep_conv,

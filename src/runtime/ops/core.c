@@ -368,6 +368,10 @@ ta_status ta__op_prepare_in(const ta_op_list *ops, const ta_graph *g, uint32_t s
     if (st) return st;
     const ta_op_def *def = ta__op_def_for(ops, op);
     if (!def) return no_kernel(ops, op, op_index, diag);
+    if (!def->prepare) /* TA_OPS_NO_PREPARE (op.h) */
+        return ta_diag_set(diag, TA_E_UNSUPPORTED,
+                           "op %u (%s): built without prepare (TA_OPS_NO_PREPARE): init from a budget's init table",
+                           op_index, def->name);
     _Alignas(16) unsigned char params[TA__OP_PARAMS_MAX];
     memset(params, 0, sizeof params);
     c.def = def;

@@ -2,6 +2,7 @@
  * FULLY_CONNECTED: 2-D constant weights, optional bias; int8 (per-tensor or
  * per-channel requantisation) and float32.
  */
+#include "runtime/kernels/kernel_variants.h"
 #include "runtime/ops/op.h"
 
 /* clang-format off */
@@ -39,8 +40,12 @@ static ta_status prep_fc(ta__op_ctx *c) {
 static ta_status run_fc(const ta__op_run *r) {
     const ta_fc_params *p = r->params;
     void *in = ta__op_in_ptr(r, 0), *w = ta__op_in_ptr(r, 1), *b = ta__op_in_ptr(r, 2), *out = ta__op_out_ptr(r, 0);
-    return r->path == TA__P_S8 ? ta_kernel_fully_connected_s8(p, in, w, b, out)
-                               : ta_kernel_fully_connected_f32(p, in, w, b, out);
+    if (r->path == TA__P_S8) return ta_kernel_fully_connected_s8(p, in, w, b, out);
+    /* float32 through the variant table (tinyarena/kernel_link.h): linked
+     * only by firmware whose model has a float FULLY_CONNECTED */
+    ta_kernel_args a = {.p = p, .input = in, .weights = w, .bias = b, .output = out};
+    TA__KV_NOTE(TA_KV_BIT(TA_KV_FC_F32));
+    return ta__kv_run(TA_KV_FC_F32, &a);
 }
 
 TA__OP_DEF(ta_op_FULLY_CONNECTED, FULLY_CONNECTED, ta_fc_params, k_fields_fc, TA__CLEAR_PADDING(clear_fc), prep_fc,

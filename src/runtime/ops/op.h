@@ -321,9 +321,20 @@ struct ta_op_def {
  * (TA__OVERLAP_*) and its alignment declarations al (a ta__op_align, or
  * NULL); designated, so that fields added after state_bytes keep their own
  * order. */
+/* A firmware that initialises from a budget's init table only never runs a
+ * prepare: built with -DTA_OPS_NO_PREPARE (examples/cortex_m/build.sh without
+ * --rederive) the definitions hold none, so the prepares and the
+ * quantisation helpers they call are not linked; the work-block path then
+ * refuses every op ("built without prepare"). */
+#ifdef TA_OPS_NO_PREPARE
+#define TA__OP_PREP(prep) (0 ? (prep) : NULL)
+#else
+#define TA__OP_PREP(prep) (prep)
+#endif
 #define TA__OP_DEF_RAW(sym, kind, name, T, FL, clear, prep, run, fl, state, ty, ov, al)                           \
     const ta_op_def sym = {(uint16_t)(kind), (uint16_t)(fl), (uint8_t)(ov), name, FL, (uint16_t)TA__COUNT(FL),   \
-                           (uint16_t)sizeof(T), clear, prep, run, state, .types = (uint32_t)(ty), .align = (al)}; \
+                           (uint16_t)sizeof(T), clear, TA__OP_PREP(prep), run, state, .types = (uint32_t)(ty),   \
+                           .align = (al)};                                                                        \
     _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
 /* A builtin: kind K is a ta_op_kind name without TA_OP_, which is its name. */
 #define TA__OP_DEF_FULL(sym, K, T, FL, clear, prep, run, fl, ty, ov, al) \
