@@ -571,14 +571,15 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
         tiling = ta__opt_tile_applies(&M, top);
     }
 
-    /* 1. the incumbent.  With a clock, best gets half the limit (an eighth
-     * before a tiling search), so the search always keeps the rest; its
-     * time counts against ours. */
+    /* 1. the incumbent.  With a clock, best gets half the limit (a
+     * sixteenth before a tiling search: at a tiling's bound its local
+     * search only wanders), so the search always keeps the rest; its time
+     * counts against ours. */
     ta_plan_options bopt;
     const ta_plan_options *bo = opt;
     if (opt && opt->clock) {
         bopt = *opt;
-        bopt.time_limit_s = !c.search ? limit_s : tiling ? limit_s / 8 : limit_s / 2; /* no search: all of it */
+        bopt.time_limit_s = !c.search ? limit_s : tiling ? limit_s / 16 : limit_s / 2; /* no search: all of it */
         bo = &bopt;
     }
     if (opt && opt->start) {

@@ -122,6 +122,7 @@ typedef struct {
     uint32_t *t_dep, *t_left;   /* per item: depth placed at; per boundary: unplaced items ending there */
     uint64_t *t_z, t_key;       /* per item: its class's key; the placed set's */
     uint64_t t_seed;            /* offset ranks: 0 = by offset, else hashed with it */
+    bool t_mirror;              /* the mirror image of a tiling is one */
     uint64_t *t_cs, t_w;        /* per depth: conflict set (t_w words a depth) */
     uint64_t *t_sums, t_sw;     /* per boundary: subset sums of the starting sizes (t_sw words; 0: none) */
     size_t t_q;                 /* the unit of t_sums */

@@ -146,14 +146,16 @@ static void memo_put(opt_mem *M, uint64_t key) {
     slot->thr = SIZE_MAX;
 }
 
-/* Order within each start boundary: the buffer that ends first goes
- * first (its end is the next boundary it shapes, so a wrong position shows
- * soonest), then larger; ties by a per-restart random key. */
+/* Order within each start boundary (the buffer a node places, unless one
+ * has at most one offset left): larger first (fewer offsets, and the small
+ * ones fill what is left), then the one that ends first (its end is the
+ * next boundary it shapes, so a wrong offset shows soonest); ties by a
+ * per-restart random key. */
 static int cmp_tile(uint32_t a, uint32_t b, const void *ctx) {
     const opt_mem *M = ctx;
     if (M->lo[a] != M->lo[b]) return M->lo[a] < M->lo[b] ? -1 : 1;
-    if (M->hi[a] != M->hi[b]) return M->hi[a] < M->hi[b] ? -1 : 1;
     if (M->size[a] != M->size[b]) return M->size[a] > M->size[b] ? -1 : 1;
+    if (M->hi[a] != M->hi[b]) return M->hi[a] < M->hi[b] ? -1 : 1;
     if (M->align[a] != M->align[b]) return M->align[a] > M->align[b] ? -1 : 1;
     if (M->t_rnd[a] != M->t_rnd[b]) return M->t_rnd[a] < M->t_rnd[b] ? -1 : 1;
     return (a > b) - (a < b);
@@ -444,6 +446,7 @@ next: {
             if (!bit(bits, (e - y - sz) / q) || y % M->align[u]) continue;
             uint64_t r = M->t_seed ? tmix((uint64_t)y ^ M->t_seed) : (uint64_t)y;
             if (f->tried && r <= f->r) continue;
+            if (!d && M->t_mirror && 2 * y + sz > C) continue; /* its mirror image is tried */
             M->t_py[np] = y;
             M->t_pr[np] = r;
             M->t_pg[np] = g;
@@ -589,6 +592,11 @@ int ta__opt_tile(opt_mem *M, size_t C, uint64_t node_cap) {
     for (uint32_t b = 0; b <= ns; b++) M->t_left[b] = M->t_hs[b];
     for (uint32_t i = 0; i < m; i++) M->t_hl[M->t_left[M->hi[i]]++] = i;
     build_sums(M, C);
+    /* Turning a tiling upside down (offset y to C - y - size) gives a
+     * tiling when every offset stays aligned: then the first buffer placed
+     * need only be tried in the lower half. */
+    M->t_mirror = true;
+    for (uint32_t i = 0; i < m; i++) M->t_mirror = M->t_mirror && C % M->align[i] == 0;
     if (!M->t_sw) return T_LIMIT; /* offsets too fine to enumerate */
     uint64_t base = 200u + 4u * m;
     uint64_t spent = 0, run = base, rng = 0x7A11E5u;
