@@ -433,8 +433,10 @@ next: {
     uint32_t nseg = free_segs(M, t, C, c);
     rem_sums(M, t, u, bits);
     size_t sz = M->size[u];
-    /* the untried offsets, by rank (rank = offset in the first run, a
-     * hash of it after restarts) */
+    /* the untried offsets, by rank: those where the buffer fills its
+     * segment exactly first (a refill of one freed range by one buffer is
+     * common), then by offset in the first run, by a hash of it after
+     * restarts */
     uint32_t np = 0;
     for (uint32_t g = 0; g < nseg; g++) {
         size_t a = M->t_seg[2 * g], e = M->t_seg[2 * g + 1];
@@ -444,7 +446,8 @@ next: {
             size_t y = a + k * q;
             if (f->ymin != NONE && y <= f->ymin) continue;
             if (!bit(bits, (e - y - sz) / q) || y % M->align[u]) continue;
-            uint64_t r = M->t_seed ? tmix((uint64_t)y ^ M->t_seed) : (uint64_t)y;
+            uint64_t r = M->t_seed ? tmix((uint64_t)y ^ M->t_seed) >> 1 : (uint64_t)y;
+            if (e - a != sz) r |= (uint64_t)1 << 63; /* exact fits first */
             if (f->tried && r <= f->r) continue;
             if (!d && M->t_mirror && 2 * y + sz > C) continue; /* its mirror image is tried */
             M->t_py[np] = y;
