@@ -11,7 +11,8 @@
  * gen_packing), 10 to 160 buffers.  events: the event-driven non-guillotine
  * tilings of issue 14 (gen_packing_events: 16,384 bytes, lifetimes of 1 to
  * 16 steps), 150 to 500 buffers, with the share proven and the distribution
- * of optimal's wall time (median, 90th percentile, max). */
+ * of optimal's wall time (median, 90th percentile, max); `best` alone gets
+ * min(SECONDS, 1 s) there. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,7 @@ static void bench_events(double limit, int count) {
            count, limit);
     printf("%8s %10s %12s %12s %10s %10s %10s %12s\n", "buffers", "max live", "best=H", "optimal=H", "median s",
            "p90 s", "max s", "mean gap B");
+    int all_ok = 0, all_made = 0;
     static const size_t sizes[] = {150, 200, 300, 400, 500};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         size_t n = sizes[si];
@@ -78,7 +80,9 @@ static void bench_events(double limit, int count) {
             }
             ta_plan_result res;
             double t;
-            if (plan("best", r, got, limit, &res, &t) && res.arena_bytes == height) best_ok++;
+            /* best alone, 1 s at most: at a tiling's bound its local search
+             * runs to the limit, and the column only asks whether it packs */
+            if (plan("best", r, got, limit < 1 ? limit : 1, &res, &t) && res.arena_bytes == height) best_ok++;
             if (!plan("optimal", r, got, limit, &res, &t)) continue;
             if (res.arena_bytes == height && res.proof == TA_PROOF_OPTIMAL) opt_ok++;
             gap += (double)(res.arena_bytes - height);
@@ -92,9 +96,13 @@ static void bench_events(double limit, int count) {
                    made, times[made / 2], times[(made * 9) / 10 < made ? (made * 9) / 10 : made - 1],
                    times[made - 1], gap / made);
         }
+        all_ok += opt_ok;
+        all_made += made;
         free(times);
         free(r);
     }
+    if (all_made)
+        printf("optimal proves %d of %d (%.0f%%) within %.1f s\n", all_ok, all_made, 100.0 * all_ok / all_made, limit);
 }
 
 int main(int argc, char **argv) {

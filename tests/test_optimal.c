@@ -632,6 +632,78 @@ static void test_event_packings(void) {
     printf("event packings: %d of %d (up to %d buffers) proven at the optimum\n", proven, made, MAXN);
 }
 
+/* The tiling search (every section's live bytes equal: plan_optimal_tile.c)
+ * against the exhaustive search.  Half the problems are guillotine
+ * packings of 4-10 buffers (a tiling exists); the other half are 4-7
+ * random buffers over 5 steps, aligned to 8, 16 or 32 bytes, with each
+ * step's slack up to the most live filled by a single-step buffer, so that every step adds
+ * up to that height but a tiling exists only sometimes.  Optimal must agree
+ * with the exhaustive search both ways: a tiling found where one exists,
+ * the height refuted where none does. */
+static void test_tiling_vs_exhaustive(void) {
+    enum { MAXN = 12 };
+    ta_request r[MAXN];
+    size_t off[MAXN];
+    int tilings = 0, refuted = 0, total = 0;
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        size_t n = 0;
+        if (seed % 2) {
+            n = 4 + (size_t)(seed % 7);
+            CHECK(gen_packing(r, NULL, n, 6, 96, 8, seed * 7919));
+        } else {
+            size_t tot[5] = {0, 0, 0, 0, 0}, h = 0, k = 4 + rnd(4);
+            for (size_t i = 0; i < k; i++) {
+                int32_t f = (int32_t)rnd(5), l = f + (int32_t)rnd((uint32_t)(5 - f));
+                r[n++] = req(8 * (1 + rnd(5)), f, l);
+                r[n - 1].align = (size_t)8 << rnd(3);
+                for (int32_t t = f; t <= l; t++) tot[t] += padded(&r[n - 1]);
+            }
+            for (int t = 0; t < 5; t++) h = tot[t] > h ? tot[t] : h;
+            for (int32_t t = 0; t < 5; t++)
+                if (h > tot[t]) r[n++] = req(h - tot[t], t, t);
+        }
+        ta_plan_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.work_limit = 2000000;
+        outcome o = run("optimal", r, n, &opt, off);
+        CHECK(o.st == TA_OK);
+        CHECK(o.res.proof == TA_PROOF_OPTIMAL);
+        check_plan(r, n, off, o.res.arena_bytes);
+        size_t want = brute_below(r, n, o.res.arena_bytes, false);
+        CHECK_EQ_U(o.res.arena_bytes, want);
+        tilings += want == o.res.lower_bound_bytes;
+        refuted += want > o.res.lower_bound_bytes;
+        total++;
+    }
+    CHECK(tilings > 0 && refuted > 0); /* both answers occur */
+    printf("tilings vs exhaustive: %d agree (%d tile the height, %d cannot)\n", total, tilings, refuted);
+}
+
+/* Event packings of 100-150 buffers (gen_packing_events, as bench_packing
+ * makes them): the tiling search proves the height on a node budget. */
+static void test_event_packings_large(void) {
+    enum { MAXN = 150 };
+    ta_request r[MAXN];
+    size_t off[MAXN];
+    int proven = 0, made = 0;
+    for (uint64_t seed = 0; seed < 4; seed++) {
+        size_t n = 100 + 50 * (seed % 2);
+        size_t k = gen_packing_events(r, NULL, n, 16, 16384, 16, 0x5eed + 1000 * (uint64_t)n + seed);
+        CHECK(k > 0);
+        made++;
+        ta_plan_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.work_limit = 3000000;
+        outcome o = run("optimal", r, k, &opt, off);
+        CHECK(o.st == TA_OK);
+        check_plan(r, k, off, o.res.arena_bytes);
+        CHECK(o.res.proof == TA_PROOF_OPTIMAL);
+        CHECK_EQ_U(o.res.arena_bytes, 16384);
+        proven += o.res.proof == TA_PROOF_OPTIMAL && o.res.arena_bytes == 16384;
+    }
+    printf("event packings: %d of %d (100-150 buffers) proven at the optimum\n", proven, made);
+}
+
 static void test_too_large_to_search(void) {
     /* 1500 buffers all live together: over a million overlapping pairs, so
      * no search (and small scratch); best stacks them at the bound, which
@@ -788,6 +860,8 @@ int main(void) {
     test_start_plan();
     test_perfect_packings();
     test_event_packings();
+    test_tiling_vs_exhaustive();
+    test_event_packings_large();
     test_shared_model_lists();
     test_shared_minimalloc();
     test_random_vs_exhaustive();

@@ -559,13 +559,27 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     else if (!work_cap) work_cap = (uint64_t)(limit_s * OPT_NODES_PER_S);
     if (!work_cap) work_cap = UINT64_MAX;
 
-    /* 1. the incumbent.  With a clock, best gets half the limit, so the
-     * search always keeps the other half; its time counts against ours. */
+    /* The problem in sections first: when every section's live bytes are
+     * the same (or none), the bound is a perfect tiling or nothing, which
+     * the tiling search decides far better than best's local search. */
+    bool tiling = false;
+    if (c.search) {
+        ta__opt_setup(&M, reqs, n);
+        ta__opt_preorder_keys(&M); /* also leaves every section's free bytes in total[] */
+        size_t top = 0;
+        for (uint32_t s = 0; s < M.ns; s++) top = TA_MAX(top, M.total[s]);
+        tiling = ta__opt_tile_applies(&M, top);
+    }
+
+    /* 1. the incumbent.  With a clock, best gets half the limit (a
+     * sixteenth before a tiling search: at a tiling's bound its local
+     * search only wanders), so the search always keeps the rest; its time
+     * counts against ours. */
     ta_plan_options bopt;
     const ta_plan_options *bo = opt;
     if (opt && opt->clock) {
         bopt = *opt;
-        bopt.time_limit_s = c.search ? limit_s / 2 : limit_s; /* no search to come: all of it */
+        bopt.time_limit_s = !c.search ? limit_s : tiling ? limit_s / 16 : limit_s / 2; /* no search: all of it */
         bo = &bopt;
     }
     if (opt && opt->start) {
@@ -604,8 +618,6 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
         }
         return TA_OK;
     }
-    ta__opt_setup(&M, reqs, n);
-    ta__opt_preorder_keys(&M); /* also leaves every section's free bytes in total[] */
     /* In each section, the free buffers need total[s] bytes that no fixed
      * buffer live there covers, and every fixed buffer lies inside the arena. */
     for (uint32_t s = 0; s < M.ns; s++)
@@ -618,6 +630,28 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     memset(M.memo, 0, c.memo * sizeof(memo_ent));
     M.opt = opt;
     uint64_t budget = 64u * M.m, spent = 0;
+    if (ta__opt_tile_applies(&M, lo)) {
+        /* A tiling within lo is the optimum and its absence proves lo + g:
+         * the tiling search decides it, with most of what is left (the
+         * canonical search below keeps the rest for upper probes). */
+        uint64_t keep = M.deadline;
+        if (opt && opt->clock) {
+            uint64_t now = opt->clock(opt->clock_ctx);
+            if (now < M.deadline) M.deadline = now + (M.deadline - now) / 8 * 7;
+        }
+        uint64_t cap = work_cap == UINT64_MAX ? UINT64_MAX : work_cap / 8 * 7;
+        int r = ta__opt_tile(&M, lo, cap);
+        spent += M.nodes;
+        M.deadline = keep;
+        if (r == 0) {
+            for (uint32_t i = 0; i < M.m; i++) offsets[M.id[i]] = M.off[i];
+            hi = ta_plan_arena_bytes(reqs, n, offsets);
+        } else if (r == 1) {
+            lo = TA_MIN(hi, lo + g);
+        }
+        if (!(opt && opt->clock && opt->clock(opt->clock_ctx) >= M.deadline)) M.timed_out = false;
+        memset(M.memo, 0, c.memo * sizeof(memo_ent));
+    }
     uint32_t heur = 0;
     size_t up = lo + (hi - lo) / 2; /* the upper probe; clamped below */
     for (;;) {

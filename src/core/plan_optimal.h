@@ -23,6 +23,9 @@
 /* ... nor those whose search state would take more scratch than this. */
 #define OPT_MAX_SCRATCH ((size_t)64 << 20)
 #define OPT_HEURISTICS 3u
+/* The tiling search's subset sums per boundary: up to 64 x this many units
+ * of the capacity (above it the check is skipped). */
+#define OPT_TILE_SUM_WORDS 64u
 /* Search nodes per second assumed when there is no clock: the deterministic
  * work limit is time_limit_s times this. */
 #define OPT_NODES_PER_S 1000000.0
@@ -53,6 +56,18 @@ typedef struct {
     uint64_t key1, key2;
     bool cut;          /* no more alternatives: its partition was completed below */
 } frame;
+
+/* A node of the tiling search (plan_optimal_tile.c): its boundary, the
+ * buffer it places, whether it is placed now, whether any offset was tried
+ * and the rank of the last, the offset an equal buffer took (NONE: none),
+ * the placed set's key at entry. */
+typedef struct {
+    uint32_t t, item;
+    bool on, tried;
+    uint64_t r;
+    size_t ymin;
+    uint64_t key;
+} tframe;
 
 typedef struct {
     uint64_t key; /* 0: empty */
@@ -100,6 +115,23 @@ typedef struct {
     size_t memo_mask;
     uint32_t heur;
     size_t *sol;
+    /* tiling search (plan_optimal_tile.c) */
+    size_t *total0;             /* per section: live bytes */
+    uint32_t *t_list, *t_rnd;   /* items by start section in candidate order; tie keys */
+    uint32_t *t_hs, *t_hl;      /* items by end boundary (CSR) */
+    uint32_t *t_dep, *t_left;   /* per item: depth placed at; per boundary: unplaced items ending there */
+    uint64_t *t_z, t_key;       /* per item: its class's key; the placed set's */
+    uint64_t t_seed;            /* offset ranks: 0 = by offset, else hashed with it */
+    bool t_mirror;              /* the mirror image of a tiling is one */
+    uint64_t *t_cs, t_w;        /* per depth: conflict set (t_w words a depth) */
+    uint64_t *t_sums, t_sw;     /* per boundary: subset sums of the starting sizes (t_sw words; 0: none) */
+    size_t t_q;                 /* the unit of t_sums */
+    uint32_t *t_iv;             /* scratch: buffers by offset */
+    size_t *t_seg;              /* scratch: free segments (start, end) */
+    size_t *t_py;               /* scratch: a node's offsets to try ... */
+    uint64_t *t_pr;             /* ... their ranks ... */
+    uint32_t *t_pg, *t_pid, *t_ptmp; /* ... their segments, their order */
+    tframe *t_fr;
     /* limits */
     uint64_t nodes, node_cap;
     const ta_plan_options *opt;
@@ -123,5 +155,17 @@ void ta__opt_preorder_keys(opt_mem *M);
 void ta__opt_set_heuristic(opt_mem *M, uint32_t heur);
 /* Sorts ids[0..k) by the current heuristic with k_dyn as its T key. */
 void ta__opt_sort_dyn(opt_mem *M, uint32_t *ids, uint32_t k);
+
+/* plan_optimal_tile.c */
+/* Does the tiling search decide capacity C exactly: no fixed buffers, and
+ * every section's live bytes (M->total after ta__opt_preorder_keys) are 0
+ * or C?  Then a plan within C leaves no byte free at any step. */
+bool ta__opt_tile_applies(const opt_mem *M, size_t C);
+/* Searches for a tiling within C (ta__opt_tile_applies must hold; reads
+ * M->total) with at most node_cap nodes and M->deadline; uses the memo
+ * (the caller clears it afterwards).  Returns 0 (found: offsets in M->off),
+ * 1 (no tiling: every plan needs more than C) or 2 (limit reached);
+ * M->nodes = the nodes spent. */
+int ta__opt_tile(opt_mem *M, size_t C, uint64_t node_cap);
 
 #endif

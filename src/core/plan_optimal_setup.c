@@ -102,6 +102,25 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->pool = ta__bump_take(b, 3 * m + 2, sizeof(part));
     M->memo = ta__bump_take(b, c->memo, sizeof(memo_ent));
     M->sol = ta__bump_take(b, m, sizeof(size_t));
+    M->total0 = ta__bump_take(b, ns, sizeof(size_t));
+    M->t_list = ta__bump_take(b, m, sizeof(uint32_t));
+    M->t_rnd = ta__bump_take(b, m, sizeof(uint32_t));
+    M->t_hs = ta__bump_take(b, ns + 2, sizeof(uint32_t));
+    M->t_hl = ta__bump_take(b, m, sizeof(uint32_t));
+    M->t_dep = ta__bump_take(b, m, sizeof(uint32_t));
+    M->t_left = ta__bump_take(b, ns + 1, sizeof(uint32_t));
+    M->t_z = ta__bump_take(b, m, sizeof(uint64_t));
+    M->t_w = (m + 64) / 64;
+    M->t_cs = ta__bump_take(b, (m + 1) * M->t_w, sizeof(uint64_t));
+    M->t_sums = ta__bump_take(b, (ns + 1) * (size_t)OPT_TILE_SUM_WORDS, sizeof(uint64_t));
+    M->t_iv = ta__bump_take(b, 2 * m + 2, sizeof(uint32_t));
+    M->t_seg = ta__bump_take(b, 4 * m + 4, sizeof(size_t));
+    M->t_py = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(size_t));
+    M->t_pr = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint64_t));
+    M->t_pg = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
+    M->t_pid = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
+    M->t_ptmp = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
+    M->t_fr = ta__bump_take(b, m + 1, sizeof(tframe));
 }
 
 /* count_sizes, then drop the search when its state would be too large. */

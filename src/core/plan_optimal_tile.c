@@ -1,0 +1,625 @@
+/*
+ * The optimal strategy's tiling search (plan_optimal.c calls it): decides
+ * whether the buffers tile the capacity C exactly, with no byte free at
+ * any step.  That is the question whenever every time section's live bytes
+ * add up to C -- perfect packings, where the optimum is the lower bound and
+ * the canonical search of decide() struggles: with a hundred buffers live
+ * at once, the placement that makes a hole is often made a hundred
+ * placements before the section bound sees it.
+ *
+ * In a tiling, the bytes a section boundary t frees (the buffers ending at
+ * t) are exactly the bytes the buffers starting at t take: every byte is
+ * covered on both sides, and a buffer live on both sides covers the same
+ * byte on both.  So the search sweeps time: at each boundary t the freed
+ * set F_t is known (every buffer ending at t started earlier, so it is
+ * placed), and the buffers starting at t must fill F_t exactly.  It fills
+ * the lowest free byte y of F_t: the buffer covering it starts at t and
+ * sits at exactly y (the bytes below are full), so a node's candidates are
+ * the unplaced buffers starting at t that fit between y and the end of y's
+ * interval.  A plan exists iff one of these branches leads to one, so an
+ * exhausted search proves that no tiling within C exists.
+ *
+ * Pruning: a candidate must leave a gap that the sizes starting at t can
+ * fill (subset sums per boundary, precomputed); and when a placement puts
+ * the last buffer ending at a later boundary t', F_t' is known, and each
+ * of its intervals must be such a subset sum of the sizes starting at t'.
+ * That catches a wrong order at t as soon as the buffers it moved end.
+ *
+ * Backjumping (conflict-directed): a failure at boundary t is explained by
+ * the placements that shaped it -- the buffers ending at t (they make F_t)
+ * and those already placed at t -- so the search returns straight to the
+ * latest of them, past every placement in between that played no part (a
+ * wrong order is usually found several boundaries after it was made).
+ * Failed states are also remembered: a state is the set of placed buffers
+ * with their offsets, hashed as a sum of per-buffer keys, where alike
+ * buffers (same lifetime, size and alignment) share a key, so permutations
+ * of equal buffers are one state and only the first of equal candidates is
+ * tried.  These nogoods
+ * stay valid across restarts: the search runs with a growing node budget,
+ * and each restart shuffles the order of candidates that tie.
+ */
+#include "core/plan_optimal.h"
+
+enum { T_FOUND, T_INFEASIBLE, T_LIMIT };
+
+static uint64_t tmix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+bool ta__opt_tile_applies(const opt_mem *M, size_t C) {
+    if (M->nfx || !C) return false;
+    for (uint32_t s = 0; s < M->ns; s++)
+        if (M->total[s] && M->total[s] != C) return false;
+    return true;
+}
+
+static bool tbudget(opt_mem *M) {
+    if (M->nodes >= M->node_cap) return true;
+    if (M->opt && M->opt->clock && (M->nodes & 255) == 1 && M->opt->clock(M->opt->clock_ctx) >= M->deadline) {
+        M->timed_out = true;
+        return true;
+    }
+    return false;
+}
+
+/* Can bytes `len` be made of sizes starting at boundary t (some subset)? */
+static bool sum_ok(const opt_mem *M, uint32_t t, size_t len) {
+    if (!len || !M->t_sw) return true;
+    if (len % M->t_q) return false;
+    size_t u = len / M->t_q;
+    if (u >= 64 * M->t_sw) return false;
+    return (M->t_sums[(size_t)t * M->t_sw + u / 64] >> (u % 64)) & 1;
+}
+
+/* ---- conflict sets: one bit per depth ---- */
+
+static uint64_t *cs_of(opt_mem *M, uint32_t d) { return &M->t_cs[(size_t)d * M->t_w]; }
+
+static void cs_clear(opt_mem *M, uint32_t d) {
+    uint64_t *c = cs_of(M, d);
+    for (uint64_t w = 0; w < M->t_w; w++) c[w] = 0;
+}
+
+static void cs_add(uint64_t *c, uint32_t dep) { c[dep / 64] |= (uint64_t)1 << (dep % 64); }
+
+/* Adds the depths of the (placed) buffers ending at boundary t. */
+static void cs_add_ending(opt_mem *M, uint64_t *c, uint32_t t) {
+    for (uint32_t k = M->t_hs[t]; k < M->t_hs[t + 1]; k++) cs_add(c, M->t_dep[M->t_hl[k]]);
+}
+
+/* The buffers ending at boundary t (all placed), sorted by offset, into
+ * t_iv[0..k); returns k. */
+static uint32_t ending_sorted(opt_mem *M, uint32_t t) {
+    uint32_t k = 0, *v = M->t_iv;
+    for (uint32_t x = M->t_hs[t]; x < M->t_hs[t + 1]; x++) {
+        uint32_t u = M->t_hl[x], j = k++;
+        while (j > 0 && M->off[v[j - 1]] > M->off[u]) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = u;
+    }
+    return k;
+}
+
+/* A placed buffer's share of the state key: its class and its offset. */
+static uint64_t zkey(const opt_mem *M, uint32_t u, size_t y) {
+    return tmix(M->t_z[u] ^ ((uint64_t)y * 0xD6E8FEB86659FD93ull));
+}
+
+static void tplace(opt_mem *M, uint32_t u, size_t y, uint32_t d) {
+    M->off[u] = y;
+    M->t_dep[u] = d;
+    M->t_key += zkey(M, u, y);
+    M->t_left[M->hi[u]]--;
+}
+
+static void tunplace(opt_mem *M, uint32_t u) {
+    M->t_key -= zkey(M, u, M->off[u]);
+    M->off[u] = NONE;
+    M->t_left[M->hi[u]]++;
+}
+
+static bool same_class(const opt_mem *M, uint32_t u, uint32_t v) {
+    return M->hi[u] == M->hi[v] && M->size[u] == M->size[v] && M->align[u] == M->align[v];
+}
+
+static bool memo_has(const opt_mem *M, uint64_t key) {
+    uint64_t k1 = key | 1, k2 = tmix(key ^ 0x243F6A8885A308D3ull);
+    for (uint64_t k = 0; k < 4; k++)
+        if (M->memo[(k2 + k) & M->memo_mask].key == k1) return true;
+    return false;
+}
+
+static void memo_put(opt_mem *M, uint64_t key) {
+    uint64_t k1 = key | 1, k2 = tmix(key ^ 0x243F6A8885A308D3ull);
+    memo_ent *slot = NULL;
+    for (uint64_t k = 0; k < 4; k++) {
+        memo_ent *q = &M->memo[(k2 + k) & M->memo_mask];
+        if (q->key == k1) return;
+        if (!slot && q->key == 0) slot = q;
+    }
+    if (!slot) slot = &M->memo[(k2 + (k1 >> 62)) & M->memo_mask];
+    slot->key = k1;
+    slot->thr = SIZE_MAX;
+}
+
+/* Order within each start boundary (the buffer a node places, unless one
+ * has at most one offset left): larger first (fewer offsets, and the small
+ * ones fill what is left), then the one that ends first (its end is the
+ * next boundary it shapes, so a wrong offset shows soonest); ties by a
+ * per-restart random key. */
+static int cmp_tile(uint32_t a, uint32_t b, const void *ctx) {
+    const opt_mem *M = ctx;
+    if (M->lo[a] != M->lo[b]) return M->lo[a] < M->lo[b] ? -1 : 1;
+    if (M->size[a] != M->size[b]) return M->size[a] > M->size[b] ? -1 : 1;
+    if (M->hi[a] != M->hi[b]) return M->hi[a] < M->hi[b] ? -1 : 1;
+    if (M->align[a] != M->align[b]) return M->align[a] > M->align[b] ? -1 : 1;
+    if (M->t_rnd[a] != M->t_rnd[b]) return M->t_rnd[a] < M->t_rnd[b] ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* A freed set's key: its boundary and its intervals in order.  A
+ * boundary's search fails or not by its freed set alone when nothing else
+ * is blamed (tsearch's fail), so failures are remembered by this key. */
+static uint64_t shape_seed(uint32_t t) { return tmix(0x51A9E0F1ull ^ ((uint64_t)t << 20)); }
+static uint64_t shape_add(uint64_t key, size_t a, size_t e) {
+    return tmix(key ^ ((uint64_t)a * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)e << 1));
+}
+
+/* ---- exact partition: can the sizes fill the segments exactly? ---- */
+
+#define PART_MAX 64u        /* larger sets are not checked (taken as possible) */
+#define PART_STEPS 512u    /* nor those whose check takes longer */
+
+typedef struct {
+    uint32_t rem[PART_MAX], sz[PART_MAX], k, n, steps;
+} part_chk;
+
+static bool part_rec(part_chk *P, uint32_t i) {
+    if (i == P->n) return true;
+    if (++P->steps > PART_STEPS) return true;
+    for (uint32_t j = 0; j < P->k; j++) {
+        if (P->rem[j] < P->sz[i]) continue;
+        bool dup = false; /* segments with the same room are interchangeable */
+        for (uint32_t q = 0; q < j && !dup; q++) dup = P->rem[q] == P->rem[j];
+        if (dup) continue;
+        P->rem[j] -= P->sz[i];
+        bool ok = part_rec(P, i + 1);
+        P->rem[j] += P->sz[i];
+        if (ok) return true;
+    }
+    return false;
+}
+
+/* Sizes (units) sorted largest first, then the search. */
+static bool part_run(part_chk *P) {
+    for (uint32_t i = 1; i < P->n; i++)
+        for (uint32_t j = i; j > 0 && P->sz[j - 1] < P->sz[j]; j--) {
+            uint32_t x = P->sz[j];
+            P->sz[j] = P->sz[j - 1];
+            P->sz[j - 1] = x;
+        }
+    P->steps = 0;
+    return part_rec(P, 0);
+}
+
+/* Adds the unplaced buffers starting at t to P; false: too many. */
+static bool part_items(const opt_mem *M, uint32_t t, part_chk *P) {
+    P->n = 0;
+    for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1]; x++) {
+        uint32_t u = M->t_list[x];
+        if (M->off[u] != NONE) continue;
+        if (P->n == PART_MAX) return false;
+        P->sz[P->n++] = (uint32_t)(M->size[u] / M->t_q);
+    }
+    return true;
+}
+
+static bool part_seg(const opt_mem *M, part_chk *P, size_t a, size_t e) {
+    if (e <= a) return true;
+    if (P->k == PART_MAX) return false;
+    P->rem[P->k++] = (uint32_t)((e - a) / M->t_q);
+    return true;
+}
+
+/* Is F_t, the bytes freed at boundary t (a boundary where buffers start;
+ * every buffer ending there placed), exactly fillable by the buffers
+ * starting there? */
+static bool future_ok(opt_mem *M, uint32_t t) {
+    if (t >= M->ns || !M->total0[t] || !M->total0[t - 1]) return true;
+    uint32_t k = ending_sorted(M, t);
+    const uint32_t *v = M->t_iv;
+    part_chk P;
+    P.k = 0;
+    bool exact = part_items(M, t, &P);
+    uint64_t key = shape_seed(t);
+    for (uint32_t i = 0; i < k;) {
+        size_t a = M->off[v[i]], e = a + M->size[v[i]];
+        for (i++; i < k && M->off[v[i]] == e; i++) e += M->size[v[i]];
+        if (!sum_ok(M, t, e - a)) return false;
+        if (exact) exact = part_seg(M, &P, a, e);
+        key = shape_add(key, a, e);
+    }
+    if (memo_has(M, key)) return false; /* this freed set failed before */
+    return !exact || part_run(&P);
+}
+
+/* The free segments of F_t at boundary t (F_t minus the buffers placed at
+ * t), into t_seg as (start, end) pairs; returns their number.  Adds the
+ * depths that shape them to c. */
+static uint32_t free_segs(opt_mem *M, uint32_t t, size_t C, uint64_t *c) {
+    uint32_t k = 0, j = 0, ns = 0;
+    bool whole = t == 0 || !M->total0[t - 1];
+    if (!whole) {
+        cs_add_ending(M, c, t);
+        k = ending_sorted(M, t);
+    }
+    uint32_t *v = M->t_iv, *w = M->t_iv + k; /* placed at t, by offset */
+    for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1]; x++) {
+        uint32_t u = M->t_list[x];
+        if (M->off[u] == NONE) continue;
+        cs_add(c, M->t_dep[u]);
+        uint32_t q = j++;
+        while (q > 0 && M->off[w[q - 1]] > M->off[u]) {
+            w[q] = w[q - 1];
+            q--;
+        }
+        w[q] = u;
+    }
+    uint32_t p = 0;
+    for (uint32_t i = 0; whole || i < k;) {
+        size_t a, e;
+        if (whole) {
+            a = 0;
+            e = C;
+        } else {
+            a = M->off[v[i]];
+            e = a + M->size[v[i]];
+            for (i++; i < k && M->off[v[i]] == e; i++) e += M->size[v[i]];
+        }
+        for (; p < j && M->off[w[p]] < e; p++) {
+            size_t o = M->off[w[p]];
+            if (o > a) {
+                M->t_seg[2 * ns] = a;
+                M->t_seg[2 * ns + 1] = o;
+                ns++;
+            }
+            a = o + M->size[w[p]];
+        }
+        if (a < e) {
+            M->t_seg[2 * ns] = a;
+            M->t_seg[2 * ns + 1] = e;
+            ns++;
+        }
+        if (whole) break;
+    }
+    return ns;
+}
+
+/* Subset sums (units) of the unplaced buffers starting at t other than x. */
+static void rem_sums(const opt_mem *M, uint32_t t, uint32_t xu, uint64_t *bits) {
+    for (uint64_t w = 0; w < M->t_sw; w++) bits[w] = 0;
+    bits[0] = 1;
+    for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1]; x++) {
+        uint32_t u = M->t_list[x];
+        if (u == xu || M->off[u] != NONE) continue;
+        size_t k = M->size[u] / M->t_q, ws = k / 64, bs = k % 64;
+        for (size_t w = M->t_sw; w-- > ws;) {
+            uint64_t val = bits[w - ws] << bs;
+            if (bs && w > ws) val |= bits[w - ws - 1] >> (64 - bs);
+            bits[w] |= val;
+        }
+    }
+}
+
+
+static int cmp_rank(uint32_t a, uint32_t b, const void *ctx) {
+    const uint64_t *r = ctx;
+    return (r[a] > r[b]) - (r[a] < r[b]);
+}
+
+static bool bit(const uint64_t *b, size_t u) { return (b[u / 64] >> (u % 64)) & 1; }
+
+/* The first set bit at or after k, at most top (else SIZE_MAX): offsets
+ * are walked over the subset sums only, which are few. */
+static size_t next_bit(const uint64_t *b, size_t k, size_t top) {
+    while (k <= top) {
+        uint64_t w = b[k / 64] >> (k % 64);
+        if (w) {
+            k += (size_t)__builtin_ctzll(w);
+            return k <= top ? k : SIZE_MAX;
+        }
+        k = (k / 64 + 1) * 64;
+    }
+    return SIZE_MAX;
+}
+
+/* Offsets for u in the free segments (t_seg) above ymin from which the
+ * rest of the segment can be filled; stops counting at `stop`. */
+static uint32_t count_pos(const opt_mem *M, uint32_t t, uint32_t u, uint32_t nseg, size_t ymin, uint64_t *bits,
+                          uint32_t stop) {
+    rem_sums(M, t, u, bits);
+    size_t sz = M->size[u], q = M->t_q;
+    uint32_t n = 0;
+    for (uint32_t g = 0; g < nseg && n < stop; g++) {
+        size_t a = M->t_seg[2 * g], e = M->t_seg[2 * g + 1];
+        if (e - a < sz) continue;
+        size_t top = (e - a - sz) / q;
+        for (size_t k = next_bit(bits, 0, top); k != SIZE_MAX && n < stop; k = next_bit(bits, k + 1, top)) {
+            size_t y = a + k * q;
+            if (ymin != NONE && y <= ymin) continue;
+            if (bit(bits, (e - y - sz) / q) && !(y % M->align[u])) n++;
+        }
+    }
+    return n;
+}
+
+/* One depth-first run within the node budget.  Depth d places the d-th
+ * buffer: at boundary F[d].t, the first unplaced buffer starting there, at
+ * each offset of F_t's free part from which the rest can still be filled. */
+static int tsearch(opt_mem *M, size_t C) {
+    tframe *F = M->t_fr;
+    uint32_t m = M->m, d = 0, t = 0;
+    const size_t q = M->t_q;
+    uint64_t bits[OPT_TILE_SUM_WORDS];
+    for (uint32_t i = 0; i < m; i++) M->off[i] = NONE;
+    for (uint32_t b = 0; b <= M->ns; b++) M->t_left[b] = M->t_hs[b + 1] - M->t_hs[b];
+    M->t_key = 0;
+enter:
+    M->nodes++;
+    if (tbudget(M)) return T_LIMIT;
+    if (d == m) return T_FOUND;
+    cs_clear(M, d);
+    F[d].key = M->t_key;
+    F[d].on = false;
+    F[d].tried = false;
+    F[d].ymin = NONE;
+    F[d].item = NIL;
+    F[d].t = d ? F[d - 1].t : 0;
+    if (memo_has(M, M->t_key)) {
+        uint64_t *c = cs_of(M, d); /* a remembered failure: blame everything */
+        for (uint32_t k = 0; k < d; k++) cs_add(c, k);
+        F[d].item = NIL;
+        goto fail;
+    }
+    /* the current boundary: the first with an unplaced starting buffer */
+    t = d ? M->lo[F[d - 1].item] : 0;
+    for (;; t++) {
+        uint32_t x = M->lo_start[t];
+        while (x < M->lo_start[t + 1] && M->off[M->t_list[x]] != NONE) x++;
+        if (x < M->lo_start[t + 1]) break;
+    }
+    F[d].t = t;
+    {
+        /* the buffer with the fewest offsets left (the first of equal
+         * ones: an equal buffer before it goes lower, so twins are never
+         * tried swapped) */
+        uint32_t nseg = free_segs(M, t, C, cs_of(M, d)), bu = NIL, bn = UINT32_MAX;
+        size_t by = NONE;
+        for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1] && bn > 1; x++) {
+            uint32_t u = M->t_list[x];
+            if (M->off[u] != NONE) continue;
+            size_t ymin = NONE;
+            if (x > M->lo_start[t] && same_class(M, M->t_list[x - 1], u)) {
+                if (M->off[M->t_list[x - 1]] == NONE) continue;
+                ymin = M->off[M->t_list[x - 1]];
+            }
+            uint32_t n = count_pos(M, t, u, nseg, ymin, bits, 2);
+            if (n < bn && (n < 2 || bu == NIL)) {
+                bn = n;
+                bu = u;
+                by = ymin;
+            }
+        }
+        if (bu == NIL || !bn) {
+            F[d].item = NIL;
+            goto fail;
+        }
+        F[d].item = bu;
+        F[d].ymin = by;
+    }
+next: {
+    tframe *f = &F[d];
+    uint64_t *c = cs_of(M, d);
+    uint32_t u = f->item;
+    t = f->t;
+    if (f->on) {
+        tunplace(M, u);
+        f->on = false;
+    }
+    uint32_t nseg = free_segs(M, t, C, c);
+    rem_sums(M, t, u, bits);
+    size_t sz = M->size[u];
+    /* the untried offsets, by rank: those where the buffer fills its
+     * segment exactly first (a refill of one freed range by one buffer is
+     * common), then by offset in the first run, by a hash of it after
+     * restarts */
+    uint32_t np = 0;
+    for (uint32_t g = 0; g < nseg; g++) {
+        size_t a = M->t_seg[2 * g], e = M->t_seg[2 * g + 1];
+        if (e - a < sz || (f->ymin != NONE && e <= f->ymin + 1)) continue;
+        size_t top = (e - a - sz) / q;
+        for (size_t k = next_bit(bits, 0, top); k != SIZE_MAX; k = next_bit(bits, k + 1, top)) {
+            size_t y = a + k * q;
+            if (f->ymin != NONE && y <= f->ymin) continue;
+            if (!bit(bits, (e - y - sz) / q) || y % M->align[u]) continue;
+            uint64_t r = M->t_seed ? tmix((uint64_t)y ^ M->t_seed) >> 1 : (uint64_t)y;
+            if (e - a != sz) r |= (uint64_t)1 << 63; /* exact fits first */
+            if (f->tried && r <= f->r) continue;
+            if (!d && M->t_mirror && 2 * y + sz > C) continue; /* its mirror image is tried */
+            M->t_py[np] = y;
+            M->t_pr[np] = r;
+            M->t_pg[np] = g;
+            M->t_pid[np] = np;
+            np++;
+        }
+    }
+    if (M->t_seed) ta__sort_ids(M->t_pid, np, cmp_rank, M->t_pr, M->t_ptmp);
+    for (uint32_t pi = 0; pi < np; pi++) {
+        uint32_t id = M->t_pid[pi];
+        size_t y = M->t_py[id];
+        uint32_t g = M->t_pg[id];
+        uint64_t br = M->t_pr[id];
+        f->r = br;
+        f->tried = true;
+        tplace(M, u, y, d);
+        f->on = true;
+        /* the rest of F_t must still be fillable by the rest */
+        part_chk P;
+        P.k = 0;
+        bool ok = true;
+        if (part_items(M, t, &P)) {
+            bool fits_all = true;
+            for (uint32_t h = 0; h < nseg && fits_all; h++) {
+                size_t sa = M->t_seg[2 * h], se = M->t_seg[2 * h + 1];
+                if (h == g) fits_all = part_seg(M, &P, sa, y) && part_seg(M, &P, y + sz, se);
+                else fits_all = part_seg(M, &P, sa, se);
+            }
+            ok = !fits_all || part_run(&P);
+        }
+        if (ok && !M->t_left[M->hi[u]] && !future_ok(M, M->hi[u])) {
+            /* the bytes freed at u's end cannot be refilled: blame their makers */
+            cs_add_ending(M, c, M->hi[u]);
+            ok = false;
+        }
+        if (!ok) {
+            tunplace(M, u);
+            f->on = false;
+            continue;
+        }
+        d++;
+        goto enter;
+    }
+    goto fail;
+}
+fail: {
+    uint64_t *c = cs_of(M, d);
+    c[d / 64] &= ~((uint64_t)1 << (d % 64));
+    memo_put(M, F[d].key);
+    if (d == 0) return T_INFEASIBLE;
+    if (F[d - 1].t != F[d].t && F[d].t > 0 && M->total0[F[d].t - 1]) {
+        /* the boundary's first node, failed for its freed set's sake only:
+         * remember the freed set */
+        uint32_t t0 = F[d].t;
+        uint64_t *e = cs_of(M, m); /* spare row: the depths of the buffers ending at t0 */
+        for (uint64_t w = 0; w < M->t_w; w++) e[w] = 0;
+        cs_add_ending(M, e, t0);
+        bool only = true;
+        for (uint64_t w = 0; w < M->t_w && only; w++) only = !(c[w] & ~e[w]);
+        if (only) {
+            uint32_t k = ending_sorted(M, t0);
+            const uint32_t *v = M->t_iv;
+            uint64_t key = shape_seed(t0);
+            for (uint32_t i = 0; i < k;) {
+                size_t a = M->off[v[i]], b = a + M->size[v[i]];
+                for (i++; i < k && M->off[v[i]] == b; i++) b += M->size[v[i]];
+                key = shape_add(key, a, b);
+            }
+            memo_put(M, key);
+        }
+    }
+    uint32_t p = d - 1;
+    uint64_t *pc = cs_of(M, p);
+    if ((c[p / 64] >> (p % 64)) & 1) {
+        for (uint64_t w = 0; w < M->t_w; w++) pc[w] |= c[w];
+        d = p;
+        goto next;
+    }
+    /* the parent's placement played no part: it fails for the same reason */
+    for (uint64_t w = 0; w < M->t_w; w++) pc[w] = c[w];
+    tunplace(M, F[p].item);
+    F[p].on = false;
+    d = p;
+    goto fail;
+}
+}
+
+/* Subset sums (in units of t_q) of the sizes starting at every boundary. */
+static void build_sums(opt_mem *M, size_t C) {
+    size_t q = C;
+    for (uint32_t i = 0; i < M->m; i++) {
+        size_t a = q, b = M->size[i];
+        while (b) {
+            size_t r = a % b;
+            a = b;
+            b = r;
+        }
+        q = a;
+    }
+    M->t_q = q;
+    size_t units = C / q + 1;
+    M->t_sw = units <= 64 * (size_t)OPT_TILE_SUM_WORDS ? (units + 63) / 64 : 0;
+    if (!M->t_sw) return;
+    for (uint32_t t = 0; t <= M->ns; t++) {
+        uint64_t *bits = &M->t_sums[(size_t)t * M->t_sw];
+        for (uint64_t w = 0; w < M->t_sw; w++) bits[w] = 0;
+        bits[0] = 1;
+        if (t == M->ns) continue;
+        for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1]; x++) {
+            size_t k = M->size[M->by_lo[x]] / q, ws = k / 64, bs = k % 64;
+            for (size_t w = M->t_sw; w-- > ws;) {
+                uint64_t v = bits[w - ws] << bs;
+                if (bs && w > ws) v |= bits[w - ws - 1] >> (64 - bs);
+                bits[w] |= v;
+            }
+        }
+    }
+}
+
+/* The Luby sequence (1, 1, 2, 1, 1, 2, 4, ...), i >= 1: restart budgets
+ * that waste at most a log factor against the best fixed budget. */
+static uint64_t luby(uint64_t i) {
+    for (;;) {
+        uint64_t k = 1;
+        while (((uint64_t)1 << k) - 1 < i) k++;
+        if (((uint64_t)1 << k) - 1 == i) return (uint64_t)1 << (k - 1);
+        i -= ((uint64_t)1 << (k - 1)) - 1;
+    }
+}
+
+int ta__opt_tile(opt_mem *M, size_t C, uint64_t node_cap) {
+    uint32_t m = M->m, ns = M->ns;
+    for (uint32_t i = 0; i < m; i++) {
+        M->t_z[i] = tmix(((uint64_t)M->lo[i] << 40) ^ ((uint64_t)M->hi[i] << 12) ^ 0x8CB92BA72F3D8DD7ull) +
+                    tmix((uint64_t)M->size[i] * 0x9E3779B97F4A7C15ull + M->align[i]);
+        M->t_list[i] = M->by_lo[i];
+    }
+    for (uint32_t s = 0; s < ns; s++) M->total0[s] = M->total[s];
+    /* buffers by end boundary */
+    for (uint32_t b = 0; b <= ns + 1; b++) M->t_hs[b] = 0;
+    for (uint32_t i = 0; i < m; i++) M->t_hs[M->hi[i] + 1]++;
+    for (uint32_t b = 0; b <= ns; b++) M->t_hs[b + 1] += M->t_hs[b];
+    for (uint32_t b = 0; b <= ns; b++) M->t_left[b] = M->t_hs[b];
+    for (uint32_t i = 0; i < m; i++) M->t_hl[M->t_left[M->hi[i]]++] = i;
+    build_sums(M, C);
+    /* Turning a tiling upside down (offset y to C - y - size) gives a
+     * tiling when every offset stays aligned: then the first buffer placed
+     * need only be tried in the lower half. */
+    M->t_mirror = true;
+    for (uint32_t i = 0; i < m; i++) M->t_mirror = M->t_mirror && C % M->align[i] == 0;
+    if (!M->t_sw) return T_LIMIT; /* offsets too fine to enumerate */
+    uint64_t base = 200u + 4u * m;
+    uint64_t spent = 0, run = base, rng = 0x7A11E5u;
+    for (uint32_t round = 0;; round++) {
+        /* restart: shuffle the ties (the first run keeps the input order) */
+        for (uint32_t i = 0; i < m; i++) M->t_rnd[i] = round ? (uint32_t)tmix(rng += 0x9E3779B97F4A7C15ull) : i;
+        M->t_seed = round ? tmix(rng += 0x9E3779B97F4A7C15ull) | 1 : 0;
+        ta__sort_ids(M->t_list, m, cmp_tile, M, M->tmp);
+        M->nodes = 0;
+        uint64_t left = node_cap - spent;
+        M->node_cap = run < left ? run : left;
+        int r = tsearch(M, C);
+        spent += M->nodes;
+        if (r != T_LIMIT) {
+            M->nodes = spent;
+            return r;
+        }
+        if (M->timed_out || spent >= node_cap) break;
+        run = base * luby(round + 2);
+    }
+    M->nodes = spent;
+    return T_LIMIT;
+}
