@@ -40,6 +40,7 @@ typedef struct {
     cli_align_args al;  /* --align-rule, --arch-align */
     ta_align_rule rule; /* what they name */
     uint64_t runs;
+    uint64_t patch;     /* --patch-overhead PCT (default 10; 0: no patch stage) */
 } run_args;
 
 static void run_usage(FILE *f) {
@@ -62,6 +63,9 @@ static void run_usage(FILE *f) {
             "  --arch-align N      the arch rule's word (default 4; 8 where FPU/DSP code\n"
             "                      loads double words)\n"
             "  --runs N            timed invokes (default 5; the median is printed)\n"
+            "  --patch-overhead PCT  run the graph's first ops band by band (patch.h) when\n"
+            "                      that plans a smaller arena with at most PCT%% extra MACs\n"
+            "                      (default 10; 0: layer by layer; not with --arena)\n"
             "  --json              print the same data as JSON\n"
             "  --arena N           run as firmware does with `plan --header`'s budget: its\n"
             "                      plan (--strategy, default optimal), the op constants and\n"
@@ -227,6 +231,7 @@ static int do_run(const run_args *a) {
     opt.poison = a->poison;
     opt.rewrites = a->rewrites;
     opt.align_rule = a->rule;
+    opt.patch_overhead = (uint32_t)a->patch;
     char rwn[64];
     ta_rewrite_names(a->rewrites, rwn, sizeof rwn);
     ta_runtime rt;
@@ -348,6 +353,13 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
             printf(" \"firmware\": {\"arena_bytes\": %zu, \"arena_needs_bytes\": %zu, \"consts\": \"%s\", \"init_work_bytes\": %zu, "
                    "\"const_blob_bytes\": %zu, \"init_table_bytes\": %zu, \"canaries_intact\": true},\n",
                    fwr->n, fwr->need, a->consts_arena ? "arena" : "flash", b.work_bytes, fwr->fw.consts_bytes, fwr->fw.init_bytes);
+        const ta_patch_stage *ps = ta_runtime_patch(rt);
+        if (ps && ps->bands > 1)
+            printf(" \"patch\": {\"first_op\": %d, \"last_op\": %d, \"grid\": \"%dx1\", \"extra_macs\": %llu, "
+                   "\"extra_macs_percent\": %.2f},\n",
+                   ps->first_op, ps->last_op, ps->bands, (unsigned long long)ps->extra_macs,
+                   ps->macs ? 100.0 * (double)ps->extra_macs / (double)ps->macs : 0.0);
+        else printf(" \"patch\": null,\n");
         printf(" \"invoke_ms_median\": %.3f, \"runs\": %llu}\n", median_ms, (unsigned long long)runs);
     } else if (rc == CLI_OK) {
         char arn[32];
@@ -374,6 +386,11 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
         if (fwr)
             printf("firmware arena: %zu B (needs %zu), op constants %s, init work block %zu B; nothing written outside\n",
                    fwr->n, fwr->need, a->consts_arena ? "in the arena" : "in a const blob outside it", b.work_bytes);
+        const ta_patch_stage *ps = ta_runtime_patch(rt);
+        if (ps && ps->bands > 1)
+            printf("patch: ops %d..%d band by band, grid %dx1, planned %zu -> %zu B, extra MACs %llu (%.2f%%)\n",
+                   ps->first_op, ps->last_op, ps->bands, ps->bytes_before, ps->bytes_after,
+                   (unsigned long long)ps->extra_macs, ps->macs ? 100.0 * (double)ps->extra_macs / (double)ps->macs : 0.0);
         printf("invoke: median %.3f ms over %llu run%s%s\n", median_ms, (unsigned long long)runs, runs == 1 ? "" : "s",
                a->poison ? " (poison mode: checks passed)" : "");
     }
@@ -387,6 +404,7 @@ int cmd_run(int argc, char **argv) {
     run_args a;
     memset(&a, 0, sizeof a);
     a.rewrites = TA_REWRITE_ALL; /* every rewrite by default; --rewrite none is TFLM's rules */
+    a.patch = 10;
     bool consts_given = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -397,7 +415,7 @@ int cmd_run(int argc, char **argv) {
         }
         if ((!strcmp(arg, "--input") || !strcmp(arg, "--outputs") || !strcmp(arg, "--strategy") ||
              !strcmp(arg, "--scratch") || !strcmp(arg, "--runs") || !strcmp(arg, "--rewrite") ||
-             !strcmp(arg, "--arena") || !strcmp(arg, "--consts")) &&
+             !strcmp(arg, "--arena") || !strcmp(arg, "--consts") || !strcmp(arg, "--patch-overhead")) &&
             !has_val) {
             cli_error("%s needs a value (see tinyarena run --help)", arg);
             return CLI_USAGE;
@@ -435,6 +453,11 @@ int cmd_run(int argc, char **argv) {
                 return CLI_USAGE;
             }
             a.al.tflm_rules = !strcmp(argv[i], "none"); /* TFLM's graph and rules: its alignment too */
+        } else if (!strcmp(arg, "--patch-overhead")) {
+            if (!cli_parse_u64(argv[++i], &a.patch) || a.patch > 1000) {
+                cli_error("--patch-overhead %s: need a percentage from 0 to 1000", argv[i]);
+                return CLI_USAGE;
+            }
         } else if (!strcmp(arg, "--arena")) {
             if (!cli_parse_u64(argv[++i], &a.arena) || a.arena > ((uint64_t)1 << 32)) {
                 cli_error("--arena %s: need a byte count up to 4 GiB", argv[i]);

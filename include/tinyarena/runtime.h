@@ -58,6 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyarena/patch.h"
 #include "tinyarena/budget.h"
 #include "tinyarena/graph.h"
 #include "tinyarena/lifetime.h"
@@ -156,6 +157,13 @@ typedef struct ta_runtime_options {
                                   ta_runtime_use_strategy; cleared by
                                   use_table and use_budget (their offsets
                                   already carry whatever overlap they planned). */
+    uint32_t patch_overhead;   /* patch-based execution (patch.h): the most extra
+                                  MACs (percent of the graph's) a patch stage may
+                                  cost; the work-block path then plans and runs
+                                  the stage that gives the smallest planned arena,
+                                  if one beats layer by layer.  0 (default): none.
+                                  An init table cannot carry a stage
+                                  (ta_runtime_export_init refuses one). */
 } ta_runtime_options;
 
 /* Defaults: scratch PLANNED, no poison, no rewrites, alignment rule `arch`
@@ -367,7 +375,12 @@ typedef struct ta_runtime {
      * one pointer per such op, in op order */
     void **state_ptrs;
     uint32_t n_state_ops;
+    /* the patch stage query/init chose (bands 0: none; patch.h) */
+    ta_patch_stage patch;
 } ta_runtime;
+
+/* The patch stage the runtime runs band by band (bands 0: none), after query. */
+const ta_patch_stage *ta_runtime_patch(const ta_runtime *rt);
 
 /* Verifies the model (ta_tflite_open) and keeps the options.  No memory.
  * With firmware options (ta_runtime_options_for_budget) the model is not

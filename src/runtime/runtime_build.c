@@ -119,7 +119,20 @@ static size_t var_align(const ta_runtime *rt, const ta__built *w, uint32_t gi, c
     return ta_align_rule_buffer(rt->opt.align_rule, ta_dtype_size(tt->dtype), w->talign ? w->talign[gi] : 0, 0);
 }
 
-static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag) {
+/* What one build does about a patch stage (patch.h): clear_to, the last
+ * op whose DWINPLACE mark is cleared (-1: none, -2: the longest prefix a
+ * stage could take); choose: pick the stage on this build's requests, else
+ * apply `stage` (bands 0: none).  The build reports the prefix it saw and
+ * leaves the stage it applied in `stage`. */
+typedef struct patch_ctl {
+    int32_t clear_to;
+    bool choose;
+    ta_patch_stage stage;
+    int32_t prefix;
+} patch_ctl;
+
+static ta_status build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, patch_ctl *pc,
+                            ta_diag *diag) {
     memset(w, 0, sizeof *w);
     carve_t c;
     carve_init(&c, work, work_bytes);
@@ -154,6 +167,11 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         if ((st = ta_rewrite_graph(&w->g, rw, &inplace, rmem, rb, &g2, NULL, diag))) return st;
         release(&c, rmem, ta_rewrite_graph_keep_bytes(&w->g)); /* the rest was the rewrite's work */
         w->g = g2;
+    }
+    if (pc) { /* a stage's depthwise convs run out of place, band by band */
+        pc->prefix = ta_patch_prefix(&w->g, NULL, 1);
+        const int32_t to = pc->clear_to == -2 ? pc->prefix : pc->clear_to;
+        for (int32_t o = 0; o <= to && o < pc->prefix + 1; o++) ((ta_op *)ta_graph_op(&w->g, 0, (uint32_t)o))->opt.in_place = false;
     }
     const ta_subgraph *sg = &w->g.subgraphs[0];
     w->n_tensors = sg->n_tensors;
@@ -270,7 +288,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         return ta_diag_set(diag, TA_E_UNSUPPORTED, "a buffer asks %zu-byte alignment, above %u", w->arena_align, TA_ALIGN_RULE_MAX);
     /* 3b. OVERLAP: the relations the ops' walks tolerate, for a plan source
      * that takes them (a table's offsets already are what they are) */
-    const ta_overlap *ov = NULL;
+    ta_overlap *ov = NULL;
     size_t n_ov = 0;
     if ((rw & TA_REWRITE_OVERLAP) && rt->opt.planner_overlaps) {
         ta_op_kind_set walks;
@@ -284,6 +302,23 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
             return st;
         release(&c, om, 0);
         ov = arr;
+    }
+    /* 3c. the patch stage (patch.h): chosen on these requests, or given */
+    memset(&rt->patch, 0, sizeof rt->patch);
+    if (pc && (pc->choose || pc->stage.bands > 1)) {
+        if (pc->choose) {
+            const size_t pb = ta_patch_work_bytes(w->n_req, w->lt.n_steps);
+            void *pm = carve(&c, 1, pb);
+            if (!pm) return short_work(rt, &c, 0, diag);
+            if ((st = ta_patch_choose(&w->g, &w->lt, w->buffer_of, w->reqs, w->origin, w->n_req, ov, n_ov,
+                                      rt->opt.patch_overhead, -1, pm, pb, &pc->stage, diag)))
+                return st;
+            release(&c, pm, 0);
+        }
+        if (pc->stage.bands > 1 && ta_patch_apply(&w->g, &w->lt, w->buffer_of, &pc->stage, w->reqs, w->origin, w->n_req,
+                                                  ov, &n_ov, NULL) != TA_OK)
+            pc->stage.bands = 0; /* not a stage of this build: layer by layer */
+        if (pc->stage.bands > 1) rt->patch = pc->stage;
     }
     /* 4. plan */
     if (!rt->opt.planner) return ta_diag_set(diag, TA_E_INVALID_ARG, "no plan source (strategy or table)");
@@ -344,6 +379,43 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
     return TA_OK;
 }
 
+
+/* Steps 1-5 with patch-based execution considered (patch.h): layer by
+ * layer first; then, when the graph starts with a chain a stage can take,
+ * a build with the depthwise convs of that chain out of place chooses a
+ * stage, and a build with only the chosen stage's out of place plans it.
+ * The stage is kept only when that plan is smaller, else layer by layer is
+ * built again (the last build is the one init uses).  Deterministic, so
+ * query and init decide the same. */
+static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag) {
+    if (!rt->opt.patch_overhead || !rt->opt.planner_overlaps) return build_once(rt, work, work_bytes, w, NULL, diag);
+    patch_ctl a = {.clear_to = -1};
+    ta_status st = build_once(rt, work, work_bytes, w, &a, diag);
+    size_t need = rt->b.work_bytes;
+    if (st || a.prefix < 1) return st;
+    const size_t layered = w->planned;
+    patch_ctl b = {.clear_to = -2, .choose = true};
+    st = build_once(rt, work, work_bytes, w, &b, diag);
+    if (rt->b.work_bytes > need) need = rt->b.work_bytes;
+    if (!st && b.stage.bands > 1) {
+        patch_ctl k = {.clear_to = b.stage.last_op, .stage = b.stage};
+        st = build_once(rt, work, work_bytes, w, &k, diag);
+        if (rt->b.work_bytes > need) need = rt->b.work_bytes;
+        if (!st && k.stage.bands > 1 && w->planned < layered) {
+            rt->patch.bytes_before = layered;
+            rt->patch.bytes_after = w->planned;
+            rt->b.work_bytes = need;
+            return TA_OK;
+        }
+    }
+    if (st) {
+        rt->b.work_bytes = need;
+        return st;
+    }
+    st = build_once(rt, work, work_bytes, w, &a, diag);
+    if (rt->b.work_bytes < need) rt->b.work_bytes = need;
+    return st;
+}
 
 /* Points the runtime into the arena from what build decided: the head
  * and the tail are placed (runtime.c), t is the tail's layout. */
@@ -587,6 +659,9 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (!rt || !bytes) return ta_diag_set(diag, TA_E_INVALID_ARG, "export init: NULL argument");
     if (rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "export init before init");
     if (rt->opt.poison) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not in poison mode");
+    if (rt->patch.bands > 1)
+        return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: the plan runs a patch stage, which an init table cannot "
+                                                   "carry (plan it with patch overhead 0)");
     const uint64_t need = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
     if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");
     *bytes = (size_t)need;
