@@ -34,6 +34,11 @@ unsigned char *cli_read_file(const char *path, size_t *len);
 
 /* Writes a JSON string literal (with quotes, escaped). */
 void cli_json_str(FILE *f, const char *s);
+/* The patch stages (patch.h; patch_report.c): one "patch: ..." line (none
+ * without stages), or the JSON member ` "patch": {...}` (null without). */
+struct ta_patch_plan;
+void cli_patch_text(FILE *f, const struct ta_patch_plan *p);
+void cli_patch_json(FILE *f, const struct ta_patch_plan *p);
 
 /* malloc that exits with a message on failure. */
 void *cli_xmalloc(size_t n);

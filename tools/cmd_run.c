@@ -353,13 +353,8 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
             printf(" \"firmware\": {\"arena_bytes\": %zu, \"arena_needs_bytes\": %zu, \"consts\": \"%s\", \"init_work_bytes\": %zu, "
                    "\"const_blob_bytes\": %zu, \"init_table_bytes\": %zu, \"canaries_intact\": true},\n",
                    fwr->n, fwr->need, a->consts_arena ? "arena" : "flash", b.work_bytes, fwr->fw.consts_bytes, fwr->fw.init_bytes);
-        const ta_patch_stage *ps = ta_runtime_patch(rt);
-        if (ps && ps->bands > 1)
-            printf(" \"patch\": {\"first_op\": %d, \"last_op\": %d, \"grid\": \"%dx1\", \"extra_macs\": %llu, "
-                   "\"extra_macs_percent\": %.2f},\n",
-                   ps->first_op, ps->last_op, ps->bands, (unsigned long long)ps->extra_macs,
-                   ps->macs ? 100.0 * (double)ps->extra_macs / (double)ps->macs : 0.0);
-        else printf(" \"patch\": null,\n");
+        cli_patch_json(stdout, ta_runtime_patch(rt));
+        printf(",\n");
         printf(" \"invoke_ms_median\": %.3f, \"runs\": %llu}\n", median_ms, (unsigned long long)runs);
     } else if (rc == CLI_OK) {
         char arn[32];
@@ -386,11 +381,7 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
         if (fwr)
             printf("firmware arena: %zu B (needs %zu), op constants %s, init work block %zu B; nothing written outside\n",
                    fwr->n, fwr->need, a->consts_arena ? "in the arena" : "in a const blob outside it", b.work_bytes);
-        const ta_patch_stage *ps = ta_runtime_patch(rt);
-        if (ps && ps->bands > 1)
-            printf("patch: ops %d..%d band by band, grid %dx1, planned %zu -> %zu B, extra MACs %llu (%.2f%%)\n",
-                   ps->first_op, ps->last_op, ps->bands, ps->bytes_before, ps->bytes_after,
-                   (unsigned long long)ps->extra_macs, ps->macs ? 100.0 * (double)ps->extra_macs / (double)ps->macs : 0.0);
+        cli_patch_text(stdout, ta_runtime_patch(rt));
         printf("invoke: median %.3f ms over %llu run%s%s\n", median_ms, (unsigned long long)runs, runs == 1 ? "" : "s",
                a->poison ? " (poison mode: checks passed)" : "");
     }

@@ -3,9 +3,9 @@
  * graph run band by band over their output rows, so the tensors between
  * them only ever hold one band (plus its halo), never the whole tensor.
  *
- * A stage is a prefix of subgraph 0's op order, ops first_op = 0 .. last_op,
- * each a CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D or MAX_POOL_2D (batch 1)
- * reading the previous op's output (or, for op 0, the stage input) and
+ * A stage is a run of consecutive ops of subgraph 0's order, first_op ..
+ * last_op, each a CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D or MAX_POOL_2D
+ * (batch 1) reading the previous op's output (the first: the stage input) and
  * writing a tensor only the next op reads.  The grid is `bands` x 1: the
  * stage output's rows are cut into `bands` even bands (ta_patch_band); each
  * band runs every stage op on the rows its successor needs
@@ -49,16 +49,26 @@ typedef struct ta_patch_rows {
     int32_t in_h, out_h, stride, pad, dilation, taps;
 } ta_patch_rows;
 
-/* The chosen stage.  first_op/last_op are op indices of subgraph 0 (-1, -1
- * and bands 0: no stage). */
+/* Most stages in one plan. */
+#define TA_PATCH_MAX_STAGES 16
+
+/* One stage: ops first_op .. last_op of subgraph 0, the grid bands x 1
+ * (rows), and the MACs its halos recompute. */
 typedef struct ta_patch_stage {
     int32_t first_op, last_op;
-    int32_t bands;            /* the grid is bands x 1 (rows) */
-    uint64_t macs;            /* the graph's MACs layer by layer (conv, depthwise, pools, fully connected) */
-    uint64_t extra_macs;      /* halo recompute: what the bands compute beyond macs */
-    size_t bytes_before;      /* the peak live bytes (relations counted as unions) without the stage */
-    size_t bytes_after;       /* the same with it */
+    int32_t bands;
+    uint64_t extra_macs;
 } ta_patch_stage;
+
+/* The stages of a graph, in op order (n_stages 0: layer by layer). */
+typedef struct ta_patch_plan {
+    uint32_t n_stages;
+    ta_patch_stage stages[TA_PATCH_MAX_STAGES];
+    uint64_t macs;         /* the graph's MACs layer by layer (conv, depthwise, pools, fully connected) */
+    uint64_t extra_macs;   /* the stages' halo recompute, summed */
+    size_t bytes_before;   /* ta_patch_choose: the peak live bytes (relations as unions) without stages; */
+    size_t bytes_after;    /* with them.  ta_runtime_patch: the planned arenas (head) instead */
+} ta_patch_plan;
 
 /* Band b (0 .. n-1) of h rows cut into n even bands: rows [*r0, *r1). */
 static inline void ta_patch_band(int32_t h, int32_t n, int32_t b, int32_t *r0, int32_t *r1) {
@@ -95,41 +105,45 @@ static inline int ta_patch_rows_valid(const ta_patch_rows *g) {
  * rank, batch, unknown dims, a window some output row reads nothing of). */
 ta_status ta_patch_op_rows(const ta_graph *g, uint32_t op, ta_patch_rows *rows, uint64_t *row_macs);
 
-/* The longest stage possible: the last op index of the longest valid prefix
- * (ops 0 .. returned), or -1 when not even ops 0 and 1 form one.
- * ignore_marks: treat depthwise convs the DWINPLACE rewrite marked as plain
- * ones (the caller clears the marks of the stage it keeps).  buffer_of
- * (ta_rewrite_buffers, or NULL): an intermediate must have a buffer of its
- * own. */
-int32_t ta_patch_prefix(const ta_graph *g, const int32_t *buffer_of, int ignore_marks);
+/* The longest stage starting at op `first`: the last op index of the
+ * longest valid chain first .. returned, or -1 when not even first and
+ * first + 1 form one.  ignore_marks: treat depthwise convs the DWINPLACE
+ * rewrite marked as plain ones (the caller clears the marks of the stage it
+ * keeps).  buffer_of (ta_rewrite_buffers, or NULL): an intermediate must
+ * have a buffer of its own. */
+int32_t ta_patch_chain(const ta_graph *g, const int32_t *buffer_of, int32_t first, int ignore_marks);
 
-/* Work bytes ta_patch_choose needs for n_req requests over n_steps steps. */
-size_t ta_patch_work_bytes(size_t n_req, int32_t n_steps);
+/* Work bytes ta_patch_choose needs for g's n_req requests over n_steps
+ * steps (8-aligned); ta_patch_apply needs n_req of them. */
+size_t ta_patch_work_bytes(const ta_graph *g, size_t n_req, int32_t n_steps);
 
 /*
- * Chooses the stage: every prefix ops 0 .. L (L <= max_last, and
- * ta_patch_prefix's bound) and every band count 2 .. TA_PATCH_MAX_BANDS
- * (at most the stage output's rows) whose extra MACs are at most
- * overhead_pct percent of the graph's MACs; keeps the one with the fewest
- * peak live bytes (relations counted as unions, as ta_plan_bound_overlaps),
- * fewer extra MACs on a tie, and only if it is below the peak without a
- * stage.  *out gets it (bands 0 when none).  reqs/origin/n_req: the
- * lifetime requests (ta_lifetime_requests), ov/n_ov the overlap relations
- * (ta_rewrite_overlaps, may be 0).  Nothing is modified.
+ * Chooses the stages, greedily over stage sets: each round tries every
+ * chain first .. last (ta_patch_chain) and every band count 2 ..
+ * TA_PATCH_MAX_BANDS (at most the stage output's rows) as a new stage --
+ * replacing the chosen stages inside first .. last, so a stage can grow or
+ * change its bands -- and keeps the set with the lowest peak live bytes
+ * (relations counted as unions, as ta_plan_bound_overlaps); at an equal
+ * peak the one with fewer steps at it, then the fewer extra MACs; while
+ * that improves and the extra MACs of all stages stay at most overhead_pct
+ * percent of the graph's MACs.  *out gets them (n_stages 0 when none
+ * helps).  reqs/origin/n_req: the lifetime requests (ta_lifetime_requests),
+ * ov/n_ov the overlap relations (ta_rewrite_overlaps, may be 0).  Nothing
+ * is modified.  O(rounds x ops x stage ops x bands x (requests + steps)).
  */
 ta_status ta_patch_choose(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_request *reqs,
                           const ta_buffer_origin *origin, size_t n_req, const ta_overlap *ov, size_t n_ov,
-                          uint32_t overhead_pct, int32_t max_last, void *work, size_t work_bytes, ta_patch_stage *out,
-                          ta_diag *diag);
+                          uint32_t overhead_pct, void *work, size_t work_bytes, ta_patch_plan *out, ta_diag *diag);
 
 /*
- * Applies stage *s to the requests (in place) and the relations (the kept
- * ones moved to the front, *n_ov their count).  TA_E_BAD_REQUEST when the
- * stage is not a valid prefix of g (or a tensor of it has no request).
+ * Applies the stages of *p to the requests (in place) and the relations
+ * (the kept ones moved to the front, *n_ov their count); role: n_req bytes
+ * of work.  TA_E_BAD_REQUEST when a stage is not a valid chain of g (or a
+ * tensor of it has no request of its own).
  */
-ta_status ta_patch_apply(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_patch_stage *s,
+ta_status ta_patch_apply(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_patch_plan *p,
                          ta_request *reqs, const ta_buffer_origin *origin, size_t n_req, ta_overlap *ov, size_t *n_ov,
-                         ta_diag *diag);
+                         uint8_t *role, ta_diag *diag);
 
 #ifdef __cplusplus
 }

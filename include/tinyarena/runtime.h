@@ -375,12 +375,14 @@ typedef struct ta_runtime {
      * one pointer per such op, in op order */
     void **state_ptrs;
     uint32_t n_state_ops;
-    /* the patch stage query/init chose (bands 0: none; patch.h) */
-    ta_patch_stage patch;
+    /* the patch stages query/init chose (patch.h; n_stages 0: none) */
+    ta_patch_plan patch;
 } ta_runtime;
 
-/* The patch stage the runtime runs band by band (bands 0: none), after query. */
-const ta_patch_stage *ta_runtime_patch(const ta_runtime *rt);
+/* The patch stages the runtime runs band by band (n_stages 0: none), after
+ * query; bytes_before/after are the planned arenas (head) layer by layer
+ * and with the stages. */
+const ta_patch_plan *ta_runtime_patch(const ta_runtime *rt);
 
 /* Verifies the model (ta_tflite_open) and keeps the options.  No memory.
  * With firmware options (ta_runtime_options_for_budget) the model is not

@@ -115,15 +115,15 @@ static bool private_link(const ta_graph *g, const int32_t *buffer_of, uint32_t k
     return true;
 }
 
-int32_t ta_patch_prefix(const ta_graph *g, const int32_t *buffer_of, int ignore_marks) {
-    if (!g || g->n_subgraphs < 1) return -1;
+int32_t ta_patch_chain(const ta_graph *g, const int32_t *buffer_of, int32_t first, int ignore_marks) {
+    if (!g || g->n_subgraphs < 1 || first < 0) return -1;
     const uint32_t n = g->subgraphs[0].n_ops;
     int32_t last = -1;
-    for (uint32_t k = 0; k < n && k < TA_PATCH_MAX_OPS; k++) {
+    for (uint32_t k = (uint32_t)first; k < n && k < (uint32_t)first + TA_PATCH_MAX_OPS; k++) {
         ta_patch_rows r;
         const ta_op *o = op_at(g, k);
         if (ta_patch_op_rows(g, k, &r, NULL) != TA_OK || (o->opt.in_place && !ignore_marks)) break;
-        if (k == 0) {
+        if (k == (uint32_t)first) {
             const ta_tensor *in = tensor_at(g, o->inputs[0]);
             if (in->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE)) break;
         } else if (!private_link(g, buffer_of, k - 1)) {
@@ -131,7 +131,7 @@ int32_t ta_patch_prefix(const ta_graph *g, const int32_t *buffer_of, int ignore_
         }
         last = (int32_t)k;
     }
-    return last >= 1 ? last : -1;
+    return last > first ? last : -1;
 }
 
 /* The rows of every stage op's output a band computes: for band b of the
@@ -163,54 +163,115 @@ static uint64_t stage_shape(const ta_patch_rows *geo, const uint64_t *row_macs, 
 }
 
 /* The request index of the buffer global tensor gi lives in (-1: none). */
-static int64_t request_of(const ta_buffer_origin *origin, size_t n_req, int32_t gi) {
+static int64_t request_of(const int32_t *map, const ta_buffer_origin *origin, size_t n_req, int32_t gi) {
+    if (map) return map[gi];
     for (size_t i = 0; i < n_req; i++)
         if (origin[i].kind == TA_BUFFER_TENSOR && (int32_t)origin[i].index == gi) return (int64_t)i;
     return -1;
 }
 
-/* What one stage does to the requests: sizes, lifetimes and the relations
- * to drop.  role per request: 0 untouched, 1 stage input, 2 intermediate,
- * 3 stage output. */
-static ta_status transform(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of,
-                           const ta_patch_rows *geo, int32_t last, int32_t bands, ta_request *reqs,
-                           const ta_buffer_origin *origin, size_t n_req, uint8_t *role) {
+/* What a request is to the stages applied so far (bits): a stage's input,
+ * an intermediate (shrunk), a stage's output. */
+enum { R_IN = 1, R_MID = 2, R_OUT = 4 };
+
+static ta_status geometry(const ta_graph *g, int32_t first, int32_t last, ta_patch_rows *geo, uint64_t *rm) {
+    for (int32_t k = first; k <= last; k++)
+        if (ta_patch_op_rows(g, (uint32_t)k, &geo[k - first], &rm[k - first]) != TA_OK) return TA_E_BAD_REQUEST;
+    return TA_OK;
+}
+
+/* Applies one stage to the requests and the roles: each intermediate's
+ * request shrinks to its largest band, the stage input lives to the last
+ * stage op, the stage output from the step before the first (band b's rows
+ * must survive band b + 1's first ops).  TA_E_BAD_REQUEST when the stage is
+ * not one of g or meets a buffer another stage shrank. */
+static ta_status transform(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_patch_stage *st,
+                           ta_request *reqs, const ta_buffer_origin *origin, const int32_t *map, size_t n_req,
+                           uint8_t *role) {
+    ta_patch_rows geo[TA_PATCH_MAX_OPS];
+    uint64_t rm[TA_PATCH_MAX_OPS];
     int32_t max_rows[TA_PATCH_MAX_OPS];
-    uint64_t rm[TA_PATCH_MAX_OPS] = {0};
-    stage_shape(geo, rm, last, bands, max_rows);
+    const int32_t first = st->first_op, last = st->last_op, n = last - first;
+    if (first < 0 || n < 1 || n >= TA_PATCH_MAX_OPS || st->bands < 2 || st->bands > TA_PATCH_MAX_BANDS ||
+        geometry(g, first, last, geo, rm) || st->bands > geo[n].out_h)
+        return TA_E_BAD_REQUEST;
+    stage_shape(geo, rm, n, st->bands, max_rows);
     const uint32_t ob = g->subgraphs[0].op_base;
-    const int32_t s_first = lt->op_step[ob], s_last = lt->op_step[ob + (uint32_t)last];
-    if (s_first < 0 || s_last < s_first) return TA_E_BAD_REQUEST;
-    memset(role, 0, n_req);
-    const int64_t ri = request_of(origin, n_req, group_of(g, buffer_of, op_at(g, 0)->inputs[0]));
-    const int64_t ro = request_of(origin, n_req, group_of(g, buffer_of, op_at(g, (uint32_t)last)->outputs[0]));
-    if (ri < 0 || ro < 0 || ri == ro) return TA_E_BAD_REQUEST;
-    for (int32_t k = 0; k < last; k++) {
-        const int32_t t = op_at(g, (uint32_t)k)->outputs[0];
-        const int64_t r = request_of(origin, n_req, group_of(g, buffer_of, t));
-        if (r < 0 || role[r]) return TA_E_BAD_REQUEST;
-        const ta_tensor *tt = tensor_at(g, t);
-        reqs[r].size = tt->bytes / (size_t)geo[k].out_h * (size_t)max_rows[k];
-        role[r] = 2;
+    const int32_t s_first = lt->op_step[ob + (uint32_t)first], s_last = lt->op_step[ob + (uint32_t)last];
+    if (s_first < 1 || s_last < s_first) return TA_E_BAD_REQUEST;
+    const int64_t ri = request_of(map, origin, n_req, group_of(g, buffer_of, op_at(g, (uint32_t)first)->inputs[0]));
+    const int64_t ro = request_of(map, origin, n_req, group_of(g, buffer_of, op_at(g, (uint32_t)last)->outputs[0]));
+    if (ri < 0 || ro < 0 || ri == ro || (role[ri] & R_MID) || (role[ro] & R_MID)) return TA_E_BAD_REQUEST;
+    for (int32_t k = 0; k < n; k++) {
+        const int32_t t = op_at(g, (uint32_t)(first + k))->outputs[0];
+        const int64_t r = request_of(map, origin, n_req, group_of(g, buffer_of, t));
+        if (r < 0 || r == ri || r == ro || role[r]) return TA_E_BAD_REQUEST;
     }
-    if (role[ri] || role[ro]) return TA_E_BAD_REQUEST;
-    role[ri] = 1;
-    role[ro] = 3;
+    for (int32_t k = 0; k < n; k++) {
+        const int32_t t = op_at(g, (uint32_t)(first + k))->outputs[0];
+        const int64_t r = request_of(map, origin, n_req, group_of(g, buffer_of, t));
+        reqs[r].size = tensor_at(g, t)->bytes / (size_t)geo[k].out_h * (size_t)max_rows[k];
+        role[r] |= R_MID;
+    }
+    role[ri] |= R_IN;
+    role[ro] |= R_OUT;
     if (reqs[ri].last < s_last) reqs[ri].last = s_last;
     if (reqs[ro].first > s_first - 1) reqs[ro].first = s_first - 1;
     return TA_OK;
 }
 
-/* A relation survives the stage unless it reads the stage input or an
- * intermediate, or writes into one of the stage's buffers. */
+/* A relation survives the stages unless it reads a stage input or an
+ * intermediate, or writes into any of the stages' buffers. */
 static bool relation_kept(const uint8_t *role, const ta_overlap *o) {
-    return !(role[o->x] == 1 || role[o->x] == 2 || role[o->y] != 0);
+    return !((role[o->x] & (R_IN | R_MID)) || role[o->y]);
 }
 
-/* Peak live bytes over the steps, each kept relation's pair counted as its
- * union at the step they meet (as runtime_build.c's lower bound). */
+size_t ta_patch_work_bytes(const ta_graph *g, size_t n_req, int32_t n_steps) {
+    const size_t ns = n_steps > 0 ? (size_t)n_steps : 0;
+    return n_req * sizeof(ta_request) + n_req + (ns + 1) * sizeof(size_t) + (g ? g->n_tensors : 0) * sizeof(int32_t) +
+           sizeof(ta_patch_plan) + 64;
+}
+
+/* A trial set: the chosen stages minus those inside [first, last], plus
+ * cand (false when cand meets a chosen stage only in part). */
+static bool trial_set(const ta_patch_plan *chosen, const ta_patch_stage *cand, ta_patch_plan *out) {
+    out->n_stages = 0;
+    out->extra_macs = cand->extra_macs;
+    for (uint32_t i = 0; i < chosen->n_stages; i++) {
+        const ta_patch_stage *c = &chosen->stages[i];
+        if (c->last_op < cand->first_op || c->first_op > cand->last_op) {
+            out->stages[out->n_stages++] = *c;
+            out->extra_macs += c->extra_macs;
+        } else if (c->first_op < cand->first_op || c->last_op > cand->last_op) {
+            return false;
+        }
+    }
+    if (out->n_stages >= TA_PATCH_MAX_STAGES) return false;
+    uint32_t i = out->n_stages++; /* in op order: the runtime meets them so */
+    while (i > 0 && out->stages[i - 1].first_op > cand->first_op) {
+        out->stages[i] = out->stages[i - 1];
+        i--;
+    }
+    out->stages[i] = *cand;
+    return true;
+}
+
+typedef struct {
+    size_t peak;
+    uint64_t at_peak, extra;
+} cost_t;
+
+static bool cost_less(const cost_t *a, const cost_t *b) {
+    if (a->peak != b->peak) return a->peak < b->peak;
+    if (a->at_peak != b->at_peak) return a->at_peak < b->at_peak;
+    return a->extra < b->extra;
+}
+
+/* Peak live bytes over the steps, *at_peak how many steps reach it; each
+ * kept relation's pair counted as its union at the step they meet (as
+ * runtime_build.c's lower bound). */
 static size_t peak(const ta_request *reqs, size_t n_req, const ta_overlap *ov, size_t n_ov, const uint8_t *role,
-                   int32_t n_steps, size_t *delta) {
+                   int32_t n_steps, size_t *delta, uint64_t *at_peak) {
     const size_t ns = n_steps > 0 ? (size_t)n_steps : 0;
     memset(delta, 0, (ns + 1) * sizeof *delta);
     for (size_t i = 0; i < n_req; i++) {
@@ -221,7 +282,7 @@ static size_t peak(const ta_request *reqs, size_t n_req, const ta_overlap *ov, s
         delta[end] -= pad;
     }
     for (size_t k = 0; k < n_ov; k++) {
-        if (role && !relation_kept(role, &ov[k])) continue;
+        if (!relation_kept(role, &ov[k])) continue;
         const ta_request *x = &reqs[ov[k].x], *y = &reqs[ov[k].y];
         const int32_t s = x->last;
         if (s < 0 || (size_t)s >= ns || y->first != s) continue;
@@ -233,110 +294,103 @@ static size_t peak(const ta_request *reqs, size_t n_req, const ta_overlap *ov, s
         delta[(size_t)s + 1] += px + py - uni;
     }
     size_t best = 0;
+    uint64_t count = 0;
     for (size_t s = 0, live = 0; s < ns; s++) {
         live += delta[s];
-        if (live > best) best = live;
+        if (live > best) best = live, count = 0;
+        if (live == best) count++;
     }
+    *at_peak = count;
     return best;
-}
-
-size_t ta_patch_work_bytes(size_t n_req, int32_t n_steps) {
-    const size_t ns = n_steps > 0 ? (size_t)n_steps : 0;
-    return n_req * sizeof(ta_request) + n_req + (ns + 1) * sizeof(size_t) + 32;
-}
-
-static ta_status geometry(const ta_graph *g, int32_t last, ta_patch_rows *geo, uint64_t *rm) {
-    for (int32_t k = 0; k <= last; k++)
-        if (ta_patch_op_rows(g, (uint32_t)k, &geo[k], &rm[k]) != TA_OK) return TA_E_BAD_REQUEST;
-    return TA_OK;
 }
 
 ta_status ta_patch_choose(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_request *reqs,
                           const ta_buffer_origin *origin, size_t n_req, const ta_overlap *ov, size_t n_ov,
-                          uint32_t overhead_pct, int32_t max_last, void *work, size_t work_bytes, ta_patch_stage *out,
-                          ta_diag *diag) {
+                          uint32_t overhead_pct, void *work, size_t work_bytes, ta_patch_plan *out, ta_diag *diag) {
     if (!g || !lt || !out || (n_req && (!reqs || !origin)) || (n_ov && !ov))
         return ta_diag_set(diag, TA_E_INVALID_ARG, "patch: NULL argument");
     memset(out, 0, sizeof *out);
-    out->first_op = out->last_op = -1;
-    if (work_bytes < ta_patch_work_bytes(n_req, lt->n_steps) || !work)
+    if (work_bytes < ta_patch_work_bytes(g, n_req, lt->n_steps) || !work)
         return ta_diag_set(diag, TA_E_NO_MEMORY, "patch: work block too small");
-    ta_request *copy = work;
-    uint8_t *role = (uint8_t *)(copy + n_req);
-    size_t *delta = (size_t *)ta__align_up((uintptr_t)(role + n_req), sizeof(size_t));
-    const size_t before = peak(reqs, n_req, ov, n_ov, NULL, lt->n_steps, delta);
+    uint8_t *p = work;
+    ta_patch_plan *trial = (ta_patch_plan *)(void *)ta__align_up((uintptr_t)p, 8);
+    ta_request *tmp = (ta_request *)(trial + 1);
+    size_t *delta = (size_t *)(tmp + n_req);
+    int32_t *map = (int32_t *)(delta + ((lt->n_steps > 0 ? (size_t)lt->n_steps : 0) + 1));
+    uint8_t *role = (uint8_t *)(map + g->n_tensors);
+    /* the request of every tensor's buffer, looked up once */
+    for (uint32_t t = 0; t < g->n_tensors; t++) map[t] = -1;
+    for (size_t i = 0; i < n_req; i++)
+        if (origin[i].kind == TA_BUFFER_TENSOR && origin[i].index < g->n_tensors) map[origin[i].index] = (int32_t)i;
+    memset(role, 0, n_req);
+    cost_t best = {0, 0, 0};
+    best.peak = peak(reqs, n_req, ov, n_ov, role, lt->n_steps, delta, &best.at_peak);
     out->macs = graph_macs(g);
-    out->bytes_before = out->bytes_after = before;
-    int32_t top = ta_patch_prefix(g, buffer_of, 0);
-    if (max_last >= 0 && top > max_last) top = max_last;
-    if (top < 1 || !overhead_pct || !out->macs) return TA_OK;
-    ta_patch_rows geo[TA_PATCH_MAX_OPS];
-    uint64_t rm[TA_PATCH_MAX_OPS];
-    if (geometry(g, top, geo, rm)) return TA_OK;
-    size_t best = before;
-    uint64_t best_extra = 0;
-    for (int32_t last = 1; last <= top; last++) {
-        for (int32_t n = 2; n <= TA_PATCH_MAX_BANDS && n <= geo[last].out_h; n++) {
-            int32_t mr[TA_PATCH_MAX_OPS];
-            const uint64_t extra = stage_shape(geo, rm, last, n, mr);
-            if ((double)extra * 100.0 > (double)overhead_pct * (double)out->macs) continue;
-            memcpy(copy, reqs, n_req * sizeof *copy);
-            if (transform(g, lt, buffer_of, geo, last, n, copy, origin, n_req, role)) continue;
-            const size_t cost = peak(copy, n_req, ov, n_ov, role, lt->n_steps, delta);
-            if (cost < best || (cost == best && out->bands && extra < best_extra)) {
-                best = cost;
-                best_extra = extra;
-                out->first_op = 0;
-                out->last_op = last;
-                out->bands = n;
-                out->extra_macs = extra;
-                out->bytes_after = cost;
+    out->bytes_before = out->bytes_after = best.peak;
+    if (!overhead_pct || !out->macs || g->n_subgraphs < 1) return TA_OK;
+    const double cap = (double)overhead_pct * (double)out->macs / 100.0;
+    /* Greedy over stage sets: each round tries every chain and band count as
+     * a new stage (replacing the chosen stages inside it: a longer chain or
+     * other bands), and keeps the set with the lowest peak -- at an equal
+     * peak, fewer steps at it, then fewer extra MACs -- while that improves
+     * and the extra MACs stay under the cap. */
+    for (int round = 0; round < 4 * TA_PATCH_MAX_STAGES; round++) {
+        ta_patch_stage pick = {-1, -1, 0, 0};
+        cost_t pick_cost = best;
+        for (int32_t first = 0; first < (int32_t)g->subgraphs[0].n_ops; first++) {
+            const int32_t top = ta_patch_chain(g, buffer_of, first, 0);
+            ta_patch_rows geo[TA_PATCH_MAX_OPS];
+            uint64_t rm[TA_PATCH_MAX_OPS];
+            if (top < 0 || geometry(g, first, top, geo, rm)) continue;
+            for (int32_t last = first + 1; last <= top; last++) {
+                const int32_t n = last - first;
+                for (int32_t bands = 2; bands <= TA_PATCH_MAX_BANDS && bands <= geo[n].out_h; bands++) {
+                    int32_t mr[TA_PATCH_MAX_OPS];
+                    const ta_patch_stage cand = {first, last, bands, stage_shape(geo, rm, n, bands, mr)};
+                    if (!trial_set(out, &cand, trial) || (double)trial->extra_macs > cap) continue;
+                    memcpy(tmp, reqs, n_req * sizeof *tmp);
+                    memset(role, 0, n_req);
+                    bool ok = true;
+                    for (uint32_t i = 0; ok && i < trial->n_stages; i++)
+                        ok = transform(g, lt, buffer_of, &trial->stages[i], tmp, origin, map, n_req, role) == TA_OK;
+                    if (!ok) continue;
+                    cost_t c = {0, 0, trial->extra_macs};
+                    c.peak = peak(tmp, n_req, ov, n_ov, role, lt->n_steps, delta, &c.at_peak);
+                    if (cost_less(&c, &pick_cost)) {
+                        pick = cand;
+                        pick_cost = c;
+                    }
+                }
             }
         }
+        if (pick.bands < 2 || !trial_set(out, &pick, trial)) break;
+        const uint64_t macs = out->macs;
+        const size_t before = out->bytes_before;
+        *out = *trial;
+        out->macs = macs;
+        out->bytes_before = before;
+        best = pick_cost;
     }
+    out->bytes_after = best.peak;
     return TA_OK;
 }
 
-ta_status ta_patch_apply(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_patch_stage *s,
+ta_status ta_patch_apply(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_patch_plan *p,
                          ta_request *reqs, const ta_buffer_origin *origin, size_t n_req, ta_overlap *ov, size_t *n_ov,
-                         ta_diag *diag) {
-    if (!g || !lt || !s || !n_ov || (n_req && (!reqs || !origin)) || (*n_ov && !ov))
+                         uint8_t *role, ta_diag *diag) {
+    if (!g || !lt || !p || !n_ov || (n_req && (!reqs || !origin || !role)) || (*n_ov && !ov))
         return ta_diag_set(diag, TA_E_INVALID_ARG, "patch: NULL argument");
-    if (s->bands < 2) return TA_OK;
-    ta_patch_rows geo[TA_PATCH_MAX_OPS];
-    uint64_t rm[TA_PATCH_MAX_OPS];
-    if (s->first_op != 0 || s->last_op < 1 || s->last_op > ta_patch_prefix(g, buffer_of, 0) ||
-        s->bands > TA_PATCH_MAX_BANDS || geometry(g, s->last_op, geo, rm) || s->bands > geo[s->last_op].out_h)
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "patch: ops %d..%d in %d bands is not a stage of this graph",
-                           s->first_op, s->last_op, s->bands);
-    const int32_t last = s->last_op;
-    const int64_t ri = request_of(origin, n_req, group_of(g, buffer_of, op_at(g, 0)->inputs[0]));
-    const int64_t ro = request_of(origin, n_req, group_of(g, buffer_of, op_at(g, (uint32_t)last)->outputs[0]));
-    if (ri < 0 || ro < 0 || ri == ro) return ta_diag_set(diag, TA_E_BAD_REQUEST, "patch: stage tensors without requests");
-    int32_t max_rows[TA_PATCH_MAX_OPS];
-    stage_shape(geo, rm, last, s->bands, max_rows);
-    const uint32_t obase = g->subgraphs[0].op_base;
-    const int32_t s_first = lt->op_step[obase], s_last = lt->op_step[obase + (uint32_t)last];
-    if (s_first < 0 || s_last < s_first) return ta_diag_set(diag, TA_E_BAD_REQUEST, "patch: stage ops never run");
-    int64_t inter[TA_PATCH_MAX_OPS];
-    for (int32_t k = 0; k < last; k++) {
-        const int32_t t = op_at(g, (uint32_t)k)->outputs[0];
-        inter[k] = request_of(origin, n_req, group_of(g, buffer_of, t));
-        if (inter[k] < 0 || inter[k] == ri || inter[k] == ro)
-            return ta_diag_set(diag, TA_E_BAD_REQUEST, "patch: intermediate %d without a buffer of its own", t);
-        reqs[inter[k]].size = tensor_at(g, t)->bytes / (size_t)geo[k].out_h * (size_t)max_rows[k];
+    memset(role, 0, n_req);
+    for (uint32_t i = 0; i < p->n_stages; i++) {
+        const ta_patch_stage *s = &p->stages[i];
+        if (s->last_op > ta_patch_chain(g, buffer_of, s->first_op, 0) ||
+            transform(g, lt, buffer_of, s, reqs, origin, NULL, n_req, role))
+            return ta_diag_set(diag, TA_E_BAD_REQUEST, "patch: ops %d..%d in %d bands is not a stage of this graph",
+                               s->first_op, s->last_op, s->bands);
     }
-    if (reqs[ri].last < s_last) reqs[ri].last = s_last;
-    if (reqs[ro].first > s_first - 1) reqs[ro].first = s_first - 1;
     size_t kept = 0;
-    for (size_t k = 0; k < *n_ov; k++) {
-        bool x_in = ov[k].x == (uint32_t)ri, y_in = ov[k].y == (uint32_t)ri || ov[k].y == (uint32_t)ro;
-        for (int32_t j = 0; j < last; j++) {
-            x_in |= ov[k].x == (uint32_t)inter[j];
-            y_in |= ov[k].y == (uint32_t)inter[j];
-        }
-        if (!x_in && !y_in) ov[kept++] = ov[k];
-    }
+    for (size_t k = 0; k < *n_ov; k++)
+        if (relation_kept(role, &ov[k])) ov[kept++] = ov[k];
     *n_ov = kept;
     return TA_OK;
 }

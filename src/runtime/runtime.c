@@ -721,11 +721,11 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
      * firmware without that path does not link them */
     const struct ta__work_path *poison = rt->opt.poison && rt->pbuf ? rt->opt.work_path : NULL;
     if (poison) poison->poison_start(rt);
-    for (uint32_t o = 0, slot = 0, sslot = 0; o < rt->n_ops; o++) {
-        if (rt->patch.bands > 1 && (int32_t)o == rt->patch.first_op) { /* patch.h: the stage, band by band */
-            ta_status st = ta__rt_patch_invoke(rt, poison, &slot, diag);
+    for (uint32_t o = 0, slot = 0, sslot = 0, ps = 0; o < rt->n_ops; o++) {
+        if (ps < rt->patch.n_stages && (int32_t)o == rt->patch.stages[ps].first_op) { /* patch.h: band by band */
+            ta_status st = ta__rt_patch_invoke(rt, &rt->patch.stages[ps++], poison, &slot, diag);
             if (st) return st;
-            o = (uint32_t)rt->patch.last_op;
+            o = (uint32_t)rt->patch.stages[ps - 1].last_op;
             continue;
         }
         const int32_t step = (int32_t)o + 1;

@@ -119,17 +119,33 @@ static size_t var_align(const ta_runtime *rt, const ta__built *w, uint32_t gi, c
     return ta_align_rule_buffer(rt->opt.align_rule, ta_dtype_size(tt->dtype), w->talign ? w->talign[gi] : 0, 0);
 }
 
-/* What one build does about a patch stage (patch.h): clear_to, the last
- * op whose DWINPLACE mark is cleared (-1: none, -2: the longest prefix a
- * stage could take); choose: pick the stage on this build's requests, else
- * apply `stage` (bands 0: none).  The build reports the prefix it saw and
- * leaves the stage it applied in `stage`. */
+/* What one build does about patch stages (patch.h): clear, whose
+ * DWINPLACE marks are cleared (0: none, 1: every op a stage could take, 2:
+ * the ops of `plan`'s stages); choose: pick the stages on this build's
+ * requests, else apply `plan`.  The build reports whether the graph has a
+ * chain a stage could take (chains) and leaves what it applied in `plan`. */
 typedef struct patch_ctl {
-    int32_t clear_to;
+    int clear;
     bool choose;
-    ta_patch_stage stage;
-    int32_t prefix;
+    ta_patch_plan plan;
+    bool chains;
 } patch_ctl;
+
+/* Clears the DWINPLACE marks a patch build asks for (see patch_ctl): a
+ * stage runs its depthwise convs out of place, band by band. */
+static void patch_marks(ta_graph *g, patch_ctl *pc) {
+    const int32_t n = (int32_t)g->subgraphs[0].n_ops;
+    pc->chains = false;
+    for (int32_t f = 0; f < n; f++) {
+        const int32_t l = ta_patch_chain(g, NULL, f, 1);
+        if (l < 0) continue;
+        pc->chains = true;
+        for (int32_t o = f; o <= l && pc->clear == 1; o++) ((ta_op *)ta_graph_op(g, 0, (uint32_t)o))->opt.in_place = false;
+    }
+    for (uint32_t i = 0; pc->clear == 2 && i < pc->plan.n_stages; i++)
+        for (int32_t o = pc->plan.stages[i].first_op; o >= 0 && o <= pc->plan.stages[i].last_op && o < n; o++)
+            ((ta_op *)ta_graph_op(g, 0, (uint32_t)o))->opt.in_place = false;
+}
 
 static ta_status build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, patch_ctl *pc,
                             ta_diag *diag) {
@@ -168,11 +184,7 @@ static ta_status build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
         release(&c, rmem, ta_rewrite_graph_keep_bytes(&w->g)); /* the rest was the rewrite's work */
         w->g = g2;
     }
-    if (pc) { /* a stage's depthwise convs run out of place, band by band */
-        pc->prefix = ta_patch_prefix(&w->g, NULL, 1);
-        const int32_t to = pc->clear_to == -2 ? pc->prefix : pc->clear_to;
-        for (int32_t o = 0; o <= to && o < pc->prefix + 1; o++) ((ta_op *)ta_graph_op(&w->g, 0, (uint32_t)o))->opt.in_place = false;
-    }
+    if (pc && w->g.n_subgraphs) patch_marks(&w->g, pc);
     const ta_subgraph *sg = &w->g.subgraphs[0];
     w->n_tensors = sg->n_tensors;
     w->n_io = (size_t)sg->n_inputs + sg->n_outputs;
@@ -303,22 +315,20 @@ static ta_status build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
         release(&c, om, 0);
         ov = arr;
     }
-    /* 3c. the patch stage (patch.h): chosen on these requests, or given */
+    /* 3c. patch stages (patch.h): chosen on these requests, or given */
     memset(&rt->patch, 0, sizeof rt->patch);
-    if (pc && (pc->choose || pc->stage.bands > 1)) {
-        if (pc->choose) {
-            const size_t pb = ta_patch_work_bytes(w->n_req, w->lt.n_steps);
-            void *pm = carve(&c, 1, pb);
-            if (!pm) return short_work(rt, &c, 0, diag);
-            if ((st = ta_patch_choose(&w->g, &w->lt, w->buffer_of, w->reqs, w->origin, w->n_req, ov, n_ov,
-                                      rt->opt.patch_overhead, -1, pm, pb, &pc->stage, diag)))
-                return st;
-            release(&c, pm, 0);
-        }
-        if (pc->stage.bands > 1 && ta_patch_apply(&w->g, &w->lt, w->buffer_of, &pc->stage, w->reqs, w->origin, w->n_req,
-                                                  ov, &n_ov, NULL) != TA_OK)
-            pc->stage.bands = 0; /* not a stage of this build: layer by layer */
-        if (pc->stage.bands > 1) rt->patch = pc->stage;
+    if (pc && (pc->choose || pc->plan.n_stages)) {
+        const size_t pb = ta_patch_work_bytes(&w->g, w->n_req, w->lt.n_steps);
+        void *pm = carve(&c, 1, pb);
+        if (!pm) return short_work(rt, &c, 0, diag);
+        if (pc->choose && (st = ta_patch_choose(&w->g, &w->lt, w->buffer_of, w->reqs, w->origin, w->n_req, ov, n_ov,
+                                                rt->opt.patch_overhead, pm, pb, &pc->plan, diag)))
+            return st;
+        if (pc->plan.n_stages && ta_patch_apply(&w->g, &w->lt, w->buffer_of, &pc->plan, w->reqs, w->origin, w->n_req, ov,
+                                                &n_ov, pm, NULL) != TA_OK)
+            pc->plan.n_stages = 0; /* not stages of this build: layer by layer */
+        release(&c, pm, 0);
+        rt->patch = pc->plan;
     }
     /* 4. plan */
     if (!rt->opt.planner) return ta_diag_set(diag, TA_E_INVALID_ARG, "no plan source (strategy or table)");
@@ -389,19 +399,19 @@ static ta_status build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
  * query and init decide the same. */
 static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag) {
     if (!rt->opt.patch_overhead || !rt->opt.planner_overlaps) return build_once(rt, work, work_bytes, w, NULL, diag);
-    patch_ctl a = {.clear_to = -1};
+    patch_ctl a = {.clear = 0};
     ta_status st = build_once(rt, work, work_bytes, w, &a, diag);
     size_t need = rt->b.work_bytes;
-    if (st || a.prefix < 1) return st;
+    if (st || !a.chains) return st;
     const size_t layered = w->planned;
-    patch_ctl b = {.clear_to = -2, .choose = true};
+    patch_ctl b = {.clear = 1, .choose = true};
     st = build_once(rt, work, work_bytes, w, &b, diag);
     if (rt->b.work_bytes > need) need = rt->b.work_bytes;
-    if (!st && b.stage.bands > 1) {
-        patch_ctl k = {.clear_to = b.stage.last_op, .stage = b.stage};
+    if (!st && b.plan.n_stages) {
+        patch_ctl k = {.clear = 2, .plan = b.plan};
         st = build_once(rt, work, work_bytes, w, &k, diag);
         if (rt->b.work_bytes > need) need = rt->b.work_bytes;
-        if (!st && k.stage.bands > 1 && w->planned < layered) {
+        if (!st && k.plan.n_stages && w->planned < layered) {
             rt->patch.bytes_before = layered;
             rt->patch.bytes_after = w->planned;
             rt->b.work_bytes = need;
@@ -659,7 +669,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (!rt || !bytes) return ta_diag_set(diag, TA_E_INVALID_ARG, "export init: NULL argument");
     if (rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "export init before init");
     if (rt->opt.poison) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not in poison mode");
-    if (rt->patch.bands > 1)
+    if (rt->patch.n_stages)
         return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: the plan runs a patch stage, which an init table cannot "
                                                    "carry (plan it with patch overhead 0)");
     const uint64_t need = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);

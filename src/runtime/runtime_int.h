@@ -152,9 +152,10 @@ void ta__rt_reset_vars(ta_runtime *rt);
 uint32_t ta__rt_init_sum(const uint8_t *t, size_t n);
 uint64_t ta__rt_init_table_bytes(uint64_t n_t, uint64_t n_ops, uint64_t n_io);
 
-/* runtime_patch.c: runs the patch stage (rt->patch, bands >= 2) band by
- * band; *slot is the scratch slot of its first op, advanced past the stage.
- * poison: the work path when poison mode is on, else NULL. */
-ta_status ta__rt_patch_invoke(ta_runtime *rt, const struct ta__work_path *poison, uint32_t *slot, ta_diag *diag);
+/* runtime_patch.c: runs patch stage s (of rt->patch) band by band; *slot
+ * is the scratch slot of its first op, advanced past the stage.  poison:
+ * the work path when poison mode is on, else NULL. */
+ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const struct ta__work_path *poison,
+                              uint32_t *slot, ta_diag *diag);
 
 #endif

@@ -12,7 +12,7 @@
  */
 #include "runtime/runtime_int.h"
 
-const ta_patch_stage *ta_runtime_patch(const ta_runtime *rt) {
+const ta_patch_plan *ta_runtime_patch(const ta_runtime *rt) {
     return rt && rt->state >= TA__RT_QUERIED ? &rt->patch : NULL;
 }
 
@@ -55,8 +55,8 @@ static ta_status band_call(ta_runtime *rt, const stage_op *so, uint32_t op, bool
     return ta__op_invoke_band(rt->opt.ops, so->rec, rt->ptrs, so->scratch, &b, diag);
 }
 
-ta_status ta__rt_patch_invoke(ta_runtime *rt, const struct ta__work_path *poison, uint32_t *slot, ta_diag *diag) {
-    const ta_patch_stage *s = &rt->patch;
+ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const struct ta__work_path *poison,
+                              uint32_t *slot, ta_diag *diag) {
     const int32_t n = s->last_op - s->first_op + 1;
     if (s->first_op < 0 || n < 2 || n > TA_PATCH_MAX_OPS || (uint32_t)s->last_op >= rt->n_ops || s->bands < 2)
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "patch stage ops %d..%d out of range", s->first_op, s->last_op);
