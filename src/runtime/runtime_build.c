@@ -399,15 +399,23 @@ static ta_status build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
  * query and init decide the same. */
 static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag) {
     if (!rt->opt.patch_overhead || !rt->opt.planner_overlaps) return build_once(rt, work, work_bytes, w, NULL, diag);
+    /* A const blob fixes the records, and a stage's depthwise convs have
+     * other records (out of place): the trial builds do not check it, the
+     * build kept does, and one the stages do not match falls back to layer
+     * by layer. */
+    const void *consts = rt->opt.consts;
+    rt->opt.consts = NULL;
     patch_ctl a = {.clear = 0};
     ta_status st = build_once(rt, work, work_bytes, w, &a, diag);
     size_t need = rt->b.work_bytes;
-    if (st || !a.chains) return st;
     const size_t layered = w->planned;
     patch_ctl b = {.clear = 1, .choose = true};
-    st = build_once(rt, work, work_bytes, w, &b, diag);
-    if (rt->b.work_bytes > need) need = rt->b.work_bytes;
-    if (!st && b.plan.n_stages) {
+    if (!st && a.chains) {
+        st = build_once(rt, work, work_bytes, w, &b, diag);
+        if (rt->b.work_bytes > need) need = rt->b.work_bytes;
+    }
+    rt->opt.consts = consts;
+    if (!st && a.chains && b.plan.n_stages) {
         patch_ctl k = {.clear = 2, .plan = b.plan};
         st = build_once(rt, work, work_bytes, w, &k, diag);
         if (rt->b.work_bytes > need) need = rt->b.work_bytes;
@@ -417,8 +425,12 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
             rt->b.work_bytes = need;
             return TA_OK;
         }
+        if (st == TA_E_NO_MEMORY) { /* query and init must decide alike: the caller grows the work block */
+            rt->b.work_bytes = need;
+            return st;
+        }
     }
-    if (st) {
+    if (st == TA_E_NO_MEMORY) {
         rt->b.work_bytes = need;
         return st;
     }
