@@ -119,35 +119,7 @@ static size_t var_align(const ta_runtime *rt, const ta__built *w, uint32_t gi, c
     return ta_align_rule_buffer(rt->opt.align_rule, ta_dtype_size(tt->dtype), w->talign ? w->talign[gi] : 0, 0);
 }
 
-/* What one build does about patch stages (patch.h): clear, whose
- * DWINPLACE marks are cleared (0: none, 1: every op a stage could take, 2:
- * the ops of `plan`'s stages); choose: pick the stages on this build's
- * requests, else apply `plan`.  The build reports whether the graph has a
- * chain a stage could take (chains) and leaves what it applied in `plan`. */
-typedef struct patch_ctl {
-    int clear;
-    bool choose;
-    ta_patch_plan plan;
-    bool chains;
-} patch_ctl;
-
-/* Clears the DWINPLACE marks a patch build asks for (see patch_ctl): a
- * stage runs its depthwise convs out of place, band by band. */
-static void patch_marks(ta_graph *g, patch_ctl *pc) {
-    const int32_t n = (int32_t)g->subgraphs[0].n_ops;
-    pc->chains = false;
-    for (int32_t f = 0; f < n; f++) {
-        const int32_t l = ta_patch_chain(g, NULL, f, 1);
-        if (l < 0) continue;
-        pc->chains = true;
-        for (int32_t o = f; o <= l && pc->clear == 1; o++) ((ta_op *)ta_graph_op(g, 0, (uint32_t)o))->opt.in_place = false;
-    }
-    for (uint32_t i = 0; pc->clear == 2 && i < pc->plan.n_stages; i++)
-        for (int32_t o = pc->plan.stages[i].first_op; o >= 0 && o <= pc->plan.stages[i].last_op && o < n; o++)
-            ((ta_op *)ta_graph_op(g, 0, (uint32_t)o))->opt.in_place = false;
-}
-
-static ta_status build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, patch_ctl *pc,
+ta_status ta__rt_build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta__patch_ctl *pc,
                             ta_diag *diag) {
     memset(w, 0, sizeof *w);
     carve_t c;
@@ -184,7 +156,7 @@ static ta_status build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
         release(&c, rmem, ta_rewrite_graph_keep_bytes(&w->g)); /* the rest was the rewrite's work */
         w->g = g2;
     }
-    if (pc && w->g.n_subgraphs) patch_marks(&w->g, pc);
+    if (pc && w->g.n_subgraphs) ta__rt_patch_marks(&w->g, pc);
     const ta_subgraph *sg = &w->g.subgraphs[0];
     w->n_tensors = sg->n_tensors;
     w->n_io = (size_t)sg->n_inputs + sg->n_outputs;
@@ -389,55 +361,6 @@ static ta_status build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
     return TA_OK;
 }
 
-
-/* Steps 1-5 with patch-based execution considered (patch.h): layer by
- * layer first; then, when the graph starts with a chain a stage can take,
- * a build with the depthwise convs of that chain out of place chooses a
- * stage, and a build with only the chosen stage's out of place plans it.
- * The stage is kept only when that plan is smaller, else layer by layer is
- * built again (the last build is the one init uses).  Deterministic, so
- * query and init decide the same. */
-static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag) {
-    if (!rt->opt.patch_overhead || !rt->opt.planner_overlaps) return build_once(rt, work, work_bytes, w, NULL, diag);
-    /* A const blob fixes the records, and a stage's depthwise convs have
-     * other records (out of place): the trial builds do not check it, the
-     * build kept does, and one the stages do not match falls back to layer
-     * by layer. */
-    const void *consts = rt->opt.consts;
-    rt->opt.consts = NULL;
-    patch_ctl a = {.clear = 0};
-    ta_status st = build_once(rt, work, work_bytes, w, &a, diag);
-    size_t need = rt->b.work_bytes;
-    const size_t layered = w->planned;
-    patch_ctl b = {.clear = 1, .choose = true};
-    if (!st && a.chains) {
-        st = build_once(rt, work, work_bytes, w, &b, diag);
-        if (rt->b.work_bytes > need) need = rt->b.work_bytes;
-    }
-    rt->opt.consts = consts;
-    if (!st && a.chains && b.plan.n_stages) {
-        patch_ctl k = {.clear = 2, .plan = b.plan};
-        st = build_once(rt, work, work_bytes, w, &k, diag);
-        if (rt->b.work_bytes > need) need = rt->b.work_bytes;
-        if (!st && k.plan.n_stages && w->planned < layered) {
-            rt->patch.bytes_before = layered;
-            rt->patch.bytes_after = w->planned;
-            rt->b.work_bytes = need;
-            return TA_OK;
-        }
-        if (st == TA_E_NO_MEMORY) { /* query and init must decide alike: the caller grows the work block */
-            rt->b.work_bytes = need;
-            return st;
-        }
-    }
-    if (st == TA_E_NO_MEMORY) {
-        rt->b.work_bytes = need;
-        return st;
-    }
-    st = build_once(rt, work, work_bytes, w, &a, diag);
-    if (rt->b.work_bytes < need) rt->b.work_bytes = need;
-    return st;
-}
 
 /* Points the runtime into the arena from what build decided: the head
  * and the tail are placed (runtime.c), t is the tail's layout. */
@@ -696,7 +619,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     rt->opt.init = NULL; /* the work-block path, whatever initialised it */
     ta__built w;
     const ta_arena_breakdown kb = rt->b;
-    ta_status st = build(rt, work, work_bytes, &w, diag); /* this file's: whatever the options say */
+    ta_status st = ta__rt_patch_build(rt, work, work_bytes, &w, diag); /* whatever the options say */
     rt->opt = keep;
     const size_t wneed = rt->b.work_bytes;
     rt->b = kb;
@@ -793,4 +716,4 @@ ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out
 }
 
 
-const struct ta__work_path ta__work_path_full = {ta_tflite_open, work_guess, build, build_init, ta__rt_budget_plan, ta_rewrite_names, poison_start, poison_fill, poison_check};
+const struct ta__work_path ta__work_path_full = {ta_tflite_open, work_guess, ta__rt_patch_build, build_init, ta__rt_budget_plan, ta_rewrite_names, poison_start, poison_fill, poison_check};

@@ -152,6 +152,28 @@ void ta__rt_reset_vars(ta_runtime *rt);
 uint32_t ta__rt_init_sum(const uint8_t *t, size_t n);
 uint64_t ta__rt_init_table_bytes(uint64_t n_t, uint64_t n_ops, uint64_t n_io);
 
+/* What one build does about patch stages (patch.h): clear, whose
+ * DWINPLACE marks are cleared (0: none, 1: every op a stage could take, 2:
+ * the ops of `plan`'s stages); choose: pick the stages on this build's
+ * requests, else apply `plan`.  The build reports whether the graph has a
+ * chain a stage could take (chains) and leaves what it applied in `plan`. */
+typedef struct ta__patch_ctl {
+    int clear;
+    bool choose;
+    ta_patch_plan plan;
+    bool chains;
+} ta__patch_ctl;
+
+/* runtime_build.c: steps 1-5 of runtime.c's comment once, with patch
+ * stages as *pc asks (NULL: none considered). */
+ta_status ta__rt_build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta__patch_ctl *pc,
+                            ta_diag *diag);
+/* runtime_patch_build.c: the work path's build -- ta__rt_build_once with patch
+ * stages considered when the options ask (the driver), and the marks a
+ * patch build clears. */
+ta_status ta__rt_patch_build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag);
+void ta__rt_patch_marks(ta_graph *g, ta__patch_ctl *pc);
+
 /* runtime_patch.c: runs patch stage s (of rt->patch) band by band; *slot
  * is the scratch slot of its first op, advanced past the stage.  poison:
  * the work path when poison mode is on, else NULL. */
