@@ -59,7 +59,8 @@ static void plan_usage(FILE *f) {
             "  --offsets OUT.csv write the input columns plus 'offset'\n"
             "  --patch-overhead PCT  models: also report the patch stages (band by band execution\n"
             "                    of conv/depthwise/pool chains, patch.h) `run` would take with at\n"
-            "                    most PCT%% extra MACs (default 10; 0: none); --header stays layer by layer\n"
+            "                    most PCT%% extra MACs (default 10 with rewrites, 0 under --rewrite\n"
+            "                    none); --header stays layer by layer\n"
             "  --json            print the plan as JSON\n"
             "  --svg F.svg       draw the plan as an arena map (time x offset, one rectangle per buffer)\n"
             "  --html F.html     one page: strategy table, every strategy's map, sortable buffer table\n"
@@ -660,6 +661,7 @@ int cmd_plan(int argc, char **argv) {
     int alr;
     a.rewrites = TA_REWRITE_ALL; /* every rewrite by default; --rewrite none is TFLM's rules */
     a.patch = 10;
+    bool patch_given = false; /* --patch-overhead; else none under --rewrite none (TFLM's rules exactly) */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has_val = i + 1 < argc;
@@ -686,6 +688,7 @@ int cmd_plan(int argc, char **argv) {
             NEED_VAL();
             a.offsets_out = argv[++i];
         } else if (!strcmp(arg, "--patch-overhead")) {
+            patch_given = true;
             NEED_VAL();
             if (!cli_parse_u64(argv[++i], &a.patch) || a.patch > 1000) {
                 cli_error("--patch-overhead %s: need a percentage from 0 to 1000", argv[i]);
@@ -768,6 +771,7 @@ int cmd_plan(int argc, char **argv) {
     }
     /* a buffer list has no graph to rewrite: --rewrite none is accepted (it
      * changes nothing), any other list is refused */
+    if (!a.rewrites && !patch_given) a.patch = 0;
     if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch || (a.rewrite && a.rewrites) ||
                       a.tflm_offline || a.has_align_rule)) {
         cli_error("--buffers-out, --header, --verbose, --no-scratch, --rewrite, --tflm-offline and --align-rule apply to models");

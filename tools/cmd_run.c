@@ -63,9 +63,11 @@ static void run_usage(FILE *f) {
             "  --arch-align N      the arch rule's word (default 4; 8 where FPU/DSP code\n"
             "                      loads double words)\n"
             "  --runs N            timed invokes (default 5; the median is printed)\n"
-            "  --patch-overhead PCT  run the graph's first ops band by band (patch.h) when\n"
-            "                      that plans a smaller arena with at most PCT%% extra MACs\n"
-            "                      (default 10; 0: layer by layer; not with --arena)\n"
+            "  --patch-overhead PCT  run chains of conv/depthwise/pool ops band by band\n"
+            "                      (patch.h) when that plans a smaller arena with at most\n"
+            "                      PCT%% extra MACs (default 10 with rewrites, 0 under\n"
+            "                      --rewrite none: layer by layer; --arena runs the header's\n"
+            "                      plan, layer by layer)\n"
             "  --json              print the same data as JSON\n"
             "  --arena N           run as firmware does with `plan --header`'s budget: its\n"
             "                      plan (--strategy, default optimal), the op constants and\n"
@@ -396,6 +398,7 @@ int cmd_run(int argc, char **argv) {
     memset(&a, 0, sizeof a);
     a.rewrites = TA_REWRITE_ALL; /* every rewrite by default; --rewrite none is TFLM's rules */
     a.patch = 10;
+    bool patch_given = false; /* --patch-overhead; else none under --rewrite none (TFLM's rules exactly) */
     bool consts_given = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -445,6 +448,7 @@ int cmd_run(int argc, char **argv) {
             }
             a.al.tflm_rules = !strcmp(argv[i], "none"); /* TFLM's graph and rules: its alignment too */
         } else if (!strcmp(arg, "--patch-overhead")) {
+            patch_given = true;
             if (!cli_parse_u64(argv[++i], &a.patch) || a.patch > 1000) {
                 cli_error("--patch-overhead %s: need a percentage from 0 to 1000", argv[i]);
                 return CLI_USAGE;
@@ -478,6 +482,7 @@ int cmd_run(int argc, char **argv) {
             return CLI_USAGE;
         }
     }
+    if (!a.rewrites && !patch_given) a.patch = 0;
     if (!a.model) {
         run_usage(stderr);
         return CLI_USAGE;

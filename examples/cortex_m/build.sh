@@ -101,7 +101,8 @@ kflags=$(echo $cflags | sed "s/ -Os / $kopt /")
 libdir=${TA_MCU_LIBDIR:-$out/lib}/$cpu
 lib=$libdir/libtinyarena_mcu.a
 lib_sources=$(cd "$src" && ls src/common/*.c src/core/budget.c src/core/request.c src/graph/*.c src/tflite/*.c \
-                                src/runtime/runtime.c src/runtime/runtime_build.c src/runtime/ops/*.c src/runtime/kernels/*.c)
+                                src/runtime/runtime.c src/runtime/runtime_build.c src/runtime/runtime_patch.c \
+                                src/runtime/runtime_patch_build.c src/runtime/ops/*.c src/runtime/kernels/*.c)
 stale=0
 if [ ! -f "$lib" ] || [ "$(cat "$libdir/flags" 2>/dev/null)" != "$(echo $cflags) | $kflags" ]; then stale=1
 elif [ -n "$(cd "$src" && find src include -newer "$lib" \( -name '*.c' -o -name '*.h' \) | head -1)" ]; then stale=1; fi

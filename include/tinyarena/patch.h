@@ -125,9 +125,11 @@ size_t ta_patch_work_bytes(const ta_graph *g, size_t n_req, int32_t n_steps);
  * change its bands -- and keeps the set with the lowest peak live bytes
  * (relations counted as unions, as ta_plan_bound_overlaps); at an equal
  * peak the one with fewer steps at it, then the fewer extra MACs; while
- * that improves and the extra MACs of all stages stay at most overhead_pct
- * percent of the graph's MACs.  *out gets them (n_stages 0 when none
- * helps).  reqs/origin/n_req: the lifetime requests (ta_lifetime_requests),
+ * that improves and the extra MACs of all stages stay under a cap.  The
+ * greedy runs with the cap at overhead_pct percent of the graph's MACs and
+ * at 3/4, 1/2, 0.35 and 1/4 of it (a first stage that spends the budget can
+ * leave nothing for a second), and the best set wins.  *out gets it
+ * (n_stages 0 when none helps).  reqs/origin/n_req: the lifetime requests (ta_lifetime_requests),
  * ov/n_ov the overlap relations (ta_rewrite_overlaps, may be 0).  Nothing
  * is modified.  O(rounds x ops x stage ops x bands x (requests + steps)).
  */

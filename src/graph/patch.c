@@ -229,7 +229,7 @@ static bool relation_kept(const uint8_t *role, const ta_overlap *o) {
 size_t ta_patch_work_bytes(const ta_graph *g, size_t n_req, int32_t n_steps) {
     const size_t ns = n_steps > 0 ? (size_t)n_steps : 0;
     return n_req * sizeof(ta_request) + n_req + (ns + 1) * sizeof(size_t) + (g ? g->n_tensors : 0) * sizeof(int32_t) +
-           sizeof(ta_patch_plan) + 64;
+           2 * sizeof(ta_patch_plan) + 64;
 }
 
 /* A trial set: the chosen stages minus those inside [first, last], plus
@@ -304,41 +304,36 @@ static size_t peak(const ta_request *reqs, size_t n_req, const ta_overlap *ov, s
     return best;
 }
 
-ta_status ta_patch_choose(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_request *reqs,
-                          const ta_buffer_origin *origin, size_t n_req, const ta_overlap *ov, size_t n_ov,
-                          uint32_t overhead_pct, void *work, size_t work_bytes, ta_patch_plan *out, ta_diag *diag) {
-    if (!g || !lt || !out || (n_req && (!reqs || !origin)) || (n_ov && !ov))
-        return ta_diag_set(diag, TA_E_INVALID_ARG, "patch: NULL argument");
-    memset(out, 0, sizeof *out);
-    if (work_bytes < ta_patch_work_bytes(g, n_req, lt->n_steps) || !work)
-        return ta_diag_set(diag, TA_E_NO_MEMORY, "patch: work block too small");
-    uint8_t *p = work;
-    ta_patch_plan *trial = (ta_patch_plan *)(void *)ta__align_up((uintptr_t)p, 8);
-    ta_request *tmp = (ta_request *)(trial + 1);
-    size_t *delta = (size_t *)(tmp + n_req);
-    int32_t *map = (int32_t *)(delta + ((lt->n_steps > 0 ? (size_t)lt->n_steps : 0) + 1));
-    uint8_t *role = (uint8_t *)(map + g->n_tensors);
-    /* the request of every tensor's buffer, looked up once */
-    for (uint32_t t = 0; t < g->n_tensors; t++) map[t] = -1;
-    for (size_t i = 0; i < n_req; i++)
-        if (origin[i].kind == TA_BUFFER_TENSOR && origin[i].index < g->n_tensors) map[origin[i].index] = (int32_t)i;
-    memset(role, 0, n_req);
-    cost_t best = {0, 0, 0};
-    best.peak = peak(reqs, n_req, ov, n_ov, role, lt->n_steps, delta, &best.at_peak);
-    out->macs = graph_macs(g);
-    out->bytes_before = out->bytes_after = best.peak;
-    if (!overhead_pct || !out->macs || g->n_subgraphs < 1) return TA_OK;
-    const double cap = (double)overhead_pct * (double)out->macs / 100.0;
-    /* Greedy over stage sets: each round tries every chain and band count as
-     * a new stage (replacing the chosen stages inside it: a longer chain or
-     * other bands), and keeps the set with the lowest peak -- at an equal
-     * peak, fewer steps at it, then fewer extra MACs -- while that improves
-     * and the extra MACs stay under the cap. */
+/* One search's inputs and work. */
+typedef struct {
+    const ta_graph *g;
+    const ta_lifetimes *lt;
+    const int32_t *buffer_of;
+    const ta_request *reqs;
+    const ta_buffer_origin *origin;
+    size_t n_req;
+    const ta_overlap *ov;
+    size_t n_ov;
+    ta_patch_plan *trial;
+    ta_request *tmp;
+    size_t *delta;
+    const int32_t *map;
+    uint8_t *role;
+} search_t;
+
+/* Greedy over stage sets under an extra-MAC cap: each round tries every
+ * chain and band count as a new stage (replacing the chosen stages inside
+ * it: a longer chain or other bands), and keeps the set with the lowest
+ * peak -- at an equal peak, fewer steps at it, then fewer extra MACs --
+ * while that improves.  *cur (empty on entry) gets the set; returns its
+ * cost (start's when none helps). */
+static cost_t greedy(const search_t *S, double cap, cost_t best, ta_patch_plan *cur) {
+    const ta_graph *g = S->g;
     for (int round = 0; round < 4 * TA_PATCH_MAX_STAGES; round++) {
         ta_patch_stage pick = {-1, -1, 0, 0};
         cost_t pick_cost = best;
         for (int32_t first = 0; first < (int32_t)g->subgraphs[0].n_ops; first++) {
-            const int32_t top = ta_patch_chain(g, buffer_of, first, 0);
+            const int32_t top = ta_patch_chain(g, S->buffer_of, first, 0);
             ta_patch_rows geo[TA_PATCH_MAX_OPS];
             uint64_t rm[TA_PATCH_MAX_OPS];
             if (top < 0 || geometry(g, first, top, geo, rm)) continue;
@@ -347,15 +342,16 @@ ta_status ta_patch_choose(const ta_graph *g, const ta_lifetimes *lt, const int32
                 for (int32_t bands = 2; bands <= TA_PATCH_MAX_BANDS && bands <= geo[n].out_h; bands++) {
                     int32_t mr[TA_PATCH_MAX_OPS];
                     const ta_patch_stage cand = {first, last, bands, stage_shape(geo, rm, n, bands, mr)};
-                    if (!trial_set(out, &cand, trial) || (double)trial->extra_macs > cap) continue;
-                    memcpy(tmp, reqs, n_req * sizeof *tmp);
-                    memset(role, 0, n_req);
+                    if (!trial_set(cur, &cand, S->trial) || (double)S->trial->extra_macs > cap) continue;
+                    memcpy(S->tmp, S->reqs, S->n_req * sizeof *S->tmp);
+                    memset(S->role, 0, S->n_req);
                     bool ok = true;
-                    for (uint32_t i = 0; ok && i < trial->n_stages; i++)
-                        ok = transform(g, lt, buffer_of, &trial->stages[i], tmp, origin, map, n_req, role) == TA_OK;
+                    for (uint32_t i = 0; ok && i < S->trial->n_stages; i++)
+                        ok = transform(g, S->lt, S->buffer_of, &S->trial->stages[i], S->tmp, S->origin, S->map,
+                                       S->n_req, S->role) == TA_OK;
                     if (!ok) continue;
-                    cost_t c = {0, 0, trial->extra_macs};
-                    c.peak = peak(tmp, n_req, ov, n_ov, role, lt->n_steps, delta, &c.at_peak);
+                    cost_t c = {0, 0, S->trial->extra_macs};
+                    c.peak = peak(S->tmp, S->n_req, S->ov, S->n_ov, S->role, S->lt->n_steps, S->delta, &c.at_peak);
                     if (cost_less(&c, &pick_cost)) {
                         pick = cand;
                         pick_cost = c;
@@ -363,13 +359,52 @@ ta_status ta_patch_choose(const ta_graph *g, const ta_lifetimes *lt, const int32
                 }
             }
         }
-        if (pick.bands < 2 || !trial_set(out, &pick, trial)) break;
-        const uint64_t macs = out->macs;
-        const size_t before = out->bytes_before;
-        *out = *trial;
-        out->macs = macs;
-        out->bytes_before = before;
+        if (pick.bands < 2 || !trial_set(cur, &pick, S->trial)) break;
+        *cur = *S->trial;
         best = pick_cost;
+    }
+    return best;
+}
+
+ta_status ta_patch_choose(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_request *reqs,
+                          const ta_buffer_origin *origin, size_t n_req, const ta_overlap *ov, size_t n_ov,
+                          uint32_t overhead_pct, void *work, size_t work_bytes, ta_patch_plan *out, ta_diag *diag) {
+    if (!g || !lt || !out || (n_req && (!reqs || !origin)) || (n_ov && !ov))
+        return ta_diag_set(diag, TA_E_INVALID_ARG, "patch: NULL argument");
+    memset(out, 0, sizeof *out);
+    if (work_bytes < ta_patch_work_bytes(g, n_req, lt->n_steps) || !work)
+        return ta_diag_set(diag, TA_E_NO_MEMORY, "patch: work block too small");
+    ta_patch_plan *trial = (ta_patch_plan *)(void *)ta__align_up((uintptr_t)work, 8), *cur = trial + 1;
+    search_t S = {g, lt, buffer_of, reqs, origin, n_req, ov, n_ov, trial, (ta_request *)(cur + 1), NULL, NULL, NULL};
+    S.delta = (size_t *)(S.tmp + n_req);
+    int32_t *map = (int32_t *)(S.delta + ((lt->n_steps > 0 ? (size_t)lt->n_steps : 0) + 1));
+    S.map = map;
+    S.role = (uint8_t *)(map + g->n_tensors);
+    /* the request of every tensor's buffer, looked up once */
+    for (uint32_t t = 0; t < g->n_tensors; t++) map[t] = -1;
+    for (size_t i = 0; i < n_req; i++)
+        if (origin[i].kind == TA_BUFFER_TENSOR && origin[i].index < g->n_tensors) map[origin[i].index] = (int32_t)i;
+    memset(S.role, 0, n_req);
+    cost_t base = {0, 0, 0};
+    base.peak = peak(reqs, n_req, ov, n_ov, S.role, lt->n_steps, S.delta, &base.at_peak);
+    out->macs = graph_macs(g);
+    out->bytes_before = out->bytes_after = base.peak;
+    if (!overhead_pct || !out->macs || g->n_subgraphs < 1) return TA_OK;
+    /* The greedy spends its budget on the first stage that lowers the peak
+     * most, which can leave nothing for the next: it runs under the cap and
+     * under fractions of it, and the best set wins (every one is within the
+     * cap). */
+    static const double k_fraction[] = {1.0, 0.75, 0.5, 0.35, 0.25};
+    cost_t best = base;
+    for (size_t f = 0; f < sizeof k_fraction / sizeof k_fraction[0]; f++) {
+        memset(cur, 0, sizeof *cur);
+        const cost_t c = greedy(&S, k_fraction[f] * (double)overhead_pct * (double)out->macs / 100.0, base, cur);
+        if (cur->n_stages && cost_less(&c, &best)) {
+            best = c;
+            out->n_stages = cur->n_stages;
+            memcpy(out->stages, cur->stages, sizeof out->stages);
+            out->extra_macs = cur->extra_macs;
+        }
     }
     out->bytes_after = best.peak;
     return TA_OK;
