@@ -106,6 +106,9 @@ bool ta__op_walks_rows(const ta_op_list *ops, const void *rec);
 /* The record's output count; *tensor (when k is below it) gets output k's
  * tensor index (-1: absent).  Poison mode re-checksums what an op wrote. */
 uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor);
+/* The same for the record's inputs (a patch stage finds its chain's
+ * tensors). */
+uint32_t ta__op_input(const void *rec, uint32_t k, int32_t *tensor);
 
 /* What the op modules declare of their buffers' alignment (ops/op.h,
  * ta__op_align): the scratch of op (16 when its definition declares

@@ -16,9 +16,6 @@ const ta_patch_plan *ta_runtime_patch(const ta_runtime *rt) {
     return rt && rt->state >= TA__RT_QUERIED ? &rt->patch : NULL;
 }
 
-/* Input 0's tensor index of a record (its first io word). */
-static int32_t in0(const uint8_t *rec) { return (int32_t)ta__rd32(rec + 16); }
-
 /* Poison mode: the planned buffer tensor t lives in (NULL: none). */
 static ta_poison_buf *pbuf_of(ta_runtime *rt, int32_t t) {
     if (rt->pgroup) return rt->pgroup[t] >= 0 ? &rt->pbuf[rt->pgroup[t]] : NULL;
@@ -70,8 +67,8 @@ ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const str
                                ta__op_name_in(rt->opt.ops, so[k].rec));
         so[k].geo = (ta_patch_rows){r6[0], r6[1], r6[2], r6[3], r6[4], r6[5]};
         so[k].scratch = ta__op_scratch_bytes(so[k].rec) && *slot < rt->n_scratch_ops ? rt->scratch_ptrs[(*slot)++] : NULL;
-        so[k].in = in0(so[k].rec);
-        so[k].out = -1;
+        so[k].in = so[k].out = -1;
+        ta__op_input(so[k].rec, 0, &so[k].in);
         ta__op_output(so[k].rec, 0, &so[k].out);
         if (!ta_patch_rows_valid(&so[k].geo) || so[k].in < 0 || so[k].out < 0 || (uint32_t)so[k].in >= rt->n_tensors ||
             (uint32_t)so[k].out >= rt->n_tensors || !rt->ptrs[so[k].in] || !rt->ptrs[so[k].out] ||

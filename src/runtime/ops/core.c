@@ -439,6 +439,14 @@ uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor) {
     return n_out;
 }
 
+uint32_t ta__op_input(const void *rec, uint32_t k, int32_t *tensor) {
+    if (!rec) return 0;
+    const uint8_t *r = (const uint8_t *)rec;
+    const uint32_t n_in = ta__rd32(r + 4) & 0xFFFFu;
+    if (k < n_in && tensor) *tensor = (int32_t)ta__rd32(r + 4 * (HDR_WORDS + k));
+    return n_in;
+}
+
 bool ta__op_has_def(const ta_op_list *ops, const void *rec) {
     return rec && ta__op_def_of_kind(ops, rec_kind(rec)) != NULL;
 }
