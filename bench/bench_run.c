@@ -15,7 +15,13 @@
  *                                            reference: it takes minutes
  *                                            under callgrind); sse4.1 is FAST
  *                                            capped at SSE4.1 on x86-64
- *   bench_run --invoke-once IMPL MODEL       one invoke (what callgrind counts)
+ *   bench_run --invoke-once IMPL MODEL [PCT] one invoke (what callgrind counts; PCT:
+ *                                            every rewrite, optimal plan, patch
+ *                                            stages of at most PCT% extra MACs)
+ *   bench_run --patch [DATA_DIR] [PCT]       patch-based execution (patch.h):
+ *                                            planned arena, stages, extra MACs and
+ *                                            invoke instructions against layer by
+ *                                            layer (every rewrite, optimal plan)
  *   bench_run --macs MODEL                   the model's MACs */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +32,7 @@
 #include "cli.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "tinyarena/kernels.h"
+#include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
 #include "tinyarena/tflite.h"
 
@@ -155,10 +162,17 @@ static void use_impl(size_t i) {
 #endif
 }
 
-/* Opens and initialises a model (greedy plan), inputs a fixed pattern. */
-static ta_status open_model(ta_runtime *rt, const unsigned char *model, size_t len, void **arena, ta_diag *d) {
+/* Opens and initialises a model, inputs a fixed pattern: the greedy plan
+ * of TFLM's graph (pct < 0), or every rewrite, the optimal plan and patch
+ * stages of at most pct% extra MACs (pct >= 0; 0: layer by layer). */
+static ta_status open_model_patch(ta_runtime *rt, const unsigned char *model, size_t len, void **arena, int pct,
+                                  ta_diag *d) {
     ta_runtime_options opt = ta_runtime_options_default();
-    ta_runtime_use_strategy(&opt, "greedy");
+    ta_runtime_use_strategy(&opt, pct < 0 ? "greedy" : "optimal");
+    if (pct >= 0) {
+        opt.rewrites = TA_REWRITE_ALL;
+        opt.patch_overhead = (uint32_t)pct;
+    }
     void *work = NULL;
     size_t wb = 0;
     ta_arena_breakdown b;
@@ -173,8 +187,12 @@ static ta_status open_model(ta_runtime *rt, const unsigned char *model, size_t l
     return st;
 }
 
-/* --invoke-once IMPL MODEL: what the callgrind runs count. */
-static int invoke_once(const char *impl, const char *path) {
+static ta_status open_model(ta_runtime *rt, const unsigned char *model, size_t len, void **arena, ta_diag *d) {
+    return open_model_patch(rt, model, len, arena, -1, d);
+}
+
+/* --invoke-once IMPL MODEL [PCT]: what the callgrind runs count. */
+static int invoke_once(const char *impl, const char *path, int pct) {
     size_t len;
     unsigned char *model = read_file(path, &len);
     ta_runtime rt;
@@ -183,20 +201,21 @@ static int invoke_once(const char *impl, const char *path) {
     int rc = 1;
     for (size_t i = 0; i < sizeof k_impls / sizeof k_impls[0]; i++)
         if (!strcmp(impl, k_impls[i].name)) use_impl(i), rc = 0;
-    if (!rc && model && !open_model(&rt, model, len, &arena, &d) && !ta_runtime_invoke(&rt, &d)) rc = 0;
+    if (!rc && model && !open_model_patch(&rt, model, len, &arena, pct, &d) && !ta_runtime_invoke(&rt, &d)) rc = 0;
     else rc = 1;
     free(arena);
     free(model);
     return rc;
 }
 
-/* Instructions of one ta_runtime_invoke under callgrind, or 0. */
-static uint64_t callgrind_insns(const char *self, const char *impl, const char *path) {
+/* Instructions of one ta_runtime_invoke under callgrind, or 0 (pct: as
+ * open_model_patch). */
+static uint64_t callgrind_insns_patch(const char *self, const char *impl, const char *path, int pct) {
     char cmd[4096], line[512];
     snprintf(cmd, sizeof cmd,
              "valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect=ta_runtime_invoke "
-             "'%s' --invoke-once %s '%s' 2>&1",
-             self, impl, path);
+             "'%s' --invoke-once %s '%s' %d 2>&1",
+             self, impl, path, pct);
     FILE *p = popen(cmd, "r");
     uint64_t n = 0;
     while (p && fgets(line, sizeof line, p)) {
@@ -205,6 +224,69 @@ static uint64_t callgrind_insns(const char *self, const char *impl, const char *
     }
     if (p && pclose(p) != 0) n = 0;
     return n;
+}
+
+static uint64_t callgrind_insns(const char *self, const char *impl, const char *path) {
+    return callgrind_insns_patch(self, impl, path, -1);
+}
+
+/* --patch: per model, layer by layer against patch stages (every rewrite,
+ * optimal plan, fast kernels): the planned arena, the whole arena, the
+ * stages, their extra MACs, and the instructions of one invoke (callgrind)
+ * and the median invoke time. */
+static int patch_table(const char *data, int pct, const char *self) {
+    static const char *const models[] = {"tflm/person_detect", "mlperf_tiny/vww_96_int8",
+                                         "mlperf_tiny/ic_pretrainedResnet_quant", "openmv/blazeface_front_128",
+                                         "openmv/yolov8n_192", "tflm/xtensa_mobilenet_v2_quantized_1x3x224x224"};
+    const bool cg = system("valgrind --version > /dev/null 2>&1") == 0;
+    printf("patch stages (--patch-overhead %d), every rewrite, optimal plan, fast kernels; instructions: %s\n", pct,
+           cg ? "callgrind, ta_runtime_invoke only" : "valgrind not installed");
+    printf("%-48s %9s %9s %9s %9s %6s %7s %13s %13s %7s %8s %8s\n", "model", "planned", "patched", "total", "patched",
+           "stages", "MACs+%", "insns layer", "insns patch", "insns+%", "ms layer", "ms patch");
+    for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/models/%s.tflite", data, models[m]);
+        size_t len;
+        unsigned char *model = read_file(path, &len);
+        if (!model) continue;
+        ta_arena_breakdown b[2];
+        double ms[2] = {-1, -1};
+        ta_patch_plan pp;
+        memset(&pp, 0, sizeof pp);
+        for (int k = 0; k < 2; k++) {
+            ta_runtime rt;
+            ta_diag d;
+            void *arena = NULL;
+            double t[5];
+            ta_status st = open_model_patch(&rt, model, len, &arena, k ? pct : 0, &d);
+            for (int r = 0; !st && r < 5; r++) {
+                double t0 = now_ms();
+                st = ta_runtime_invoke(&rt, &d);
+                t[r] = now_ms() - t0;
+            }
+            if (!st) {
+                qsort(t, 5, sizeof *t, cmp_d);
+                ms[k] = t[2];
+                b[k] = *ta_runtime_breakdown(&rt);
+                if (k) pp = *ta_runtime_patch(&rt);
+            } else {
+                memset(&b[k], 0, sizeof b[k]);
+            }
+            free(arena);
+        }
+        const uint64_t i0 = cg ? callgrind_insns_patch(self, "fast", path, 0) : 0;
+        const uint64_t i1 = cg && pp.n_stages ? callgrind_insns_patch(self, "fast", path, pct) : i0;
+        printf("%-48s %9zu %9zu %9zu %9zu %6u %7.2f %13llu %13llu %7.2f %8.3f %8.3f\n", models[m], b[0].planned,
+               b[1].planned, b[0].total, b[1].total, pp.n_stages,
+               pp.macs ? 100.0 * (double)pp.extra_macs / (double)pp.macs : 0.0, (unsigned long long)i0,
+               (unsigned long long)i1, i0 ? 100.0 * ((double)i1 - (double)i0) / (double)i0 : 0.0, ms[0], ms[1]);
+        for (uint32_t i = 0; i < pp.n_stages; i++)
+            printf("    stage %u: ops %d..%d, grid %dx1, extra MACs %llu\n", i, pp.stages[i].first_op,
+                   pp.stages[i].last_op, pp.stages[i].bands, (unsigned long long)pp.stages[i].extra_macs);
+        fflush(stdout);
+        free(model);
+    }
+    return 0;
 }
 
 /* The kernels table: MACs, then per implementation instructions per invoke,
@@ -262,7 +344,12 @@ static void kernel_table(const char *data, int runs, const char *self) {
 }
 
 int main(int argc, char **argv) {
-    if (argc == 4 && !strcmp(argv[1], "--invoke-once")) return invoke_once(argv[2], argv[3]);
+    if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--invoke-once"))
+        return invoke_once(argv[2], argv[3], argc == 5 ? atoi(argv[4]) : -1);
+    if (argc >= 2 && !strcmp(argv[1], "--patch")) {
+        const char *pd = argc > 2 ? argv[2] : getenv("TINYARENA_DATA");
+        return patch_table(pd ? pd : "../shared", argc > 3 ? atoi(argv[3]) : 10, argv[0]);
+    }
     if (argc == 3 && !strcmp(argv[1], "--macs")) { /* for tests/cortex_m.sh */
         size_t len;
         unsigned char *model = read_file(argv[2], &len);

@@ -19,10 +19,19 @@ fi
   --outputs "$tmp" --runs 2 > "$tmp/out.txt" || bad "person_detect run"
 cmp -s "$tmp/output0.bin" "$c/tflm__person_detect/person/tflm_output0.bin" && ok "person_detect output == TFLM" || bad "person_detect output differs"
 grep -q "^output 0 (int8 1x2) top-2:" "$tmp/out.txt" && grep -q "^  \[1\] " "$tmp/out.txt" && ok "top-k printed" || bad "top-k: $(cat "$tmp/out.txt")"
-grep -q "^arena: planned 55296 B (lower bound 37440), .*persistent .* total " "$tmp/out.txt" && ok "breakdown printed (every rewrite by default)" || bad "breakdown"
+# every rewrite and patch stages (patch.h) by default: two stages band by band
+grep -q "^arena: planned 28416 B (lower bound 28416), .*persistent .* total " "$tmp/out.txt" && ok "breakdown printed (every rewrite and patches by default)" || bad "breakdown: $(cat "$tmp/out.txt")"
+grep -q "^patch: 2 stages band by band: ops 0..3 grid 8x1, ops 4..7 grid 4x1; planned 55296 -> 28416 B; extra MACs 344832 of 7160192 (4.82%)" "$tmp/out.txt" &&
+  ok "patch stages printed" || bad "patch line: $(cat "$tmp/out.txt")"
+"$cli" run "$m/tflm/person_detect.tflite" --input "$c/tflm__person_detect/person/input0.raw" --patch-overhead 0 \
+  --outputs "$tmp" --runs 1 > "$tmp/outp0.txt" || bad "person_detect run, --patch-overhead 0"
+cmp -s "$tmp/output0.bin" "$c/tflm__person_detect/person/tflm_output0.bin" && grep -q "^arena: planned 55296 B (lower bound 37440)" "$tmp/outp0.txt" &&
+  ! grep -q "^patch:" "$tmp/outp0.txt" && ok "--patch-overhead 0: layer by layer, 55296 B, output == TFLM" || bad "--patch-overhead 0: $(cat "$tmp/outp0.txt")"
+out=$("$cli" run "$m/tflm/person_detect.tflite" --patch-overhead x 2>&1); [ $? -eq 2 ] && echo "$out" | grep -q "^tinyarena: --patch-overhead x: need a percentage" &&
+  ok "bad --patch-overhead: $out" || bad "bad --patch-overhead: $out"
 "$cli" run "$m/tflm/person_detect.tflite" --input "$c/tflm__person_detect/person/input0.raw" --rewrite none \
   --outputs "$tmp" --runs 1 > "$tmp/out0.txt" || bad "person_detect run, --rewrite none"
-cmp -s "$tmp/output0.bin" "$c/tflm__person_detect/person/tflm_output0.bin" && grep -q "^arena: planned 55296 B " "$tmp/out0.txt" &&
+cmp -s "$tmp/output0.bin" "$c/tflm__person_detect/person/tflm_output0.bin" && grep -q "^arena: planned 55296 B " "$tmp/out0.txt" && ! grep -q "^patch:" "$tmp/out0.txt" &&
   ok "--rewrite none: TFLM's rules, 55296 B, output == TFLM" || bad "--rewrite none run: $(cat "$tmp/out0.txt")"
 grep -q "^invoke: median .* ms over 2 runs" "$tmp/out.txt" && ok "median printed" || bad "median"
 "$cli" run "$m/tflm/simple_add_model.tflite" --input "$c/tflm__simple_add_model/random/input0.raw" \
@@ -31,7 +40,7 @@ cmp -s "$tmp/output0.bin" "$c/tflm__simple_add_model/random/tflm_output0.bin" &&
 
 # JSON carries the same data
 json=$("$cli" run "$m/tflm/hello_world_int8.tflite" --input "$c/tflm__hello_world_int8/random/input0.raw" --json --runs 1) || bad "json run"
-for key in '"outputs"' '"top5"' '"arena"' '"planned"' '"scratch"' '"persistent"' '"alignment"' '"total"' '"invoke_ms_median"'; do
+for key in '"outputs"' '"top5"' '"arena"' '"planned"' '"scratch"' '"persistent"' '"alignment"' '"total"' '"patch"' '"invoke_ms_median"'; do
   echo "$json" | grep -q "$key" || bad "json lacks $key"
 done
 ok "json fields"
@@ -84,9 +93,13 @@ out=$("$cli" run "$m/tflm/hello_world_int8.tflite" --consts arena 2>&1); [ $? -e
 # --rewrite: the rewritten graph runs bit-exact with TFLM, in a smaller arena, and a
 # header made with it records the rewrites
 mn="$m/tflm/xtensa_mobilenet_v2_quantized_1x3x224x224.tflite"; dog="$c/tflm__xtensa_mobilenet_v2_quantized_1x3x224x224/dog"
-"$cli" run "$mn" --input "$dog/input0.raw" --outputs "$tmp" --rewrite all --poison --runs 1 > "$tmp/rw.txt" || bad "rewritten run"
+"$cli" run "$mn" --input "$dog/input0.raw" --outputs "$tmp" --rewrite all --poison --runs 1 --patch-overhead 0 > "$tmp/rw.txt" || bad "rewritten run"
 cmp -s "$tmp/output0.bin" "$dog/tflm_output0.bin" && grep -q "strategy greedy, rewrites alias,inplace,fusepad,order" "$tmp/rw.txt" &&
   grep -q "^arena: planned 1279488 B (lower bound 1207360)" "$tmp/rw.txt" && ok "--rewrite all: output == TFLM, planned 1279488 B" || bad "--rewrite all: $(cat "$tmp/rw.txt")"
+# and with patch stages (the default), in poison mode: MobileNetV2's first blocks band by band
+json=$("$cli" run "$mn" --input "$dog/input0.raw" --outputs "$tmp" --strategy optimal --poison --runs 1 --json) && cmp -s "$tmp/output0.bin" "$dog/tflm_output0.bin" &&
+  echo "$json" | grep -qF '"patch": {"first_op": 1, "last_op": 6, "grid": "12x1", "extra_macs": 8006656, "extra_macs_percent": 2.662,' &&
+  echo "$json" | grep -qF '"planned": 397824' && ok "patch stages: output == TFLM (poison), planned 397824 B, JSON patch" || bad "patch json: $json"
 json=$("$cli" run "$m/tflm/simple_add_model.tflite" --rewrite inplace,inputs --json --runs 1) && echo "$json" | grep -qF '"rewrites": "inplace,inputs"' &&
   echo "$json" | grep -qF '"planned": 32768' && ok "--rewrite in run JSON" || bad "--rewrite json: $json"
 # without 'inputs' no rewrite writes over a graph input: the ADD of two inputs is not in place

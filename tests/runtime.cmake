@@ -23,3 +23,12 @@ if(TARGET test_runtime)
       TIMEOUT 900)
   endforeach()
 endif()
+# Patch-based execution (patch.h): every model, case, strategy, scratch
+# mode, poison and const blob with every rewrite and patch stages of at most
+# 10% extra MACs, byte-identical to TFLM.
+if(TARGET test_runtime)
+  add_test(NAME test_runtime_patch COMMAND test_runtime --patch 10)
+  set_tests_properties(test_runtime_patch PROPERTIES
+    ENVIRONMENT "TINYARENA_DATA=${TA_DATA}"
+    TIMEOUT 900)
+endif()

@@ -74,6 +74,8 @@ static const struct {
 static const char *g_data;
 static int g_quick; /* only greedy + table + poison when set (TA_RUNTIME_QUICK) */
 static uint32_t g_rewrites; /* `test_runtime --rewrite LIST`: every mode runs the rewritten graph */
+static uint32_t g_patch;    /* `test_runtime --patch PCT`: every rewrite, and patch stages (patch.h) in
+                               every mode with a strategy (a table or budget cannot carry them) */
 /* `test_runtime --align-rule R`: every mode plans under rule R (default: the
  * runtime's default, arch 4) */
 static ta_align_rule g_rule = TA_ALIGN_RULE_DEFAULT;
@@ -198,6 +200,7 @@ static void test_model(const char *model, const char *const *cases) {
         ta_runtime_options opt = ta_runtime_options_default();
         opt.rewrites = g_rewrites;
         opt.align_rule = g_rule;
+        opt.patch_overhead = g_patch;
         const char *label;
         if (m < n_strat) {
             label = strats[m]->name;
@@ -337,6 +340,16 @@ static void test_model(const char *model, const char *const *cases) {
                 free(again);
             }
         }
+        if (g_patch && !strcmp(label, "optimal")) {
+            /* the models whose early layers dominate do run stages */
+            const ta_patch_plan *pp = ta_runtime_patch(&r.rt);
+            CHECK(pp != NULL);
+            if (pp && (strstr(model, "person_detect") || strstr(model, "mobilenet_v2"))) CHECK(pp->n_stages > 0);
+            if (pp && pp->n_stages)
+                printf("  %-48s [patch] %u stage%s, planned %zu -> %zu B, extra MACs %.2f%%\n", model, pp->n_stages,
+                       pp->n_stages == 1 ? "" : "s", pp->bytes_before, pp->bytes_after,
+                       100.0 * (double)pp->extra_macs / (double)pp->macs);
+        }
         for (int c = 0; c < 4 && cases[c]; c++) {
             char dir[2048];
             snprintf(dir, sizeof dir, "%s/models/reference/cases/%s/%s", g_data, flat, cases[c]);
@@ -344,7 +357,7 @@ static void test_model(const char *model, const char *const *cases) {
             CHECK(ok);
             if (!ok) fprintf(stderr, "  ^ %s [%s] case %s\n", model, label, cases[c]);
         }
-        if (!strcmp(label, "greedy/poison") && !table_offsets) {
+        if (!strcmp(label, "greedy/poison") && !table_offsets && !g_patch) {
             /* greedy's plan, as a table: offsets relative to the head */
             table.n = r.rt.n_pbuf;
             table_offsets = malloc(sizeof(uint32_t) * (table.n + 1));
@@ -801,13 +814,17 @@ int main(int argc, char **argv) {
         ta_diag d;
         if (ta_rewrite_parse(argv[2], &g_rewrites, &d)) return fprintf(stderr, "%s\n", d.msg), 2;
     }
+    if (argc == 3 && !strcmp(argv[1], "--patch")) {
+        g_patch = (uint32_t)atoi(argv[2]);
+        g_rewrites = TA_REWRITE_ALL;
+    }
     bool other_rule = false;
     if (argc == 3 && !strcmp(argv[1], "--align-rule")) {
         ta_diag d;
         if (ta_align_rule_parse(argv[2], 0, &g_rule, &d)) return fprintf(stderr, "%s\n", d.msg), 2;
         other_rule = true;
     }
-    const char *name = g_rewrites ? "test_runtime --rewrite" : other_rule ? "test_runtime --align-rule" : "test_runtime";
+    const char *name = g_patch ? "test_runtime --patch" : g_rewrites ? "test_runtime --rewrite" : other_rule ? "test_runtime --align-rule" : "test_runtime";
     test_record_layout();
     g_data = ta_test_data_dir("runtime end-to-end");
     if (!g_data) return ta_test_finish(name);

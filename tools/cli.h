@@ -34,6 +34,18 @@ unsigned char *cli_read_file(const char *path, size_t *len);
 
 /* Writes a JSON string literal (with quotes, escaped). */
 void cli_json_str(FILE *f, const char *s);
+/* The patch stages (patch.h; patch_report.c): one "patch: ..." line (none
+ * without stages), or the JSON member ` "patch": {...}` (null without). */
+struct ta_patch_plan;
+struct ta_arena_breakdown;
+void cli_patch_text(FILE *f, const struct ta_patch_plan *p);
+void cli_patch_json(FILE *f, const struct ta_patch_plan *p);
+int cli_patch_json_str(char *buf, size_t cap, const struct ta_patch_plan *p);
+/* The stages a runtime planning with `strategy` and at most pct% extra MACs
+ * runs (out), and its breakdown (b); false with d on a failure. */
+bool cli_patch_query(const unsigned char *model, size_t len, const char *strategy, uint32_t rewrites,
+                     struct ta_align_rule rule, uint32_t pct, struct ta_patch_plan *out, struct ta_arena_breakdown *b,
+                     ta_diag *d);
 
 /* malloc that exits with a message on failure. */
 void *cli_xmalloc(size_t n);

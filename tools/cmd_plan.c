@@ -41,6 +41,7 @@ typedef struct {
     cli_align_args al;       /* --align-rule, --arch-align (models) */
     uint32_t seed;
     cli_regions regions;     /* --region NAME:BYTES[:COST], --persistent-region NAME */
+    uint64_t patch;          /* --patch-overhead PCT (models; default 10, 0: none) */
 } plan_args;
 
 static void plan_usage(FILE *f) {
@@ -58,6 +59,10 @@ static void plan_usage(FILE *f) {
             "                    declared alignments apply on top\n"
             "  --arch-align N    the arch rule's word (default 4; 8 for FPU/DSP double words)\n"
             "  --offsets OUT.csv write the input columns plus 'offset'\n"
+            "  --patch-overhead PCT  models: also report the patch stages (band by band execution\n"
+            "                    of conv/depthwise/pool chains, patch.h) `run` would take with at\n"
+            "                    most PCT%% extra MACs (default 10 with rewrites, 0 under --rewrite\n"
+            "                    none); --header stays layer by layer\n"
             "  --json            print the plan as JSON\n"
             "  --svg F.svg       draw the plan as an arena map (time x offset, one rectangle per buffer)\n"
             "  --html F.html     one page: strategy table, every strategy's map, sortable buffer table\n"
@@ -559,6 +564,17 @@ static int plan_model(const plan_args *a) {
                      fw.fw.work_bytes, fw.in_arena.work_bytes, fw.fw.alignment, fw.fw.total_in_place,
                      fw.in_arena.total_in_place);
         fw_free(&fw);
+        at = (int)strlen(extra);
+        if (runnable && !a->no_scratch && a->patch && at > 0 && (size_t)at < sizeof extra) {
+            ta_patch_plan pp;
+            ta_arena_breakdown pb;
+            if (cli_patch_query(lm.bytes, lm.len, chosen->name, a->rewrites, rule, (uint32_t)a->patch, &pp, &pb, &fd)) {
+                at += cli_patch_json_str(extra + at, sizeof extra - (size_t)at, &pp);
+                if (at > 0 && (size_t)at < sizeof extra && pp.n_stages)
+                    at += snprintf(extra + at, sizeof extra - (size_t)at, ", \"patch_runtime_arena_bytes\": %zu", pb.total);
+                if (at > 0 && (size_t)at < sizeof extra) snprintf(extra + at, sizeof extra - (size_t)at, ", ");
+            }
+        }
         plan_report_json(stdout, &o[ichosen], mp.reqs, mp.n, mp.ids, extra);
     } else {
         char b1[32];
@@ -638,6 +654,13 @@ static int plan_model(const plan_args *a) {
                    fmt_bytes(rc_b->total_in_place, b2));
             printf("  const blob %s B, init table %s B (init needs no work block)\n", fmt_bytes(fw.consts_bytes, b3),
                    fmt_bytes(fw.init_bytes, b4));
+            ta_patch_plan pp;
+            ta_arena_breakdown pb;
+            if (a->patch && cli_patch_query(lm.bytes, lm.len, chosen->name, a->rewrites, rule, (uint32_t)a->patch, &pp,
+                                            &pb, &fd) && pp.n_stages) {
+                printf("  with patches (run; --header stays layer by layer): runtime arena %s B, ", fmt_bytes(pb.total, b1));
+                cli_patch_text(stdout, &pp);
+            }
         } else if (!a->no_scratch) {
             /* e.g. control flow: `run` runs it, the header carries tensors only */
             printf("runtime: tinyarena run runs this model; a budget header carries its tensors only\n  (%s)\n", fd.msg);
@@ -681,6 +704,8 @@ int cmd_plan(int argc, char **argv) {
     memset(&a, 0, sizeof a);
     int alr;
     a.rewrites = TA_REWRITE_ALL; /* every rewrite by default; --rewrite none is TFLM's rules */
+    a.patch = 10;
+    bool patch_given = false; /* --patch-overhead; else none under --rewrite none (TFLM's rules exactly) */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has_val = i + 1 < argc;
@@ -706,6 +731,13 @@ int cmd_plan(int argc, char **argv) {
         } else if (!strcmp(arg, "--offsets")) {
             NEED_VAL();
             a.offsets_out = argv[++i];
+        } else if (!strcmp(arg, "--patch-overhead")) {
+            patch_given = true;
+            NEED_VAL();
+            if (!cli_parse_u64(argv[++i], &a.patch) || a.patch > 1000) {
+                cli_error("--patch-overhead %s: need a percentage from 0 to 1000", argv[i]);
+                return CLI_USAGE;
+            }
         } else if (!strcmp(arg, "--json")) {
             a.json = true;
         } else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) {
@@ -785,6 +817,7 @@ int cmd_plan(int argc, char **argv) {
     }
     /* a buffer list has no graph to rewrite: --rewrite none is accepted (it
      * changes nothing), any other list is refused */
+    if (!a.rewrites && !patch_given) a.patch = 0;
     if (a.buffers && (a.buffers_out || a.header_out || a.verbose || a.no_scratch || (a.rewrite && a.rewrites) ||
                       a.tflm_offline || a.has_align_rule)) {
         cli_error("--buffers-out, --header, --verbose, --no-scratch, --rewrite, --tflm-offline and --align-rule apply to models");

@@ -41,6 +41,7 @@ typedef struct {
     ta_align_rule rule; /* what they name */
     uint64_t runs;
     uint64_t max_iter;  /* --max-iterations N: WHILE's cap (0: the runtime's default) */
+    uint64_t patch;     /* --patch-overhead PCT (default 10; 0: no patch stage) */
 } run_args;
 
 static void run_usage(FILE *f) {
@@ -64,6 +65,11 @@ static void run_usage(FILE *f) {
             "  --arch-align N      the arch rule's word (default 4; 8 where FPU/DSP code\n"
             "                      loads double words)\n"
             "  --runs N            timed invokes (default 5; the median is printed)\n"
+            "  --patch-overhead PCT  run chains of conv/depthwise/pool ops band by band\n"
+            "                      (patch.h) when that plans a smaller arena with at most\n"
+            "                      PCT%% extra MACs (default 10 with rewrites, 0 under\n"
+            "                      --rewrite none: layer by layer; --arena runs the header's\n"
+            "                      plan, layer by layer)\n"
             "  --json              print the same data as JSON\n"
             "  --max-iterations N  WHILE: body runs per invoke (all loops together)\n"
             "                      before the invoke fails (default 1000000)\n"
@@ -232,6 +238,7 @@ static int do_run(const run_args *a) {
     opt.max_iterations = (uint32_t)a->max_iter;
     opt.rewrites = a->rewrites;
     opt.align_rule = a->rule;
+    opt.patch_overhead = (uint32_t)a->patch;
     char rwn[96];
     ta_rewrite_names(a->rewrites, rwn, sizeof rwn);
     ta_runtime rt;
@@ -353,6 +360,8 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
             printf(" \"firmware\": {\"arena_bytes\": %zu, \"arena_needs_bytes\": %zu, \"consts\": \"%s\", \"init_work_bytes\": %zu, "
                    "\"const_blob_bytes\": %zu, \"init_table_bytes\": %zu, \"canaries_intact\": true},\n",
                    fwr->n, fwr->need, a->consts_arena ? "arena" : "flash", b.work_bytes, fwr->fw.consts_bytes, fwr->fw.init_bytes);
+        cli_patch_json(stdout, ta_runtime_patch(rt));
+        printf(",\n");
         printf(" \"invoke_ms_median\": %.3f, \"runs\": %llu}\n", median_ms, (unsigned long long)runs);
     } else if (rc == CLI_OK) {
         char arn[32];
@@ -379,6 +388,7 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
         if (fwr)
             printf("firmware arena: %zu B (needs %zu), op constants %s, init work block %zu B; nothing written outside\n",
                    fwr->n, fwr->need, a->consts_arena ? "in the arena" : "in a const blob outside it", b.work_bytes);
+        cli_patch_text(stdout, ta_runtime_patch(rt));
         printf("invoke: median %.3f ms over %llu run%s%s\n", median_ms, (unsigned long long)runs, runs == 1 ? "" : "s",
                a->poison ? " (poison mode: checks passed)" : "");
     }
@@ -392,6 +402,8 @@ int cmd_run(int argc, char **argv) {
     run_args a;
     memset(&a, 0, sizeof a);
     a.rewrites = TA_REWRITE_ALL; /* every rewrite by default; --rewrite none is TFLM's rules */
+    a.patch = 10;
+    bool patch_given = false; /* --patch-overhead; else none under --rewrite none (TFLM's rules exactly) */
     bool consts_given = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -402,7 +414,8 @@ int cmd_run(int argc, char **argv) {
         }
         if ((!strcmp(arg, "--input") || !strcmp(arg, "--outputs") || !strcmp(arg, "--strategy") ||
              !strcmp(arg, "--scratch") || !strcmp(arg, "--runs") || !strcmp(arg, "--rewrite") ||
-             !strcmp(arg, "--arena") || !strcmp(arg, "--consts") || !strcmp(arg, "--max-iterations")) &&
+             !strcmp(arg, "--arena") || !strcmp(arg, "--consts") || !strcmp(arg, "--max-iterations") ||
+             !strcmp(arg, "--patch-overhead")) &&
             !has_val) {
             cli_error("%s needs a value (see tinyarena run --help)", arg);
             return CLI_USAGE;
@@ -445,6 +458,12 @@ int cmd_run(int argc, char **argv) {
                 return CLI_USAGE;
             }
             a.al.tflm_rules = !strcmp(argv[i], "none"); /* TFLM's graph and rules: its alignment too */
+        } else if (!strcmp(arg, "--patch-overhead")) {
+            patch_given = true;
+            if (!cli_parse_u64(argv[++i], &a.patch) || a.patch > 1000) {
+                cli_error("--patch-overhead %s: need a percentage from 0 to 1000", argv[i]);
+                return CLI_USAGE;
+            }
         } else if (!strcmp(arg, "--arena")) {
             if (!cli_parse_u64(argv[++i], &a.arena) || a.arena > ((uint64_t)1 << 32)) {
                 cli_error("--arena %s: need a byte count up to 4 GiB", argv[i]);
@@ -474,6 +493,7 @@ int cmd_run(int argc, char **argv) {
             return CLI_USAGE;
         }
     }
+    if (!a.rewrites && !patch_given) a.patch = 0;
     if (!a.model) {
         run_usage(stderr);
         return CLI_USAGE;

@@ -58,6 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyarena/patch.h"
 #include "tinyarena/budget.h"
 #include "tinyarena/graph.h"
 #include "tinyarena/lifetime.h"
@@ -165,6 +166,13 @@ typedef struct ta_runtime_options {
                                   with TA_E_TIMEOUT ("WHILE: still running after N
                                   iterations in this invoke"); 0:
                                   TA_RUNTIME_MAX_ITERATIONS */
+    uint32_t patch_overhead;   /* patch-based execution (patch.h): the most extra
+                                  MACs (percent of the graph's) a patch stage may
+                                  cost; the work-block path then plans and runs
+                                  the stage that gives the smallest planned arena,
+                                  if one beats layer by layer.  0 (default): none.
+                                  An init table cannot carry a stage
+                                  (ta_runtime_export_init refuses one). */
 } ta_runtime_options;
 #define TA_RUNTIME_MAX_ITERATIONS 1000000u
 
@@ -388,7 +396,14 @@ typedef struct ta_runtime {
     /* control flow and resource variables (several subgraphs, VAR_HANDLE):
      * per op and per variable, in the tail; NULL otherwise */
     struct ta__rt_flow *flow;
+    /* the patch stages query/init chose (patch.h; n_stages 0: none) */
+    ta_patch_plan patch;
 } ta_runtime;
+
+/* The patch stages the runtime runs band by band (n_stages 0: none), after
+ * query; bytes_before/after are the planned arenas (head) layer by layer
+ * and with the stages. */
+const ta_patch_plan *ta_runtime_patch(const ta_runtime *rt);
 
 /* Verifies the model (ta_tflite_open) and keeps the options.  No memory.
  * With firmware options (ta_runtime_options_for_budget) the model is not

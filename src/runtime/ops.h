@@ -117,6 +117,23 @@ ta_status ta__op_invoke_host(const ta_op_list *ops, const void *rec, void *const
 /* Whether the record's op needs the host (control flow, variables). */
 bool ta__op_needs_host(const ta_op_list *ops, const void *rec);
 
+/* Patch-based execution (patch.h, runtime_patch.c).  A record whose op can
+ * run on a band of output rows (CONV_2D, DEPTHWISE_CONV_2D, the 2-D pools):
+ * true and its rows along H (*rows: in_h, out_h, stride, pad, dilation,
+ * taps, as prepare decided them) and the bytes of one input and output row
+ * (*in_row, *out_row); false for any other op.  ta__op_invoke_band runs it
+ * once on out_h output rows at out from in_h input rows at in, with pad rows
+ * of leading padding (batch 1): the caller proves those rows lie in its
+ * buffers. */
+typedef struct ta__op_band_call {
+    const void *in;
+    void *out;
+    int32_t in_h, out_h, pad;
+} ta__op_band_call;
+bool ta__op_band_rows(const ta_op_list *ops, const void *rec, int32_t rows[6], size_t *in_row, size_t *out_row);
+ta_status ta__op_invoke_band(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch,
+                             const ta__op_band_call *band, ta_diag *diag);
+
 /* The same with every op (ta_op_list_all; all.c), for tests and hosts. */
 ta_status ta__op_prepare(const ta_graph *g, uint32_t sg, uint32_t op_index, void *data, size_t data_bytes,
                          ta__op_info *info, ta_diag *diag);
@@ -141,6 +158,9 @@ bool ta__op_walks_rows(const ta_op_list *ops, const void *rec);
 /* The record's output count; *tensor (when k is below it) gets output k's
  * tensor index (-1: absent).  Poison mode re-checksums what an op wrote. */
 uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor);
+/* The same for the record's inputs (a patch stage finds its chain's
+ * tensors). */
+uint32_t ta__op_input(const void *rec, uint32_t k, int32_t *tensor);
 
 /* What the op modules declare of their buffers' alignment (ops/op.h,
  * ta__op_align): the scratch of op (16 when its definition declares

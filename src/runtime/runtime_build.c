@@ -118,7 +118,8 @@ static size_t var_align(const ta_runtime *rt, const ta__built *w, uint32_t gi, c
     return ta_align_rule_buffer(rt->opt.align_rule, ta_dtype_size(tt->dtype), w->talign ? w->talign[gi] : 0, 0);
 }
 
-static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag) {
+ta_status ta__rt_build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta__patch_ctl *pc,
+                            ta_diag *diag) {
     memset(w, 0, sizeof *w);
     carve_t c;
     carve_init(&c, work, work_bytes);
@@ -154,6 +155,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         release(&c, rmem, ta_rewrite_graph_keep_bytes(&w->g)); /* the rest was the rewrite's work */
         w->g = g2;
     }
+    if (pc && w->g.n_subgraphs) ta__rt_patch_marks(&w->g, pc);
     /* Every subgraph's ops and tensors, by global index: subgraph 0 comes
      * first, so a model without control flow keeps its indices. */
     const ta_subgraph *sg = &w->g.subgraphs[0];
@@ -296,7 +298,7 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
         return ta_diag_set(diag, TA_E_UNSUPPORTED, "a buffer asks %zu-byte alignment, above %u", w->arena_align, TA_ALIGN_RULE_MAX);
     /* 3b. OVERLAP: the relations the ops' walks tolerate, for a plan source
      * that takes them (a table's offsets already are what they are) */
-    const ta_overlap *ov = NULL;
+    ta_overlap *ov = NULL;
     size_t n_ov = 0;
     if ((rw & TA_REWRITE_OVERLAP) && rt->opt.planner_overlaps) {
         ta_op_kind_set walks;
@@ -310,6 +312,21 @@ static ta_status build(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
             return st;
         release(&c, om, 0);
         ov = arr;
+    }
+    /* 3c. patch stages (patch.h): chosen on these requests, or given */
+    memset(&rt->patch, 0, sizeof rt->patch);
+    if (pc && (pc->choose || pc->plan.n_stages)) {
+        const size_t pb = ta_patch_work_bytes(&w->g, w->n_req, w->lt.n_steps);
+        void *pm = carve(&c, 1, pb);
+        if (!pm) return short_work(rt, &c, 0, diag);
+        if (pc->choose && (st = ta_patch_choose(&w->g, &w->lt, w->buffer_of, w->reqs, w->origin, w->n_req, ov, n_ov,
+                                                rt->opt.patch_overhead, pm, pb, &pc->plan, diag)))
+            return st;
+        if (pc->plan.n_stages && ta_patch_apply(&w->g, &w->lt, w->buffer_of, &pc->plan, w->reqs, w->origin, w->n_req, ov,
+                                                &n_ov, pm, NULL) != TA_OK)
+            pc->plan.n_stages = 0; /* not stages of this build: layer by layer */
+        release(&c, pm, 0);
+        rt->patch = pc->plan;
     }
     /* 4. plan */
     if (!rt->opt.planner) return ta_diag_set(diag, TA_E_INVALID_ARG, "no plan source (strategy or table)");
@@ -626,6 +643,9 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (rt->flow)
         return ta_diag_set(diag, TA_E_UNSUPPORTED,
                            "export init: control flow and resource variables run only from the model, not from an init table");
+    if (rt->patch.n_stages)
+        return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: the plan runs a patch stage, which an init table cannot "
+                                                   "carry (plan it with patch overhead 0)");
     const uint64_t need = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
     if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");
     *bytes = (size_t)need;
@@ -638,7 +658,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     rt->opt.init = NULL; /* the work-block path, whatever initialised it */
     ta__built w;
     const ta_arena_breakdown kb = rt->b;
-    ta_status st = build(rt, work, work_bytes, &w, diag); /* this file's: whatever the options say */
+    ta_status st = ta__rt_patch_build(rt, work, work_bytes, &w, diag); /* whatever the options say */
     rt->opt = keep;
     const size_t wneed = rt->b.work_bytes;
     rt->b = kb;
@@ -735,4 +755,4 @@ ta_status ta_runtime_scratch_requests(const ta_graph *g, ta_scratch_request *out
 }
 
 
-const struct ta__work_path ta__work_path_full = {ta_tflite_open, work_guess, build, build_init, ta__rt_budget_plan, ta_rewrite_names, poison_start, poison_fill, poison_check};
+const struct ta__work_path ta__work_path_full = {ta_tflite_open, work_guess, ta__rt_patch_build, build_init, ta__rt_budget_plan, ta_rewrite_names, poison_start, poison_fill, poison_check};

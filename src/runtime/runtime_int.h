@@ -197,5 +197,32 @@ static inline uint8_t *ta__rt_at(ta_runtime *rt, size_t off, size_t bytes) {
 /* Across regions: the persistent region's planned bytes (the head init lays
  * out there); with one arena rt->b.planned. */
 size_t ta__rt_head_planned(const ta_runtime *rt);
+/* What one build does about patch stages (patch.h): clear, whose
+ * DWINPLACE marks are cleared (0: none, 1: every op a stage could take, 2:
+ * the ops of `plan`'s stages); choose: pick the stages on this build's
+ * requests, else apply `plan`.  The build reports whether the graph has a
+ * chain a stage could take (chains) and leaves what it applied in `plan`. */
+typedef struct ta__patch_ctl {
+    int clear;
+    bool choose;
+    ta_patch_plan plan;
+    bool chains;
+} ta__patch_ctl;
+
+/* runtime_build.c: steps 1-5 of runtime.c's comment once, with patch
+ * stages as *pc asks (NULL: none considered). */
+ta_status ta__rt_build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta__patch_ctl *pc,
+                            ta_diag *diag);
+/* runtime_patch_build.c: the work path's build -- ta__rt_build_once with patch
+ * stages considered when the options ask (the driver), and the marks a
+ * patch build clears. */
+ta_status ta__rt_patch_build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag);
+void ta__rt_patch_marks(ta_graph *g, ta__patch_ctl *pc);
+
+/* runtime_patch.c: runs patch stage s (of rt->patch) band by band; *slot
+ * is the scratch slot of its first op, advanced past the stage.  poison:
+ * the work path when poison mode is on, else NULL. */
+ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const struct ta__work_path *poison,
+                              uint32_t *slot, ta_diag *diag);
 
 #endif

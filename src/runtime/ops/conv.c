@@ -170,21 +170,60 @@ static ta_status conv_band(const ta__op_run *r, const void *ctx, const ta__op_ba
     return conv_call(r, &q, band->in, band->out);
 }
 
-static ta_status run_conv(const ta__op_run *r) {
+static void conv_geom(const ta__op_run *r, ta__op_rows_geom *g) {
     const ta_conv_params *p = r->params;
     const size_t e = r->path == TA__P_S8 ? 1 : r->path == TA__P_F32 ? 4 : 2;
-    const ta__op_rows_geom g = {.in_n = p->input.n,
-                                .in_h = p->input.h,
-                                .out_n = p->output.n,
-                                .out_h = p->output.h,
-                                .stride = p->stride_h,
-                                .pad = p->pad_h,
-                                .dilation = p->dilation_h,
-                                .taps = p->filter.h,
-                                .in_row = (size_t)p->input.w * (size_t)p->input.c * e,
-                                .out_row = (size_t)p->output.w * (size_t)p->output.c * e};
-    return ta__op_rows_walk(r, &g, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0), conv_band, p);
+    *g = (ta__op_rows_geom){.in_n = p->input.n,
+                            .in_h = p->input.h,
+                            .out_n = p->output.n,
+                            .out_h = p->output.h,
+                            .stride = p->stride_h,
+                            .pad = p->pad_h,
+                            .dilation = p->dilation_h,
+                            .taps = p->filter.h,
+                            .in_row = (size_t)p->input.w * (size_t)p->input.c * e,
+                            .out_row = (size_t)p->output.w * (size_t)p->output.c * e};
 }
+
+static ta_status run_conv(const ta__op_run *r) {
+    ta__op_rows_geom g;
+    conv_geom(r, &g);
+    return ta__op_rows_walk(r, &g, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0), conv_band, r->params);
+}
+
+/* A patch stage's band (patch.h): the reference or fast kernel on the
+ * band's rows, whatever the record's in-place path -- a stage keeps its
+ * depthwise convs out of place (their DWINPLACE mark is cleared). */
+static void dw_geom(const ta__op_run *r, ta__op_rows_geom *g) {
+    const ta_dwconv_params *p = r->params;
+    const size_t e = r->path == TA__P_S8 || r->path == TA__P_S8_INPLACE ? 1 : 4;
+    *g = (ta__op_rows_geom){.in_n = p->input.n,
+                            .in_h = p->input.h,
+                            .out_n = p->output.n,
+                            .out_h = p->output.h,
+                            .stride = p->stride_h,
+                            .pad = p->pad_h,
+                            .dilation = p->dilation_h,
+                            .taps = p->filter.h,
+                            .in_row = (size_t)p->input.w * (size_t)p->input.c * e,
+                            .out_row = (size_t)p->output.w * (size_t)p->output.c * e};
+}
+
+static ta_status dw_band(const ta__op_run *r, const void *ctx, const ta__op_band *band) {
+    ta_dwconv_params q = *(const ta_dwconv_params *)ctx;
+    const void *w = ta__op_in_ptr(r, 1), *b = ta__op_in_ptr(r, 2);
+    q.input.n = q.output.n = 1;
+    q.output.h = band->out_h;
+    q.input.h = band->in_h;
+    q.pad_h = band->pad;
+    const void *in = band->in;
+    void *out = band->out;
+    return r->path == TA__P_S8 || r->path == TA__P_S8_INPLACE ? ta_kernel_depthwise_conv2d_s8(&q, in, w, b, out)
+                                                                : ta_kernel_depthwise_conv2d_f32(&q, in, w, b, out);
+}
+
+static const ta__op_banded k_conv_banded = {conv_geom, conv_band};
+static const ta__op_banded k_dw_banded = {dw_geom, dw_band};
 
 static ta_status run_dwconv(const ta__op_run *r) {
     const ta_dwconv_params *p = r->params;
@@ -219,7 +258,11 @@ static ta_status run_dwconv(const ta__op_run *r) {
     return ta__kv_run(TA_KV_DW_F32, &a);
 }
 
-TA__OP_DEF_OV(ta_op_CONV_2D, CONV_2D, ta_conv_params, k_fields_conv, TA__CLEAR_PADDING(clear_conv), prep_conv,
-              run_conv, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16), TA__OVERLAP_ROWS);
-TA__OP_DEF(ta_op_DEPTHWISE_CONV_2D, DEPTHWISE_CONV_2D, ta_dwconv_params, k_fields_dw, TA__CLEAR_PADDING(clear_dw),
-           prep_dwconv, run_dwconv, 0, TA__T(FLOAT32) | TA__T(INT8));
+TA__OP_DEF_BANDED(ta_op_CONV_2D, CONV_2D, ta_conv_params, k_fields_conv, TA__CLEAR_PADDING(clear_conv), prep_conv,
+                  run_conv, 0, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16), &k_conv_banded);
+const ta_op_def ta_op_DEPTHWISE_CONV_2D = {(uint16_t)TA_OP_DEPTHWISE_CONV_2D, 0, (uint8_t)TA__OVERLAP_NONE,
+                                           "DEPTHWISE_CONV_2D", k_fields_dw, (uint16_t)TA__COUNT(k_fields_dw),
+                                           (uint16_t)sizeof(ta_dwconv_params), TA__CLEAR_PADDING(clear_dw),
+                                           prep_dwconv, run_dwconv, NULL,
+                                           .types = TA__T(FLOAT32) | TA__T(INT8), .align = NULL,
+                                           .banded = &k_dw_banded};

@@ -443,6 +443,14 @@ uint32_t ta__op_output(const void *rec, uint32_t k, int32_t *tensor) {
     return n_out;
 }
 
+uint32_t ta__op_input(const void *rec, uint32_t k, int32_t *tensor) {
+    if (!rec) return 0;
+    const uint8_t *r = (const uint8_t *)rec;
+    const uint32_t n_in = ta__rd32(r + 4) & 0xFFFFu;
+    if (k < n_in && tensor) *tensor = (int32_t)ta__rd32(r + 4 * (HDR_WORDS + k));
+    return n_in;
+}
+
 bool ta__op_has_def(const ta_op_list *ops, const void *rec) {
     return rec && ta__op_def_of_kind(ops, rec_kind(rec)) != NULL;
 }
@@ -573,6 +581,54 @@ ta_status ta__op_invoke_host(const ta_op_list *ops, const void *rec, void *const
         return ta_diag_set(diag, st, "%s writes an output row over input bytes its row walk still reads (the plan overlaps "
                                      "its output and input closer than the walk's relation permits)", d->name);
     if (st) return ta_diag_set(diag, st, "%s kernel failed: %s", d->name, ta_status_str(st));
+    return TA_OK;
+}
+
+/* The run a record decodes to (params into the caller's buffer). */
+static const ta_op_def *decode_run(const ta_op_list *ops, const void *rec, void *const *ptrs, void *params,
+                                   ta__op_run *run) {
+    const uint8_t *r = (const uint8_t *)rec;
+    const ta_op_def *d = ta__op_def_of_kind(ops, rec_kind(rec));
+    if (!d) return NULL;
+    decode(d, r, params);
+    const uint32_t w0 = ta__rd32(r), w1 = ta__rd32(r + 4);
+    memset(run, 0, sizeof *run);
+    run->params = params;
+    run->kind = rec_kind(rec);
+    run->path = (uint8_t)(w0 >> 16);
+    run->n_in = (uint16_t)(w1 & 0xFFFFu);
+    run->n_out = (uint16_t)(w1 >> 16);
+    run->io = (const int32_t *)(const void *)(r + 4 * HDR_WORDS);
+    run->ptrs = ptrs;
+    run->scratch_bytes = ta__rd32(r + 8);
+    return d;
+}
+
+bool ta__op_band_rows(const ta_op_list *ops, const void *rec, int32_t rows[6], size_t *in_row, size_t *out_row) {
+    _Alignas(16) unsigned char params[TA__OP_PARAMS_MAX];
+    ta__op_run run;
+    const ta_op_def *d = rec ? decode_run(ops, rec, NULL, params, &run) : NULL;
+    if (!d || !d->banded) return false;
+    ta__op_rows_geom g;
+    d->banded->geom(&run, &g);
+    if (g.in_n != 1 || g.out_n != 1) return false;
+    rows[0] = g.in_h, rows[1] = g.out_h, rows[2] = g.stride, rows[3] = g.pad, rows[4] = g.dilation, rows[5] = g.taps;
+    *in_row = g.in_row;
+    *out_row = g.out_row;
+    return true;
+}
+
+ta_status ta__op_invoke_band(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch,
+                             const ta__op_band_call *band, ta_diag *diag) {
+    if (!rec || !ptrs || !band) return TA_E_INVALID_ARG;
+    _Alignas(16) unsigned char params[TA__OP_PARAMS_MAX];
+    ta__op_run run;
+    const ta_op_def *d = decode_run(ops, rec, ptrs, params, &run);
+    if (!d || !d->banded) return ta_diag_set(diag, TA_E_UNSUPPORTED, "record kind %u cannot run on bands", rec_kind(rec));
+    run.scratch = scratch;
+    const ta__op_band b = {(const uint8_t *)band->in, (uint8_t *)band->out, band->in_h, band->out_h, band->pad};
+    const ta_status st = d->banded->band(&run, params, &b);
+    if (st) return ta_diag_set(diag, st, "%s kernel failed on a band: %s", d->name, ta_status_str(st));
     return TA_OK;
 }
 

@@ -227,6 +227,14 @@ ta_status ta__op_rows_walk(const ta__op_run *r, const ta__op_rows_geom *g, const
                            ta__op_band_fn call, const void *ctx);
 
 
+/* A window op that a patch stage can run band by band (runtime_patch.c):
+ * its ROWS geometry from the decoded params, and one kernel call on a band
+ * (ctx: the decoded params). */
+typedef struct ta__op_banded {
+    void (*geom)(const ta__op_run *r, ta__op_rows_geom *g);
+    ta__op_band_fn band;
+} ta__op_banded;
+
 /* Input k's data (NULL when absent); output k's. */
 static inline void *ta__op_in_ptr(const ta__op_run *r, uint32_t k) {
     return k < r->n_in && r->io[k] >= 0 ? r->ptrs[r->io[k]] : NULL;
@@ -308,6 +316,8 @@ struct ta_op_def {
     uint32_t types;
     /* What its kernels need beyond element sizes (above); NULL: nothing. */
     const ta__op_align *align;
+    /* Band by band execution (patch.h); NULL: the op cannot be a stage op. */
+    const ta__op_banded *banded;
 };
 
 /* Type bits of ta_op_def.types. */
@@ -339,6 +349,12 @@ struct ta_op_def {
 /* A builtin: kind K is a ta_op_kind name without TA_OP_, which is its name. */
 #define TA__OP_DEF_FULL(sym, K, T, FL, clear, prep, run, fl, ty, ov, al) \
     TA__OP_DEF_RAW(sym, TA_OP_##K, #K, T, FL, clear, prep, run, fl, NULL, ty, ov, al)
+/* A window op with the ROWS walk that also runs on bands (ta__op_banded). */
+#define TA__OP_DEF_BANDED(sym, K, T, FL, clear, prep, run, fl, ty, bd)                                             \
+    const ta_op_def sym = {(uint16_t)(TA_OP_##K), (uint16_t)(fl), (uint8_t)TA__OVERLAP_ROWS, #K, FL,                \
+                           (uint16_t)TA__COUNT(FL), (uint16_t)sizeof(T), clear, prep, run, NULL,                    \
+                           .types = (uint32_t)(ty), .align = NULL, .banded = (bd)};                                 \
+    _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
 /* No overlap walk, no alignment beyond element sizes. */
 #define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl, ty) \
     TA__OP_DEF_FULL(sym, K, T, FL, clear, prep, run, fl, ty, TA__OVERLAP_NONE, NULL)

@@ -70,27 +70,44 @@ static ta_status pool_band(const ta__op_run *r, const void *ctx, const ta__op_ba
     return pool_call(r, x->avg, &q, band->in, band->out);
 }
 
-static ta_status run_pool(const ta__op_run *r, bool avg) {
+static void pool_geom(const ta__op_run *r, ta__op_rows_geom *g) {
     const ta_pool_params *p = r->params;
     const size_t e = r->path == TA__P_S8 ? 1 : 4;
-    const ta__op_rows_geom g = {.in_n = p->input.n,
-                                .in_h = p->input.h,
-                                .out_n = p->output.n,
-                                .out_h = p->output.h,
-                                .stride = p->stride_h,
-                                .pad = p->pad_h,
-                                .dilation = 1,
-                                .taps = p->filter_h,
-                                .in_row = (size_t)p->input.w * (size_t)p->input.c * e,
-                                .out_row = (size_t)p->output.w * (size_t)p->output.c * e};
-    const struct pool_ctx x = {p, avg};
+    *g = (ta__op_rows_geom){.in_n = p->input.n,
+                            .in_h = p->input.h,
+                            .out_n = p->output.n,
+                            .out_h = p->output.h,
+                            .stride = p->stride_h,
+                            .pad = p->pad_h,
+                            .dilation = 1,
+                            .taps = p->filter_h,
+                            .in_row = (size_t)p->input.w * (size_t)p->input.c * e,
+                            .out_row = (size_t)p->output.w * (size_t)p->output.c * e};
+}
+
+static ta_status run_pool(const ta__op_run *r, bool avg) {
+    ta__op_rows_geom g;
+    pool_geom(r, &g);
+    const struct pool_ctx x = {r->params, avg};
     return ta__op_rows_walk(r, &g, ta__op_in_ptr(r, 0), ta__op_out_ptr(r, 0), pool_band, &x);
 }
 
 static ta_status run_avg_pool(const ta__op_run *r) { return run_pool(r, true); }
 static ta_status run_max_pool(const ta__op_run *r) { return run_pool(r, false); }
 
-TA__OP_DEF_OV(ta_op_AVERAGE_POOL_2D, AVERAGE_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool),
-              prep_pool, run_avg_pool, 0, TA__T(FLOAT32) | TA__T(INT8), TA__OVERLAP_ROWS);
-TA__OP_DEF_OV(ta_op_MAX_POOL_2D, MAX_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool), prep_pool,
-              run_max_pool, 0, TA__T(FLOAT32) | TA__T(INT8), TA__OVERLAP_ROWS);
+/* A patch stage's band (patch.h). */
+static ta_status avg_band(const ta__op_run *r, const void *ctx, const ta__op_band *band) {
+    const struct pool_ctx x = {ctx, true};
+    return pool_band(r, &x, band);
+}
+static ta_status max_band(const ta__op_run *r, const void *ctx, const ta__op_band *band) {
+    const struct pool_ctx x = {ctx, false};
+    return pool_band(r, &x, band);
+}
+static const ta__op_banded k_avg_banded = {pool_geom, avg_band};
+static const ta__op_banded k_max_banded = {pool_geom, max_band};
+
+TA__OP_DEF_BANDED(ta_op_AVERAGE_POOL_2D, AVERAGE_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool),
+                  prep_pool, run_avg_pool, 0, TA__T(FLOAT32) | TA__T(INT8), &k_avg_banded);
+TA__OP_DEF_BANDED(ta_op_MAX_POOL_2D, MAX_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool),
+                  prep_pool, run_max_pool, 0, TA__T(FLOAT32) | TA__T(INT8), &k_max_banded);
