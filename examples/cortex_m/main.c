@@ -26,20 +26,7 @@ static uint8_t arena[MODEL_BUDGET_ARENA_BYTES];
 static ta_runtime rt;
 static ta_diag d;
 
-static void put_kv(const char *key, uint32_t v) {
-    board_puts(key);
-    board_puts(" ");
-    board_put_u32(v);
-    board_puts("\n");
-}
-
-static int fail(const char *what) {
-    board_puts(what);
-    board_puts(": ");
-    board_puts(d.msg);
-    board_puts("\n");
-    return 1;
-}
+static int fail(const char *what) { return board_fail(what, d.msg); }
 
 #ifdef TA_EXAMPLE_REDERIVE
 /* The op constants blob re-derived on this target, record by record: the
@@ -70,18 +57,18 @@ static int rederive(void) {
     ta_status st = rederive_in(arena, sizeof arena);
     if (st == TA_E_NO_MEMORY && board_stack_bytes() >= REDERIVE_STACK + 4096u) st = rederive_on_stack();
     if (st == TA_E_NO_MEMORY) {
-        put_kv("blob_rederived", 0); /* no room on this build: checked on the others */
+        board_put_kv("blob_rederived", 0); /* no room on this build: checked on the others */
         return 0;
     }
     if (st) return fail("blob re-derived on the target");
-    put_kv("blob_rederived", 1);
+    board_put_kv("blob_rederived", 1);
     return 0;
 }
 #else
 /* Built without the re-derivation (build.sh without --rederive): the
  * firmware a user gets, with no importer and no prepare linked. */
 static int rederive(void) {
-    put_kv("blob_rederived", 0);
+    board_put_kv("blob_rederived", 0);
     return 0;
 }
 #endif
@@ -126,17 +113,17 @@ int main(void) {
     const uint64_t t2 = board_ticks();
     if (ta_runtime_invoke(&rt, &d)) return fail("invoke");
     const uint64_t t3 = board_ticks();
-    put_kv("arena_bytes", (uint32_t)sizeof arena);
-    put_kv("planned_bytes", MODEL_BUDGET_BYTES);
-    put_kv("persistent_bytes", (uint32_t)ta_runtime_breakdown(&rt)->persistent);
-    put_kv("work_bytes", (uint32_t)ta_runtime_breakdown(&rt)->work_bytes);
-    put_kv("const_blob_bytes", MODEL_BUDGET_CONST_BYTES);
-    put_kv("model_bytes", MODEL_DATA_BYTES);
-    put_kv("init_ticks", (uint32_t)(t1 - t0));
-    put_kv("invoke_ticks", (uint32_t)(t3 - t2));
-    put_kv("tick_hz", BOARD_SYSCLK_HZ);
-    put_kv("stack_bytes", board_stack_bytes());
-    put_kv("stack_used_bytes", board_stack_used());
+    board_put_kv("arena_bytes", (uint32_t)sizeof arena);
+    board_put_kv("planned_bytes", MODEL_BUDGET_BYTES);
+    board_put_kv("persistent_bytes", (uint32_t)ta_runtime_breakdown(&rt)->persistent);
+    board_put_kv("work_bytes", (uint32_t)ta_runtime_breakdown(&rt)->work_bytes);
+    board_put_kv("const_blob_bytes", MODEL_BUDGET_CONST_BYTES);
+    board_put_kv("model_bytes", MODEL_DATA_BYTES);
+    board_put_kv("init_ticks", (uint32_t)(t1 - t0));
+    board_put_kv("invoke_ticks", (uint32_t)(t3 - t2));
+    board_put_kv("tick_hz", BOARD_SYSCLK_HZ);
+    board_put_kv("stack_bytes", board_stack_bytes());
+    board_put_kv("stack_used_bytes", board_stack_used());
     for (uint32_t k = 0; k < ta_runtime_output_count(&rt); k++) {
         const ta_io *o = ta_runtime_output(&rt, k);
         board_puts("output");

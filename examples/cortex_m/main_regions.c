@@ -20,20 +20,7 @@ static _Alignas(16) uint8_t slow[MODEL_BUDGET_REGION_SLOW_BYTES] __attribute__((
 static ta_runtime rt;
 static ta_diag d;
 
-static void put_kv(const char *key, uint32_t v) {
-    board_puts(key);
-    board_puts(" ");
-    board_put_u32(v);
-    board_puts("\n");
-}
-
-static int fail(const char *what) {
-    board_puts(what);
-    board_puts(": ");
-    board_puts(d.msg);
-    board_puts("\n");
-    return 1;
-}
+static int fail(const char *what) { return board_fail(what, d.msg); }
 
 int main(void) {
     board_puts("tinyarena: " MODEL_DATA_NAME " on " BOARD_CPU ", FAST RAM + SLOW PSRAM\n");
@@ -72,18 +59,18 @@ int main(void) {
     const uint64_t t2 = board_ticks();
     if (ta_runtime_invoke(&rt, &d)) return fail("invoke");
     const uint64_t t3 = board_ticks();
-    put_kv("arena_bytes", (uint32_t)(sizeof fast + sizeof slow));
-    put_kv("fast_bytes", (uint32_t)sizeof fast);
-    put_kv("slow_bytes", (uint32_t)sizeof slow);
-    put_kv("fast_address", (uint32_t)(uintptr_t)fast);
-    put_kv("slow_address", (uint32_t)(uintptr_t)slow);
-    put_kv("planned_bytes", MODEL_BUDGET_BYTES);
-    put_kv("persistent_bytes", (uint32_t)ta_runtime_breakdown(&rt)->persistent);
-    put_kv("work_bytes", (uint32_t)ta_runtime_breakdown(&rt)->work_bytes);
-    put_kv("init_ticks", (uint32_t)(t1 - t0));
-    put_kv("invoke_ticks", (uint32_t)(t3 - t2));
-    put_kv("stack_bytes", board_stack_bytes());
-    put_kv("stack_used_bytes", board_stack_used());
+    board_put_kv("arena_bytes", (uint32_t)(sizeof fast + sizeof slow));
+    board_put_kv("fast_bytes", (uint32_t)sizeof fast);
+    board_put_kv("slow_bytes", (uint32_t)sizeof slow);
+    board_put_kv("fast_address", (uint32_t)(uintptr_t)fast);
+    board_put_kv("slow_address", (uint32_t)(uintptr_t)slow);
+    board_put_kv("planned_bytes", MODEL_BUDGET_BYTES);
+    board_put_kv("persistent_bytes", (uint32_t)ta_runtime_breakdown(&rt)->persistent);
+    board_put_kv("work_bytes", (uint32_t)ta_runtime_breakdown(&rt)->work_bytes);
+    board_put_kv("init_ticks", (uint32_t)(t1 - t0));
+    board_put_kv("invoke_ticks", (uint32_t)(t3 - t2));
+    board_put_kv("stack_bytes", board_stack_bytes());
+    board_put_kv("stack_used_bytes", board_stack_used());
     for (uint32_t k = 0; k < ta_runtime_output_count(&rt); k++) {
         const ta_io *o = ta_runtime_output(&rt, k);
         board_puts("output");
@@ -94,7 +81,7 @@ int main(void) {
         board_put_hex(o->data, (uint32_t)o->bytes);
         board_puts("\n");
     }
-    put_kv("blob_rederived", 0);
+    board_put_kv("blob_rederived", 0);
     board_puts("done\n");
     return 0;
 }

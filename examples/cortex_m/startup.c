@@ -53,6 +53,21 @@ void board_put_u32(uint32_t v) {
     board_puts(p);
 }
 
+void board_put_kv(const char *key, uint32_t v) {
+    board_puts(key);
+    board_puts(" ");
+    board_put_u32(v);
+    board_puts("\n");
+}
+
+int board_fail(const char *what, const char *msg) {
+    board_puts(what);
+    board_puts(": ");
+    board_puts(msg);
+    board_puts("\n");
+    return 1;
+}
+
 void board_put_hex(const void *bytes, uint32_t n) {
     static const char hex[] = "0123456789abcdef";
     const uint8_t *b = (const uint8_t *)bytes;
