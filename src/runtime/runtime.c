@@ -732,13 +732,17 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
     if (poison) poison->poison_start(rt);
     /* with control flow: subgraph 0's ops here, the others through the host */
     const ta__op_host *host = ta__rt_flow_host(rt);
-    for (uint32_t o = 0, slot = 0, sslot = 0, ps = 0, n = ta__rt_main_ops(rt); o < n; o++) {
+    uint32_t ps = 0;
+    (void)ps;
+    for (uint32_t o = 0, slot = 0, sslot = 0, n = ta__rt_main_ops(rt); o < n; o++) {
+#ifndef TA_OPS_NO_PREPARE /* only the work-block path plans stages (op.h: TA__OP_BANDED) */
         if (ps < rt->patch.n_stages && (int32_t)o == rt->patch.stages[ps].first_op) { /* patch.h: band by band */
             ta_status st = ta__rt_patch_invoke(rt, &rt->patch.stages[ps++], poison, &slot, diag);
             if (st) return st;
             o = (uint32_t)rt->patch.stages[ps - 1].last_op;
             continue;
         }
+#endif
         const int32_t step = ta__rt_op_step(rt, o);
         if (poison) poison->poison_fill(rt, step);
         const uint8_t *rec = ta__rt_op_record(rt, o);

@@ -263,6 +263,6 @@ TA__OP_DEF_BANDED(ta_op_CONV_2D, CONV_2D, ta_conv_params, k_fields_conv, TA__CLE
 const ta_op_def ta_op_DEPTHWISE_CONV_2D = {(uint16_t)TA_OP_DEPTHWISE_CONV_2D, 0, (uint8_t)TA__OVERLAP_NONE,
                                            "DEPTHWISE_CONV_2D", k_fields_dw, (uint16_t)TA__COUNT(k_fields_dw),
                                            (uint16_t)sizeof(ta_dwconv_params), TA__CLEAR_PADDING(clear_dw),
-                                           prep_dwconv, run_dwconv, NULL,
+                                           TA__OP_PREP(prep_dwconv), run_dwconv, NULL,
                                            .types = TA__T(FLOAT32) | TA__T(INT8), .align = NULL,
-                                           .banded = &k_dw_banded};
+                                           .banded = TA__OP_BANDED(&k_dw_banded)};

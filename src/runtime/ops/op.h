@@ -341,6 +341,14 @@ struct ta_op_def {
 #else
 #define TA__OP_PREP(prep) (prep)
 #endif
+/* Band-by-band execution likewise: an init table never carries a patch
+ * stage (ta_runtime_export_init refuses one), so such a firmware links no
+ * band geometry. */
+#ifdef TA_OPS_NO_PREPARE
+#define TA__OP_BANDED(bd) (0 ? (bd) : NULL)
+#else
+#define TA__OP_BANDED(bd) (bd)
+#endif
 #define TA__OP_DEF_RAW(sym, kind, name, T, FL, clear, prep, run, fl, state, ty, ov, al)                           \
     const ta_op_def sym = {(uint16_t)(kind), (uint16_t)(fl), (uint8_t)(ov), name, FL, (uint16_t)TA__COUNT(FL),   \
                            (uint16_t)sizeof(T), clear, TA__OP_PREP(prep), run, state, .types = (uint32_t)(ty),   \
@@ -352,8 +360,8 @@ struct ta_op_def {
 /* A window op with the ROWS walk that also runs on bands (ta__op_banded). */
 #define TA__OP_DEF_BANDED(sym, K, T, FL, clear, prep, run, fl, ty, bd)                                             \
     const ta_op_def sym = {(uint16_t)(TA_OP_##K), (uint16_t)(fl), (uint8_t)TA__OVERLAP_ROWS, #K, FL,                \
-                           (uint16_t)TA__COUNT(FL), (uint16_t)sizeof(T), clear, prep, run, NULL,                    \
-                           .types = (uint32_t)(ty), .align = NULL, .banded = (bd)};                                 \
+                           (uint16_t)TA__COUNT(FL), (uint16_t)sizeof(T), clear, TA__OP_PREP(prep), run, NULL,       \
+                           .types = (uint32_t)(ty), .align = NULL, .banded = TA__OP_BANDED(bd)};                    \
     _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
 /* No overlap walk, no alignment beyond element sizes. */
 #define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl, ty) \
