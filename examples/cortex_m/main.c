@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "fw_io.h"
 #include "model_budget.h" /* generated: tinyarena plan MODEL --header model_budget.h */
 #include "model_data.h"   /* generated: the model and input bytes, const, 16-byte aligned */
 #include "tinyarena/runtime.h"
@@ -98,18 +99,7 @@ int main(void) {
      * no work block is needed (an older header's init works in the head) */
     if (ta_runtime_init(&rt, NULL, 0, arena, sizeof arena, &d)) return fail("init");
     const uint64_t t1 = board_ticks();
-    if (ta_runtime_input_count(&rt) != MODEL_DATA_INPUTS) {
-        board_puts("the case has another number of inputs than the model\n");
-        return 1;
-    }
-    for (uint32_t k = 0; k < MODEL_DATA_INPUTS; k++) {
-        const ta_io *in = ta_runtime_input(&rt, k);
-        if (in->bytes != input_bytes[k]) {
-            board_puts("an input has another size than the model's\n");
-            return 1;
-        }
-        memcpy(in->data, input_data[k], in->bytes);
-    }
+    if (fw_load_inputs(&rt)) return 1;
     const uint64_t t2 = board_ticks();
     if (ta_runtime_invoke(&rt, &d)) return fail("invoke");
     const uint64_t t3 = board_ticks();
@@ -124,16 +114,7 @@ int main(void) {
     board_put_kv("tick_hz", BOARD_SYSCLK_HZ);
     board_put_kv("stack_bytes", board_stack_bytes());
     board_put_kv("stack_used_bytes", board_stack_used());
-    for (uint32_t k = 0; k < ta_runtime_output_count(&rt); k++) {
-        const ta_io *o = ta_runtime_output(&rt, k);
-        board_puts("output");
-        board_put_u32(k);
-        board_puts(" ");
-        board_put_u32((uint32_t)o->bytes);
-        board_puts(" ");
-        board_put_hex(o->data, (uint32_t)o->bytes);
-        board_puts("\n");
-    }
+    fw_put_outputs(&rt);
     if (rederive()) return 1;
     board_puts("done\n");
     return 0;
