@@ -723,6 +723,15 @@ ta_status ta_runtime_reset(ta_runtime *rt, ta_diag *diag) {
     return TA_OK;
 }
 
+/* Only the work-block path plans patch stages (an init table never carries
+ * one), so a firmware built without prepares (op.h: TA_OPS_NO_PREPARE) links
+ * no band loop: the constant drops the call. */
+#ifdef TA_OPS_NO_PREPARE
+#define TA__RT_PATCHES 0
+#else
+#define TA__RT_PATCHES 1
+#endif
+
 ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
     if (!rt || rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "invoke before init");
     /* poison tables exist only from the work-block path (an init table
@@ -732,17 +741,14 @@ ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
     if (poison) poison->poison_start(rt);
     /* with control flow: subgraph 0's ops here, the others through the host */
     const ta__op_host *host = ta__rt_flow_host(rt);
-    uint32_t ps = 0;
-    (void)ps;
-    for (uint32_t o = 0, slot = 0, sslot = 0, n = ta__rt_main_ops(rt); o < n; o++) {
-#ifndef TA_OPS_NO_PREPARE /* only the work-block path plans stages (op.h: TA__OP_BANDED) */
-        if (ps < rt->patch.n_stages && (int32_t)o == rt->patch.stages[ps].first_op) { /* patch.h: band by band */
+    for (uint32_t o = 0, slot = 0, sslot = 0, ps = 0, n = ta__rt_main_ops(rt); o < n; o++) {
+        if (TA__RT_PATCHES && ps < rt->patch.n_stages && (int32_t)o == rt->patch.stages[ps].first_op) {
+            /* patch.h: band by band */
             ta_status st = ta__rt_patch_invoke(rt, &rt->patch.stages[ps++], poison, &slot, diag);
             if (st) return st;
             o = (uint32_t)rt->patch.stages[ps - 1].last_op;
             continue;
         }
-#endif
         const int32_t step = ta__rt_op_step(rt, o);
         if (poison) poison->poison_fill(rt, step);
         const uint8_t *rec = ta__rt_op_record(rt, o);
