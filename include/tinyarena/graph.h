@@ -254,6 +254,10 @@ typedef struct ta_op_options {
     /* VAR_HANDLE: the variable's container and shared name (NUL-terminated,
      * owned by the model bytes or the caller; NULL when absent) */
     const char *container, *shared_name;
+    /* The op runs in a patch stage (patch.h): no rewrite writes its output
+     * over an input's buffer (INPLACE), since band by band the input's
+     * rows are still read by later bands.  Never set by a reader. */
+    bool patch_apart;
 } ta_op_options;
 
 typedef struct ta_op {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "tinyarena/patch.h"
+#include "graph/patch_int.h"
 
 static const ta_op *op_at(const ta_graph *g, uint32_t o) { return ta_graph_op(g, 0, o); }
 
@@ -92,73 +92,24 @@ static int32_t group_of(const ta_graph *g, const int32_t *buffer_of, int32_t loc
     return buffer_of ? buffer_of[gi] : gi;
 }
 
-/* Op k's output, read by op k + 1 alone (once, as its input 0), not a graph
- * output, and in a buffer of its own: an intermediate a band can shrink. */
-static bool private_link(const ta_graph *g, const int32_t *buffer_of, uint32_t k) {
-    const ta_subgraph *sg = &g->subgraphs[0];
-    const int32_t t = op_at(g, k)->outputs[0];
-    const ta_tensor *tt = tensor_at(g, t);
-    if (op_at(g, k + 1)->inputs[0] != t || (tt->flags & (TA_TENSOR_OUTPUT | TA_TENSOR_CONST | TA_TENSOR_VARIABLE)))
-        return false;
-    uint32_t reads = 0;
-    for (uint32_t i = 0; i < sg->n_ops; i++) {
-        const ta_op *o = op_at(g, i);
-        for (uint32_t j = 0; j < o->n_inputs; j++) reads += o->inputs[j] == t;
-        for (uint32_t j = 0; j < o->n_intermediates; j++) reads += o->intermediates[j] == t;
-    }
-    if (reads != 1 || op_at(g, k)->n_outputs != 1) return false;
-    if (!buffer_of) return true;
-    const int32_t gi = (int32_t)sg->tensor_base + t;
-    if (buffer_of[gi] != gi) return false;
-    for (uint32_t u = 0; u < g->n_tensors; u++)
-        if (buffer_of[u] == gi && (int32_t)u != gi) return false;
-    return true;
-}
-
-int32_t ta_patch_chain(const ta_graph *g, const int32_t *buffer_of, int32_t first, int ignore_marks) {
-    if (!g || g->n_subgraphs < 1 || first < 0) return -1;
-    const uint32_t n = g->subgraphs[0].n_ops;
-    int32_t last = -1;
-    for (uint32_t k = (uint32_t)first; k < n && k < (uint32_t)first + TA_PATCH_MAX_OPS; k++) {
-        ta_patch_rows r;
-        const ta_op *o = op_at(g, k);
-        if (ta_patch_op_rows(g, k, &r, NULL) != TA_OK || (o->opt.in_place && !ignore_marks)) break;
-        if (k == (uint32_t)first) {
-            const ta_tensor *in = tensor_at(g, o->inputs[0]);
-            if (in->flags & (TA_TENSOR_CONST | TA_TENSOR_VARIABLE)) break;
-        } else if (!private_link(g, buffer_of, k - 1)) {
-            break;
-        }
-        last = (int32_t)k;
-    }
-    return last > first ? last : -1;
-}
-
-/* The rows of every stage op's output a band computes: for band b of the
- * stage output, rows[k] = [lo, hi) of op k's output (k = 0 .. last). */
-static void band_rows(const ta_patch_rows *geo, int32_t last, int32_t bands, int32_t b, int32_t (*rows)[2]) {
-    ta_patch_band(geo[last].out_h, bands, b, &rows[last][0], &rows[last][1]);
-    for (int32_t k = last; k > 0; k--) {
-        int32_t pad;
-        ta_patch_in_rows(&geo[k], rows[k][0], rows[k][1], &rows[k - 1][0], &rows[k - 1][1], &pad);
-    }
-}
-
-/* Per intermediate k < last, the most rows any band holds; the extra MACs. */
-static uint64_t stage_shape(const ta_patch_rows *geo, const uint64_t *row_macs, int32_t last, int32_t bands,
+/* Per stage op k, the most rows any band holds of its output; the extra
+ * MACs (every band's rows minus the layer's, times the MACs per row). */
+static uint64_t stage_shape(const ta_patch_dag_op *dag, const uint64_t *row_macs, int32_t n, int32_t bands,
                             int32_t *max_rows) {
     int32_t rows[TA_PATCH_MAX_OPS][2];
     uint64_t extra = 0;
-    for (int32_t k = 0; k <= last; k++) max_rows[k] = 0;
+    for (int32_t k = 0; k < n; k++) max_rows[k] = 0;
     for (int32_t b = 0; b < bands; b++) {
-        band_rows(geo, last, bands, b, rows);
-        for (int32_t k = 0; k <= last; k++) {
-            const int32_t h = rows[k][1] - rows[k][0];
+        int32_t o0, o1;
+        ta_patch_band(dag[n - 1].geo.out_h, bands, b, &o0, &o1);
+        ta_patch_dag_rows(dag, n, o0, o1, rows);
+        for (int32_t k = 0; k < n; k++) {
+            const int32_t h = rows[k][1] > rows[k][0] ? rows[k][1] - rows[k][0] : 0;
             if (h > max_rows[k]) max_rows[k] = h;
             extra += (uint64_t)h * row_macs[k];
         }
     }
-    for (int32_t k = 0; k <= last; k++) extra -= (uint64_t)geo[k].out_h * row_macs[k];
+    for (int32_t k = 0; k < n; k++) extra -= (uint64_t)dag[k].geo.out_h * row_macs[k];
     return extra;
 }
 
@@ -174,50 +125,92 @@ static int64_t request_of(const int32_t *map, const ta_buffer_origin *origin, si
  * an intermediate (shrunk), a stage's output. */
 enum { R_IN = 1, R_MID = 2, R_OUT = 4 };
 
-static ta_status geometry(const ta_graph *g, int32_t first, int32_t last, ta_patch_rows *geo, uint64_t *rm) {
-    for (int32_t k = first; k <= last; k++)
-        if (ta_patch_op_rows(g, (uint32_t)k, &geo[k - first], &rm[k - first]) != TA_OK) return TA_E_BAD_REQUEST;
+/* The stage's DAG (patch.h), each op's MACs per output row and the
+ * tensors it reads by rows.  masks (or NULL): per op, which stages start
+ * there (ta__patch_stage_mask), computed once per search. */
+static ta_status geometry(const ta_graph *g, const int32_t *buffer_of, const uint64_t *masks, int32_t first,
+                          int32_t last, ta_patch_dag_op *dag, uint64_t *rm, int32_t (*in)[2]) {
+    if (first < 0 || last <= first || last - first >= TA_PATCH_MAX_OPS || (uint32_t)last >= g->subgraphs[0].n_ops)
+        return TA_E_BAD_REQUEST;
+    const uint64_t m = masks ? masks[first] : ta__patch_stage_mask(g, buffer_of, first, 0);
+    if (!(m >> (last - first) & 1) || !ta__patch_dag_fill(g, first, last, dag)) return TA_E_BAD_REQUEST;
+    for (int32_t k = first; k <= last; k++) {
+        ta_patch_rows r;
+        int32_t n_in;
+        if (ta_patch_op_node(g, (uint32_t)k, &r, in[k - first], &n_in, &rm[k - first]) != TA_OK)
+            return TA_E_BAD_REQUEST;
+    }
     return TA_OK;
 }
 
-/* Applies one stage to the requests and the roles: each intermediate's
- * request shrinks to its largest band, the stage input lives to the last
- * stage op, the stage output from the step before the first (band b's rows
- * must survive band b + 1's first ops).  TA_E_BAD_REQUEST when the stage is
- * not one of g or meets a buffer another stage shrank. */
-static ta_status transform(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_patch_stage *st,
-                           ta_request *reqs, const ta_buffer_origin *origin, const int32_t *map, size_t n_req,
-                           uint8_t *role) {
-    ta_patch_rows geo[TA_PATCH_MAX_OPS];
-    uint64_t rm[TA_PATCH_MAX_OPS];
+/* A stage's shape: its DAG, the tensors its ops read by rows, the most
+ * rows each op's band holds. */
+typedef struct {
+    ta_patch_dag_op dag[TA_PATCH_MAX_OPS];
+    int32_t in[TA_PATCH_MAX_OPS][2];
     int32_t max_rows[TA_PATCH_MAX_OPS];
-    const int32_t first = st->first_op, last = st->last_op, n = last - first;
-    if (first < 0 || n < 1 || n >= TA_PATCH_MAX_OPS || st->bands < 2 || st->bands > TA_PATCH_MAX_BANDS ||
-        geometry(g, first, last, geo, rm) || st->bands > geo[n].out_h)
+} shape_t;
+
+static ta_status shape_of(const ta_graph *g, const int32_t *buffer_of, const uint64_t *masks, const ta_patch_stage *st,
+                          shape_t *sh) {
+    uint64_t rm[TA_PATCH_MAX_OPS];
+    const int32_t first = st->first_op, last = st->last_op, n = last - first + 1;
+    if (first < 0 || n < 2 || n > TA_PATCH_MAX_OPS || st->bands < 2 || st->bands > TA_PATCH_MAX_BANDS ||
+        geometry(g, buffer_of, masks, first, last, sh->dag, rm, sh->in) || st->bands > sh->dag[n - 1].geo.out_h)
         return TA_E_BAD_REQUEST;
-    stage_shape(geo, rm, n, st->bands, max_rows);
+    stage_shape(sh->dag, rm, n, st->bands, sh->max_rows);
+    return TA_OK;
+}
+
+/* Applies one stage (its shape sh) to the requests and the roles: each
+ * intermediate's request shrinks to its largest band, the stage inputs
+ * (every tensor a stage op reads by rows from outside the stage) live to
+ * the last stage op, the stage output from the first op's step (band b's
+ * rows must survive band b + 1's ops).  TA_E_BAD_REQUEST when the stage
+ * meets a buffer another stage shrank. */
+static ta_status apply_shape(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_patch_stage *st,
+                             const shape_t *sh, ta_request *reqs, const ta_buffer_origin *origin, const int32_t *map,
+                             size_t n_req, uint8_t *role) {
+    const int32_t first = st->first_op, last = st->last_op, n = last - first + 1;
+    const ta_patch_dag_op *dag = sh->dag;
     const uint32_t ob = g->subgraphs[0].op_base;
     const int32_t s_first = lt->op_step[ob + (uint32_t)first], s_last = lt->op_step[ob + (uint32_t)last];
     if (s_first < 1 || s_last < s_first) return TA_E_BAD_REQUEST;
-    const int64_t ri = request_of(map, origin, n_req, group_of(g, buffer_of, op_at(g, (uint32_t)first)->inputs[0]));
     const int64_t ro = request_of(map, origin, n_req, group_of(g, buffer_of, op_at(g, (uint32_t)last)->outputs[0]));
-    if (ri < 0 || ro < 0 || ri == ro || (role[ri] & R_MID) || (role[ro] & R_MID)) return TA_E_BAD_REQUEST;
-    for (int32_t k = 0; k < n; k++) {
+    if (ro < 0 || (role[ro] & R_MID)) return TA_E_BAD_REQUEST;
+    for (int32_t k = 0; k + 1 < n; k++) {
         const int32_t t = op_at(g, (uint32_t)(first + k))->outputs[0];
         const int64_t r = request_of(map, origin, n_req, group_of(g, buffer_of, t));
-        if (r < 0 || r == ri || r == ro || role[r]) return TA_E_BAD_REQUEST;
+        if (r < 0 || r == ro || role[r]) return TA_E_BAD_REQUEST;
+        role[r] |= R_MID; /* marked as it goes: two intermediates in one buffer fail */
     }
-    for (int32_t k = 0; k < n; k++) {
+    for (int32_t k = 0; k < n; k++)
+        for (int32_t j = 0; j < dag[k].n_src; j++) {
+            const ta_tensor *x = tensor_at(g, sh->in[k][j]);
+            if (dag[k].src[j] >= 0 || !x || (x->flags & TA_TENSOR_CONST)) continue;
+            const int64_t ri = request_of(map, origin, n_req, group_of(g, buffer_of, sh->in[k][j]));
+            if (ri < 0 || ri == ro || (role[ri] & R_MID)) return TA_E_BAD_REQUEST;
+            role[ri] |= R_IN;
+            if (reqs[ri].last < s_last) reqs[ri].last = s_last;
+        }
+    for (int32_t k = 0; k + 1 < n; k++) {
         const int32_t t = op_at(g, (uint32_t)(first + k))->outputs[0];
         const int64_t r = request_of(map, origin, n_req, group_of(g, buffer_of, t));
-        reqs[r].size = tensor_at(g, t)->bytes / (size_t)geo[k].out_h * (size_t)max_rows[k];
-        role[r] |= R_MID;
+        reqs[r].size = tensor_at(g, t)->bytes / (size_t)dag[k].geo.out_h * (size_t)sh->max_rows[k];
     }
-    role[ri] |= R_IN;
     role[ro] |= R_OUT;
-    if (reqs[ri].last < s_last) reqs[ri].last = s_last;
-    if (reqs[ro].first > s_first - 1) reqs[ro].first = s_first - 1;
+    if (reqs[ro].first > s_first) reqs[ro].first = s_first;
     return TA_OK;
+}
+
+/* Applies one stage (see apply_shape); TA_E_BAD_REQUEST too when the stage
+ * is not one of g. */
+static ta_status transform(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const uint64_t *masks,
+                           const ta_patch_stage *st, ta_request *reqs, const ta_buffer_origin *origin, const int32_t *map,
+                           size_t n_req, uint8_t *role) {
+    shape_t sh;
+    if (shape_of(g, buffer_of, masks, st, &sh)) return TA_E_BAD_REQUEST;
+    return apply_shape(g, lt, buffer_of, st, &sh, reqs, origin, map, n_req, role);
 }
 
 /* A relation survives the stages unless it reads a stage input or an
@@ -226,10 +219,32 @@ static bool relation_kept(const uint8_t *role, const ta_overlap *o) {
     return !((role[o->x] & (R_IN | R_MID)) || role[o->y]);
 }
 
+/* One stage on its own, for the interval search: its extra MACs and the
+ * most live bytes over its steps (the step before its first op to its
+ * last) with it applied. */
+typedef struct {
+    int32_t first, last, bands;
+    size_t top;
+    uint64_t extra;
+} cand_t;
+
+/* The candidates at most in the work block (the rest are not searched). */
+#define K_MAX_CANDS 16384
+static size_t max_cands(size_t ops) { return ops * 256 < K_MAX_CANDS ? ops * 256 : K_MAX_CANDS; }
+
+/* The interval search's work: two live profiles, f and via, candidates. */
+static size_t search_bytes(size_t ns, size_t ops) {
+    return 2 * ns * sizeof(size_t) + (ops + 1) * (sizeof(uint64_t) + sizeof(int32_t)) + 16 +
+           max_cands(ops) * sizeof(cand_t);
+}
+
 size_t ta_patch_work_bytes(const ta_graph *g, size_t n_req, int32_t n_steps) {
     const size_t ns = n_steps > 0 ? (size_t)n_steps : 0;
-    return n_req * sizeof(ta_request) + n_req + (ns + 1) * sizeof(size_t) + (g ? g->n_tensors : 0) * sizeof(int32_t) +
-           2 * sizeof(ta_patch_plan) + 64;
+    const size_t ops = g && g->n_subgraphs ? g->subgraphs[0].n_ops : 0;
+    return n_req * sizeof(ta_request) + n_req + ns + (ns + 1) * sizeof(size_t) +
+           (g ? g->n_tensors : 0) * sizeof(int32_t) + 2 * sizeof(ta_patch_plan) + 64 + ops * sizeof(uint64_t) + 16 +
+           n_req * (sizeof(ta_request) + 1) +
+           search_bytes(ns, ops);
 }
 
 /* A trial set: the chosen stages minus those inside [first, last], plus
@@ -271,7 +286,7 @@ static bool cost_less(const cost_t *a, const cost_t *b) {
  * kept relation's pair counted as its union at the step they meet (as
  * runtime_build.c's lower bound). */
 static size_t peak(const ta_request *reqs, size_t n_req, const ta_overlap *ov, size_t n_ov, const uint8_t *role,
-                   int32_t n_steps, size_t *delta, uint64_t *at_peak) {
+                   int32_t n_steps, size_t *delta, uint64_t *at_peak, uint8_t *mark) {
     const size_t ns = n_steps > 0 ? (size_t)n_steps : 0;
     memset(delta, 0, (ns + 1) * sizeof *delta);
     for (size_t i = 0; i < n_req; i++) {
@@ -301,6 +316,10 @@ static size_t peak(const ta_request *reqs, size_t n_req, const ta_overlap *ov, s
         if (live == best) count++;
     }
     *at_peak = count;
+    if (mark) { /* the steps at the peak */
+        size_t live = 0;
+        for (size_t s = 0; s < ns; s++) live += delta[s], mark[s] = live == best;
+    }
     return best;
 }
 
@@ -319,40 +338,83 @@ typedef struct {
     size_t *delta;
     const int32_t *map;
     uint8_t *role;
+    uint8_t *at_peak; /* per step: at the current set's peak */
+    uint64_t *masks;  /* per op: the stages starting there (ta__patch_stage_mask) */
+    ta_request *cur_reqs; /* the requests and roles with the current set applied */
+    uint8_t *cur_role;
 } search_t;
 
+/* The cost of a stage set: its requests transformed, their peak (false:
+ * the set is not valid). */
+static bool set_cost(const search_t *S, const ta_patch_plan *set, cost_t *c, uint8_t *mark) {
+    memcpy(S->tmp, S->reqs, S->n_req * sizeof *S->tmp);
+    memset(S->role, 0, S->n_req);
+    for (uint32_t i = 0; i < set->n_stages; i++)
+        if (transform(S->g, S->lt, S->buffer_of, S->masks, &set->stages[i], S->tmp, S->origin, S->map, S->n_req,
+                      S->role))
+            return false;
+    c->extra = set->extra_macs;
+    c->peak = peak(S->tmp, S->n_req, S->ov, S->n_ov, S->role, S->lt->n_steps, S->delta, &c->at_peak, mark);
+    return true;
+}
+
+/* The cost of the set whose requests and roles are from (from_reqs,
+ * from_role) plus stage st of shape sh, extra its MACs in all. */
+static bool cost_plus(const search_t *S, const ta_request *from_reqs, const uint8_t *from_role, const ta_patch_stage *st,
+                      const shape_t *sh, uint64_t extra, cost_t *c) {
+    memcpy(S->tmp, from_reqs, S->n_req * sizeof *S->tmp);
+    if (from_role) memcpy(S->role, from_role, S->n_req);
+    else memset(S->role, 0, S->n_req);
+    if (apply_shape(S->g, S->lt, S->buffer_of, st, sh, S->tmp, S->origin, S->map, S->n_req, S->role)) return false;
+    c->extra = extra;
+    c->peak = peak(S->tmp, S->n_req, S->ov, S->n_ov, S->role, S->lt->n_steps, S->delta, &c->at_peak, NULL);
+    return true;
+}
+
 /* Greedy over stage sets under an extra-MAC cap: each round tries every
- * chain and band count as a new stage (replacing the chosen stages inside
- * it: a longer chain or other bands), and keeps the set with the lowest
- * peak -- at an equal peak, fewer steps at it, then fewer extra MACs --
- * while that improves.  *cur (empty on entry) gets the set; returns its
- * cost (start's when none helps). */
+ * stage (ta_patch_stage_ends) and band count as a new stage (replacing the
+ * chosen stages inside it: a longer stage or other bands), and keeps the
+ * set with the lowest peak -- at an equal peak, fewer steps at it, then
+ * fewer extra MACs -- while that improves.  A stage changes the live bytes
+ * only over its steps (the step before its first op to its last), so only
+ * stages spanning a step at the current peak are tried; and of the band
+ * counts with one largest band (ceil(rows / bands)) only the smallest, the
+ * one with the fewest halos.  *cur (empty on entry) gets the set; returns
+ * its cost (start's when none helps). */
 static cost_t greedy(const search_t *S, double cap, cost_t best, ta_patch_plan *cur) {
     const ta_graph *g = S->g;
+    const uint32_t ob = g->subgraphs[0].op_base;
+    const int32_t ns = S->lt->n_steps;
     for (int round = 0; round < 4 * TA_PATCH_MAX_STAGES; round++) {
+        cost_t now;
+        if (!set_cost(S, cur, &now, S->at_peak)) break;
+        memcpy(S->cur_reqs, S->tmp, S->n_req * sizeof *S->tmp);
+        memcpy(S->cur_role, S->role, S->n_req);
         ta_patch_stage pick = {-1, -1, 0, 0};
         cost_t pick_cost = best;
         for (int32_t first = 0; first < (int32_t)g->subgraphs[0].n_ops; first++) {
-            const int32_t top = ta_patch_chain(g, S->buffer_of, first, 0);
-            ta_patch_rows geo[TA_PATCH_MAX_OPS];
-            uint64_t rm[TA_PATCH_MAX_OPS];
-            if (top < 0 || geometry(g, first, top, geo, rm)) continue;
-            for (int32_t last = first + 1; last <= top; last++) {
-                const int32_t n = last - first;
-                for (int32_t bands = 2; bands <= TA_PATCH_MAX_BANDS && bands <= geo[n].out_h; bands++) {
-                    int32_t mr[TA_PATCH_MAX_OPS];
-                    const ta_patch_stage cand = {first, last, bands, stage_shape(geo, rm, n, bands, mr)};
+            int32_t lasts[TA_PATCH_MAX_OPS], nl = 0;
+            for (int32_t i = 1; i < TA_PATCH_MAX_OPS; i++)
+                if (S->masks[first] >> i & 1) lasts[nl++] = first + i;
+            const int32_t s0 = S->lt->op_step[ob + (uint32_t)first] - 1;
+            for (int32_t li = 0; li < nl; li++) {
+                const int32_t last = lasts[li], n = last - first + 1, s1 = S->lt->op_step[ob + (uint32_t)last];
+                bool spans = false;
+                for (int32_t s = s0 < 0 ? 0 : s0; s <= s1 && s < ns && !spans; s++) spans = S->at_peak[s];
+                shape_t sh;
+                uint64_t rm[TA_PATCH_MAX_OPS];
+                if (!spans || geometry(g, S->buffer_of, S->masks, first, last, sh.dag, rm, sh.in)) continue;
+                const int32_t h = sh.dag[n - 1].geo.out_h;
+                for (int32_t bands = 2; bands <= TA_PATCH_MAX_BANDS && bands <= h; bands++) {
+                    if (bands > 2 && (h + bands - 1) / bands == (h + bands - 2) / (bands - 1)) continue;
+                    const ta_patch_stage cand = {first, last, bands, stage_shape(sh.dag, rm, n, bands, sh.max_rows)};
                     if (!trial_set(cur, &cand, S->trial) || (double)S->trial->extra_macs > cap) continue;
-                    memcpy(S->tmp, S->reqs, S->n_req * sizeof *S->tmp);
-                    memset(S->role, 0, S->n_req);
-                    bool ok = true;
-                    for (uint32_t i = 0; ok && i < S->trial->n_stages; i++)
-                        ok = transform(g, S->lt, S->buffer_of, &S->trial->stages[i], S->tmp, S->origin, S->map,
-                                       S->n_req, S->role) == TA_OK;
-                    if (!ok) continue;
-                    cost_t c = {0, 0, S->trial->extra_macs};
-                    c.peak = peak(S->tmp, S->n_req, S->ov, S->n_ov, S->role, S->lt->n_steps, S->delta, &c.at_peak);
-                    if (cost_less(&c, &pick_cost)) {
+                    cost_t c = {0, 0, 0};
+                    /* a stage beside the chosen ones goes on top of them */
+                    const bool okc = S->trial->n_stages == cur->n_stages + 1
+                                         ? cost_plus(S, S->cur_reqs, S->cur_role, &cand, &sh, S->trial->extra_macs, &c)
+                                         : set_cost(S, S->trial, &c, NULL);
+                    if (okc && cost_less(&c, &pick_cost)) {
                         pick = cand;
                         pick_cost = c;
                     }
@@ -366,6 +428,120 @@ static cost_t greedy(const search_t *S, double cap, cost_t best, ta_patch_plan *
     return best;
 }
 
+
+/* Live bytes per step of the last set_cost (its delta array). */
+static void live_of(const search_t *S, size_t *live) {
+    size_t v = 0;
+    for (int32_t s = 0; s < S->lt->n_steps; s++) live[s] = v += S->delta[s];
+}
+
+/* Every stage and band count (as the greedy tries them) on its own, within
+ * the cap, lowering the live bytes of its steps below the peak `base`;
+ * ordered by first op.  Returns their count. */
+static size_t candidates(const search_t *S, double cap, size_t base, size_t *live, cand_t *out, size_t room) {
+    const ta_graph *g = S->g;
+    const uint32_t ob = g->subgraphs[0].op_base;
+    size_t nc = 0;
+    for (int32_t first = 0; first < (int32_t)g->subgraphs[0].n_ops; first++) {
+        int32_t lasts[TA_PATCH_MAX_OPS], nl = 0;
+        for (int32_t i = 1; i < TA_PATCH_MAX_OPS; i++)
+            if (S->masks[first] >> i & 1) lasts[nl++] = first + i;
+        const int32_t s0 = S->lt->op_step[ob + (uint32_t)first] - 1;
+        for (int32_t li = 0; li < nl; li++) {
+            const int32_t last = lasts[li], n = last - first + 1, s1 = S->lt->op_step[ob + (uint32_t)last];
+            shape_t sh;
+            uint64_t rm[TA_PATCH_MAX_OPS];
+            if (s0 < 0 || s1 >= S->lt->n_steps || geometry(g, S->buffer_of, S->masks, first, last, sh.dag, rm, sh.in))
+                continue;
+            const int32_t h = sh.dag[n - 1].geo.out_h;
+            size_t best_top = base; /* per (first, last): only band counts that lower the top */
+            for (int32_t bands = 2; bands <= TA_PATCH_MAX_BANDS && bands <= h && nc < room; bands++) {
+                if (bands > 2 && (h + bands - 1) / bands == (h + bands - 2) / (bands - 1)) continue;
+                const ta_patch_stage st = {first, last, bands, stage_shape(sh.dag, rm, n, bands, sh.max_rows)};
+                if ((double)st.extra_macs > cap) break; /* more bands: more halos */
+                cost_t c;
+                if (!cost_plus(S, S->reqs, NULL, &st, &sh, st.extra_macs, &c)) continue;
+                live_of(S, live);
+                size_t top = 0;
+                for (int32_t s = s0; s <= s1; s++)
+                    if (live[s] > top) top = live[s];
+                if (top >= best_top) continue;
+                best_top = top;
+                out[nc++] = (cand_t){first, last, bands, top, st.extra_macs};
+            }
+        }
+    }
+    return nc;
+}
+
+/* The interval search: the fewest extra MACs of disjoint stages keeping
+ * every step's live bytes at most p, each op's step either in a stage
+ * whose own top is at most p or at most p layer by layer (base_live);
+ * f[i]: the least MACs for ops before i, via[i]: the candidate ending
+ * there (-1: op i - 1 runs layer by layer).  Returns f[n_ops]. */
+static uint64_t intervals(const search_t *S, const cand_t *c, size_t nc, const size_t *base_live, size_t p,
+                          uint64_t *f, int32_t *via) {
+    const ta_graph *g = S->g;
+    const uint32_t n = g->subgraphs[0].n_ops, ob = g->subgraphs[0].op_base;
+    for (uint32_t i = 0; i <= n; i++) f[i] = UINT64_MAX, via[i] = -2;
+    f[0] = 0;
+    size_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const bool reach = f[i] != UINT64_MAX;
+        const int32_t s = S->lt->op_step[ob + i];
+        if (reach && (s < 0 || base_live[s] <= p) && f[i] < f[i + 1]) f[i + 1] = f[i], via[i + 1] = -1;
+        for (; k < nc && c[k].first == (int32_t)i; k++)
+            if (reach && c[k].top <= p && f[i] + c[k].extra < f[c[k].last + 1])
+                f[c[k].last + 1] = f[i] + c[k].extra, via[c[k].last + 1] = (int32_t)k;
+    }
+    return f[n];
+}
+
+/* The smallest peak the interval search reaches within the cap (binary
+ * search over it), as a stage set in *out (false: none below base). */
+static bool interval_search(const search_t *S, double cap, size_t base, void *mem, ta_patch_plan *out) {
+    const ta_graph *g = S->g;
+    const uint32_t n = g->subgraphs[0].n_ops;
+    const size_t ns = S->lt->n_steps > 0 ? (size_t)S->lt->n_steps : 0;
+    size_t *base_live = mem, *live = base_live + ns;
+    uint64_t *f = (uint64_t *)(live + ns);
+    int32_t *via = (int32_t *)(f + n + 1);
+    cand_t *c = (cand_t *)ta__align_up((uintptr_t)(via + n + 1), 8);
+    ta_patch_plan none;
+    memset(&none, 0, sizeof none);
+    cost_t b0;
+    if (!ns || !set_cost(S, &none, &b0, NULL)) return false;
+    live_of(S, base_live);
+    const size_t nc = candidates(S, cap, base, live, c, max_cands(n));
+    if (!nc) return false;
+    size_t lo = 0, hi = base;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if ((double)intervals(S, c, nc, base_live, mid, f, via) <= cap) hi = mid;
+        else lo = mid + 1;
+    }
+    if (lo >= base || (double)intervals(S, c, nc, base_live, lo, f, via) > cap) return false;
+    memset(out, 0, sizeof *out);
+    for (int32_t i = (int32_t)n; i > 0;) {
+        if (via[i] < -1) return false;
+        if (via[i] == -1) {
+            i--;
+            continue;
+        }
+        const cand_t *k = &c[via[i]];
+        if (out->n_stages >= TA_PATCH_MAX_STAGES) return false;
+        out->stages[out->n_stages++] = (ta_patch_stage){k->first, k->last, k->bands, k->extra};
+        out->extra_macs += k->extra;
+        i = k->first;
+    }
+    for (uint32_t a = 0, z = out->n_stages; a + 1 < z; a++, z--) { /* into op order */
+        const ta_patch_stage t = out->stages[a];
+        out->stages[a] = out->stages[z - 1];
+        out->stages[z - 1] = t;
+    }
+    return out->n_stages > 0;
+}
+
 ta_status ta_patch_choose(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of, const ta_request *reqs,
                           const ta_buffer_origin *origin, size_t n_req, const ta_overlap *ov, size_t n_ov,
                           uint32_t overhead_pct, void *work, size_t work_bytes, ta_patch_plan *out, ta_diag *diag) {
@@ -375,31 +551,52 @@ ta_status ta_patch_choose(const ta_graph *g, const ta_lifetimes *lt, const int32
     if (work_bytes < ta_patch_work_bytes(g, n_req, lt->n_steps) || !work)
         return ta_diag_set(diag, TA_E_NO_MEMORY, "patch: work block too small");
     ta_patch_plan *trial = (ta_patch_plan *)(void *)ta__align_up((uintptr_t)work, 8), *cur = trial + 1;
-    search_t S = {g, lt, buffer_of, reqs, origin, n_req, ov, n_ov, trial, (ta_request *)(cur + 1), NULL, NULL, NULL};
+    search_t S = {g, lt, buffer_of, reqs, origin, n_req, ov, n_ov, trial, (ta_request *)(cur + 1), NULL, NULL, NULL,
+                  NULL, NULL, NULL, NULL};
     S.delta = (size_t *)(S.tmp + n_req);
     int32_t *map = (int32_t *)(S.delta + ((lt->n_steps > 0 ? (size_t)lt->n_steps : 0) + 1));
     S.map = map;
     S.role = (uint8_t *)(map + g->n_tensors);
+    S.at_peak = S.role + n_req;
+    const uint32_t n_ops = g->n_subgraphs ? g->subgraphs[0].n_ops : 0;
+    S.masks = (uint64_t *)ta__align_up((uintptr_t)(S.at_peak + (lt->n_steps > 0 ? lt->n_steps : 0)), 8);
+    for (uint32_t o = 0; o < n_ops; o++) S.masks[o] = ta__patch_stage_mask(g, buffer_of, (int32_t)o, 0);
+    S.cur_reqs = (ta_request *)(void *)(S.masks + n_ops);
+    S.cur_role = (uint8_t *)(S.cur_reqs + n_req);
     /* the request of every tensor's buffer, looked up once */
     for (uint32_t t = 0; t < g->n_tensors; t++) map[t] = -1;
     for (size_t i = 0; i < n_req; i++)
         if (origin[i].kind == TA_BUFFER_TENSOR && origin[i].index < g->n_tensors) map[origin[i].index] = (int32_t)i;
     memset(S.role, 0, n_req);
     cost_t base = {0, 0, 0};
-    base.peak = peak(reqs, n_req, ov, n_ov, S.role, lt->n_steps, S.delta, &base.at_peak);
+    base.peak = peak(reqs, n_req, ov, n_ov, S.role, lt->n_steps, S.delta, &base.at_peak, NULL);
     out->macs = graph_macs(g);
     out->bytes_before = out->bytes_after = base.peak;
     if (!overhead_pct || !out->macs || g->n_subgraphs < 1) return TA_OK;
     /* The greedy spends its budget on the first stage that lowers the peak
      * most, which can leave nothing for the next: it runs under the cap and
-     * under fractions of it, and the best set wins (every one is within the
+     * under fractions of it; the interval search finds the set of disjoint
+     * stages with the lowest peak it can see stage by stage, and the greedy
+     * then goes on from it.  The best set wins (every one is within the
      * cap). */
-    static const double k_fraction[] = {1.0, 0.75, 0.5, 0.35, 0.25};
+    const double cap = (double)overhead_pct * (double)out->macs / 100.0;
+    static const double k_fraction[] = {1.0, 0.5};
     cost_t best = base;
-    for (size_t f = 0; f < sizeof k_fraction / sizeof k_fraction[0]; f++) {
+    for (size_t f = 0; f <= sizeof k_fraction / sizeof k_fraction[0]; f++) {
         memset(cur, 0, sizeof *cur);
-        const cost_t c = greedy(&S, k_fraction[f] * (double)overhead_pct * (double)out->macs / 100.0, base, cur);
-        if (cur->n_stages && cost_less(&c, &best)) {
+        cost_t start = base;
+        double cf = cap;
+        if (f == 0) { /* the interval search's set, then the greedy from it */
+            void *mem = (void *)ta__align_up((uintptr_t)(S.cur_role + n_req), 8);
+            if (!interval_search(&S, cap, base.peak, mem, cur) || !set_cost(&S, cur, &start, NULL)) {
+                memset(cur, 0, sizeof *cur);
+                start = base;
+            }
+        } else {
+            cf = k_fraction[f - 1] * cap;
+        }
+        const cost_t c = greedy(&S, cf, start, cur);
+        if (cur->n_stages && c.peak < base.peak && cost_less(&c, &best)) {
             best = c;
             out->n_stages = cur->n_stages;
             memcpy(out->stages, cur->stages, sizeof out->stages);
@@ -418,8 +615,7 @@ ta_status ta_patch_apply(const ta_graph *g, const ta_lifetimes *lt, const int32_
     memset(role, 0, n_req);
     for (uint32_t i = 0; i < p->n_stages; i++) {
         const ta_patch_stage *s = &p->stages[i];
-        if (s->last_op > ta_patch_chain(g, buffer_of, s->first_op, 0) ||
-            transform(g, lt, buffer_of, s, reqs, origin, NULL, n_req, role))
+        if (transform(g, lt, buffer_of, NULL, s, reqs, origin, NULL, n_req, role))
             return ta_diag_set(diag, TA_E_BAD_REQUEST, "patch: ops %d..%d in %d bands is not a stage of this graph",
                                s->first_op, s->last_op, s->bands);
     }

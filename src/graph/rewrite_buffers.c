@@ -222,7 +222,7 @@ ta_status ta_rewrite_buffers_at(const ta_graph *g, const ta_lifetimes *lt, uint3
             }
         } else if (reshape) {
             if (flags & TA_REWRITE_ALIAS) join = op->inputs[0];
-        } else if (flags & TA_REWRITE_INPLACE) {
+        } else if ((flags & TA_REWRITE_INPLACE) && !op->opt.patch_apart) {
             for (uint32_t i = 0; i < op->n_inputs && join < 0; i++) {
                 if (!ta__rw_inplace_candidate(g, inplace, op, i)) continue;
                 const int32_t r = buffer_of[base + (uint32_t)op->inputs[i]] - (int32_t)base;

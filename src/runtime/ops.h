@@ -118,7 +118,8 @@ ta_status ta__op_invoke_host(const ta_op_list *ops, const void *rec, void *const
 bool ta__op_needs_host(const ta_op_list *ops, const void *rec);
 
 /* Patch-based execution (patch.h, runtime_patch.c).  A record whose op can
- * run on a band of output rows (CONV_2D, DEPTHWISE_CONV_2D, the 2-D pools):
+ * run on a band of output rows (CONV_2D, DEPTHWISE_CONV_2D, the 2-D pools;
+ * the elementwise ops below):
  * true and its rows along H (*rows: in_h, out_h, stride, pad, dilation,
  * taps, as prepare decided them) and the bytes of one input and output row
  * (*in_row, *out_row); false for any other op.  ta__op_invoke_band runs it
@@ -129,6 +130,14 @@ typedef struct ta__op_band_call {
     const void *in;
     void *out;
     int32_t in_h, out_h, pad;
+    /* elementwise ops (ADD, SUB, MUL, RELU-type, LOGISTIC, TANH, SILU):
+     * input 1's rows (binary ops) and the whole output's rows, of which the
+     * band is out_h (in_h = out_h, pad 0).  Their ta__op_band_rows gives
+     * in_h = out_h = the rows when the record knows them, else 0 (unary
+     * ops: the stage finds them from its other ops) and the whole tensors'
+     * bytes as *in_row / *out_row. */
+    const void *in2;
+    int32_t h;
 } ta__op_band_call;
 bool ta__op_band_rows(const ta_op_list *ops, const void *rec, int32_t rows[6], size_t *in_row, size_t *out_row);
 ta_status ta__op_invoke_band(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch,

@@ -52,7 +52,14 @@ static ta_status run_sub(const ta__op_run *r) {
                                   : ta_kernel_sub_f32(p, a, b, out);
 }
 
-TA__OP_DEF(ta_op_ADD, ADD, ta_addsub_params, k_fields_as, TA__CLEAR_PADDING(clear_as), prep_addsub, run_add,
-           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16) | TA__T(INT32));
-TA__OP_DEF(ta_op_SUB, SUB, ta_addsub_params, k_fields_as, TA__CLEAR_PADDING(clear_as), prep_addsub, run_sub,
-           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
+/* A stage's band of rows (patch.h, band_elem.c): the shapes cut to it. */
+static void geom_add_sub(const ta__op_run *r, ta__op_rows_geom *g) {
+    ta__op_geom_binary(r, &((const ta_addsub_params *)r->params)->shape, g);
+}
+static bool rows_add_sub(void *p, int32_t rows, int32_t h) { return ta__op_rows_binary(&((ta_addsub_params *)p)->shape, rows, h); }
+static const ta__op_banded k_banded_add_sub = {geom_add_sub, NULL, rows_add_sub};
+
+TA__OP_DEF_ELEM(ta_op_ADD, ADD, ta_addsub_params, k_fields_as, TA__CLEAR_PADDING(clear_as), prep_addsub, run_add,
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16) | TA__T(INT32), &k_banded_add_sub);
+TA__OP_DEF_ELEM(ta_op_SUB, SUB, ta_addsub_params, k_fields_as, TA__CLEAR_PADDING(clear_as), prep_addsub, run_sub,
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16), &k_banded_add_sub);

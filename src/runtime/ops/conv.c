@@ -222,8 +222,8 @@ static ta_status dw_band(const ta__op_run *r, const void *ctx, const ta__op_band
                                                                 : ta_kernel_depthwise_conv2d_f32(&q, in, w, b, out);
 }
 
-static const ta__op_banded k_conv_banded = {conv_geom, conv_band};
-static const ta__op_banded k_dw_banded = {dw_geom, dw_band};
+static const ta__op_banded k_conv_banded = {conv_geom, conv_band, NULL};
+static const ta__op_banded k_dw_banded = {dw_geom, dw_band, NULL};
 
 static ta_status run_dwconv(const ta__op_run *r) {
     const ta_dwconv_params *p = r->params;

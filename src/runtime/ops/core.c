@@ -626,8 +626,9 @@ ta_status ta__op_invoke_band(const ta_op_list *ops, const void *rec, void *const
     const ta_op_def *d = decode_run(ops, rec, ptrs, params, &run);
     if (!d || !d->banded) return ta_diag_set(diag, TA_E_UNSUPPORTED, "record kind %u cannot run on bands", rec_kind(rec));
     run.scratch = scratch;
-    const ta__op_band b = {(const uint8_t *)band->in, (uint8_t *)band->out, band->in_h, band->out_h, band->pad};
-    const ta_status st = d->banded->band(&run, params, &b);
+    const ta__op_band b = {(const uint8_t *)band->in, (uint8_t *)band->out, band->in_h, band->out_h, band->pad,
+                           (const uint8_t *)band->in2, band->h};
+    const ta_status st = d->banded->set_rows ? ta__op_elem_band(d, &run, params, &b) : d->banded->band(&run, params, &b);
     if (st) return ta_diag_set(diag, st, "%s kernel failed on a band: %s", d->name, ta_status_str(st));
     return TA_OK;
 }

@@ -45,7 +45,14 @@ static ta_status run_tanh(const ta__op_run *r) {
     return r->path == TA__P_S8 ? ta_kernel_tanh_s8(&p->p, p->count, in, out) : ta_kernel_tanh_f32(p->count, in, out);
 }
 
-TA__OP_DEF(ta_op_LOGISTIC, LOGISTIC, act_params, k_fields_act, TA__CLEAR_PADDING(clear_act), prep_act, run_logistic,
-           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));
-TA__OP_DEF(ta_op_TANH, TANH, act_params, k_fields_act, TA__CLEAR_PADDING(clear_act), prep_act, run_tanh,
-           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));
+/* A stage's band of rows (patch.h, band_elem.c): the same count per row. */
+static void geom_logistic_tanh(const ta__op_run *r, ta__op_rows_geom *g) {
+    ta__op_geom_unary(r, ((const act_params *)r->params)->count, g);
+}
+static bool rows_logistic_tanh(void *p, int32_t rows, int32_t h) { return ta__op_rows_unary(&((act_params *)p)->count, rows, h); }
+static const ta__op_banded k_banded_logistic_tanh = {geom_logistic_tanh, NULL, rows_logistic_tanh};
+
+TA__OP_DEF_ELEM(ta_op_LOGISTIC, LOGISTIC, act_params, k_fields_act, TA__CLEAR_PADDING(clear_act), prep_act, run_logistic,
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8), &k_banded_logistic_tanh);
+TA__OP_DEF_ELEM(ta_op_TANH, TANH, act_params, k_fields_act, TA__CLEAR_PADDING(clear_act), prep_act, run_tanh,
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8), &k_banded_logistic_tanh);

@@ -41,5 +41,12 @@ static ta_status run_mul(const ta__op_run *r) {
                                   : ta_kernel_mul_f32(p, a, b, out);
 }
 
-TA__OP_DEF(ta_op_MUL, MUL, ta_mul_params, k_fields_mul, TA__CLEAR_PADDING(clear_mul), prep_mul, run_mul,
-           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32));
+/* A stage's band of rows (patch.h, band_elem.c): the shapes cut to it. */
+static void geom_mul(const ta__op_run *r, ta__op_rows_geom *g) {
+    ta__op_geom_binary(r, &((const ta_mul_params *)r->params)->shape, g);
+}
+static bool rows_mul(void *p, int32_t rows, int32_t h) { return ta__op_rows_binary(&((ta_mul_params *)p)->shape, rows, h); }
+static const ta__op_banded k_banded_mul = {geom_mul, NULL, rows_mul};
+
+TA__OP_DEF_ELEM(ta_op_MUL, MUL, ta_mul_params, k_fields_mul, TA__CLEAR_PADDING(clear_mul), prep_mul, run_mul,
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT32), &k_banded_mul);

@@ -213,6 +213,10 @@ typedef struct {
     const uint8_t *in;
     uint8_t *out;
     int32_t in_h, out_h, pad;
+    /* elementwise ops (ta__op_banded.set_rows): input 1's band (binary
+     * ops) and the rows of the whole output (the band is out_h of them) */
+    const uint8_t *in2;
+    int32_t h;
 } ta__op_band;
 
 /* Runs the op's kernel once: over the whole tensors when band is NULL, or
@@ -233,7 +237,23 @@ ta_status ta__op_rows_walk(const ta__op_run *r, const ta__op_rows_geom *g, const
 typedef struct ta__op_banded {
     void (*geom)(const ta__op_run *r, ta__op_rows_geom *g);
     ta__op_band_fn band;
+    /* An elementwise op (band NULL; band_elem.c): its geom gives in_n =
+     * out_n = 1 when it can run on rows (no broadcasting), 0 else; in_h =
+     * out_h = its rows when the params know them (binary ops), else 0 and
+     * in_row / out_row the whole tensors' bytes.  set_rows makes the decoded
+     * params those of `rows` of the `h` rows (false: they do not divide). */
+    bool (*set_rows)(void *params, int32_t rows, int32_t h);
 } ta__op_banded;
+
+/* band_elem.c: the elementwise band call -- the op's own invoke on the
+ * band's pointers with params (the decoded copy) cut to the band's rows;
+ * and the geometry and row cuts of count-based unary and broadcast-shaped
+ * binary params. */
+ta_status ta__op_elem_band(const ta_op_def *d, const ta__op_run *r, void *params, const ta__op_band *b);
+void ta__op_geom_unary(const ta__op_run *r, size_t count, ta__op_rows_geom *g);
+void ta__op_geom_binary(const ta__op_run *r, const ta_broadcast *b, ta__op_rows_geom *g);
+bool ta__op_rows_unary(size_t *count, int32_t rows, int32_t h);
+bool ta__op_rows_binary(ta_broadcast *b, int32_t rows, int32_t h);
 
 /* Input k's data (NULL when absent); output k's. */
 static inline void *ta__op_in_ptr(const ta__op_run *r, uint32_t k) {
@@ -360,6 +380,13 @@ struct ta_op_def {
 /* A window op with the ROWS walk that also runs on bands (ta__op_banded). */
 #define TA__OP_DEF_BANDED(sym, K, T, FL, clear, prep, run, fl, ty, bd)                                             \
     const ta_op_def sym = {(uint16_t)(TA_OP_##K), (uint16_t)(fl), (uint8_t)TA__OVERLAP_ROWS, #K, FL,                \
+                           (uint16_t)TA__COUNT(FL), (uint16_t)sizeof(T), clear, TA__OP_PREP(prep), run, NULL,       \
+                           .types = (uint32_t)(ty), .align = NULL, .banded = TA__OP_BANDED(bd)};                    \
+    _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
+/* An elementwise op that a patch stage can run on a band of rows
+ * (ta__op_banded with set_rows); no overlap walk, no alignment. */
+#define TA__OP_DEF_ELEM(sym, K, T, FL, clear, prep, run, fl, ty, bd)                                               \
+    const ta_op_def sym = {(uint16_t)(TA_OP_##K), (uint16_t)(fl), (uint8_t)TA__OVERLAP_NONE, #K, FL,                \
                            (uint16_t)TA__COUNT(FL), (uint16_t)sizeof(T), clear, TA__OP_PREP(prep), run, NULL,       \
                            .types = (uint32_t)(ty), .align = NULL, .banded = TA__OP_BANDED(bd)};                    \
     _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")

@@ -104,8 +104,8 @@ static ta_status max_band(const ta__op_run *r, const void *ctx, const ta__op_ban
     const struct pool_ctx x = {ctx, false};
     return pool_band(r, &x, band);
 }
-static const ta__op_banded k_avg_banded = {pool_geom, avg_band};
-static const ta__op_banded k_max_banded = {pool_geom, max_band};
+static const ta__op_banded k_avg_banded = {pool_geom, avg_band, NULL};
+static const ta__op_banded k_max_banded = {pool_geom, max_band, NULL};
 
 TA__OP_DEF_BANDED(ta_op_AVERAGE_POOL_2D, AVERAGE_POOL_2D, ta_pool_params, k_fields_pool, TA__CLEAR_PADDING(clear_pool),
                   prep_pool, run_avg_pool, 0, TA__T(FLOAT32) | TA__T(INT8), &k_avg_banded);

@@ -54,9 +54,16 @@ static ta_status run_relu(const ta__op_run *r) {
     return ta_kernel_unary_f32(fn, p->count, in, out);
 }
 
-TA__OP_DEF(ta_op_RELU, RELU, relu_params, k_fields_relu, TA__CLEAR_PADDING(clear_relu), prep_relu, run_relu,
-           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
-TA__OP_DEF(ta_op_RELU6, RELU6, relu_params, k_fields_relu, TA__CLEAR_PADDING(clear_relu), prep_relu, run_relu,
-           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16));
-TA__OP_DEF(ta_op_RELU_N1_TO_1, RELU_N1_TO_1, relu_params, k_fields_relu, TA__CLEAR_PADDING(clear_relu), prep_relu,
-           run_relu, TA__OP_INPLACE, TA__T(FLOAT32));
+/* A stage's band of rows (patch.h, band_elem.c): the same count per row. */
+static void geom_relu(const ta__op_run *r, ta__op_rows_geom *g) {
+    ta__op_geom_unary(r, ((const relu_params *)r->params)->count, g);
+}
+static bool rows_relu(void *p, int32_t rows, int32_t h) { return ta__op_rows_unary(&((relu_params *)p)->count, rows, h); }
+static const ta__op_banded k_banded_relu = {geom_relu, NULL, rows_relu};
+
+TA__OP_DEF_ELEM(ta_op_RELU, RELU, relu_params, k_fields_relu, TA__CLEAR_PADDING(clear_relu), prep_relu, run_relu,
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16), &k_banded_relu);
+TA__OP_DEF_ELEM(ta_op_RELU6, RELU6, relu_params, k_fields_relu, TA__CLEAR_PADDING(clear_relu), prep_relu, run_relu,
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8) | TA__T(INT16), &k_banded_relu);
+TA__OP_DEF_ELEM(ta_op_RELU_N1_TO_1, RELU_N1_TO_1, relu_params, k_fields_relu, TA__CLEAR_PADDING(clear_relu), prep_relu,
+           run_relu, TA__OP_INPLACE, TA__T(FLOAT32), &k_banded_relu);

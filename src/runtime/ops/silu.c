@@ -65,5 +65,12 @@ static ta_status run_silu(const ta__op_run *r) {
     return r->path == TA__P_S8 ? ta_kernel_silu_s8(&sp->p, sp->count, x, y) : ta_kernel_silu_f32(&sp->p, sp->count, x, y);
 }
 
-TA__OP_DEF(ta_op_SILU, SILU, silu_op_params, k_fields_silu, TA__CLEAR_PADDING(clear_silu), prep_silu, run_silu,
-           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8));
+/* A stage's band of rows (patch.h, band_elem.c): the same count per row. */
+static void geom_silu(const ta__op_run *r, ta__op_rows_geom *g) {
+    ta__op_geom_unary(r, ((const silu_op_params *)r->params)->count, g);
+}
+static bool rows_silu(void *p, int32_t rows, int32_t h) { return ta__op_rows_unary(&((silu_op_params *)p)->count, rows, h); }
+static const ta__op_banded k_banded_silu = {geom_silu, NULL, rows_silu};
+
+TA__OP_DEF_ELEM(ta_op_SILU, SILU, silu_op_params, k_fields_silu, TA__CLEAR_PADDING(clear_silu), prep_silu, run_silu,
+           TA__OP_INPLACE, TA__T(FLOAT32) | TA__T(INT8), &k_banded_silu);
