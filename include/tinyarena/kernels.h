@@ -602,6 +602,17 @@ ta_status ta_kernel_transpose_conv_s16(const ta_tconv_params *p, const int16_t *
  * in_y, in_x, in_c, filter_y, filter_x, out_c), then the bias is added. */
 ta_status ta_kernel_transpose_conv_f32(const ta_tconv_params *p, const float *input, const float *filter,
                                        const float *bias, float *output);
+/* The same int8 and int16 x int8 results, output-stationary
+ * (transpose_conv_gather.c): each output element sums the products of the
+ * input elements that reach it in a register, then the same bias,
+ * requantisation and clamp -- no accumulator scratch.  Integer sums do not
+ * depend on their order (int8: wrapping int32; int16: int64, which prepare
+ * proves cannot overflow), so the bytes are the scatter kernels'.  The
+ * runtime runs these when the GATHER rewrite (rewrite.h) marked the op. */
+ta_status ta_kernel_transpose_conv_gather_s8(const ta_tconv_params *p, const int8_t *input, const int8_t *filter,
+                                             const int32_t *bias, int8_t *output);
+ta_status ta_kernel_transpose_conv_gather_s16(const ta_tconv_params *p, const int16_t *input, const int8_t *filter,
+                                              const int64_t *bias, int16_t *output);
 
 /* ------------------------------------------------------------------------ */
 /* LEAKY_RELU (leaky_relu.c)                                                 */

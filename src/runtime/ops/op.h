@@ -39,7 +39,9 @@ enum {
     TA__P_S8_S8,   /* svdf with int8 time weights and state */
     TA__P_S32,     /* int32 ADD, MUL, DIV */
     TA__P_S8_INPLACE, /* depthwise int8 over its input through a one-channel scratch (DWINPLACE) */
-    TA__P_F32_INPLACE /* the same, float32 */
+    TA__P_F32_INPLACE, /* the same, float32 */
+    TA__P_S8_GATHER,   /* transpose conv int8, output-stationary, no scratch (GATHER) */
+    TA__P_S16_GATHER   /* the same, int16 x int8 */
 };
 
 /* Record kinds of the custom ops that have a kernel: TFLM's signal library.
