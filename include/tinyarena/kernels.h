@@ -479,6 +479,15 @@ typedef struct ta_pad_params {
 /* pad_value: elem_size bytes (int8: the output zero point; float: 0.0f). */
 ta_status ta_kernel_pad(const ta_pad_params *p, const void *input, const void *pad_value,
                         void *output);
+/* The same bytes, walked from the last output element down
+ * (pad_backward.c): the output may lie over the input as long as the input
+ * starts at most ta_kernel_pad_first(p) bytes above the output's start
+ * (the output may start anywhere higher).  The OVERLAP rewrite's backward
+ * walk (walk.h ta_walk_pad_backward). */
+ta_status ta_kernel_pad_backward(const ta_pad_params *p, const void *input, const void *pad_value, void *output);
+/* The byte offset of the input's first element in the output: the
+ * padding before it.  SIZE_MAX for an empty input or bad params. */
+size_t ta_kernel_pad_first(const ta_pad_params *p);
 
 #define TA_KERNEL_MAX_TRANSPOSE_RANK 6
 typedef struct ta_transpose_params {

@@ -268,12 +268,16 @@ enum {
  * runs walk.h's ROWS walk (ta__op_rows: one kernel call per output row, in
  * order), so the OVERLAP rewrite may declare the relation that walk
  * tolerates (ta_op_list_overlap_kinds, ops.h). */
-enum { TA__OVERLAP_NONE = 0, TA__OVERLAP_ROWS = 1, TA__OVERLAP_GATHER = 2 };
+enum { TA__OVERLAP_NONE = 0, TA__OVERLAP_ROWS = 1, TA__OVERLAP_GATHER = 2, TA__OVERLAP_BACKWARD = 3 };
 /* TA__OVERLAP_GATHER: the op copies output elements in order, each from a
  * strictly later input element than the one before (a forward gather:
  * walk.h's ta_walk_gather), reading each before writing it, and moves
  * overlapping bytes with memmove; in poison mode (check_walk) it refuses
  * an output placed above what that walk tolerates (TA_E_OVERLAP). */
+/* TA__OVERLAP_BACKWARD: the op (PAD) writes its output from the last
+ * element down whenever the output overlaps its input (walk.h
+ * ta_walk_pad_backward); in poison mode it refuses an input that starts
+ * higher above the output than that walk tolerates (TA_E_OVERLAP). */
 
 /* What an op's kernels need of the alignment of its buffers (issue 17), in
  * bytes, beyond each operand's element size -- which every operand gets
