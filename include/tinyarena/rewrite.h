@@ -19,7 +19,9 @@
  *                       has consumed (an overlap relation, plan.h; the
  *                       walk is walk.h's ROWS), a STRIDED_SLICE with
  *                       positive strides over its input from up to its
- *                       first element's offset (walk.h's forward gather);
+ *                       first element's offset (walk.h's forward gather),
+ *                       a PAD / PADV2 over its input walking backward
+ *                       (walk.h's ta_walk_pad_backward);
  *   TA_REWRITE_DWINPLACE  a depthwise convolution writes its output over its
  *                       input, channel by channel through a one-channel
  *                       kernel scratch (TinyEngine's in-place depthwise);
@@ -330,8 +332,14 @@ size_t ta_rewrite_overlaps_bytes(const ta_graph *g);
  *     STRIDED_SLICE with constant begin/end/strides, every stride positive,
  *     no ellipsis or new-axis mask and a non-empty output, resolved as the
  *     kernel resolves it: its walk is a forward gather (walk.h
- *     ta_walk_gather, d = X - Y - the first element's byte offset).
- * Each relation is TA_OVERLAP_BELOW with d = the walk's d (tensor bytes)
+ *     ta_walk_gather, d = X - Y - the first element's byte offset); or a
+ *     PAD / PADV2 with constant int32 paddings, none negative, rank 1..5,
+ *     a non-empty input and an output of its dtype: its kernel walks
+ *     backward whenever the output overlaps the input (walk.h
+ *     ta_walk_pad_backward), a TA_OVERLAP_ABOVE relation with d = X's
+ *     offset in its group - the padding bytes before the input's first
+ *     element (offsets only: request sizes do not enter).
+ * Each other relation is TA_OVERLAP_BELOW with d = the walk's d (tensor bytes)
  * plus the padding and group bytes of X's request after X's tensor (its
  * offset and bytes subtracted), minus those of Y's: on the requests it permits exactly what the walk permits on
  * the tensors.  The 1x1 convolution 8 -> 16 channels of person_detect:
