@@ -16,7 +16,7 @@
  * Prints a markdown table per graph and the geometric mean of the ratios,
  * then the chain: each model's `_ARENA_BYTES` with each step added (TFLM's
  * graph and rules; the whole-tensor rewrites alias,inplace,fusepad,order;
- * + dwinplace,concat,slice; + overlap; + silu; + inputs, the default), and
+ * + dwinplace,concat,slice,gather; + overlap; + silu; + inputs, the default), and
  * its ratio to TFLM's smallest arena.
  *   bench_fw_arena [DATA_DIR]   (DATA_DIR defaults to $TINYARENA_DATA;
  *                               the CLI is $TINYARENA_CLI, default build/tinyarena) */
@@ -92,9 +92,9 @@ int main(int argc, char **argv) {
     enum { N_STEPS = 6 };
     /* each step adds rewrites to the one before; the last is the default */
     static const char *const k_steps[N_STEPS] = {
-        "none", "alias,inplace,fusepad,order", "alias,inplace,fusepad,order,dwinplace,concat,slice",
-        "alias,inplace,fusepad,order,dwinplace,concat,slice,overlap",
-        "alias,inplace,fusepad,order,dwinplace,concat,slice,overlap,silu", "all"};
+        "none", "alias,inplace,fusepad,order", "alias,inplace,fusepad,order,dwinplace,concat,slice,gather",
+        "alias,inplace,fusepad,order,dwinplace,concat,slice,gather,overlap",
+        "alias,inplace,fusepad,order,dwinplace,concat,slice,gather,overlap,silu", "all"};
     static const uint32_t k_flags[N_STEPS] = {
         0u,
         TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER,
@@ -161,7 +161,7 @@ int main(int argc, char **argv) {
     }
     /* the chain, one row per model with a TFLM figure */
     printf("\nThe chain (`_ARENA_BYTES`, 64-bit host; ratio to TFLM's smallest arena):\n\n");
-    printf("| model | TFLM smallest arena | TFLM's rules (`none`) | + alias, inplace, fusepad, order | + dwinplace, concat, slice | + overlap | + silu | + inputs (default) |\n");
+    printf("| model | TFLM smallest arena | TFLM's rules (`none`) | + alias, inplace, fusepad, order | + dwinplace, concat, slice, gather | + overlap | + silu | + inputs (default) |\n");
     printf("|---|---|---|---|---|---|---|---|\n");
     double lg[N_STEPS] = {0};
     int nc = 0;

@@ -124,7 +124,7 @@ if [ -d "$data/models" ]; then
   out=$("$cli" plan "$m" --rewrite none) && echo "$out" | grep -q "31 ops, 89 tensors: 32 planned" && echo "$out" | grep -q "largest live set: 55,296 B" && ok "model table" || bad "model table: $out"
   # by default every rewrite: the chain TFLM's rules -> graph/buffer rewrites -> overlap relations
   out=$("$cli" plan "$m") && echo "$out" | grep -q "largest live set: 37,440 B" &&
-    echo "$out" | grep -qF "chain (optimal): TFLM's rules 55,296 B -> +alias,inplace,fusepad,order,dwinplace,concat,slice,silu,inputs 55,296 B (0.0% saved) -> +overlap 37,440 B (32.3% saved)" &&
+    echo "$out" | grep -qF "chain (optimal): TFLM's rules 55,296 B -> +alias,inplace,fusepad,order,dwinplace,concat,slice,silu,inputs,gather 55,296 B (0.0% saved) -> +overlap 37,440 B (32.3% saved)" &&
     ok "model table, every rewrite by default" || bad "model table by default: $out"
   json=$("$cli" plan "$m" --strategy greedy --json --rewrite none)
   echo "$json" | grep -qF '"arena_bytes": 55296' && echo "$json" | grep -qF '"id": "MobilenetV1/Logits/AvgPool_1a/AvgPool", "size": 256, "padded_size": 256, "first": 28, "last": 29, "offset": ' && ok "model json" || bad "model json"
@@ -137,11 +137,11 @@ if [ -d "$data/models" ]; then
   # --rewrite: what applied and the bytes saved against TFLM's rules; JSON adds fields, renames none
   mn="$data/models/tflm/xtensa_mobilenet_v2_quantized_1x3x224x224.tflite"
   out=$("$cli" plan "$mn" --rewrite all --strategy best)
-  echo "$out" | grep -q "^rewrites alias,inplace,fusepad,order,overlap,dwinplace,concat,slice,silu,inputs: 1 aliased, 10 in place, 18 pads fused, 0 ops reordered, 25 overlaps, 1 depthwise in place, 0 concatenation inputs in place, 0 slice views, 0 silu fused (applied: alias,inplace,fusepad,overlap,dwinplace,inputs)" &&
+  echo "$out" | grep -q "^rewrites alias,inplace,fusepad,order,overlap,dwinplace,concat,slice,silu,inputs,gather: 1 aliased, 10 in place, 18 pads fused, 0 ops reordered, 25 overlaps, 1 depthwise in place, 0 concatenation inputs in place, 0 slice views, 0 silu fused, 0 transpose convs gathered (applied: alias,inplace,fusepad,overlap,dwinplace,inputs)" &&
     echo "$out" | grep -q "lower bound 2,451,840 -> 1,207,360 B, arena 2,451,840 -> 1,207,360 B, saves 1,244,480 B (50.8%)" &&
     ok "--rewrite table" || bad "--rewrite table: $out"
   json=$("$cli" plan "$mn" --rewrite alias,inplace,fusepad --json)
-  for field in '"rewrites": "alias,inplace,fusepad"' '"rewrite_counts": {"alias": 1, "inplace": 10, "fusepad": 18, "order": 0, "overlap": 0, "dwinplace": 0, "concat": 0, "slice": 0, "silu": 0}' \
+  for field in '"rewrites": "alias,inplace,fusepad"' '"rewrite_counts": {"alias": 1, "inplace": 10, "fusepad": 18, "order": 0, "overlap": 0, "dwinplace": 0, "concat": 0, "slice": 0, "silu": 0, "gather": 0}' \
                '"rewrites_applied": "alias,inplace,fusepad"' '"rewritten_ops": 66' '"tflm_rules_arena_bytes": 2451840' '"tflm_rules_lower_bound_bytes": 2451840' \
                '"saved_bytes": 946560' '"arena_bytes": 1505280' '"ops": 84'; do
     echo "$json" | grep -qF "$field" && ok "rewrite json has $field" || bad "rewrite json lacks $field"
@@ -150,22 +150,31 @@ if [ -d "$data/models" ]; then
     echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["saved_bytes"]==946560' && ok "rewrite json parses" || bad "rewrite json does not parse"
   fi
   "$cli" plan "$mn" --json --rewrite none | grep -q '"rewrites"' && bad "json with --rewrite none has rewrite fields" || ok "json with --rewrite none unchanged"
-  "$cli" plan "$mn" --json | grep -qF '"rewrites": "alias,inplace,fusepad,order,overlap,dwinplace,concat,slice,silu,inputs"' && ok "json: every rewrite by default" || bad "json default rewrites"
+  "$cli" plan "$mn" --json | grep -qF '"rewrites": "alias,inplace,fusepad,order,overlap,dwinplace,concat,slice,silu,inputs,gather"' && ok "json: every rewrite by default" || bad "json default rewrites"
   # DWINPLACE: the PyTorch MobileNetV2's peak depthwise conv (1,204,224 + 301,056 B) runs over its input
   json=$("$cli" plan "$mn" --rewrite alias,inplace,fusepad,dwinplace --strategy best --json)
-  for field in '"rewrites_applied": "alias,inplace,fusepad,dwinplace"' '"dwinplace": 1, "concat": 0, "slice": 0, "silu": 0}' '"saved_bytes": 1046912' '"arena_bytes": 1404928'; do
+  for field in '"rewrites_applied": "alias,inplace,fusepad,dwinplace"' '"dwinplace": 1, "concat": 0, "slice": 0, "silu": 0, "gather": 0}' '"saved_bytes": 1046912' '"arena_bytes": 1404928'; do
     echo "$json" | grep -qF "$field" && ok "dwinplace json has $field" || bad "dwinplace json lacks $field"
   done
   # CONCAT: yolov8n's two concatenations along an outer axis take their inputs in place
   json=$("$cli" plan "$data/models/openmv/yolov8n_192.tflite" --rewrite concat --strategy greedy --json)
-  for field in '"rewrites_applied": "concat"' '"concat": 2, "slice": 0, "silu": 0}'; do
+  for field in '"rewrites_applied": "concat"' '"concat": 2, "slice": 0, "silu": 0, "gather": 0}'; do
     echo "$json" | grep -qF "$field" && ok "concat json has $field" || bad "concat json lacks $field"
   done
   # SLICE: three of yolov8n's head slices are one range of their input
   json=$("$cli" plan "$data/models/openmv/yolov8n_192.tflite" --rewrite slice --strategy greedy --json)
-  for field in '"rewrites_applied": "slice"' '"slice": 3, "silu": 0}'; do
+  for field in '"rewrites_applied": "slice"' '"slice": 3, "silu": 0, "gather": 0}'; do
     echo "$json" | grep -qF "$field" && ok "slice json has $field" || bad "slice json lacks $field"
   done
+  # GATHER: seanet's int16 TRANSPOSE_CONV runs output-stationary, without TFLM's 18,432 B accumulator scratch;
+  # --rewrite none keeps TFLM's scratch and figures
+  tc="$data/models/tflm/seanet/transpose_conv0.tflite"
+  json=$("$cli" plan "$tc" --json)
+  for field in '"rewrites_applied": "inputs,gather"' '"silu": 0, "gather": 1}' '"tflm_rules_arena_bytes": 23696' '"saved_bytes": 18432' '"arena_bytes": 5264'; do
+    echo "$json" | grep -qF "$field" && ok "gather json has $field" || bad "gather json lacks $field"
+  done
+  json=$("$cli" plan "$tc" --rewrite none --json)
+  echo "$json" | grep -qF '"arena_bytes": 23696' && ! echo "$json" | grep -qF '"gather"' && ok "--rewrite none: TFLM's transpose conv scratch" || bad "--rewrite none transpose conv: $json"
   out=$("$cli" plan --buffers x.csv --rewrite all 2>&1); [ $? -eq 2 ] && ok "--rewrite is for models" || bad "--rewrite with --buffers: $out"
   head -c 1000 "$m" > "$tmp/cut.tflite"
   out=$("$cli" plan "$tmp/cut.tflite" 2>&1); rc=$?

@@ -74,7 +74,7 @@ static void plan_usage(FILE *f) {
             "  --header F.h      emit the C budget table (arena size, every offset)\n"
             "  --no-scratch      plan tensors only (TFLM's list), not the runtime's kernel scratch\n"
             "  --rewrite LIST    the rewrites: alias,inplace,fusepad,order,overlap,dwinplace,concat,\n"
-            "                    slice,silu, all (default)\n"
+            "                    slice,silu,inputs,gather, all (default)\n"
             "                    or none (TFLM's graph and rules, exactly); prints what applied\n"
             "                    and the bytes saved against TFLM's rules\n"
             "  --tflm-offline OUT.tflite  write the model with an OfflineMemoryAllocation plan for\n"
@@ -400,6 +400,7 @@ static int plan_model(const plan_args *a) {
     if (!rstats.concat_in_place) applied &= ~TA_REWRITE_CONCAT;
     if (!rstats.slice_views) applied &= ~TA_REWRITE_SLICE;
     if (!rstats.silu_fused) applied &= ~TA_REWRITE_SILU;
+    if (!rstats.gathered) applied &= ~TA_REWRITE_GATHER;
     ta_plan_options opt;
     memset(&opt, 0, sizeof opt);
     opt.time_limit_s = a->time_limit;
@@ -536,11 +537,11 @@ static int plan_model(const plan_args *a) {
             snprintf(extra + at, sizeof extra - (size_t)at,
                      "\"rewrites\": \"%s\", \"rewrites_applied\": \"%s\", \"rewrite_counts\": {\"alias\": %u, "
                      "\"inplace\": %u, \"fusepad\": %u, \"order\": %u, \"overlap\": %u, \"dwinplace\": %u, \"concat\": %u, "
-                     "\"slice\": %u, \"silu\": %u}, \"rewritten_ops\": %u, "
+                     "\"slice\": %u, \"silu\": %u, \"gather\": %u}, \"rewritten_ops\": %u, "
                      "\"tflm_rules_arena_bytes\": %zu, \"tflm_rules_lower_bound_bytes\": %zu, \"saved_bytes\": %zu, "
                      "\"without_overlap_arena_bytes\": %zu, ",
                      rwn, rwa, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, rstats.overlapped,
-                     rstats.dw_in_place, rstats.concat_in_place, rstats.slice_views, rstats.silu_fused, g->n_ops, base.arena_bytes,
+                     rstats.dw_in_place, rstats.concat_in_place, rstats.slice_views, rstats.silu_fused, rstats.gathered, g->n_ops, base.arena_bytes,
                      base.lower_bound_bytes, saved, arena_mid);
         at = (int)strlen(extra);
         if (a->tflm_offline && at > 0 && (size_t)at < sizeof extra)
@@ -606,11 +607,13 @@ static int plan_model(const plan_args *a) {
         if (compare) {
             char b2[32], b3[32], b4[32], b5[32];
             printf("rewrites %s: %u aliased, %u in place, %u pad%s fused, %u op%s reordered, %u overlap%s, %u depthwise in "
-                   "place, %u concatenation input%s in place, %u slice view%s, %u silu fused (applied: %s)\n",
+                   "place, %u concatenation input%s in place, %u slice view%s, %u silu fused, %u transpose conv%s gathered "
+                   "(applied: %s)\n",
                    rwn, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.fused_pads == 1 ? "" : "s",
                    rstats.reordered, rstats.reordered == 1 ? "" : "s", rstats.overlapped, rstats.overlapped == 1 ? "" : "s",
                    rstats.dw_in_place, rstats.concat_in_place, rstats.concat_in_place == 1 ? "" : "s", rstats.slice_views,
-                   rstats.slice_views == 1 ? "" : "s", rstats.silu_fused, rwa);
+                   rstats.slice_views == 1 ? "" : "s", rstats.silu_fused, rstats.gathered, rstats.gathered == 1 ? "" : "s",
+                   rwa);
             printf("  against TFLM's rules (%s): lower bound %s -> %s B, arena %s -> %s B, saves %s B (%.1f%%)\n",
                    chosen->name, fmt_bytes(base.lower_bound_bytes, b1), fmt_bytes(o[ichosen].res.lower_bound_bytes, b2),
                    fmt_bytes(base.arena_bytes, b3), fmt_bytes(arena_rw, b4), fmt_bytes(saved, b5), saved_pct);

@@ -56,7 +56,7 @@ static void run_usage(FILE *f) {
             "  --poison            canary-fill dead memory before each op and verify\n"
             "                      every live tensor's checksum after it\n"
             "  --rewrite LIST      the rewrites: alias,inplace,fusepad,order,overlap,dwinplace,\n"
-            "                      concat,slice,silu, all\n"
+            "                      concat,slice,silu,inputs,gather, all\n"
             "                      (default) or none (TFLM's graph and rules); outputs stay\n"
             "                      byte-identical\n"
             "  --align-rule R      alignment rule: arch (default: element size, at least\n"

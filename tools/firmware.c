@@ -102,6 +102,7 @@ int fw_plan_make(const char *what, const loaded_model *lm, const ta_strategy *s,
     if (!rs.concat_in_place) p->applied &= ~TA_REWRITE_CONCAT;
     if (!rs.slice_views) p->applied &= ~TA_REWRITE_SLICE;
     if (!rs.silu_fused) p->applied &= ~TA_REWRITE_SILU;
+    if (!rs.gathered) p->applied &= ~TA_REWRITE_GATHER;
     ta_plan_options popt;
     memset(&popt, 0, sizeof popt);
     popt.overlaps = p->mp.overlaps;

@@ -251,6 +251,10 @@ typedef struct ta_op_options {
      * runs over its input's buffer through a one-channel kernel scratch when
      * the plan gives its output the input's bytes.  Never set by a reader. */
     bool in_place;
+    /* TRANSPOSE_CONV (int8, int16) marked by the GATHER rewrite (rewrite.h):
+     * runs output-stationary with no accumulator scratch.  Never set by a
+     * reader. */
+    bool gather;
     /* VAR_HANDLE: the variable's container and shared name (NUL-terminated,
      * owned by the model bytes or the caller; NULL when absent) */
     const char *container, *shared_name;

@@ -479,6 +479,15 @@ typedef struct ta_pad_params {
 /* pad_value: elem_size bytes (int8: the output zero point; float: 0.0f). */
 ta_status ta_kernel_pad(const ta_pad_params *p, const void *input, const void *pad_value,
                         void *output);
+/* The same bytes, walked from the last output element down
+ * (pad_backward.c): the output may lie over the input as long as the input
+ * starts at most ta_kernel_pad_first(p) bytes above the output's start
+ * (the output may start anywhere higher).  The OVERLAP rewrite's backward
+ * walk (walk.h ta_walk_pad_backward). */
+ta_status ta_kernel_pad_backward(const ta_pad_params *p, const void *input, const void *pad_value, void *output);
+/* The byte offset of the input's first element in the output: the
+ * padding before it.  SIZE_MAX for an empty input or bad params. */
+size_t ta_kernel_pad_first(const ta_pad_params *p);
 
 #define TA_KERNEL_MAX_TRANSPOSE_RANK 6
 typedef struct ta_transpose_params {
@@ -602,6 +611,17 @@ ta_status ta_kernel_transpose_conv_s16(const ta_tconv_params *p, const int16_t *
  * in_y, in_x, in_c, filter_y, filter_x, out_c), then the bias is added. */
 ta_status ta_kernel_transpose_conv_f32(const ta_tconv_params *p, const float *input, const float *filter,
                                        const float *bias, float *output);
+/* The same int8 and int16 x int8 results, output-stationary
+ * (transpose_conv_gather.c): each output element sums the products of the
+ * input elements that reach it in a register, then the same bias,
+ * requantisation and clamp -- no accumulator scratch.  Integer sums do not
+ * depend on their order (int8: wrapping int32; int16: int64, which prepare
+ * proves cannot overflow), so the bytes are the scatter kernels'.  The
+ * runtime runs these when the GATHER rewrite (rewrite.h) marked the op. */
+ta_status ta_kernel_transpose_conv_gather_s8(const ta_tconv_params *p, const int8_t *input, const int8_t *filter,
+                                             const int32_t *bias, int8_t *output);
+ta_status ta_kernel_transpose_conv_gather_s16(const ta_tconv_params *p, const int16_t *input, const int8_t *filter,
+                                              const int64_t *bias, int16_t *output);
 
 /* ------------------------------------------------------------------------ */
 /* LEAKY_RELU (leaky_relu.c)                                                 */

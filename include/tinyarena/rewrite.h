@@ -19,7 +19,9 @@
  *                       has consumed (an overlap relation, plan.h; the
  *                       walk is walk.h's ROWS), a STRIDED_SLICE with
  *                       positive strides over its input from up to its
- *                       first element's offset (walk.h's forward gather);
+ *                       first element's offset (walk.h's forward gather),
+ *                       a PAD / PADV2 over its input walking backward
+ *                       (walk.h's ta_walk_pad_backward);
  *   TA_REWRITE_DWINPLACE  a depthwise convolution writes its output over its
  *                       input, channel by channel through a one-channel
  *                       kernel scratch (TinyEngine's in-place depthwise);
@@ -41,11 +43,16 @@
  *                       later tensor may reuse an input's bytes after its
  *                       last reader, so no input survives an invoke in
  *                       general.
+ *   TA_REWRITE_GATHER   an int8 or int16 TRANSPOSE_CONV runs output-
+ *                       stationary: each output element sums the inputs
+ *                       that reach it in a register, so the op needs no
+ *                       accumulator scratch (TFLM's scatter kernel needs
+ *                       one int32 / int64 per output element).
  *
  * Two passes, so that planners, emitters and the runtime all see the same
  * result and the runtime can redo it from the model bytes alone:
  *
- *  1. ta_rewrite_graph (FUSEPAD, SILU, ORDER, DWINPLACE's marks) builds a new graph with the same
+ *  1. ta_rewrite_graph (FUSEPAD, SILU, ORDER, DWINPLACE's and GATHER's marks) builds a new graph with the same
  *     tensors -- same indices, names, shapes -- and fewer or reordered ops.
  *     A folded PAD's output is flagged TA_TENSOR_ELIDED (never planned) and
  *     its conv gets padding TA_PAD_EXPLICIT with the PAD's amounts.  Op
@@ -179,6 +186,17 @@
  *   arithmetic with S's quantisation, so every output byte is the unfused
  *   pair's.  It reads element i before writing it: INPLACE may put Y over X.
  *
+ * GATHER  op TRANSPOSE_CONV of subgraph 0 whose data input (input 2) is
+ *   int8 or int16.  Pass 1 marks it (ta_op_options.gather): its prepare
+ *   then records the output-stationary kernel and asks for no scratch, so
+ *   a const blob and init table carry it to firmware with no rewrite code
+ *   linked.  Each output element is the sum of the same products as TFLM's
+ *   scatter, added in another order: int8 sums wrap modulo 2^32 and int16
+ *   sums are int64 that prepare proves cannot overflow, so the sum, and
+ *   after the same bias, requantisation and clamp the output byte, are the
+ *   same.  float32 (its sums depend on the order; no scratch) is not marked.
+ *   Changes no buffer: only the op's scratch request disappears.
+ *
  * Nothing here allocates; both passes take caller memory sized by the
  * matching _bytes call.
  */
@@ -208,10 +226,12 @@ extern "C" {
 #define TA_REWRITE_SLICE 128u
 #define TA_REWRITE_SILU 256u
 #define TA_REWRITE_INPUTS 512u
-#define TA_REWRITE_ALL 1023u
+#define TA_REWRITE_GATHER 1024u
+#define TA_REWRITE_ALL 2047u
 /* The flags ta_rewrite_graph (pass 1) acts on: without any of them the
  * model's graph runs as it is. */
-#define TA_REWRITE_GRAPH_FLAGS (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE | TA_REWRITE_SILU)
+#define TA_REWRITE_GRAPH_FLAGS                                                                       \
+    (TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER | TA_REWRITE_DWINPLACE | TA_REWRITE_SILU | TA_REWRITE_GATHER)
 
 /* A set of op kinds, one bit per ta_op_kind. */
 typedef struct ta_op_kind_set {
@@ -236,10 +256,11 @@ typedef struct ta_rewrite_stats {
     uint32_t concat_in_place; /* CONCATENATION inputs written straight into their slice (CONCAT) */
     uint32_t slice_views;     /* STRIDED_SLICE outputs that are a view of their input (SLICE) */
     uint32_t silu_fused;      /* LOGISTIC -> MUL pairs fused into one SILU op (SILU, pass 1) */
+    uint32_t gathered;        /* TRANSPOSE_CONVs marked to run output-stationary (GATHER, pass 1) */
 } ta_rewrite_stats;
 
 /* Parses a comma-separated list of "alias", "inplace", "fusepad", "order",
- * "overlap", "dwinplace", "concat", "slice", "silu", "inputs", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
+ * "overlap", "dwinplace", "concat", "slice", "silu", "inputs", "gather", "all" or "none" (e.g. "alias,inplace").  TA_E_INVALID_ARG names the first
  * unknown word in diag. */
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *diag);
 
@@ -251,13 +272,13 @@ const char *ta_rewrite_names(uint32_t flags, char *buf, size_t len);
 size_t ta_rewrite_graph_bytes(const ta_graph *g, uint32_t flags);
 
 /*
- * Pass 1: FUSEPAD, SILU, ORDER and DWINPLACE's marks (other flags are ignored here).  Builds *out in
+ * Pass 1: FUSEPAD, SILU, ORDER, DWINPLACE's and GATHER's marks (other flags are ignored here).  Builds *out in
  * mem: every subgraph, every tensor (same indices; folded PAD outputs and
  * fused sigmoids get TA_TENSOR_ELIDED), subgraph 0's ops without the folded
  * PADs and fused LOGISTICs (a fused MUL becomes TA_OP_SILU) and, with
  * ORDER, in the order that keeps the fewest bytes live (costing INPLACE
  * with the kinds in `inplace`, as pass 2 will).  stats (optional)
- * gets fused_pads, silu_fused and reordered.  Deterministic.  TA_E_NO_MEMORY when bytes
+ * gets fused_pads, silu_fused, reordered and gathered.  Deterministic.  TA_E_NO_MEMORY when bytes
  * is below ta_rewrite_graph_bytes; TA_E_INVALID_ARG for unknown flags;
  * TA_E_MALFORMED for a graph ta_graph_validate refuses.
  */
@@ -311,8 +332,14 @@ size_t ta_rewrite_overlaps_bytes(const ta_graph *g);
  *     STRIDED_SLICE with constant begin/end/strides, every stride positive,
  *     no ellipsis or new-axis mask and a non-empty output, resolved as the
  *     kernel resolves it: its walk is a forward gather (walk.h
- *     ta_walk_gather, d = X - Y - the first element's byte offset).
- * Each relation is TA_OVERLAP_BELOW with d = the walk's d (tensor bytes)
+ *     ta_walk_gather, d = X - Y - the first element's byte offset); or a
+ *     PAD / PADV2 with constant int32 paddings, none negative, rank 1..5,
+ *     a non-empty input and an output of its dtype: its kernel walks
+ *     backward whenever the output overlaps the input (walk.h
+ *     ta_walk_pad_backward), a TA_OVERLAP_ABOVE relation with d = X's
+ *     offset in its group - the padding bytes before the input's first
+ *     element (offsets only: request sizes do not enter).
+ * Each other relation is TA_OVERLAP_BELOW with d = the walk's d (tensor bytes)
  * plus the padding and group bytes of X's request after X's tensor (its
  * offset and bytes subtracted), minus those of Y's: on the requests it permits exactly what the walk permits on
  * the tensors.  The 1x1 convolution 8 -> 16 channels of person_detect:

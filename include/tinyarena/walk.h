@@ -96,6 +96,23 @@ ta_status ta_walk_conv2d(const ta_conv_geometry *g, ta_conv_walk walk, ta_overla
  */
 ta_status ta_walk_gather(uint64_t x_bytes, uint64_t y_bytes, uint64_t first, ta_overlap *rel, ta_diag *diag);
 
+/*
+ * The overlap a backward scatter tolerates: a kernel that writes output
+ * elements from the last down, element j a copy of input element src(j)
+ * (read before j is written) or a constant, where src increases with j and
+ * j - src(j) never decreases (PAD / PADV2 in row-major order: j - src(j) is
+ * the padding before j).  That difference is smallest at the first copied
+ * element, at output byte offset `first`; with the input starting at most
+ * `first` bytes above the output's start, every write lands at or above the
+ * element it replaces and above every input byte still to be read.
+ * rel->kind = TA_OVERLAP_ABOVE, rel->d = -first (Y may start `first` bytes
+ * below X's start, or anywhere higher); with X one element higher, the
+ * output element after the first copied one is written over the input's
+ * first element before that is read.  TA_E_INVALID_ARG for NULL or
+ * first + x_bytes > y_bytes.
+ */
+ta_status ta_walk_pad_backward(uint64_t x_bytes, uint64_t y_bytes, uint64_t first, ta_overlap *rel, ta_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,7 +16,8 @@ static const struct {
                {"concat", TA_REWRITE_CONCAT},
                {"slice", TA_REWRITE_SLICE},
                {"silu", TA_REWRITE_SILU},
-               {"inputs", TA_REWRITE_INPUTS}};
+               {"inputs", TA_REWRITE_INPUTS},
+               {"gather", TA_REWRITE_GATHER}};
 #define N_NAMES (sizeof k_names / sizeof k_names[0])
 
 ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *d) {
@@ -36,7 +37,7 @@ ta_status ta_rewrite_parse(const char *list, uint32_t *flags, ta_diag *d) {
             const size_t m = n < sizeof word - 1 ? n : sizeof word - 1;
             memcpy(word, p, m);
             word[m] = '\0';
-            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%s' (alias, inplace, fusepad, order, overlap, dwinplace, concat, slice, silu, inputs, all, none)", word);
+            return ta_diag_set(d, TA_E_INVALID_ARG, "unknown rewrite '%s' (alias, inplace, fusepad, order, overlap, dwinplace, concat, slice, silu, inputs, gather, all, none)", word);
         }
         if (!e) break;
         p = e + 1;
@@ -318,6 +319,19 @@ static bool silu_pair(const ta_graph *g, const tensor_usage *u, uint32_t k, uint
     return true;
 }
 
+/* GATHER: a TRANSPOSE_CONV whose data input (input 2) is int8 or int16 --
+ * the types whose kernels accumulate in scratch under TFLM's scatter order;
+ * float accumulates in its output and has no scratch to save.  The mark
+ * makes its prepare pick the output-stationary kernel and ask for no
+ * scratch (the bytes are the same: kernels.h says why). */
+static bool gather_candidate(const ta_graph *g, const ta_op *op) {
+    if (op->kind != TA_OP_TRANSPOSE_CONV || op->n_inputs < 3 || op->inputs[2] < 0) return false;
+    const ta_subgraph *s = &g->subgraphs[op->subgraph];
+    if ((uint32_t)op->inputs[2] >= s->n_tensors) return false;
+    const ta_dtype t = g->tensors[s->tensor_base + (uint32_t)op->inputs[2]].dtype;
+    return t == TA_DTYPE_INT8 || t == TA_DTYPE_INT16;
+}
+
 /* Steps: 1. count uses and producers of subgraph 0's tensors; 2. FUSEPAD:
  * mark every PAD that folds into its conv and note the conv's new input and
  * padding; SILU: mark every LOGISTIC that fuses with its MUL and note the
@@ -341,7 +355,7 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
     ta__bump_init_aligned(&b, mem, bytes);
     if (!carve1(&b, g, flags, &p)) return ta_diag_set(d, TA_E_NO_MEMORY, "rewrite needs %zu bytes, has %zu", need, bytes);
     p.inplace = inplace;
-    uint32_t n_ops0 = 0, n_order = 0, fused = 0, silu = 0, moved = 0;
+    uint32_t n_ops0 = 0, n_order = 0, fused = 0, silu = 0, moved = 0, gathered = 0;
     if (g->n_subgraphs) {
         const ta_subgraph *s0 = &g->subgraphs[0];
         n_ops0 = s0->n_ops;
@@ -417,6 +431,11 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
                 ta_op_options o = op->opt;
                 o.in_place = true;
                 st = copy_op(out, op, op->kind, op->inputs, op->n_inputs, op->intermediates, op->n_intermediates, &o);
+            } else if (si == 0 && (flags & TA_REWRITE_GATHER) && gather_candidate(g, op)) {
+                ta_op_options o = op->opt;
+                o.gather = true;
+                st = copy_op(out, op, op->kind, op->inputs, op->n_inputs, op->intermediates, op->n_intermediates, &o);
+                gathered++;
             } else {
                 st = copy_op(out, op, op->kind, op->inputs, op->n_inputs, op->intermediates, op->n_intermediates,
                              &op->opt);
@@ -436,6 +455,7 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
     if (stats) {
         stats->fused_pads += fused;
         stats->silu_fused += silu;
+        stats->gathered += gathered;
         stats->reordered += moved;
     }
     return TA_OK;

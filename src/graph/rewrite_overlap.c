@@ -119,6 +119,34 @@ static bool slice_first(const ta_graph *g, const ta_op *op, uint64_t *first) {
     return true;
 }
 
+/* A PAD / PADV2 whose walk is a backward scatter (walk.h
+ * ta_walk_pad_backward): constant int32 paddings [rank, 2] (what prepare
+ * reads), none negative, rank 1..5, output of the input's dtype and the
+ * padded shape, a non-empty input.  *first gets the byte offset of the
+ * input's first element in the output (the padding before it). */
+static bool pad_first(const ta_graph *g, const ta_op *op, uint64_t *first) {
+    if (op->n_inputs < 2 || op->n_outputs != 1) return false;
+    const ta_tensor *x = tensor0(g, op->inputs[0]), *y = tensor0(g, op->outputs[0]), *pt = tensor0(g, op->inputs[1]);
+    if (!x || !y || !pt || x->dtype != y->dtype || x->rank < 1 || x->rank > 5 || y->rank != x->rank) return false;
+    const size_t es = ta_dtype_size(x->dtype);
+    if (es != 1 && es != 2 && es != 4 && es != 8) return false;
+    if (x->dtype == TA_DTYPE_INT4 || pt->dtype != TA_DTYPE_INT32 || ta_tensor_elements(pt) != 2u * (uint64_t)x->rank)
+        return false;
+    const unsigned char *pv = const_data(pt, 8u * (size_t)x->rank);
+    if (!pv || !x->bytes) return false;
+    uint64_t at = 0;
+    for (int32_t a = 0; a < x->rank; a++) {
+        int32_t before, after;
+        memcpy(&before, pv + 8 * a, 4);
+        memcpy(&after, pv + 8 * a + 4, 4);
+        if (before < 0 || after < 0 || x->shape[a] <= 0 || (int64_t)x->shape[a] + before + after != y->shape[a])
+            return false;
+        at = at * (uint64_t)y->shape[a] + (uint64_t)before;
+    }
+    *first = at * es;
+    return true;
+}
+
 ta_status ta_rewrite_overlaps(const ta_graph *g, const ta_lifetimes *lt, const int32_t *buffer_of,
                               const size_t *buffer_at, const ta_op_kind_set *walks, const ta_request *reqs, const ta_buffer_origin *origin,
                               size_t n_req, void *mem, size_t bytes, ta_overlap *out, size_t cap, size_t *n_out,
@@ -194,6 +222,16 @@ ta_status ta_rewrite_overlaps_for(const ta_graph *g, const ta_lifetimes *lt, uin
             continue;
         const ta_tensor *x = tensor0(g, op->inputs[0]), *y = tensor0(g, op->outputs[0]);
         ta_overlap rel;
+        if (op->kind == TA_OP_PAD || op->kind == TA_OP_PADV2) {
+            /* a backward walk: Y may start `first` bytes below X's start
+             * (TA_OVERLAP_ABOVE, offsets only: request sizes do not enter),
+             * moved by X's offset in its group */
+            uint64_t first = 0;
+            if (!pad_first(g, op, &first) || ta_walk_pad_backward(x->bytes, y->bytes, first, &rel, NULL) != TA_OK) continue;
+            if (n < cap) out[n] = (ta_overlap){(uint32_t)req_of[xt], (uint32_t)req_of[yt], TA_OVERLAP_ABOVE, rel.d + (int64_t)ax};
+            n++;
+            continue;
+        }
         if (op->kind == TA_OP_STRIDED_SLICE) {
             uint64_t first = 0;
             if (!slice_first(g, op, &first) || ta_walk_gather(x->bytes, y->bytes, first, &rel, NULL) != TA_OK) continue;

@@ -109,3 +109,13 @@ ta_status ta_walk_gather(uint64_t x_bytes, uint64_t y_bytes, uint64_t first, ta_
     rel->d = (int64_t)(x_bytes - y_bytes - first);
     return TA_OK;
 }
+
+ta_status ta_walk_pad_backward(uint64_t x_bytes, uint64_t y_bytes, uint64_t first, ta_overlap *rel, ta_diag *diag) {
+    if (!rel) return ta_diag_set(diag, TA_E_INVALID_ARG, "walk: NULL relation");
+    if (first > y_bytes || x_bytes > y_bytes - first || y_bytes > ((uint64_t)1 << 40))
+        return ta_diag_set(diag, TA_E_INVALID_ARG, "walk: a pad of %llu bytes to %llu from %llu",
+                           (unsigned long long)x_bytes, (unsigned long long)y_bytes, (unsigned long long)first);
+    rel->kind = TA_OVERLAP_ABOVE;
+    rel->d = -(int64_t)first;
+    return TA_OK;
+}

@@ -39,7 +39,9 @@ enum {
     TA__P_S8_S8,   /* svdf with int8 time weights and state */
     TA__P_S32,     /* int32 ADD, MUL, DIV */
     TA__P_S8_INPLACE, /* depthwise int8 over its input through a one-channel scratch (DWINPLACE) */
-    TA__P_F32_INPLACE /* the same, float32 */
+    TA__P_F32_INPLACE, /* the same, float32 */
+    TA__P_S8_GATHER,   /* transpose conv int8, output-stationary, no scratch (GATHER) */
+    TA__P_S16_GATHER   /* the same, int16 x int8 */
 };
 
 /* Record kinds of the custom ops that have a kernel: TFLM's signal library.
@@ -286,12 +288,16 @@ enum {
  * runs walk.h's ROWS walk (ta__op_rows: one kernel call per output row, in
  * order), so the OVERLAP rewrite may declare the relation that walk
  * tolerates (ta_op_list_overlap_kinds, ops.h). */
-enum { TA__OVERLAP_NONE = 0, TA__OVERLAP_ROWS = 1, TA__OVERLAP_GATHER = 2 };
+enum { TA__OVERLAP_NONE = 0, TA__OVERLAP_ROWS = 1, TA__OVERLAP_GATHER = 2, TA__OVERLAP_BACKWARD = 3 };
 /* TA__OVERLAP_GATHER: the op copies output elements in order, each from a
  * strictly later input element than the one before (a forward gather:
  * walk.h's ta_walk_gather), reading each before writing it, and moves
  * overlapping bytes with memmove; in poison mode (check_walk) it refuses
  * an output placed above what that walk tolerates (TA_E_OVERLAP). */
+/* TA__OVERLAP_BACKWARD: the op (PAD) writes its output from the last
+ * element down whenever the output overlaps its input (walk.h
+ * ta_walk_pad_backward); in poison mode it refuses an input that starts
+ * higher above the output than that walk tolerates (TA_E_OVERLAP). */
 
 /* What an op's kernels need of the alignment of its buffers (issue 17), in
  * bytes, beyond each operand's element size -- which every operand gets

@@ -68,10 +68,28 @@ static ta_status prep_pad(ta__op_ctx *c) {
     return TA_OK;
 }
 
+/* An output over the input (the OVERLAP rewrite's backward walk) runs from
+ * the last element down: every write then lands on input bytes already
+ * read, as long as the input starts at most ta_kernel_pad_first bytes
+ * above the output -- which poison mode checks before any write. */
 static ta_status run_pad(const ta__op_run *r) {
     const pad_params *p = r->params;
-    return ta_kernel_pad(&p->p, ta__op_in_ptr(r, 0), p->value, ta__op_out_ptr(r, 0));
+    const uint8_t *in = ta__op_in_ptr(r, 0);
+    uint8_t *out = ta__op_out_ptr(r, 0);
+    size_t n_in = p->p.elem_size, n_out = p->p.elem_size;
+    for (int32_t d = 0; d < p->p.rank && d < TA_KERNEL_MAX_PAD_RANK; d++) {
+        n_in *= p->p.in_shape[d] > 0 ? (size_t)p->p.in_shape[d] : 0;
+        n_out *= (size_t)p->p.in_shape[d] + (size_t)p->p.before[d] + (size_t)p->p.after[d];
+    }
+    if (in && out && ta__op_bytes_overlap(in, n_in, out, n_out)) {
+        const size_t first = ta_kernel_pad_first(&p->p);
+        if (r->check_walk && (first == SIZE_MAX || (uintptr_t)in > (uintptr_t)out + first)) return TA_E_OVERLAP;
+        return ta_kernel_pad_backward(&p->p, in, p->value, out);
+    }
+    return ta_kernel_pad(&p->p, in, p->value, out);
 }
 
-TA__OP_DEF(ta_op_PAD, PAD, pad_params, k_fields_pad, TA__CLEAR_PADDING(clear_pad), prep_pad, run_pad, 0, TA__T_ANY);
-TA__OP_DEF(ta_op_PADV2, PADV2, pad_params, k_fields_pad, TA__CLEAR_PADDING(clear_pad), prep_pad, run_pad, 0, TA__T_ANY);
+TA__OP_DEF_OV(ta_op_PAD, PAD, pad_params, k_fields_pad, TA__CLEAR_PADDING(clear_pad), prep_pad, run_pad, 0, TA__T_ANY,
+              TA__OVERLAP_BACKWARD);
+TA__OP_DEF_OV(ta_op_PADV2, PADV2, pad_params, k_fields_pad, TA__CLEAR_PADDING(clear_pad), prep_pad, run_pad, 0,
+              TA__T_ANY, TA__OVERLAP_BACKWARD);

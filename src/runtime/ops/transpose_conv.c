@@ -1,7 +1,8 @@
 /*
  * TRANSPOSE_CONV: inputs output_shape (ignored, as TFLM), filter, input and
  * optional bias; int8, int16 x int8 (int64 bias) and float32.  The int
- * paths accumulate in kernel scratch (TFLM's sizes).
+ * paths accumulate in kernel scratch (TFLM's sizes), unless the GATHER
+ * rewrite marked the op: then they run output-stationary with no scratch.
  */
 #include "runtime/ops/op.h"
 
@@ -46,15 +47,25 @@ static ta_status prep_tconv(ta__op_ctx *c) {
         c->path = TA__P_F32;
         return TA_OK;
     }
+    /* GATHER (rewrite.h) marked the op: the record says so (path, no
+     * scratch), so firmware running from the const blob does the same.
+     * Unmarked, the scratch is TFLM's: --rewrite none and --tflm-offline
+     * keep TFLM's figures exactly. */
+    const bool gather = o->gather;
     if (in->dtype == TA_DTYPE_INT8) {
-        c->scratch = ta_kernel_transpose_conv_scratch_bytes(p, TA_DTYPE_INT8);
-        return ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q);
+        c->scratch = gather ? 0 : ta_kernel_transpose_conv_scratch_bytes(p, TA_DTYPE_INT8);
+        if ((st = ta__op_prep_s8_weights(c, in, w, b, out, "filter", p->output.c, false, &p->q))) return st;
+        if (gather) c->path = TA__P_S8_GATHER;
+        return TA_OK;
     }
     if (in->dtype == TA_DTYPE_INT16) {
-        /* an output element gathers at most filter.h x filter.w x input.c products */
+        /* an output element gathers at most filter.h x filter.w x input.c
+         * products: the int64 sum cannot overflow, in any order */
         if ((st = ta__op_acc64_ok(c, b, (int64_t)p->filter.h * p->filter.w * p->input.c, 23))) return st;
-        c->scratch = ta_kernel_transpose_conv_scratch_bytes(p, TA_DTYPE_INT16);
-        return ta__op_prep_s16x8(c, in, w, b, out, &p->q, p->output.c, false);
+        c->scratch = gather ? 0 : ta_kernel_transpose_conv_scratch_bytes(p, TA_DTYPE_INT16);
+        if ((st = ta__op_prep_s16x8(c, in, w, b, out, &p->q, p->output.c, false))) return st;
+        if (gather) c->path = TA__P_S16_GATHER;
+        return TA_OK;
     }
     return ta__op_fail_type(c, "input", in->dtype);
 }
@@ -62,9 +73,13 @@ static ta_status prep_tconv(ta__op_ctx *c) {
 static ta_status run_tconv(const ta__op_run *r) {
     const ta_tconv_params *p = r->params;
     void *w = ta__op_in_ptr(r, 1), *in = ta__op_in_ptr(r, 2), *b = ta__op_in_ptr(r, 3), *out = ta__op_out_ptr(r, 0);
-    return r->path == TA__P_S8    ? ta_kernel_transpose_conv_s8(p, in, w, b, out, r->scratch, r->scratch_bytes)
-           : r->path == TA__P_S16 ? ta_kernel_transpose_conv_s16(p, in, w, b, out, r->scratch, r->scratch_bytes)
-                                  : ta_kernel_transpose_conv_f32(p, in, w, b, out);
+    switch (r->path) {
+    case TA__P_S8: return ta_kernel_transpose_conv_s8(p, in, w, b, out, r->scratch, r->scratch_bytes);
+    case TA__P_S16: return ta_kernel_transpose_conv_s16(p, in, w, b, out, r->scratch, r->scratch_bytes);
+    case TA__P_S8_GATHER: return ta_kernel_transpose_conv_gather_s8(p, in, w, b, out);
+    case TA__P_S16_GATHER: return ta_kernel_transpose_conv_gather_s16(p, in, w, b, out);
+    default: return ta_kernel_transpose_conv_f32(p, in, w, b, out);
+    }
 }
 
 /* The scratch holds int32 (int8) or int64 (16x8) accumulators: 8 covers
