@@ -2,7 +2,9 @@
  * FlatBuffer writer of tests/tflite_writer.h) run through the whole
  * library path under every strategy, with shared scratch, with every
  * rewrite, in poison mode (canaries around every op, nested ones too) and
- * from a budget table with the exported op constants, over several
+ * from the exported op constants, from those and the exported init table
+ * (with the work-block path's options, and with a firmware's,
+ * ta_runtime_options_for_budget: no import, no prepare), over several
  * invokes, and every output is checked against values computed by hand:
  *  - counter: CALL_ONCE runs an init subgraph that assigns 10,20,30,40 to
  *    variable "acc"; each invoke reads it, adds the input, and assigns the
@@ -274,27 +276,36 @@ static void all_modes(const char *what, void (*build)(mdesc *), check_fn check) 
     unsigned char *p = write_model(&m, &len);
     size_t n_strat = 0;
     const ta_strategy *const *strats = ta_strategy_list(&n_strat);
-    void *blob = NULL;
-    size_t blob_bytes = 0;
+    void *blob = NULL, *itab = NULL;
+    size_t blob_bytes = 0, itab_bytes = 0;
+    ta_budget bud;
+    memset(&bud, 0, sizeof bud);
     int ran = 0;
-    for (size_t i = 0; i < n_strat + 6; i++) {
+    for (size_t i = 0; i < n_strat + 8; i++) {
         ta_runtime_options opt = ta_runtime_options_default();
         char mode[64];
         if (i < n_strat) {
             snprintf(mode, sizeof mode, "%s", strats[i]->name);
             ta_runtime_use_strategy(&opt, strats[i]->name);
         } else {
-            static const char *const names[] = {"shared",          "rewrites",         "poison",
-                                                "poison+rewrites", "optimal+rewrites", "consts"};
+            static const char *const names[] = {"shared",           "rewrites", "poison", "poison+rewrites",
+                                                "optimal+rewrites", "consts",   "init",   "firmware"};
             const size_t k = i - n_strat;
             snprintf(mode, sizeof mode, "%s", names[k]);
             ta_runtime_use_strategy(&opt, k == 4 ? "optimal" : "greedy");
             if (k == 0) opt.scratch = TA_SCRATCH_SHARED;
             if (k == 1 || k == 3 || k == 4) opt.rewrites = TA_REWRITE_ALL;
             if (k == 2 || k == 3) opt.poison = true;
-            if (k == 5) { /* greedy's exported op constants, every subgraph's records */
-                if (!blob) continue;
+            if (k >= 5) { /* greedy's exported op constants, every subgraph's records */
+                if (!blob || !itab) continue;
                 ta_runtime_use_consts(&opt, blob, blob_bytes);
+            }
+            if (k == 6) ta_runtime_use_init(&opt, itab, itab_bytes); /* and its init table */
+            if (k == 7) { /* as a firmware: the budget's tables only */
+                bud = (ta_budget){what, ta_budget_hash(p, len), "greedy", ((const uint32_t *)itab)[7], 16, 0, NULL,
+                                  blob, (uint32_t)blob_bytes, 0, itab, (uint32_t)itab_bytes,
+                                  ta_align_rule_code(opt.align_rule)};
+                opt = ta_runtime_options_for_budget(&bud, &ta_op_list_all);
             }
         }
         run_t r;
@@ -312,15 +323,18 @@ static void all_modes(const char *what, void (*build)(mdesc *), check_fn check) 
             CHECK(ta_runtime_export_consts(&r.rt, NULL, 0, &blob_bytes, &d) == TA_OK);
             blob = aligned_alloc(16, (blob_bytes + 15) & ~(size_t)15);
             CHECK(ta_runtime_export_consts(&r.rt, blob, blob_bytes, &blob_bytes, &d) == TA_OK);
-            /* no init table for control flow and variables: one line */
-            size_t ib = 0;
-            CHECK(ta_runtime_export_init(&r.rt, NULL, 0, NULL, 0, &ib, &d) == TA_E_UNSUPPORTED &&
-                  strstr(d.msg, "not from an init table"));
+            /* the init table: with its flow section (subgraphs, variables) */
+            CHECK(ta_runtime_export_init(&r.rt, NULL, 0, NULL, 0, &itab_bytes, &d) == TA_OK);
+            itab = aligned_alloc(16, (itab_bytes + 15) & ~(size_t)15);
+            CHECK(ta_runtime_export_init(&r.rt, r.work, ta_runtime_breakdown(&r.rt)->work_bytes, itab, itab_bytes,
+                                         &itab_bytes, &d) == TA_OK);
         }
         teardown(&r);
     }
     printf("ok: %-10s ran in %d modes\n", what, ran);
+    CHECK(ran == (int)n_strat + 8);
     free(blob);
+    free(itab);
     free(p);
 }
 

@@ -640,13 +640,14 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "export init before init");
     if (rt->opt.poison) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not in poison mode");
     if (rt->rg.n) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not across regions (export from one arena)");
-    if (rt->flow)
-        return ta_diag_set(diag, TA_E_UNSUPPORTED,
-                           "export init: control flow and resource variables run only from the model, not from an init table");
     if (rt->patch.n_stages)
         return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: the plan runs a patch stage, which an init table cannot "
                                                    "carry (plan it with patch overhead 0)");
-    const uint64_t need = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
+    const uint64_t base = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
+    /* with control flow or variables, the flow section (runtime_flow_table.c):
+     * its size needs the graph, rebuilt below, so a size query counts the
+     * subgraphs from the op records' host (rt->flow) */
+    const uint64_t need = base + (rt->flow ? FLOW_HDR + (uint64_t)FLOW_SG * rt->flow->n_sg + (uint64_t)FLOW_VAR * rt->flow->n_vars : 0);
     if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");
     *bytes = (size_t)need;
     if (!out) return TA_OK;
@@ -670,7 +671,9 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     uint8_t *o = (uint8_t *)out;
     memset(o, 0, (size_t)need);
     const uint64_t hash = ta__rt_model_hash(rt);
-    const uint32_t hdr[12] = {INIT_MAGIC, INIT_VERSION, (uint32_t)need, rt->n_tensors, rt->n_ops, rt->n_inputs,
+    if (rt->flow && ta__rt_flow_section_bytes(rt, &w) != need - base)
+        return ta_diag_set(diag, TA_E_STATE, "export init: the runtime was initialised from another model");
+    const uint32_t hdr[12] = {INIT_MAGIC, rt->flow ? INIT_VERSION_FLOW : INIT_VERSION, (uint32_t)need, rt->n_tensors, rt->n_ops, rt->n_inputs,
                               rt->n_outputs, (uint32_t)w.planned, rt->opt.rewrites, (uint32_t)rt->opt.scratch,
                               (uint32_t)hash, (uint32_t)(hash >> 32)};
     for (int i = 0; i < 12; i++) ta__wr32(o + 4 * i, hdr[i]);
@@ -678,7 +681,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     ta__wr32(o + INIT_HEAD_ALIGN_AT, (uint32_t)w.arena_align);
     ta__wr32(o + INIT_TAIL_ALIGN_AT, (uint32_t)w.tail_align);
     for (uint32_t k = 0; k < rt->n_tensors; k++) {
-        const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
+        const ta_tensor *tt = &w.g.tensors[k]; /* every subgraph's, by global index */
         uint8_t *e = o + INIT_HDR + (size_t)INIT_TENSOR * k;
         const uint8_t *p = (const uint8_t *)rt->ptrs[k];
         if (!p) continue; /* AT_NONE: elided, or no op touches it */
@@ -724,6 +727,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
         ta__wr32(q + 48, (uint32_t)x->zero_point);
         ta__wr32(q + 52, (uint32_t)x->bytes);
     }
+    if (rt->flow) ta__rt_flow_section_write(rt, &w, o + base);
     ta__wr32(o + INIT_SUM_AT, ta__rt_init_sum(o, (size_t)need));
     return TA_OK;
 }

@@ -12,13 +12,50 @@
  * an op calls host->run, each op as that loop runs it (poison checks
  * included: each op has its own step in the nested lifetimes).
  *
- * Not from an init table: the init table and the budget header's firmware
- * path carry no flow block, and fast_build refuses records that need the
- * host (README, "Control flow and resource variables").
+ * From an init table (the budget header's firmware path) the same block
+ * is laid out from the table's flow section (runtime_flow_table.c), with
+ * ta__rt_flow_layout below.
  */
 #include "runtime/runtime_int.h"
 
 static size_t up(size_t n, size_t a) { return ta__align_up(n, a); }
+
+static ta_status host_run(void *ctx, uint32_t op_base, uint32_t n_ops, uint32_t tbase, ta_diag *diag);
+static uint8_t *host_var(void *ctx, uint32_t id, uint32_t *bytes);
+
+/* The block's layout in one place for both paths and every ABI: the
+ * structs' sizes with pointers of P bytes (the asserts below hold them to
+ * sizeof on the ABI that compiles this file: hosts, -m32, Cortex-M). */
+#define UP(n, a) (((n) + (a) - 1) / (a) * (a))
+#define HOST_BYTES(P) (UP(5 * (P) + 4, (P)) + (P)) /* ta__op_host */
+#define FLOW_BYTES(P) (UP(HOST_BYTES(P) + 20, (P)) + 2 * (P))
+#define FOP_BYTES(P) UP(2 * (P) + 12, (P))
+#define RVAR_BYTES(P) UP((P) + 5, (P))
+_Static_assert(sizeof(ta__op_host) == HOST_BYTES(sizeof(void *)), "ta__op_host layout");
+_Static_assert(sizeof(struct ta__rt_flow) == FLOW_BYTES(sizeof(void *)), "ta__rt_flow layout");
+_Static_assert(sizeof(ta__rt_fop) == FOP_BYTES(sizeof(void *)), "ta__rt_fop layout");
+_Static_assert(sizeof(ta__rt_rvar) == RVAR_BYTES(sizeof(void *)), "ta__rt_rvar layout");
+
+size_t ta__rt_flow_block_bytes(size_t n_ops, size_t n_vars, size_t var_bytes, size_t TA, size_t P) {
+    size_t b = up(FLOW_BYTES(P), TA) + up(n_ops > SIZE_MAX / 64 ? SIZE_MAX / 2 : n_ops * FOP_BYTES(P), TA);
+    b = ta__add_sat(b, up(n_vars > SIZE_MAX / 64 ? SIZE_MAX / 2 : n_vars * RVAR_BYTES(P), TA));
+    return ta__add_sat(b, var_bytes);
+}
+
+struct ta__rt_flow *ta__rt_flow_layout(uint8_t *block, uint32_t n_main, uint32_t n_ops, uint32_t n_vars, size_t TA,
+                                       uint8_t **var_data) {
+    struct ta__rt_flow *f = (struct ta__rt_flow *)block;
+    memset(f, 0, sizeof *f);
+    f->host.run = host_run;
+    f->host.var = host_var;
+    f->n_main = n_main;
+    f->n_ops = n_ops;
+    f->n_vars = n_vars;
+    f->ops = (ta__rt_fop *)(block + up(sizeof *f, TA));
+    f->vars = (ta__rt_rvar *)((uint8_t *)f->ops + up(n_ops * sizeof(ta__rt_fop), TA));
+    *var_data = (uint8_t *)f->vars + up(n_vars * sizeof(ta__rt_rvar), TA);
+    return f;
+}
 
 /* The variables are found again at init (ta__var_scan: one pass over the
  * ops, its table on the stack) rather than kept in the work block. */
@@ -28,10 +65,12 @@ ta_status ta__rt_flow_bytes(ta__built *w, ta_diag *diag) {
     ta__var_table vt;
     const ta_status st = ta__var_scan(g, -1, &vt, NULL, diag);
     if (st) return st;
-    size_t b = up(sizeof(struct ta__rt_flow), TA) + up(g->n_ops * sizeof(ta__rt_fop), TA);
-    b += up(vt.n * sizeof(ta__rt_rvar), TA);
-    for (uint32_t i = 0; i < vt.n; i++) b = ta__add_sat(b, up(vt.v[i].bytes, TA));
-    w->flow_bytes = b;
+    size_t vb = 0;
+    for (uint32_t i = 0; i < vt.n; i++) vb = ta__add_sat(vb, up(vt.v[i].bytes, TA));
+    w->n_flow_ops = g->n_ops;
+    w->n_rvars = vt.n;
+    w->rvar_bytes = vb;
+    w->flow_bytes = ta__rt_flow_block_bytes(g->n_ops, vt.n, vb, TA, sizeof(void *));
     return TA_OK;
 }
 
@@ -103,15 +142,11 @@ const ta__op_host *ta__rt_flow_host(ta_runtime *rt) {
 
 void ta__rt_flow_init(ta_runtime *rt, const ta__built *w, uint8_t *block) {
     const ta_graph *g = &w->g;
-    const size_t TA = w->tail_align;
-    struct ta__rt_flow *f = (struct ta__rt_flow *)block;
-    memset(f, 0, sizeof *f);
-    f->host.run = host_run;
-    f->host.var = host_var;
-    f->n_main = g->subgraphs[0].n_ops;
-    f->n_ops = g->n_ops;
-    f->ops = (ta__rt_fop *)(block + up(sizeof *f, TA));
-    uint8_t *at = (uint8_t *)f->ops + up(g->n_ops * sizeof(ta__rt_fop), TA);
+    ta__var_table vtab;
+    const ta__var_table *vt = ta__var_scan(g, -1, &vtab, NULL, NULL) == TA_OK ? &vtab : NULL; /* build's scan passed */
+    uint8_t *at;
+    struct ta__rt_flow *f = ta__rt_flow_layout(block, g->subgraphs[0].n_ops, g->n_ops, vt ? vt->n : 0, w->tail_align, &at);
+    f->n_sg = g->n_subgraphs;
     for (uint32_t o = 0, ks = 0, kst = 0; o < g->n_ops; o++) {
         ta__rt_fop *fo = &f->ops[o];
         fo->scratch = w->info[o].scratch_bytes && ks < rt->n_scratch_ops ? rt->scratch_ptrs[ks++] : NULL;
@@ -120,16 +155,11 @@ void ta__rt_flow_init(ta_runtime *rt, const ta__built *w, uint8_t *block) {
         fo->sg = g->ops[o].subgraph;
         fo->tbase = g->subgraphs[fo->sg].tensor_base;
     }
-    ta__var_table vtab;
-    const ta__var_table *vt = ta__var_scan(g, -1, &vtab, NULL, NULL) == TA_OK ? &vtab : NULL; /* build's scan passed */
-    f->n_vars = vt ? vt->n : 0;
-    f->vars = (ta__rt_rvar *)at;
-    at += up(f->n_vars * sizeof(ta__rt_rvar), TA);
     for (uint32_t i = 0; i < f->n_vars; i++) {
         f->vars[i].data = at;
         f->vars[i].bytes = vt->v[i].bytes;
         f->vars[i].fill = vt->v[i].fill;
-        at += up(vt->v[i].bytes, TA);
+        at += up(vt->v[i].bytes, w->tail_align);
     }
     rt->flow = f;
     ta__rt_flow_reset(rt);
