@@ -216,26 +216,30 @@ ta_status ta__rt_build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
     w->flow = w->g.n_subgraphs > 1;
     for (uint32_t o = 0; o < n_ops && !w->flow; o++) w->flow = w->g.ops[o].kind == TA_OP_VAR_HANDLE;
     if (w->flow && (st = ta__rt_flow_bytes(w, diag))) return st;
-    if (w->g.n_subgraphs > 1) {
-        /* Each subgraph runs from one place: lifetimes time a subgraph's
-         * tensors and scratch from one entry (lifetime.c), so a second
-         * caller would run it over bytes planned for others. */
-        uint8_t *called = carve(&c, w->g.n_subgraphs, 1);
-        if (!called) return short_work(rt, &c, 0, diag);
-        memset(called, 0, w->g.n_subgraphs);
+    if (w->g.n_subgraphs > 1 && rt->opt.poison) {
+        /* A subgraph that two control-flow ops run is live from the first
+         * call to the last (lifetime.c, TFLM's rule), but its ops have one
+         * lifetime step each, the last call's: poison mode would fill and
+         * check the other call with that call's steps, which its caller's
+         * buffers do not follow.  (then = else runs inside one op: one
+         * caller, both steps valid.) */
+        int32_t *caller = carve(&c, w->g.n_subgraphs, sizeof *caller);
+        if (!caller) return short_work(rt, &c, 0, diag);
+        for (uint32_t k = 0; k < w->g.n_subgraphs; k++) caller[k] = -1;
         for (uint32_t o = 0; o < n_ops; o++) {
             const ta_op *op = &w->g.ops[o];
             const int32_t ref[2] = {op->opt.subgraph_a, op->opt.subgraph_b};
             for (int k = 0; k < 2 && (op->kind == TA_OP_IF || op->kind == TA_OP_WHILE || op->kind == TA_OP_CALL_ONCE); k++) {
                 if (ref[k] < 0 || (uint32_t)ref[k] >= w->g.n_subgraphs) continue;
-                if (called[ref[k]]++)
+                if (caller[ref[k]] >= 0 && caller[ref[k]] != (int32_t)o)
                     return ta_diag_set(diag, TA_E_UNSUPPORTED,
-                                       "op %d (%s) of subgraph %u: runs subgraph %d, which another control-flow call runs too "
-                                       "(its lifetimes cover one caller)",
+                                       "poison mode: op %d (%s) of subgraph %u runs subgraph %d, which another control-flow op "
+                                       "runs too (its steps follow one call site; run it without --poison)",
                                        op->index, ta_op_kind_str(op->kind), op->subgraph, ref[k]);
+                caller[ref[k]] = (int32_t)o;
             }
         }
-        release(&c, called, 0);
+        release(&c, caller, 0);
     }
     /* variable tensors: persistent, in the tail */
     for (uint32_t k = 0; k < n_t; k++) {
