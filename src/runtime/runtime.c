@@ -247,10 +247,6 @@ static void fill_breakdown(ta_runtime *rt, const ta__built *w, const ta__tail *t
     b->n_state_ops = w->n_state_ops;
     b->state_data_bytes = w->state_bytes;
     b->image_tail_bytes = image;
-    b->flow_bytes = w->flow ? w->flow_bytes : 0;
-    b->n_flow_ops = w->flow ? w->n_flow_ops : 0;
-    b->n_flow_vars = w->flow ? w->n_rvars : 0;
-    b->flow_var_bytes = w->flow ? w->rvar_bytes : 0;
 }
 
 /* The blob's header (and the padding after its op offset table): this
@@ -340,14 +336,14 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
         return ta_diag_set(diag, TA_E_MALFORMED, ta__rd32(t) == INIT_MAGIC_SWAPPED ? "init table was made on a host of the other byte order"
                                                                               : "init table does not start with the tinyarena magic");
     const bool fl = ta__rd32(t + 4) == INIT_VERSION_FLOW; /* with a flow section (runtime_flow_table.c) */
-    if (ta__rd32(t + 4) != INIT_VERSION && !fl)
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads %u and %u (regenerate it)",
-                           ta__rd32(t + 4), INIT_VERSION, INIT_VERSION_FLOW);
+    if (ta__rd32(t + 4) - INIT_VERSION > INIT_VERSION_FLOW - INIT_VERSION)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads 1 and 2 (regenerate it)",
+                           ta__rd32(t + 4));
     const uint32_t n_t = ta__rd32(t + 12), n_ops = ta__rd32(t + 16), n_in = ta__rd32(t + 20), n_out = ta__rd32(t + 24);
     const uint64_t base = ta__rt_init_table_bytes(n_t, n_ops, (uint64_t)n_in + n_out);
-    w->fsec = t + (fl && base < tn ? base : 0);
-    w->fsec_len = fl && base < tn ? tn - (size_t)base : 0;
-    if (ta__rd32(t + 8) != tn || (fl ? (uint64_t)tn <= base : (uint64_t)tn != base))
+    w->fsec = t + base;
+    w->fsec_len = tn - (size_t)base;
+    if (ta__rd32(t + 8) != tn || tn < base || (!fl && tn != base))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has %zu bytes, its header says %u for %u tensors and %u ops (corrupted)",
                            tn, ta__rd32(t + 8), n_t, n_ops);
     if (ta__rt_init_sum(t, tn) != ta__rd32(t + INIT_SUM_AT))
@@ -425,10 +421,7 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
         /* control flow and resource variables: their definitions name the
          * host that reads the table's flow section */
         const struct ta__flow_table *ft = ta__op_flow_table(rt->opt.ops, rec);
-        if (ft && !fl)
-            return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: op %u (%s) runs subgraphs or variables, and the table has no flow section (corrupted)",
-                               o, ta__op_name_in(rt->opt.ops, rec));
-        w->ftab = ft ? ft : w->ftab;
+        if (ft) w->ftab = ft;
         /* the op list (a header's <P>_OPS) must hold every op the table runs */
         if (!ta__op_has_def(rt->opt.ops, rec))
             return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op in the runtime's op list", o,
@@ -454,8 +447,8 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
         }
         at = end;
     }
-    if (fl && !w->ftab)
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: a flow section, and no op of the runtime's list runs subgraphs or variables");
+    if (fl != (w->ftab != NULL))
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: its flow section and its ops that run subgraphs or variables disagree (corrupted)");
     if (fl && (st = w->ftab->check(rt, w, n_ops, n_t, diag))) return st;
     /* every tensor: its place lies inside its region */
     for (uint32_t i = 0; i < n_t; i++) {

@@ -215,7 +215,7 @@ ta_status ta__rt_build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
     /* control flow and resource variables: the flow block (runtime_subgraph.c) */
     w->flow = w->g.n_subgraphs > 1;
     for (uint32_t o = 0; o < n_ops && !w->flow; o++) w->flow = w->g.ops[o].kind == TA_OP_VAR_HANDLE;
-    if (w->flow && (st = ta__rt_flow_bytes(w, diag))) return st;
+    if (w->flow && (st = ta__rt_flow_bytes(rt, w, diag))) return st;
     if (w->g.n_subgraphs > 1 && rt->opt.poison) {
         /* A subgraph that two control-flow ops run is live from the first
          * call to the last (lifetime.c, TFLM's rule), but its ops have one

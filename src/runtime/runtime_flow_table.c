@@ -61,8 +61,7 @@ static ta_status corrupt(ta_diag *diag, const char *what) {
 /* The subgraphs tile the ops and the tensors in order, subgraph 0 first
  * (every index the block derives from them then lies inside the model's
  * tables); at most TA__MAX_VARS variables, each below 4 GiB. */
-static ta_status check(const ta_runtime *rt, ta__built *w, uint32_t n_ops, uint32_t n_t, ta_diag *diag) {
-    (void)rt;
+static ta_status check(ta_runtime *rt, ta__built *w, uint32_t n_ops, uint32_t n_t, ta_diag *diag) {
     const uint8_t *s = w->fsec;
     const size_t len = w->fsec_len;
     if (len < FLOW_HDR) return corrupt(diag, "shorter than its header");
@@ -88,6 +87,7 @@ static ta_status check(const ta_runtime *rt, ta__built *w, uint32_t n_ops, uint3
     w->n_rvars = n_v;
     w->rvar_bytes = vb;
     w->flow_bytes = ta__rt_flow_block_bytes(n_ops, n_v, vb, w->tail_align, sizeof(void *));
+    ta__rt_flow_figures(rt, w);
     return TA_OK;
 }
 

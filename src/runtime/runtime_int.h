@@ -176,8 +176,11 @@ struct ta__rt_flow {
     ta__rt_fop *ops;   /* per global op */
     ta__rt_rvar *vars; /* per resource variable */
 };
-/* The flow block's bytes (w->g set); TA_E_* when a variable op is refused. */
-ta_status ta__rt_flow_bytes(ta__built *w, ta_diag *diag);
+/* The flow block's bytes (w->g set); TA_E_* when a variable op is refused.
+ * Both this and the init-table path's check put the block's figures in
+ * rt->b (flow_bytes...: ta_runtime_persistent_bytes_abi). */
+ta_status ta__rt_flow_bytes(ta_runtime *rt, ta__built *w, ta_diag *diag);
+void ta__rt_flow_figures(ta_runtime *rt, const ta__built *w);
 void ta__rt_flow_init(ta_runtime *rt, const ta__built *w, uint8_t *block);
 /* Both paths: the block's bytes for n_ops ops and n_vars variables holding
  * var_bytes (tail_align each), with pointers of ptr_bytes (the host's, or
@@ -202,7 +205,7 @@ struct ta__rt_flow *ta__rt_flow_layout(uint8_t *block, uint32_t n_main, uint32_t
 struct ta__flow_table {
     /* checks w->fsec against the table's n_ops ops and n_t tensors; sets
      * w->flow, w->flow_bytes, w->n_rvars, w->rvar_bytes */
-    ta_status (*check)(const ta_runtime *rt, ta__built *w, uint32_t n_ops, uint32_t n_t, ta_diag *diag);
+    ta_status (*check)(ta_runtime *rt, ta__built *w, uint32_t n_ops, uint32_t n_t, ta_diag *diag);
     /* lays out the flow block at `block` (fast_init, after the scratch and
      * state pointers) */
     void (*init)(ta_runtime *rt, const ta__built *w, uint8_t *block);

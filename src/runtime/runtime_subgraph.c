@@ -59,7 +59,14 @@ struct ta__rt_flow *ta__rt_flow_layout(uint8_t *block, uint32_t n_main, uint32_t
 
 /* The variables are found again at init (ta__var_scan: one pass over the
  * ops, its table on the stack) rather than kept in the work block. */
-ta_status ta__rt_flow_bytes(ta__built *w, ta_diag *diag) {
+void ta__rt_flow_figures(ta_runtime *rt, const ta__built *w) {
+    rt->b.flow_bytes = w->flow_bytes;
+    rt->b.n_flow_ops = w->n_flow_ops;
+    rt->b.n_flow_vars = w->n_rvars;
+    rt->b.flow_var_bytes = w->rvar_bytes;
+}
+
+ta_status ta__rt_flow_bytes(ta_runtime *rt, ta__built *w, ta_diag *diag) {
     const ta_graph *g = &w->g;
     const size_t TA = w->tail_align;
     ta__var_table vt;
@@ -71,6 +78,7 @@ ta_status ta__rt_flow_bytes(ta__built *w, ta_diag *diag) {
     w->n_rvars = vt.n;
     w->rvar_bytes = vb;
     w->flow_bytes = ta__rt_flow_block_bytes(g->n_ops, vt.n, vb, TA, sizeof(void *));
+    ta__rt_flow_figures(rt, w);
     return TA_OK;
 }
 
