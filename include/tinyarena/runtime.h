@@ -352,6 +352,10 @@ typedef struct ta_poison_buf {
     int32_t first, last; /* live steps; op k runs at step k + 1 */
     int32_t tensor;      /* tensor index, or -1 - op for an op's scratch */
     uint32_t sum;        /* checksum taken when it was written */
+    uint32_t taken;      /* sum taken in this invoke: a buffer live but never
+                            written (its creating call skipped: an IF's other
+                            branch that another call keeps live) has its
+                            sum taken where it is first found live */
 } ta_poison_buf;
 
 /* A variable tensor's place in the tail and its reset byte. */

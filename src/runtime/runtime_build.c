@@ -216,31 +216,6 @@ ta_status ta__rt_build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
     w->flow = w->g.n_subgraphs > 1;
     for (uint32_t o = 0; o < n_ops && !w->flow; o++) w->flow = w->g.ops[o].kind == TA_OP_VAR_HANDLE;
     if (w->flow && (st = ta__rt_flow_bytes(rt, w, diag))) return st;
-    if (w->g.n_subgraphs > 1 && rt->opt.poison) {
-        /* A subgraph that two control-flow ops run is live from the first
-         * call to the last (lifetime.c, TFLM's rule), but its ops have one
-         * lifetime step each, the last call's: poison mode would fill and
-         * check the other call with that call's steps, which its caller's
-         * buffers do not follow.  (then = else runs inside one op: one
-         * caller, both steps valid.) */
-        int32_t *caller = carve(&c, w->g.n_subgraphs, sizeof *caller);
-        if (!caller) return short_work(rt, &c, 0, diag);
-        for (uint32_t k = 0; k < w->g.n_subgraphs; k++) caller[k] = -1;
-        for (uint32_t o = 0; o < n_ops; o++) {
-            const ta_op *op = &w->g.ops[o];
-            const int32_t ref[2] = {op->opt.subgraph_a, op->opt.subgraph_b};
-            for (int k = 0; k < 2 && (op->kind == TA_OP_IF || op->kind == TA_OP_WHILE || op->kind == TA_OP_CALL_ONCE); k++) {
-                if (ref[k] < 0 || (uint32_t)ref[k] >= w->g.n_subgraphs) continue;
-                if (caller[ref[k]] >= 0 && caller[ref[k]] != (int32_t)o)
-                    return ta_diag_set(diag, TA_E_UNSUPPORTED,
-                                       "poison mode: op %d (%s) of subgraph %u runs subgraph %d, which another control-flow op "
-                                       "runs too (its steps follow one call site; run it without --poison)",
-                                       op->index, ta_op_kind_str(op->kind), op->subgraph, ref[k]);
-                caller[ref[k]] = (int32_t)o;
-            }
-        }
-        release(&c, caller, 0);
-    }
     /* variable tensors: persistent, in the tail */
     for (uint32_t k = 0; k < n_t; k++) {
         const ta_tensor *tt = &w->g.tensors[k];
@@ -542,6 +517,7 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
             pb->first = w->reqs[i].first;
             pb->last = w->reqs[i].last;
             pb->sum = 0;
+            pb->taken = 0;
             if (w->origin[i].kind == TA_BUFFER_TENSOR) pb->tensor = (int32_t)w->origin[i].index;
             else pb->tensor = -1 - (int32_t)w->sreq[w->origin[i].index].op;
             /* insertion sort by address */
@@ -573,6 +549,15 @@ static void poison_fill(ta_runtime *rt, int32_t s) {
         if (pb->data + pb->bytes > cur) cur = pb->data + pb->bytes;
     }
     if (end > cur) memset(cur, CANARY, (size_t)(end - cur));
+    /* live, and nothing wrote it in this invoke: the call that creates it
+     * did not run (control flow), it holds no data -- what it holds now is
+     * what the ops from here on must leave */
+    for (size_t k = 0; rt->flow && k < rt->n_pbuf; k++) {
+        ta_poison_buf *pb = &rt->pbuf[k];
+        if (pb->taken || pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
+        pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
+        pb->taken = 1;
+    }
 }
 
 /* After the op at step s: checksum what it wrote (buffers created at s and,
@@ -604,6 +589,7 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
         ta_poison_buf *pb = &rt->pbuf[i];
         if (pb->tensor < 0 || pb->first != s) continue;
         pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
+        pb->taken = 1;
     }
     const uint8_t *rec = ta__rt_op_record(rt, op);
     for (uint32_t k = 0, n = rt->pgroup ? ta__op_output(rec, 0, NULL) : 0; k < n; k++) {
@@ -613,6 +599,7 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
         if (t < 0 || (uint32_t)t >= rt->n_tensors || rt->pgroup[t] < 0) continue;
         ta_poison_buf *pb = &rt->pbuf[rt->pgroup[t]];
         pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
+        pb->taken = 1;
     }
     for (size_t i = 0; i < rt->n_pbuf; i++) {
         ta_poison_buf *pb = &rt->pbuf[i];
@@ -632,8 +619,11 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
 /* Before the first op: the checksums of what is live from the start. */
 static void poison_start(ta_runtime *rt) {
     memset(&rt->poison, 0, sizeof rt->poison);
-    for (size_t i = 0; i < rt->n_pbuf; i++)
-        if (rt->pbuf[i].tensor >= 0 && rt->pbuf[i].first == 0) rt->pbuf[i].sum = ta__rt_fnv32(FNV32_START, rt->pbuf[i].data, rt->pbuf[i].bytes);
+    for (size_t i = 0; i < rt->n_pbuf; i++) {
+        ta_poison_buf *pb = &rt->pbuf[i];
+        pb->taken = pb->tensor >= 0 && pb->first == 0;
+        if (pb->taken) pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
+    }
 }
 
 /* ---- init table export ---------------------------------------------------- */

@@ -107,6 +107,8 @@ static void init(ta_runtime *rt, const ta__built *w, uint8_t *block) {
         fo->step = (int32_t)o + 1; /* poison mode runs from the work-block path only */
         fo->sg = sg;
         fo->tbase = ta__rd32(sgs + FLOW_SG * (size_t)sg + 8);
+        fo->sub_a = UINT32_MAX;
+        fo->dsub[0] = fo->dsub[1] = 0;
     }
     const uint8_t *vq = sgs + FLOW_SG * (size_t)n_sg;
     for (uint32_t i = 0; i < n_v; i++, vq += FLOW_VAR) {

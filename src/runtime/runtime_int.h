@@ -163,6 +163,12 @@ typedef struct ta__rt_fop {
     void *scratch, *state;
     int32_t step;       /* its lifetime step (poison mode) */
     uint32_t tbase, sg; /* its subgraph's first tensor, its subgraph */
+    /* a control-flow op (poison mode): its first subgraph, and per called
+     * subgraph (first, second) how far that call's steps lie from the
+     * subgraph's own (its ops' `step`, from its last call in the
+     * lifetimes): a subgraph run from two ops runs each call at its own */
+    uint32_t sub_a;
+    int32_t dsub[2];
 } ta__rt_fop;
 typedef struct ta__rt_rvar {
     uint8_t *data;
@@ -173,6 +179,8 @@ struct ta__rt_flow {
     ta__op_host host;
     uint32_t n_main, n_ops, n_vars, n_sg;
     uint32_t spent; /* WHILE body runs in this invoke (host.spent) */
+    uint32_t cur;   /* the op running (UINT32_MAX: none yet), and the */
+    int32_t delta;  /* offset of the running call's steps (poison mode) */
     ta__rt_fop *ops;   /* per global op */
     ta__rt_rvar *vars; /* per resource variable */
 };
@@ -218,8 +226,10 @@ void ta__rt_flow_reset(ta_runtime *rt);
 /* Before an invoke: the host (NULL without flow), subgraph 0's op count. */
 const ta__op_host *ta__rt_flow_host(ta_runtime *rt);
 static inline uint32_t ta__rt_main_ops(const ta_runtime *rt) { return rt->flow ? rt->flow->n_main : rt->n_ops; }
+/* Op o's step (subgraph 0's ops: invoke's loop); with flow it also
+ * becomes the op running, which a control-flow op's call starts from. */
 static inline int32_t ta__rt_op_step(const ta_runtime *rt, uint32_t o) {
-    return rt->flow ? rt->flow->ops[o].step : (int32_t)o + 1;
+    return rt->flow ? (rt->flow->cur = o, rt->flow->ops[o].step) : (int32_t)o + 1;
 }
 static inline uint32_t ta__rt_op_tbase(const ta_runtime *rt, uint32_t o) { return rt->flow ? rt->flow->ops[o].tbase : 0; }
 

@@ -28,8 +28,8 @@ static uint8_t *host_var(void *ctx, uint32_t id, uint32_t *bytes);
  * sizeof on the ABI that compiles this file: hosts, -m32, Cortex-M). */
 #define UP(n, a) (((n) + (a) - 1) / (a) * (a))
 #define HOST_BYTES(P) (UP(5 * (P) + 4, (P)) + (P)) /* ta__op_host */
-#define FLOW_BYTES(P) (UP(HOST_BYTES(P) + 20, (P)) + 2 * (P))
-#define FOP_BYTES(P) UP(2 * (P) + 12, (P))
+#define FLOW_BYTES(P) (UP(HOST_BYTES(P) + 28, (P)) + 2 * (P))
+#define FOP_BYTES(P) UP(2 * (P) + 24, (P))
 #define RVAR_BYTES(P) UP((P) + 5, (P))
 _Static_assert(sizeof(ta__op_host) == HOST_BYTES(sizeof(void *)), "ta__op_host layout");
 _Static_assert(sizeof(struct ta__rt_flow) == FLOW_BYTES(sizeof(void *)), "ta__rt_flow layout");
@@ -95,8 +95,10 @@ static void resum(ta_runtime *rt, int32_t step, const uint8_t *p) {
     for (size_t i = 0; i < rt->n_pbuf; i++) {
         ta_poison_buf *pb = &rt->pbuf[i];
         if (pb->tensor < 0) continue;
-        if (p ? (p >= pb->data && p < pb->data + pb->bytes) : pb->first == step)
+        if (p ? (p >= pb->data && p < pb->data + pb->bytes) : pb->first == step) {
             pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
+            pb->taken = 1;
+        }
     }
 }
 
@@ -112,26 +114,39 @@ static uint8_t *host_var(void *ctx, uint32_t id, uint32_t *bytes) {
 
 static ta_status host_run(void *ctx, uint32_t op_base, uint32_t n_ops, uint32_t tbase, ta_diag *diag) {
     ta_runtime *rt = (ta_runtime *)ctx;
-    const struct ta__rt_flow *f = rt->flow;
+    struct ta__rt_flow *f = rt->flow;
     if (op_base > f->n_ops || n_ops > f->n_ops - op_base || tbase > rt->n_tensors)
         return ta_diag_set(diag, TA_E_STATE, "a control-flow record names ops outside the model (corrupted)");
     const struct ta__work_path *poison = rt->opt.poison && rt->pbuf ? rt->opt.work_path : NULL;
-    if (poison && n_ops) resum(rt, f->ops[op_base].step - 1, NULL); /* its inputs (copied in) and outputs */
-    for (uint32_t o = op_base; o < op_base + n_ops; o++) {
+    /* this call's steps: the caller's offset plus where this call lies from
+     * the subgraph's own steps (then = else: either call's, one caller) */
+    const uint32_t caller = f->cur;
+    const int32_t delta = f->delta;
+    if (caller < f->n_ops && n_ops) {
+        const ta__rt_fop *c = &f->ops[caller];
+        f->delta = delta + c->dsub[f->ops[op_base].sg == c->sub_a ? 0 : 1];
+    }
+    if (poison && n_ops) resum(rt, f->ops[op_base].step - 1 + f->delta, NULL); /* its inputs (copied in) and outputs */
+    ta_status st = TA_OK;
+    for (uint32_t o = op_base; !st && o < op_base + n_ops; o++) {
         const ta__rt_fop *fo = &f->ops[o];
-        if (poison) poison->poison_fill(rt, fo->step);
+        const int32_t step = fo->step + f->delta;
+        f->cur = o;
+        if (poison) poison->poison_fill(rt, step);
         const uint8_t *rec = ta__rt_op_record(rt, o);
-        ta_status st = ta__op_invoke_host(rt->opt.ops, rec, rt->ptrs + tbase, fo->scratch, fo->state, poison != NULL,
-                                          &f->host, diag);
+        st = ta__op_invoke_host(rt->opt.ops, rec, rt->ptrs + tbase, fo->scratch, fo->state, poison != NULL, &f->host, diag);
         if (st) {
             ta_diag tmp;
             memset(&tmp, 0, sizeof tmp);
             if (diag) tmp = *diag;
-            return ta_diag_set(diag, st, "subgraph %u op %u: %s", fo->sg, o - op_base, tmp.msg);
+            st = ta_diag_set(diag, st, "subgraph %u op %u: %s", fo->sg, o - op_base, tmp.msg);
+        } else if (poison) {
+            st = poison->poison_check(rt, step, o, diag);
         }
-        if (poison && (st = poison->poison_check(rt, fo->step, o, diag))) return st;
     }
-    return TA_OK;
+    f->cur = caller;
+    f->delta = delta;
+    return st;
 }
 
 const ta__op_host *ta__rt_flow_host(ta_runtime *rt) {
@@ -143,10 +158,43 @@ const ta__op_host *ta__rt_flow_host(ta_runtime *rt) {
     rt->flow->host.max_iterations = rt->opt.max_iterations ? rt->opt.max_iterations : TA_RUNTIME_MAX_ITERATIONS;
     rt->flow->spent = 0;
     rt->flow->host.spent = &rt->flow->spent;
+    rt->flow->cur = UINT32_MAX;
+    rt->flow->delta = 0;
     return &rt->flow->host;
 }
 
 /* ---- layout -------------------------------------------------------------------- */
+
+static bool control_flow(const ta_op *op) {
+    return op->kind == TA_OP_IF || op->kind == TA_OP_WHILE || op->kind == TA_OP_CALL_ONCE;
+}
+
+/* The lifetimes' walk again (lifetime.c: each op a step, each subgraph
+ * entry a step, then its ops), from `scope` at subgraph sg's entry; at
+ * each control-flow op it notes how far each call's entry lies from the
+ * called subgraph's own entry (its first op's step - 1: the steps its ops
+ * keep are from its last call).  The walk's last visit of an op is the
+ * lifetimes' last, so its notes match its own step.  Depth and steps are
+ * what lifetime analysis already bounded.  Returns the scope after sg. */
+static int32_t walk(const ta_graph *g, const int32_t *op_step, uint32_t sg, int32_t scope, struct ta__rt_flow *f) {
+    const ta_subgraph *s = &g->subgraphs[sg];
+    for (uint32_t k = 0; k < s->n_ops; k++) {
+        const uint32_t o = s->op_base + k;
+        const ta_op *op = &g->ops[o];
+        scope++;
+        if (!control_flow(op)) continue;
+        const int32_t ref[2] = {op->opt.subgraph_a, op->opt.subgraph_b};
+        f->ops[o].sub_a = ref[0] >= 0 ? (uint32_t)ref[0] : UINT32_MAX;
+        for (int j = 0; j < 2; j++) {
+            if (ref[j] < 0 || (uint32_t)ref[j] >= g->n_subgraphs) continue;
+            const ta_subgraph *x = &g->subgraphs[ref[j]];
+            scope++;
+            f->ops[o].dsub[j] = x->n_ops ? scope - (op_step[x->op_base] - 1) : 0;
+            scope = walk(g, op_step, (uint32_t)ref[j], scope, f);
+        }
+    }
+    return scope;
+}
 
 void ta__rt_flow_init(ta_runtime *rt, const ta__built *w, uint8_t *block) {
     const ta_graph *g = &w->g;
@@ -162,7 +210,10 @@ void ta__rt_flow_init(ta_runtime *rt, const ta__built *w, uint8_t *block) {
         fo->step = w->lt.op_step ? w->lt.op_step[o] : (int32_t)o + 1;
         fo->sg = g->ops[o].subgraph;
         fo->tbase = g->subgraphs[fo->sg].tensor_base;
+        fo->sub_a = UINT32_MAX;
+        fo->dsub[0] = fo->dsub[1] = 0;
     }
+    if (w->lt.op_step && g->n_subgraphs) walk(g, w->lt.op_step, 0, 0, f);
     for (uint32_t i = 0; i < f->n_vars; i++) {
         f->vars[i].data = at;
         f->vars[i].bytes = vt->v[i].bytes;
