@@ -242,6 +242,33 @@ static void m_shared(mdesc *m) {
     bin_sg(&m->sg[2], TFL_OP_MUL);
 }
 
+/* sg0: (n, y) = WHILE(i, x) (cond 1, body 2), then (j, z) = IF(c, n, y):
+ * then is the WHILE's body again (one more step), else sg3 passes them
+ * through -- a loop body that an IF also runs. */
+static void m_body_shared(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 4;
+    sgdesc *g = &m->sg[0];
+    g->nt = 7;
+    g->t[0] = tb1();
+    g->t[1] = ti32(1);
+    g->t[2] = tf32(2, 1, 4, 0, 0);
+    g->t[3] = ti32(1);
+    g->t[4] = tf32(2, 1, 4, 0, 0);
+    g->t[5] = ti32(1);
+    g->t[6] = tf32(2, 1, 4, 0, 0);
+    g->no = 2;
+    g->o[0] = (odesc){TFL_OP_WHILE, 2, 2, {1, 2}, {3, 4}, NULL, NULL, 0, TFL_OPT_WHILE, 2, {{F_I32, 1}, {F_I32, 2}}};
+    g->o[1] = (odesc){TFL_OP_IF, 3, 2, {0, 3, 4}, {5, 6}, NULL, NULL, 0, TFL_OPT_IF, 2, {{F_I32, 2}, {F_I32, 3}}};
+    io(g, 3, (int32_t[]){0, 1, 2}, 2, (int32_t[]){5, 6});
+    while_sgs(m, 1, 2, k_one_i);
+    sgdesc *e = &m->sg[3];
+    e->nt = 2;
+    e->t[0] = ti32(1);
+    e->t[1] = tf32(2, 1, 4, 0, 0);
+    io(e, 2, (int32_t[]){0, 1}, 2, (int32_t[]){0, 1});
+}
+
 /* ---- running ------------------------------------------------------------------ */
 
 typedef struct {
@@ -457,6 +484,23 @@ static void check_shared(run_t *r, const char *mode) {
     }
 }
 
+static void check_body_shared(run_t *r, const char *mode) {
+    const float x8[4] = {8, 16, 24, 32}, x16[4] = {16, 32, 48, 64};
+    const int32_t i0 = 0, three = 3, four = 4;
+    ta_diag d;
+    for (int k = 0; k < 3; k++) {
+        const uint8_t c = k != 1;
+        set_in(r, 0, &c, 1);
+        set_in(r, 1, &i0, 4);
+        set_in(r, 2, k_x, 16);
+        const ta_status st = ta_runtime_invoke(&r->rt, &d);
+        if (st) fprintf(stderr, "body shared [%s]: %s\n", mode, d.msg);
+        CHECK(st == TA_OK);
+        out_is(r, 0, c ? &four : &three, 4, "body shared count", mode);
+        out_is(r, 1, c ? x16 : x8, 16, c ? "body shared, then: the body once more" : "body shared, else", mode);
+    }
+}
+
 /* The shared model's lifetimes (TFLM's rules), steps: IF1 1, its then
  * entered at 2 (ADD 3), else at 4 (MUL 5); IF2 6, then 7 (ADD 8), else 9
  * (MUL 10).  A branch's tensors are live from its first call's entry to
@@ -560,6 +604,7 @@ int main(void) {
     all_modes("while", m_while, check_while);
     all_modes("nested", m_nested, check_nested);
     all_modes("shared", m_shared, check_shared);
+    all_modes("body+if", m_body_shared, check_body_shared);
     check_shared_lifetimes();
     check_forever_cap();
     check_nested_cap();

@@ -549,12 +549,24 @@ static void poison_fill(ta_runtime *rt, int32_t s) {
         if (pb->data + pb->bytes > cur) cur = pb->data + pb->bytes;
     }
     if (end > cur) memset(cur, CANARY, (size_t)(end - cur));
-    /* live, and nothing wrote it in this invoke: the call that creates it
-     * did not run (control flow), it holds no data -- what it holds now is
-     * what the ops from here on must leave */
+    /* With control flow, steps are not run once each in order: an IF runs
+     * one branch (the other's steps are skipped), a WHILE runs its cond's
+     * steps again after its body's.  A buffer dead at s was just filled
+     * with canaries: what it held is no data any more.  A buffer live at s
+     * that nothing wrote since (its creating call skipped, or a loop went
+     * back past its start -- a subgraph run from two places is live from
+     * its first call to its last) holds no data either: what it holds now
+     * is what the ops from here on must leave, so its sum is taken here.
+     * A value that was needed across such a gap reads canaries and shows
+     * in the outputs. */
     for (size_t k = 0; rt->flow && k < rt->n_pbuf; k++) {
         ta_poison_buf *pb = &rt->pbuf[k];
-        if (pb->taken || pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
+        if (pb->tensor < 0) continue;
+        if (!(pb->first < s && s <= pb->last)) {
+            pb->taken = pb->first == s && pb->taken; /* created at s: check takes it */
+            continue;
+        }
+        if (pb->taken) continue;
         pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
         pb->taken = 1;
     }
@@ -603,7 +615,9 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
     }
     for (size_t i = 0; i < rt->n_pbuf; i++) {
         ta_poison_buf *pb = &rt->pbuf[i];
-        if (pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
+        /* (not taken: filled with canaries since, control flow's steps
+         * having gone past its end -- see poison_fill) */
+        if (pb->tensor < 0 || !(pb->first < s && s <= pb->last) || !pb->taken) continue;
         if (ta__rt_fnv32(FNV32_START, pb->data, pb->bytes) != pb->sum) {
             if (pb->last == s && overwritten_by_op(rt, op, rec, pb)) continue;
             rt->poison.clobbered = true;
