@@ -294,7 +294,9 @@ ta_status ta__rt_blob_header(const ta_runtime *rt, uint32_t n_ops, uint32_t n_te
  *   per op in run order (2 words): FNV-1a of its const blob record, its
  *     scratch's offset in the head (NO_SCRATCH: none, or the shared region);
  *   per input then output (14 words): tensor, dtype, rank, shape[8], scale
- *     (float bits), zero point, bytes.
+ *     (float bits), zero point, bytes;
+ *   format version 2 only (several subgraphs or a VAR_HANDLE): the flow
+ *     section (runtime_int.h, runtime_flow_table.c).
  * Everything init would derive from the imported graph is here, computed by
  * the host from the same model bytes; the device checks it instead of
  * recomputing it: this is what lets init run with no work block. */
