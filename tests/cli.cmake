@@ -22,7 +22,7 @@ set_tests_properties(cli_run PROPERTIES
 # Every "done when" model runs from its emitted header, bit-exact with TFLM.
 add_test(NAME header_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/header_run.sh)
 set_tests_properties(header_run PROPERTIES
-  ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TINYARENA_CLI=$<TARGET_FILE:tinyarena_cli>;TA_CC=${CMAKE_C_COMPILER};TA_LIB=$<TARGET_FILE:tinyarena>;TINYARENA_SRC=${CMAKE_SOURCE_DIR};TA_CFLAGS=${TA_CHECK_CFLAGS}"
+  ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TINYARENA_CLI=$<TARGET_FILE:tinyarena_cli>;TINYARENA_HOSTILE=$<TARGET_FILE:test_hostile>;TA_CC=${CMAKE_C_COMPILER};TA_LIB=$<TARGET_FILE:tinyarena>;TINYARENA_SRC=${CMAKE_SOURCE_DIR};TA_CFLAGS=${TA_CHECK_CFLAGS}"
   TIMEOUT 900)
 
 # The const blob is portable: a 32-bit build (cc -m32) runs the headers the

@@ -58,5 +58,41 @@ if $cc -std=c11 -Wall -Wextra -Wno-missing-field-initializers -Werror $TA_CFLAGS
 else
   echo "FAIL: a header of the previous format does not compile"; fail=1
 fi
-echo "header_run: $n outputs byte-identical to TFLM from emitted headers"
+# Control flow and resource variables (issue 18): no shared model has them,
+# so test_hostile --write makes its well-formed IF, WHILE, CALL_ONCE and
+# variable models, and a subgraph run from both branches of an IF; each runs
+# from its emitted header (the init table's flow section, the firmware's
+# options) on zero inputs, byte-identical to `tinyarena run` (the
+# work-block path, which test_control_flow checks against values computed
+# by hand).
+gen="${TINYARENA_HOSTILE:-}"
+if [ -x "$gen" ] && mkdir -p "$tmp/cf" && "$gen" --write "$tmp/cf" > /dev/null; then
+  for m in if_valid if_same_branches while_valid call_once_valid var_valid; do
+    f="$tmp/cf/$m.tflite"
+    k=$("$cli" run "$f" --runs 1 2>/dev/null | sed -n 's/.*: \([0-9]*\) inputs\{0,1\},.*/\1/p')
+    ins=
+    for ((i = 0; i < ${k:-0}; i++)); do head -c 4096 /dev/zero > "$tmp/cf/in$i.raw"; ins="$ins $tmp/cf/in$i.raw"; done
+    rm -rf "$tmp/want"; mkdir -p "$tmp/want"
+    "$cli" run "$f" --runs 1 --outputs "$tmp/want" > /dev/null 2>&1 || true # inputs not given are zero
+    for v in none:tflm all:arch; do
+      if ! "$cli" plan "$f" --strategy best --rewrite ${v%%:*} --align-rule ${v#*:} --header "$tmp/budget.h" > /dev/null ||
+         ! grep -q '_INIT_BYTES [1-9]' "$tmp/budget.h"; then
+        echo "FAIL: $m: no init table in its header ($v)"; fail=1; continue
+      fi
+      header_build "$tmp/budget.h" "$tmp/run" || { echo "FAIL: compile $m ($v)"; fail=1; continue; }
+      rm -rf "$tmp/out"; mkdir -p "$tmp/out"
+      "$tmp/run" "$f" "$tmp/out" $ins > /dev/null || { echo "FAIL: run $m from its header ($v)"; fail=1; continue; }
+      ok=1
+      for want in "$tmp/want"/output*.bin; do
+        if cmp -s "$want" "$tmp/out/$(basename "$want")"; then n=$((n+1)); else echo "FAIL: $m $(basename "$want") differs from tinyarena run ($v)"; fail=1; ok=0; fi
+      done
+      [ -f "$tmp/want/output0.bin" ] || { echo "FAIL: $m: tinyarena run wrote no output"; fail=1; ok=0; }
+      [ $ok = 1 ] && echo "ok: $m from its header, control flow from the init table ($v)"
+    done
+  done
+else
+  [ "${CI:-}" = true ] && { echo "FAIL: test_hostile --write (TINYARENA_HOSTILE) under CI"; fail=1; }
+  echo "SKIP: control-flow models (no TINYARENA_HOSTILE)"
+fi
+echo "header_run: $n outputs byte-identical to TFLM (or, for control flow, to tinyarena run) from emitted headers"
 exit $fail

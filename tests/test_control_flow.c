@@ -2,7 +2,9 @@
  * FlatBuffer writer of tests/tflite_writer.h) run through the whole
  * library path under every strategy, with shared scratch, with every
  * rewrite, in poison mode (canaries around every op, nested ones too) and
- * from a budget table with the exported op constants, over several
+ * from the exported op constants, from those and the exported init table
+ * (with the work-block path's options, and with a firmware's,
+ * ta_runtime_options_for_budget: no import, no prepare), over several
  * invokes, and every output is checked against values computed by hand:
  *  - counter: CALL_ONCE runs an init subgraph that assigns 10,20,30,40 to
  *    variable "acc"; each invoke reads it, adds the input, and assigns the
@@ -24,7 +26,9 @@
 
 #include "testutil.h"
 #include "tflite_writer.h"
+#include "tinyarena/lifetime.h"
 #include "tinyarena/plan.h"
+#include "tinyarena/tflite.h"
 #include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
 
@@ -218,6 +222,53 @@ static void m_nested(mdesc *m) {
     io(e, 2, (int32_t[]){0, 1}, 2, (int32_t[]){0, 1});
 }
 
+/* sg0: y = IF(c, x), z = IF(c, y), both IFs with then sg1 (x + x) and
+ * else sg2 (x * x): each branch runs from two call sites (c: 4x, else
+ * x^4). */
+static void m_shared(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 3;
+    sgdesc *g = &m->sg[0];
+    g->nt = 4;
+    g->t[0] = tb1();
+    g->t[1] = tf32(2, 1, 4, 0, 0);
+    g->t[2] = tf32(2, 1, 4, 0, 0);
+    g->t[3] = tf32(2, 1, 4, 0, 0);
+    g->no = 2;
+    g->o[0] = (odesc){TFL_OP_IF, 2, 1, {0, 1}, {2}, NULL, NULL, 0, TFL_OPT_IF, 2, {{F_I32, 1}, {F_I32, 2}}};
+    g->o[1] = (odesc){TFL_OP_IF, 2, 1, {0, 2}, {3}, NULL, NULL, 0, TFL_OPT_IF, 2, {{F_I32, 1}, {F_I32, 2}}};
+    io(g, 2, (int32_t[]){0, 1}, 1, (int32_t[]){3});
+    bin_sg(&m->sg[1], TFL_OP_ADD);
+    bin_sg(&m->sg[2], TFL_OP_MUL);
+}
+
+/* sg0: (n, y) = WHILE(i, x) (cond 1, body 2), then (j, z) = IF(c, n, y):
+ * then is the WHILE's body again (one more step), else sg3 passes them
+ * through -- a loop body that an IF also runs. */
+static void m_body_shared(mdesc *m) {
+    memset(m, 0, sizeof *m);
+    m->nsg = 4;
+    sgdesc *g = &m->sg[0];
+    g->nt = 7;
+    g->t[0] = tb1();
+    g->t[1] = ti32(1);
+    g->t[2] = tf32(2, 1, 4, 0, 0);
+    g->t[3] = ti32(1);
+    g->t[4] = tf32(2, 1, 4, 0, 0);
+    g->t[5] = ti32(1);
+    g->t[6] = tf32(2, 1, 4, 0, 0);
+    g->no = 2;
+    g->o[0] = (odesc){TFL_OP_WHILE, 2, 2, {1, 2}, {3, 4}, NULL, NULL, 0, TFL_OPT_WHILE, 2, {{F_I32, 1}, {F_I32, 2}}};
+    g->o[1] = (odesc){TFL_OP_IF, 3, 2, {0, 3, 4}, {5, 6}, NULL, NULL, 0, TFL_OPT_IF, 2, {{F_I32, 2}, {F_I32, 3}}};
+    io(g, 3, (int32_t[]){0, 1, 2}, 2, (int32_t[]){5, 6});
+    while_sgs(m, 1, 2, k_one_i);
+    sgdesc *e = &m->sg[3];
+    e->nt = 2;
+    e->t[0] = ti32(1);
+    e->t[1] = tf32(2, 1, 4, 0, 0);
+    io(e, 2, (int32_t[]){0, 1}, 2, (int32_t[]){0, 1});
+}
+
 /* ---- running ------------------------------------------------------------------ */
 
 typedef struct {
@@ -274,27 +325,36 @@ static void all_modes(const char *what, void (*build)(mdesc *), check_fn check) 
     unsigned char *p = write_model(&m, &len);
     size_t n_strat = 0;
     const ta_strategy *const *strats = ta_strategy_list(&n_strat);
-    void *blob = NULL;
-    size_t blob_bytes = 0;
+    void *blob = NULL, *itab = NULL;
+    size_t blob_bytes = 0, itab_bytes = 0;
+    ta_budget bud;
+    memset(&bud, 0, sizeof bud);
     int ran = 0;
-    for (size_t i = 0; i < n_strat + 6; i++) {
+    for (size_t i = 0; i < n_strat + 8; i++) {
         ta_runtime_options opt = ta_runtime_options_default();
         char mode[64];
         if (i < n_strat) {
             snprintf(mode, sizeof mode, "%s", strats[i]->name);
             ta_runtime_use_strategy(&opt, strats[i]->name);
         } else {
-            static const char *const names[] = {"shared",          "rewrites",         "poison",
-                                                "poison+rewrites", "optimal+rewrites", "consts"};
+            static const char *const names[] = {"shared",           "rewrites", "poison", "poison+rewrites",
+                                                "optimal+rewrites", "consts",   "init",   "firmware"};
             const size_t k = i - n_strat;
             snprintf(mode, sizeof mode, "%s", names[k]);
             ta_runtime_use_strategy(&opt, k == 4 ? "optimal" : "greedy");
             if (k == 0) opt.scratch = TA_SCRATCH_SHARED;
             if (k == 1 || k == 3 || k == 4) opt.rewrites = TA_REWRITE_ALL;
             if (k == 2 || k == 3) opt.poison = true;
-            if (k == 5) { /* greedy's exported op constants, every subgraph's records */
-                if (!blob) continue;
+            if (k >= 5) { /* greedy's exported op constants, every subgraph's records */
+                if (!blob || !itab) continue;
                 ta_runtime_use_consts(&opt, blob, blob_bytes);
+            }
+            if (k == 6) ta_runtime_use_init(&opt, itab, itab_bytes); /* and its init table */
+            if (k == 7) { /* as a firmware: the budget's tables only */
+                bud = (ta_budget){what, ta_budget_hash(p, len), "greedy", ((const uint32_t *)itab)[7], 16, 0, NULL,
+                                  blob, (uint32_t)blob_bytes, 0, itab, (uint32_t)itab_bytes,
+                                  ta_align_rule_code(opt.align_rule)};
+                opt = ta_runtime_options_for_budget(&bud, &ta_op_list_all);
             }
         }
         run_t r;
@@ -312,15 +372,18 @@ static void all_modes(const char *what, void (*build)(mdesc *), check_fn check) 
             CHECK(ta_runtime_export_consts(&r.rt, NULL, 0, &blob_bytes, &d) == TA_OK);
             blob = aligned_alloc(16, (blob_bytes + 15) & ~(size_t)15);
             CHECK(ta_runtime_export_consts(&r.rt, blob, blob_bytes, &blob_bytes, &d) == TA_OK);
-            /* no init table for control flow and variables: one line */
-            size_t ib = 0;
-            CHECK(ta_runtime_export_init(&r.rt, NULL, 0, NULL, 0, &ib, &d) == TA_E_UNSUPPORTED &&
-                  strstr(d.msg, "not from an init table"));
+            /* the init table: with its flow section (subgraphs, variables) */
+            CHECK(ta_runtime_export_init(&r.rt, NULL, 0, NULL, 0, &itab_bytes, &d) == TA_OK);
+            itab = aligned_alloc(16, (itab_bytes + 15) & ~(size_t)15);
+            CHECK(ta_runtime_export_init(&r.rt, r.work, ta_runtime_breakdown(&r.rt)->work_bytes, itab, itab_bytes,
+                                         &itab_bytes, &d) == TA_OK);
         }
         teardown(&r);
     }
     printf("ok: %-10s ran in %d modes\n", what, ran);
+    CHECK(ran == (int)n_strat + 8);
     free(blob);
+    free(itab);
     free(p);
 }
 
@@ -407,6 +470,74 @@ static void check_nested(run_t *r, const char *mode) {
     out_is(r, 1, x2, 16, "nested else", mode);
 }
 
+static void check_shared(run_t *r, const char *mode) {
+    const float x4[4] = {4, 8, 12, 16}, p4[4] = {1, 16, 81, 256};
+    ta_diag d;
+    for (int k = 0; k < 3; k++) {
+        const uint8_t c = k != 1;
+        set_in(r, 0, &c, 1);
+        set_in(r, 1, k_x, 16);
+        const ta_status st = ta_runtime_invoke(&r->rt, &d);
+        if (st) fprintf(stderr, "shared [%s]: %s\n", mode, d.msg);
+        CHECK(st == TA_OK);
+        out_is(r, 0, c ? x4 : p4, 16, c ? "shared then twice" : "shared else twice", mode);
+    }
+}
+
+static void check_body_shared(run_t *r, const char *mode) {
+    const float x8[4] = {8, 16, 24, 32}, x16[4] = {16, 32, 48, 64};
+    const int32_t i0 = 0, three = 3, four = 4;
+    ta_diag d;
+    for (int k = 0; k < 3; k++) {
+        const uint8_t c = k != 1;
+        set_in(r, 0, &c, 1);
+        set_in(r, 1, &i0, 4);
+        set_in(r, 2, k_x, 16);
+        const ta_status st = ta_runtime_invoke(&r->rt, &d);
+        if (st) fprintf(stderr, "body shared [%s]: %s\n", mode, d.msg);
+        CHECK(st == TA_OK);
+        out_is(r, 0, c ? &four : &three, 4, "body shared count", mode);
+        out_is(r, 1, c ? x16 : x8, 16, c ? "body shared, then: the body once more" : "body shared, else", mode);
+    }
+}
+
+/* The shared model's lifetimes (TFLM's rules), steps: IF1 1, its then
+ * entered at 2 (ADD 3), else at 4 (MUL 5); IF2 6, then 7 (ADD 8), else 9
+ * (MUL 10).  A branch's tensors are live from its first call's entry to
+ * its second call's op; the first IF's output y from IF1 to IF2's end --
+ * so no plan puts a branch's tensors over x, y or z while either IF runs
+ * it.  (Overwriting the start at each call, as before, gave the branches
+ * the second call's steps only: their bytes free during the first.) */
+static void check_shared_lifetimes(void) {
+    mdesc m;
+    m_shared(&m);
+    size_t len;
+    unsigned char *p = write_model(&m, &len);
+    ta_tflite_model tm;
+    ta_diag d;
+    ta_graph_limits lim;
+    ta_graph g;
+    CHECK(ta_tflite_open(&tm, p, len, &d) == TA_OK && ta_tflite_graph_limits(&tm, &lim) == TA_OK);
+    void *gm = malloc(ta_graph_bytes(&lim));
+    CHECK(ta_graph_init(&g, &lim, gm, ta_graph_bytes(&lim)) == TA_OK && ta_tflite_import(&tm, &g, &d) == TA_OK);
+    const size_t lb = ta_lifetime_bytes(&g, 0);
+    void *lm = malloc(lb);
+    ta_lifetimes lt;
+    CHECK(ta_lifetime_analyze(&g, NULL, 0, lm, lb, &lt, &d) == TA_OK);
+    /* global tensors: sg0 c, x, y, z; sg1 (then) in, out; sg2 (else) in, out */
+    const int32_t want[8][2] = {{0, 10}, {0, 5}, {1, 10}, {6, 10}, {2, 8}, {3, 8}, {4, 10}, {5, 10}};
+    CHECK(g.n_tensors == 8);
+    for (uint32_t t = 0; t < 8 && t < g.n_tensors; t++) {
+        if (lt.first[t] != want[t][0] || lt.last[t] != want[t][1])
+            fprintf(stderr, "shared: tensor %u live %d..%d, want %d..%d\n", t, lt.first[t], lt.last[t], want[t][0],
+                    want[t][1]);
+        CHECK(lt.first[t] == want[t][0] && lt.last[t] == want[t][1]);
+    }
+    free(lm);
+    free(gm);
+    free(p);
+}
+
 static void check_forever_cap(void) {
     mdesc m;
     m_while_forever(&m);
@@ -472,6 +603,9 @@ int main(void) {
     all_modes("if", m_if, check_if);
     all_modes("while", m_while, check_while);
     all_modes("nested", m_nested, check_nested);
+    all_modes("shared", m_shared, check_shared);
+    all_modes("body+if", m_body_shared, check_body_shared);
+    check_shared_lifetimes();
     check_forever_cap();
     check_nested_cap();
     return ta_test_finish("test_control_flow");

@@ -4,7 +4,8 @@
  * run a model in: under each planner strategy, with shared scratch, in
  * poison mode, from a budget table carrying the exported op constants, and
  * from that budget's init table (no work block: what a generated header
- * runs).  The model runs from a read-only mapping of its file, as from
+ * runs), with the work-block path's options and with a firmware's
+ * (ta_runtime_options_for_budget).  The model runs from a read-only mapping of its file, as from
  * flash.
  *
  * A case whose op has no definition in the op table (ta_op_list_all) is
@@ -235,27 +236,33 @@ static void run_folder(const char *data, const char *name, int n_cases, int *res
         }
         teardown(&r);
     }
-    if (init_tab) {
+    /* from the init table twice: with the work-block path's options, and
+     * with a firmware's (ta_runtime_options_for_budget: no import, no
+     * prepare, nothing but the budget's tables) */
+    for (int fw = 0; init_tab && fw < 2; fw++) {
         ta_runtime_options opt = ta_runtime_options_default();
         budget.init = init_tab;
         budget.init_bytes = (uint32_t)init_bytes;
         ta_runtime_use_budget(&opt, &budget);
+        if (fw) opt = ta_runtime_options_for_budget(&budget, &ta_op_list_all);
+        const char *mode = fw ? "firmware" : "budget+init";
         run_t r;
         ta_arena_breakdown b;
         ta_status st = setup(&r, bytes, len, &opt, &b, &d);
         if (st) {
-            fprintf(stderr, "%s [budget+init]: setup: %s\n", name, d.msg);
+            fprintf(stderr, "%s [%s]: setup: %s\n", name, mode, d.msg);
             for (int c = 0; c < n_cases; c++) result[c] = CASE_FAIL;
         } else {
             CHECK(b.work_bytes == 0);
             for (int c = 0; c < n_cases; c++) {
                 char dir[2048];
                 snprintf(dir, sizeof dir, "%s/models/ops/%s/case%d", data, name, c);
-                if (!run_one(&r, dir, "budget+init", &d)) result[c] = CASE_FAIL;
+                if (!run_one(&r, dir, mode, &d)) result[c] = CASE_FAIL;
             }
         }
         teardown(&r);
-    } else if (result[0] == CASE_OK) {
+    }
+    if (!init_tab && result[0] == CASE_OK) {
         fprintf(stderr, "%s: no init table was made\n", name);
         for (int c = 0; c < n_cases; c++) result[c] = CASE_FAIL;
     }

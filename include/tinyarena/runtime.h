@@ -302,6 +302,11 @@ typedef struct ta_arena_breakdown {
                               multiple of it: 16 under TFLM's rule, else 8
                               (more for a variable or shared scratch that asks) */
     size_t head_align;     /* the planned part's start (alignment = head_align - 1) */
+    /* Control flow and resource variables (appended): the flow block (part
+     * of `variables`; 0 without several subgraphs or a VAR_HANDLE) and what
+     * it is laid out from -- every op of every subgraph, the resource
+     * variables and their data (tail_align each). */
+    size_t flow_bytes, n_flow_ops, n_flow_vars, flow_var_bytes;
 } ta_arena_breakdown;
 
 /* The persistent part b describes, laid out by a runtime built for another
@@ -347,6 +352,10 @@ typedef struct ta_poison_buf {
     int32_t first, last; /* live steps; op k runs at step k + 1 */
     int32_t tensor;      /* tensor index, or -1 - op for an op's scratch */
     uint32_t sum;        /* checksum taken when it was written */
+    uint32_t taken;      /* sum taken in this invoke: a buffer live but never
+                            written (its creating call skipped: an IF's other
+                            branch that another call keeps live) has its
+                            sum taken where it is first found live */
 } ta_poison_buf;
 
 /* A variable tensor's place in the tail and its reset byte. */

@@ -12,6 +12,7 @@ typedef struct {
     uint32_t *scratch_next;    /* per scratch request: next one of the same op */
     uint8_t *on_stack;         /* per subgraph: being marked (cycle check) */
     int32_t scope;
+    int32_t entry;             /* the scope at which the subgraph being marked was entered */
     ta_diag *d;
 } walker;
 
@@ -37,9 +38,22 @@ size_t ta_lifetime_bytes(const ta_graph *g, size_t n_scratch) {
     return ta__bump_need(&b);
 }
 
-/* TFLM's two updates: creation overwrites both ends; a use moves the end. */
-static void created(int32_t *first, int32_t *last, int32_t step) {
-    *first = step;
+/* TFLM's two updates: a use moves the end; creation sets the start, once
+ * per entry into the subgraph (within one, the op that writes a subgraph
+ * output re-creates it at its own step), and never moves a start an
+ * earlier entry set: a subgraph that two control-flow calls run (two IFs,
+ * then = else, a WHILE body also run by CALL_ONCE) is marked once per call
+ * and its tensors and scratch stay live from the first call to the last
+ * -- TFLM's allocation_info.cc keeps the first creation the same way --
+ * so a plan keeps them apart from everything live in between, for both
+ * call sites.  (Starts set by an earlier entry are below `entry`: the
+ * scope only grows.) */
+static void created(int32_t *first, int32_t *last, int32_t step, int32_t entry) {
+    if (*first < entry) {
+        if (*first < 0) *first = step;
+    } else {
+        *first = step;
+    }
     *last = step;
 }
 
@@ -62,7 +76,11 @@ static ta_status enter(walker *w, uint32_t from_sg, uint32_t op, int32_t target,
     if (w->scope >= TA_LIFETIME_MAX_STEPS)
         return ta_diag_set(w->d, TA_E_UNSUPPORTED, "more than %d steps", TA_LIFETIME_MAX_STEPS);
     w->scope++; /* each subgraph entry is a new step */
-    return mark(w, (uint32_t)target, depth + 1);
+    const int32_t caller = w->entry;
+    w->entry = w->scope;
+    const ta_status st = mark(w, (uint32_t)target, depth + 1);
+    w->entry = caller;
+    return st;
 }
 
 static bool control_flow(const ta_op *op) {
@@ -81,9 +99,9 @@ static ta_status mark(walker *w, uint32_t sg, int depth) {
     int32_t *first = lt->first + s->tensor_base, *last = lt->last + s->tensor_base;
     w->on_stack[sg] = 1;
     for (uint32_t i = 0; i < s->n_inputs; i++)
-        if (s->inputs[i] >= 0) created(&first[s->inputs[i]], &last[s->inputs[i]], w->scope);
+        if (s->inputs[i] >= 0) created(&first[s->inputs[i]], &last[s->inputs[i]], w->scope, w->entry);
     for (uint32_t i = 0; i < s->n_outputs; i++)
-        if (s->outputs[i] >= 0) created(&first[s->outputs[i]], &last[s->outputs[i]], w->scope);
+        if (s->outputs[i] >= 0) created(&first[s->outputs[i]], &last[s->outputs[i]], w->scope, w->entry);
     for (uint32_t k = 0; k < s->n_ops; k++) {
         const ta_op *op = &g->ops[s->op_base + k];
         if (w->scope >= TA_LIFETIME_MAX_STEPS)
@@ -91,7 +109,7 @@ static ta_status mark(walker *w, uint32_t sg, int depth) {
         w->scope++;
         lt->op_step[s->op_base + k] = w->scope;
         for (uint32_t n = 0; n < op->n_outputs; n++)
-            if (op->outputs[n] >= 0) created(&first[op->outputs[n]], &last[op->outputs[n]], w->scope);
+            if (op->outputs[n] >= 0) created(&first[op->outputs[n]], &last[op->outputs[n]], w->scope, w->entry);
         int32_t start = w->scope;
         if (control_flow(op)) {
             ta_status st = enter(w, sg, k, op->opt.subgraph_a, depth);
@@ -103,7 +121,7 @@ static ta_status mark(walker *w, uint32_t sg, int depth) {
         for (uint32_t n = 0; n < op->n_outputs; n++)
             if (op->outputs[n] >= 0) used(&last[op->outputs[n]], w->scope);
         for (uint32_t r = w->op_scratch_head[s->op_base + k]; r != UINT32_MAX; r = w->scratch_next[r]) {
-            lt->scratch_first[r] = start;
+            if (lt->scratch_first[r] < 0) lt->scratch_first[r] = start; /* the first call's, as tensors */
             lt->scratch_last[r] = w->scope;
         }
     }

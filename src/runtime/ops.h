@@ -116,6 +116,13 @@ ta_status ta__op_invoke_host(const ta_op_list *ops, const void *rec, void *const
                              bool check_walk, const ta__op_host *host, ta_diag *diag);
 /* Whether the record's op needs the host (control flow, variables). */
 bool ta__op_needs_host(const ta_op_list *ops, const void *rec);
+/* How a runtime hosts such ops from an init table (runtime_int.h,
+ * runtime_flow_table.c): named by their definitions only, so that a
+ * firmware links it only when its op list holds one of them.  The
+ * record's definition's (NULL: none, or an op that needs no host). */
+struct ta__flow_table;
+extern const struct ta__flow_table ta__rt_flow_table;
+const struct ta__flow_table *ta__op_flow_table(const ta_op_list *ops, const void *rec);
 
 /* Patch-based execution (patch.h, runtime_patch.c).  A record whose op can
  * run on a band of output rows (CONV_2D, DEPTHWISE_CONV_2D, the 2-D pools;

@@ -249,25 +249,6 @@ static void fill_breakdown(ta_runtime *rt, const ta__built *w, const ta__tail *t
     b->image_tail_bytes = image;
 }
 
-/* tail_layout's blocks again, with another ABI's sizes: every block starts
- * at tail_align (the same on every ABI: 8 covers a 64-bit host's records
- * and is what a 32-bit MCU's int64 tables need), so the total is the sum
- * of each block rounded up to it. */
-size_t ta_runtime_persistent_bytes_abi(const ta_arena_breakdown *b, size_t ptr_bytes, size_t io_bytes,
-                                       size_t var_rec_bytes) {
-    if (!b || b->poison_table) return SIZE_MAX;
-    const size_t TA = b->tail_align ? b->tail_align : ALIGN;
-    size_t sum = ta__align_up(b->n_tensors * ptr_bytes, TA);
-    sum += ta__align_up(b->n_scratch_ops * ptr_bytes, TA);
-    sum += ta__align_up(b->n_io * io_bytes, TA);
-    sum += b->image_tail_bytes;
-    sum += b->shared_scratch;
-    if (b->n_vars) sum += ta__align_up(ta__align_up(b->n_vars * var_rec_bytes, TA) + b->var_data_bytes, TA);
-    if (b->n_state_ops) sum += ta__align_up(ta__align_up(b->n_state_ops * ptr_bytes, TA) + b->state_data_bytes, TA);
-    return sum;
-}
-
-
 /* The blob's header (and the padding after its op offset table): this
  * model's bytes, this format, n_ops records for n_tensors tensors in `want`
  * bytes. */
@@ -313,7 +294,9 @@ ta_status ta__rt_blob_header(const ta_runtime *rt, uint32_t n_ops, uint32_t n_te
  *   per op in run order (2 words): FNV-1a of its const blob record, its
  *     scratch's offset in the head (NO_SCRATCH: none, or the shared region);
  *   per input then output (14 words): tensor, dtype, rank, shape[8], scale
- *     (float bits), zero point, bytes.
+ *     (float bits), zero point, bytes;
+ *   format version 2 only (several subgraphs or a VAR_HANDLE): the flow
+ *     section (runtime_int.h, runtime_flow_table.c).
  * Everything init would derive from the imported graph is here, computed by
  * the host from the same model bytes; the device checks it instead of
  * recomputing it: this is what lets init run with no work block. */
@@ -354,11 +337,15 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
     if (ta__rd32(t) != INIT_MAGIC)
         return ta_diag_set(diag, TA_E_MALFORMED, ta__rd32(t) == INIT_MAGIC_SWAPPED ? "init table was made on a host of the other byte order"
                                                                               : "init table does not start with the tinyarena magic");
-    if (ta__rd32(t + 4) != INIT_VERSION)
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads %u (regenerate it)",
-                           ta__rd32(t + 4), INIT_VERSION);
+    const bool fl = ta__rd32(t + 4) == INIT_VERSION_FLOW; /* with a flow section (runtime_flow_table.c) */
+    if (ta__rd32(t + 4) - INIT_VERSION > INIT_VERSION_FLOW - INIT_VERSION)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads 1 and 2 (regenerate it)",
+                           ta__rd32(t + 4));
     const uint32_t n_t = ta__rd32(t + 12), n_ops = ta__rd32(t + 16), n_in = ta__rd32(t + 20), n_out = ta__rd32(t + 24);
-    if (ta__rd32(t + 8) != tn || (uint64_t)tn != ta__rt_init_table_bytes(n_t, n_ops, (uint64_t)n_in + n_out))
+    const uint64_t base = ta__rt_init_table_bytes(n_t, n_ops, (uint64_t)n_in + n_out);
+    w->fsec = t + base;
+    w->fsec_len = tn - (size_t)base;
+    if (ta__rd32(t + 8) != tn || tn < base || (!fl && tn != base))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has %zu bytes, its header says %u for %u tensors and %u ops (corrupted)",
                            tn, ta__rd32(t + 8), n_t, n_ops);
     if (ta__rt_init_sum(t, tn) != ta__rd32(t + INIT_SUM_AT))
@@ -433,11 +420,10 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
             return ta_diag_set(diag, TA_E_BAD_REQUEST,
                                "const blob: op %u (%s) record differs from what this model derives (corrupted, or made by another tinyarena version)",
                                o, ta__op_name_in(rt->opt.ops, rec));
-        /* control flow and resource variables run through the work-block
-         * path only (runtime_subgraph.c): init tables are not made for them */
-        if (ta__op_needs_host(rt->opt.ops, rec))
-            return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table: op %u (%s) runs subgraphs or variables, which run only from the model",
-                               o, ta__op_name_in(rt->opt.ops, rec));
+        /* control flow and resource variables: their definitions name the
+         * host that reads the table's flow section */
+        const struct ta__flow_table *ft = ta__op_flow_table(rt->opt.ops, rec);
+        if (ft) w->ftab = ft;
         /* the op list (a header's <P>_OPS) must hold every op the table runs */
         if (!ta__op_has_def(rt->opt.ops, rec))
             return ta_diag_set(diag, TA_E_UNSUPPORTED, "op %u (%s): no kernel for this op in the runtime's op list", o,
@@ -463,6 +449,9 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
         }
         at = end;
     }
+    if (fl != (w->ftab != NULL))
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: its flow section and its ops that run subgraphs or variables disagree (corrupted)");
+    if (fl && (st = w->ftab->check(rt, w, n_ops, n_t, diag))) return st;
     /* every tensor: its place lies inside its region */
     for (uint32_t i = 0; i < n_t; i++) {
         const uint8_t *e = t + INIT_HDR + (size_t)INIT_TENSOR * i;
@@ -584,6 +573,7 @@ static void fast_init(ta_runtime *rt, const ta__built *w, const ta__tail *t, uin
     rt->pgroup = NULL;
     rt->n_pbuf = 0;
     rt->flow = NULL;
+    if (w->flow) w->ftab->init(rt, w, tp + t->flow);
 }
 
 ta_status ta_runtime_open(ta_runtime *rt, const void *model, size_t len, const ta_runtime_options *opt,

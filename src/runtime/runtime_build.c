@@ -215,28 +215,7 @@ ta_status ta__rt_build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
     /* control flow and resource variables: the flow block (runtime_subgraph.c) */
     w->flow = w->g.n_subgraphs > 1;
     for (uint32_t o = 0; o < n_ops && !w->flow; o++) w->flow = w->g.ops[o].kind == TA_OP_VAR_HANDLE;
-    if (w->flow && (st = ta__rt_flow_bytes(w, diag))) return st;
-    if (w->g.n_subgraphs > 1) {
-        /* Each subgraph runs from one place: lifetimes time a subgraph's
-         * tensors and scratch from one entry (lifetime.c), so a second
-         * caller would run it over bytes planned for others. */
-        uint8_t *called = carve(&c, w->g.n_subgraphs, 1);
-        if (!called) return short_work(rt, &c, 0, diag);
-        memset(called, 0, w->g.n_subgraphs);
-        for (uint32_t o = 0; o < n_ops; o++) {
-            const ta_op *op = &w->g.ops[o];
-            const int32_t ref[2] = {op->opt.subgraph_a, op->opt.subgraph_b};
-            for (int k = 0; k < 2 && (op->kind == TA_OP_IF || op->kind == TA_OP_WHILE || op->kind == TA_OP_CALL_ONCE); k++) {
-                if (ref[k] < 0 || (uint32_t)ref[k] >= w->g.n_subgraphs) continue;
-                if (called[ref[k]]++)
-                    return ta_diag_set(diag, TA_E_UNSUPPORTED,
-                                       "op %d (%s) of subgraph %u: runs subgraph %d, which another control-flow call runs too "
-                                       "(its lifetimes cover one caller)",
-                                       op->index, ta_op_kind_str(op->kind), op->subgraph, ref[k]);
-            }
-        }
-        release(&c, called, 0);
-    }
+    if (w->flow && (st = ta__rt_flow_bytes(rt, w, diag))) return st;
     /* variable tensors: persistent, in the tail */
     for (uint32_t k = 0; k < n_t; k++) {
         const ta_tensor *tt = &w->g.tensors[k];
@@ -538,6 +517,7 @@ static ta_status build_init(ta_runtime *rt, const ta__built *w, const ta__tail *
             pb->first = w->reqs[i].first;
             pb->last = w->reqs[i].last;
             pb->sum = 0;
+            pb->taken = 0;
             if (w->origin[i].kind == TA_BUFFER_TENSOR) pb->tensor = (int32_t)w->origin[i].index;
             else pb->tensor = -1 - (int32_t)w->sreq[w->origin[i].index].op;
             /* insertion sort by address */
@@ -569,6 +549,27 @@ static void poison_fill(ta_runtime *rt, int32_t s) {
         if (pb->data + pb->bytes > cur) cur = pb->data + pb->bytes;
     }
     if (end > cur) memset(cur, CANARY, (size_t)(end - cur));
+    /* With control flow, steps are not run once each in order: an IF runs
+     * one branch (the other's steps are skipped), a WHILE runs its cond's
+     * steps again after its body's.  A buffer dead at s was just filled
+     * with canaries: what it held is no data any more.  A buffer live at s
+     * that nothing wrote since (its creating call skipped, or a loop went
+     * back past its start -- a subgraph run from two places is live from
+     * its first call to its last) holds no data either: what it holds now
+     * is what the ops from here on must leave, so its sum is taken here.
+     * A value that was needed across such a gap reads canaries and shows
+     * in the outputs. */
+    for (size_t k = 0; rt->flow && k < rt->n_pbuf; k++) {
+        ta_poison_buf *pb = &rt->pbuf[k];
+        if (pb->tensor < 0) continue;
+        if (!(pb->first < s && s <= pb->last)) {
+            pb->taken = pb->first == s && pb->taken; /* created at s: check takes it */
+            continue;
+        }
+        if (pb->taken) continue;
+        pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
+        pb->taken = 1;
+    }
 }
 
 /* After the op at step s: checksum what it wrote (buffers created at s and,
@@ -600,6 +601,7 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
         ta_poison_buf *pb = &rt->pbuf[i];
         if (pb->tensor < 0 || pb->first != s) continue;
         pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
+        pb->taken = 1;
     }
     const uint8_t *rec = ta__rt_op_record(rt, op);
     for (uint32_t k = 0, n = rt->pgroup ? ta__op_output(rec, 0, NULL) : 0; k < n; k++) {
@@ -609,10 +611,13 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
         if (t < 0 || (uint32_t)t >= rt->n_tensors || rt->pgroup[t] < 0) continue;
         ta_poison_buf *pb = &rt->pbuf[rt->pgroup[t]];
         pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
+        pb->taken = 1;
     }
     for (size_t i = 0; i < rt->n_pbuf; i++) {
         ta_poison_buf *pb = &rt->pbuf[i];
-        if (pb->tensor < 0 || !(pb->first < s && s <= pb->last)) continue;
+        /* (not taken: filled with canaries since, control flow's steps
+         * having gone past its end -- see poison_fill) */
+        if (pb->tensor < 0 || !(pb->first < s && s <= pb->last) || !pb->taken) continue;
         if (ta__rt_fnv32(FNV32_START, pb->data, pb->bytes) != pb->sum) {
             if (pb->last == s && overwritten_by_op(rt, op, rec, pb)) continue;
             rt->poison.clobbered = true;
@@ -628,8 +633,11 @@ static ta_status poison_check(ta_runtime *rt, int32_t s, uint32_t op, ta_diag *d
 /* Before the first op: the checksums of what is live from the start. */
 static void poison_start(ta_runtime *rt) {
     memset(&rt->poison, 0, sizeof rt->poison);
-    for (size_t i = 0; i < rt->n_pbuf; i++)
-        if (rt->pbuf[i].tensor >= 0 && rt->pbuf[i].first == 0) rt->pbuf[i].sum = ta__rt_fnv32(FNV32_START, rt->pbuf[i].data, rt->pbuf[i].bytes);
+    for (size_t i = 0; i < rt->n_pbuf; i++) {
+        ta_poison_buf *pb = &rt->pbuf[i];
+        pb->taken = pb->tensor >= 0 && pb->first == 0;
+        if (pb->taken) pb->sum = ta__rt_fnv32(FNV32_START, pb->data, pb->bytes);
+    }
 }
 
 /* ---- init table export ---------------------------------------------------- */
@@ -640,13 +648,14 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "export init before init");
     if (rt->opt.poison) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not in poison mode");
     if (rt->rg.n) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not across regions (export from one arena)");
-    if (rt->flow)
-        return ta_diag_set(diag, TA_E_UNSUPPORTED,
-                           "export init: control flow and resource variables run only from the model, not from an init table");
     if (rt->patch.n_stages)
         return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: the plan runs a patch stage, which an init table cannot "
                                                    "carry (plan it with patch overhead 0)");
-    const uint64_t need = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
+    const uint64_t base = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
+    /* with control flow or variables, the flow section (runtime_flow_table.c):
+     * its size needs the graph, rebuilt below, so a size query counts the
+     * subgraphs from the op records' host (rt->flow) */
+    const uint64_t need = base + (rt->flow ? FLOW_HDR + (uint64_t)FLOW_SG * rt->flow->n_sg + (uint64_t)FLOW_VAR * rt->flow->n_vars : 0);
     if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");
     *bytes = (size_t)need;
     if (!out) return TA_OK;
@@ -670,7 +679,9 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     uint8_t *o = (uint8_t *)out;
     memset(o, 0, (size_t)need);
     const uint64_t hash = ta__rt_model_hash(rt);
-    const uint32_t hdr[12] = {INIT_MAGIC, INIT_VERSION, (uint32_t)need, rt->n_tensors, rt->n_ops, rt->n_inputs,
+    if (rt->flow && ta__rt_flow_section_bytes(rt, &w) != need - base)
+        return ta_diag_set(diag, TA_E_STATE, "export init: the runtime was initialised from another model");
+    const uint32_t hdr[12] = {INIT_MAGIC, rt->flow ? INIT_VERSION_FLOW : INIT_VERSION, (uint32_t)need, rt->n_tensors, rt->n_ops, rt->n_inputs,
                               rt->n_outputs, (uint32_t)w.planned, rt->opt.rewrites, (uint32_t)rt->opt.scratch,
                               (uint32_t)hash, (uint32_t)(hash >> 32)};
     for (int i = 0; i < 12; i++) ta__wr32(o + 4 * i, hdr[i]);
@@ -678,7 +689,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     ta__wr32(o + INIT_HEAD_ALIGN_AT, (uint32_t)w.arena_align);
     ta__wr32(o + INIT_TAIL_ALIGN_AT, (uint32_t)w.tail_align);
     for (uint32_t k = 0; k < rt->n_tensors; k++) {
-        const ta_tensor *tt = ta_graph_tensor(&w.g, 0, (int32_t)k);
+        const ta_tensor *tt = &w.g.tensors[k]; /* every subgraph's, by global index */
         uint8_t *e = o + INIT_HDR + (size_t)INIT_TENSOR * k;
         const uint8_t *p = (const uint8_t *)rt->ptrs[k];
         if (!p) continue; /* AT_NONE: elided, or no op touches it */
@@ -724,6 +735,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
         ta__wr32(q + 48, (uint32_t)x->zero_point);
         ta__wr32(q + 52, (uint32_t)x->bytes);
     }
+    if (rt->flow) ta__rt_flow_section_write(rt, &w, o + base);
     ta__wr32(o + INIT_SUM_AT, ta__rt_init_sum(o, (size_t)need));
     return TA_OK;
 }

@@ -43,6 +43,7 @@ typedef enum {
 #define INIT_MAGIC 0x31494154u /* "TAI1" read as a little-endian word */
 #define INIT_MAGIC_SWAPPED 0x54414931u
 #define INIT_VERSION 1u
+#define INIT_VERSION_FLOW 2u /* a table with a flow section (runtime_flow_table.c) */
 #define INIT_HDR 64u
 #define INIT_TENSOR 12u
 #define INIT_OP 8u
@@ -96,6 +97,14 @@ typedef struct ta__built {
      * subgraphs or a VAR_HANDLE, the flow block in the tail */
     bool flow;
     size_t flow_bytes;
+    /* from an init table: its flow section (len bytes) and the op
+     * definitions' host for it (NULL: none) */
+    const uint8_t *fsec;
+    size_t fsec_len;
+    const struct ta__flow_table *ftab;
+    size_t n_flow_ops;     /* with flow: every op (of every subgraph) */
+    uint32_t n_rvars;      /* resource variables, and their bytes (tail_align each) */
+    size_t rvar_bytes;
     /* the alignment rule (lifetime.h): */
     uint32_t *talign;         /* per global tensor: what op modules declare (work-block path) */
     size_t tail_align;        /* every tail block and the tail's start: ALIGN under
@@ -154,6 +163,12 @@ typedef struct ta__rt_fop {
     void *scratch, *state;
     int32_t step;       /* its lifetime step (poison mode) */
     uint32_t tbase, sg; /* its subgraph's first tensor, its subgraph */
+    /* a control-flow op (poison mode): its first subgraph, and per called
+     * subgraph (first, second) how far that call's steps lie from the
+     * subgraph's own (its ops' `step`, from its last call in the
+     * lifetimes): a subgraph run from two ops runs each call at its own */
+    uint32_t sub_a;
+    int32_t dsub[2];
 } ta__rt_fop;
 typedef struct ta__rt_rvar {
     uint8_t *data;
@@ -162,20 +177,59 @@ typedef struct ta__rt_rvar {
 } ta__rt_rvar;
 struct ta__rt_flow {
     ta__op_host host;
-    uint32_t n_main, n_ops, n_vars;
+    uint32_t n_main, n_ops, n_vars, n_sg;
     uint32_t spent; /* WHILE body runs in this invoke (host.spent) */
+    uint32_t cur;   /* the op running (UINT32_MAX: none yet), and the */
+    int32_t delta;  /* offset of the running call's steps (poison mode) */
     ta__rt_fop *ops;   /* per global op */
     ta__rt_rvar *vars; /* per resource variable */
 };
-/* The flow block's bytes (w->g set); TA_E_* when a variable op is refused. */
-ta_status ta__rt_flow_bytes(ta__built *w, ta_diag *diag);
+/* The flow block's bytes (w->g set); TA_E_* when a variable op is refused.
+ * Both this and the init-table path's check put the block's figures in
+ * rt->b (flow_bytes...: ta_runtime_persistent_bytes_abi). */
+ta_status ta__rt_flow_bytes(ta_runtime *rt, ta__built *w, ta_diag *diag);
+void ta__rt_flow_figures(ta_runtime *rt, const ta__built *w);
 void ta__rt_flow_init(ta_runtime *rt, const ta__built *w, uint8_t *block);
+/* Both paths: the block's bytes for n_ops ops and n_vars variables holding
+ * var_bytes (tail_align each), with pointers of ptr_bytes (the host's, or
+ * another ABI's: ta_runtime_persistent_bytes_abi); the block laid out at
+ * `block` (header, host, op and variable tables; the variables' data
+ * follows the variable table). */
+size_t ta__rt_flow_block_bytes(size_t n_ops, size_t n_vars, size_t var_bytes, size_t tail_align, size_t ptr_bytes);
+struct ta__rt_flow *ta__rt_flow_layout(uint8_t *block, uint32_t n_main, uint32_t n_ops, uint32_t n_vars,
+                                       size_t tail_align, uint8_t **var_data);
+
+/* The init table's flow section (runtime_flow_table.c), after the io
+ * records of a table of format INIT_VERSION_FLOW, 32-bit words:
+ *   subgraphs S, resource variables V, 0, 0;
+ *   per subgraph (4 words): op_base, n_ops, tensor_base, n_tensors;
+ *   per resource variable (2 words): bytes, reset byte.
+ * The init-table path reaches it only through the control-flow and
+ * variable op definitions (ops/op.h: ta_op_def.flow_table), so a firmware
+ * whose op list has none of them links none of it. */
+#define FLOW_HDR 16u
+#define FLOW_SG 16u
+#define FLOW_VAR 8u
+struct ta__flow_table {
+    /* checks w->fsec against the table's n_ops ops and n_t tensors; sets
+     * w->flow, w->flow_bytes, w->n_rvars, w->rvar_bytes */
+    ta_status (*check)(ta_runtime *rt, ta__built *w, uint32_t n_ops, uint32_t n_t, ta_diag *diag);
+    /* lays out the flow block at `block` (fast_init, after the scratch and
+     * state pointers) */
+    void (*init)(ta_runtime *rt, const ta__built *w, uint8_t *block);
+};
+/* The section's bytes for the runtime (rt->flow set) and w's graph, and
+ * the section itself (export init: the work-block path). */
+size_t ta__rt_flow_section_bytes(const ta_runtime *rt, const ta__built *w);
+void ta__rt_flow_section_write(const ta_runtime *rt, const ta__built *w, uint8_t *out);
 void ta__rt_flow_reset(ta_runtime *rt);
 /* Before an invoke: the host (NULL without flow), subgraph 0's op count. */
 const ta__op_host *ta__rt_flow_host(ta_runtime *rt);
 static inline uint32_t ta__rt_main_ops(const ta_runtime *rt) { return rt->flow ? rt->flow->n_main : rt->n_ops; }
+/* Op o's step (subgraph 0's ops: invoke's loop); with flow it also
+ * becomes the op running, which a control-flow op's call starts from. */
 static inline int32_t ta__rt_op_step(const ta_runtime *rt, uint32_t o) {
-    return rt->flow ? rt->flow->ops[o].step : (int32_t)o + 1;
+    return rt->flow ? (rt->flow->cur = o, rt->flow->ops[o].step) : (int32_t)o + 1;
 }
 static inline uint32_t ta__rt_op_tbase(const ta_runtime *rt, uint32_t o) { return rt->flow ? rt->flow->ops[o].tbase : 0; }
 

@@ -278,10 +278,9 @@ static uint32_t call_once_state(const void *params) {
     return 4;
 }
 
-TA__OP_DEF(ta_op_IF, IF, ta_cf_params, k_fields_cf, TA__CLEAR_PADDING(clear_cf), prep_if, run_if, TA__OP_HOST,
-           TA__T_ANY);
-TA__OP_DEF(ta_op_WHILE, WHILE, ta_cf_params, k_fields_cf, TA__CLEAR_PADDING(clear_cf), prep_while, run_while,
-           TA__OP_HOST, TA__T_ANY);
-TA__OP_DEF_RAW(ta_op_CALL_ONCE, TA_OP_CALL_ONCE, "CALL_ONCE", ta_cf_params, k_fields_cf, TA__CLEAR_PADDING(clear_cf),
-               prep_call_once, run_call_once, TA__OP_HOST | TA__OP_STATE, call_once_state, TA__T_ANY, TA__OVERLAP_NONE,
-               NULL);
+TA__OP_DEF_HOSTED(ta_op_IF, TA_OP_IF, "IF", ta_cf_params, k_fields_cf, TA__CLEAR_PADDING(clear_cf), prep_if, run_if,
+                  TA__OP_HOST, NULL);
+TA__OP_DEF_HOSTED(ta_op_WHILE, TA_OP_WHILE, "WHILE", ta_cf_params, k_fields_cf, TA__CLEAR_PADDING(clear_cf), prep_while,
+                  run_while, TA__OP_HOST, NULL);
+TA__OP_DEF_HOSTED(ta_op_CALL_ONCE, TA_OP_CALL_ONCE, "CALL_ONCE", ta_cf_params, k_fields_cf, TA__CLEAR_PADDING(clear_cf),
+                  prep_call_once, run_call_once, TA__OP_HOST | TA__OP_STATE, call_once_state);

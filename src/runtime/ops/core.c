@@ -549,6 +549,11 @@ bool ta__op_needs_host(const ta_op_list *ops, const void *rec) {
     return d && (d->flags & TA__OP_HOST);
 }
 
+const struct ta__flow_table *ta__op_flow_table(const ta_op_list *ops, const void *rec) {
+    const ta_op_def *d = rec ? ta__op_def_of_kind(ops, rec_kind(rec)) : NULL;
+    return d && (d->flags & TA__OP_HOST) ? d->flow_table : NULL;
+}
+
 ta_status ta__op_invoke_host(const ta_op_list *ops, const void *rec, void *const *ptrs, void *scratch, void *state,
                              bool check_walk, const ta__op_host *host, ta_diag *diag) {
     if (!rec || !ptrs) return TA_E_INVALID_ARG;

@@ -344,6 +344,9 @@ struct ta_op_def {
     const ta__op_align *align;
     /* Band by band execution (patch.h); NULL: the op cannot be a stage op. */
     const ta__op_banded *banded;
+    /* TA__OP_HOST ops: how a runtime hosts them from an init table
+     * (ops.h, ta__op_flow_table); NULL for every other op. */
+    const struct ta__flow_table *flow_table;
 };
 
 /* Type bits of ta_op_def.types. */
@@ -395,6 +398,14 @@ struct ta_op_def {
     const ta_op_def sym = {(uint16_t)(TA_OP_##K), (uint16_t)(fl), (uint8_t)TA__OVERLAP_NONE, #K, FL,                \
                            (uint16_t)TA__COUNT(FL), (uint16_t)sizeof(T), clear, TA__OP_PREP(prep), run, NULL,       \
                            .types = (uint32_t)(ty), .align = NULL, .banded = TA__OP_BANDED(bd)};                    \
+    _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
+/* A TA__OP_HOST op (control flow, resource variables): any element type,
+ * and the init-table path's host named (ta__rt_flow_table), so that it
+ * links with the op's definition and not otherwise. */
+#define TA__OP_DEF_HOSTED(sym, kind, name, T, FL, clear, prep, run, fl, state)                                    \
+    const ta_op_def sym = {(uint16_t)(kind), (uint16_t)((fl) | TA__OP_HOST), (uint8_t)TA__OVERLAP_NONE, name, FL,   \
+                           (uint16_t)TA__COUNT(FL), (uint16_t)sizeof(T), clear, TA__OP_PREP(prep), run, state,     \
+                           .types = TA__T_ANY, .align = NULL, .flow_table = &ta__rt_flow_table};                    \
     _Static_assert(sizeof(T) <= TA__OP_PARAMS_MAX, "params struct above TA__OP_PARAMS_MAX")
 /* No overlap walk, no alignment beyond element sizes. */
 #define TA__OP_DEF(sym, K, T, FL, clear, prep, run, fl, ty) \

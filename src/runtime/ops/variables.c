@@ -186,9 +186,9 @@ static ta_status run_assign(const ta__op_run *r) {
     return TA_OK;
 }
 
-TA__OP_DEF(ta_op_VAR_HANDLE, VAR_HANDLE, ta_var_params, k_fields_var, TA__CLEAR_PADDING(clear_var), prep_handle,
-           run_handle, TA__OP_HOST, TA__T_ANY);
-TA__OP_DEF(ta_op_READ_VARIABLE, READ_VARIABLE, ta_var_params, k_fields_var, TA__CLEAR_PADDING(clear_var), prep_read,
-           run_read, TA__OP_HOST, TA__T_ANY);
-TA__OP_DEF(ta_op_ASSIGN_VARIABLE, ASSIGN_VARIABLE, ta_var_params, k_fields_var, TA__CLEAR_PADDING(clear_var),
-           prep_assign, run_assign, TA__OP_HOST, TA__T_ANY);
+TA__OP_DEF_HOSTED(ta_op_VAR_HANDLE, TA_OP_VAR_HANDLE, "VAR_HANDLE", ta_var_params, k_fields_var, TA__CLEAR_PADDING(clear_var), prep_handle,
+                  run_handle, TA__OP_HOST, NULL);
+TA__OP_DEF_HOSTED(ta_op_READ_VARIABLE, TA_OP_READ_VARIABLE, "READ_VARIABLE", ta_var_params, k_fields_var, TA__CLEAR_PADDING(clear_var), prep_read,
+                  run_read, TA__OP_HOST, NULL);
+TA__OP_DEF_HOSTED(ta_op_ASSIGN_VARIABLE, TA_OP_ASSIGN_VARIABLE, "ASSIGN_VARIABLE", ta_var_params, k_fields_var, TA__CLEAR_PADDING(clear_var), prep_assign,
+                  run_assign, TA__OP_HOST, NULL);
