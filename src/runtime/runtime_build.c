@@ -643,10 +643,10 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (rt->flow)
         return ta_diag_set(diag, TA_E_UNSUPPORTED,
                            "export init: control flow and resource variables run only from the model, not from an init table");
-    if (rt->patch.n_stages)
-        return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: the plan runs a patch stage, which an init table cannot "
-                                                   "carry (plan it with patch overhead 0)");
-    const uint64_t need = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
+    /* patch stages: a version 2 table (runtime_init_stages.c) */
+    const uint64_t base = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
+    const uint32_t n_stages = rt->patch.n_stages;
+    const uint64_t need = base + ta__rt_init_stage_bytes(n_stages);
     if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");
     *bytes = (size_t)need;
     if (!out) return TA_OK;
@@ -665,12 +665,12 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (st == TA_E_NO_MEMORY) rt->b.work_bytes = wneed;
     if (st) return st;
     const ta_subgraph *sg = &w.g.subgraphs[0];
-    if (w.g.n_tensors != rt->n_tensors || w.g.n_ops != rt->n_ops)
+    if (w.g.n_tensors != rt->n_tensors || w.g.n_ops != rt->n_ops || rt->patch.n_stages != n_stages)
         return ta_diag_set(diag, TA_E_STATE, "export init: the runtime was initialised from another model");
     uint8_t *o = (uint8_t *)out;
     memset(o, 0, (size_t)need);
     const uint64_t hash = ta__rt_model_hash(rt);
-    const uint32_t hdr[12] = {INIT_MAGIC, INIT_VERSION, (uint32_t)need, rt->n_tensors, rt->n_ops, rt->n_inputs,
+    const uint32_t hdr[12] = {INIT_MAGIC, n_stages ? INIT_VERSION_PATCH : INIT_VERSION, (uint32_t)need, rt->n_tensors, rt->n_ops, rt->n_inputs,
                               rt->n_outputs, (uint32_t)w.planned, rt->opt.rewrites, (uint32_t)rt->opt.scratch,
                               (uint32_t)hash, (uint32_t)(hash >> 32)};
     for (int i = 0; i < 12; i++) ta__wr32(o + 4 * i, hdr[i]);
@@ -696,7 +696,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
             const size_t al = ta_align_rule_buffer(rt->opt.align_rule, ta_dtype_size(tt->dtype), w.talign[sg->tensor_base + k], 0);
             ta__wr32(e, AT_HEAD | ta__rt_log2(al) << 16);
             ta__wr32(e + 4, (uint32_t)(p - rt->head));
-            ta__wr32(e + 8, (uint32_t)tt->bytes);
+            ta__wr32(e + 8, ta__rt_stage_tensor_bytes(rt, &w, k, tt->bytes)); /* a stage's intermediate: one band */
         }
     }
     uint8_t *ops = o + INIT_HDR + (size_t)INIT_TENSOR * rt->n_tensors;
@@ -724,6 +724,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
         ta__wr32(q + 48, (uint32_t)x->zero_point);
         ta__wr32(q + 52, (uint32_t)x->bytes);
     }
+    if (n_stages) ta__rt_init_write_stages(o + base, &rt->patch);
     ta__wr32(o + INIT_SUM_AT, ta__rt_init_sum(o, (size_t)need));
     return TA_OK;
 }
