@@ -316,7 +316,7 @@ ta_status ta__rt_build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
     /* 3c. patch stages (patch.h): chosen on these requests, or given */
     memset(&rt->patch, 0, sizeof rt->patch);
     if (pc && (pc->choose || pc->plan.n_stages)) {
-        const size_t pb = ta_patch_work_bytes(&w->g, w->n_req, w->lt.n_steps);
+        const size_t pb = pc->choose ? ta_patch_work_bytes(&w->g, w->n_req, w->lt.n_steps) : w->n_req + 8; /* apply: a role per request */
         void *pm = carve(&c, 1, pb);
         if (!pm) return short_work(rt, &c, 0, diag);
         if (pc->choose && (st = ta_patch_choose(&w->g, &w->lt, w->buffer_of, w->reqs, w->origin, w->n_req, ov, n_ov,
