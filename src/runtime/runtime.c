@@ -354,11 +354,17 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
     if (ta__rd32(t) != INIT_MAGIC)
         return ta_diag_set(diag, TA_E_MALFORMED, ta__rd32(t) == INIT_MAGIC_SWAPPED ? "init table was made on a host of the other byte order"
                                                                               : "init table does not start with the tinyarena magic");
-    if (ta__rd32(t + 4) != INIT_VERSION && ta__rd32(t + 4) != INIT_VERSION_PATCH)
+    /* version 2: with patch stages, which a firmware built without them
+     * (TA__RT_PATCHES 0) refuses: none of their code is linked there */
+    const uint32_t ver = ta__rd32(t + 4);
+    if (ver == INIT_VERSION_PATCH && !TA__RT_PATCHES)
+        return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table runs patch stages: this runtime is built without them (TA_OPS_PATCHES)");
+    if (ver != INIT_VERSION && ver != INIT_VERSION_PATCH)
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads %u and %u (regenerate it)",
-                           ta__rd32(t + 4), INIT_VERSION, INIT_VERSION_PATCH);
+                           ver, INIT_VERSION, INIT_VERSION_PATCH);
     const uint32_t n_t = ta__rd32(t + 12), n_ops = ta__rd32(t + 16), n_in = ta__rd32(t + 20), n_out = ta__rd32(t + 24);
-    if (ta__rd32(t + 8) != tn || (uint64_t)tn != ta__rt_init_expected(t, tn)) /* version 2: + its patch stages */
+    if (ta__rd32(t + 8) != tn || (uint64_t)tn != (TA__RT_PATCHES ? ta__rt_init_expected(t, tn) /* + its stages */
+                                                                  : ta__rt_init_table_bytes(n_t, n_ops, (uint64_t)n_in + n_out)))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has %zu bytes, its header says %u for %u tensors and %u ops (corrupted)",
                            tn, ta__rd32(t + 8), n_t, n_ops);
     if (ta__rt_init_sum(t, tn) != ta__rd32(t + INIT_SUM_AT))
@@ -418,7 +424,7 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
         }
     }
     ta_status st = ta__rt_blob_header(rt, n_ops, n_t, kn, diag);
-    if (!st) st = ta__rt_init_stages(t, tn, true, &rt->patch, diag); /* none in a version 1 table */
+    if (!st && TA__RT_PATCHES) st = ta__rt_init_stages(t, &rt->patch, diag); /* none in a version 1 table */
     if (st) return st;
     /* every op: its record is the one the table was made with; its scratch
      * and state */
@@ -711,9 +717,7 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
         rt->b.lower_bound = queried_bound;
         fast_init(rt, &w, &t, (uint8_t *)head, tp);
         /* patch stages: every band inside its tensor's planned bytes, proven before any kernel runs */
-        if (rt->patch.n_stages && (st = TA__RT_PATCHES ? ta__rt_patch_bounds(rt, (const uint8_t *)rt->opt.init, diag)
-                                                       : ta_diag_set(diag, TA_E_UNSUPPORTED, "init table runs patch stages: this "
-                                                                     "runtime is built without them (TA_OPS_PATCHES)")))
+        if (TA__RT_PATCHES && rt->patch.n_stages && (st = ta__rt_patch_bounds(rt, (const uint8_t *)rt->opt.init, diag)))
             return st;
         rt->state = TA__RT_READY;
         return TA_OK;

@@ -40,19 +40,8 @@ uint64_t ta__rt_init_expected(const uint8_t *t, size_t tn) {
     return n && n <= TA_PATCH_MAX_STAGES ? at + ta__rt_init_stage_bytes(n) : UINT64_MAX;
 }
 
-ta_status ta__rt_init_stages(const uint8_t *t, size_t tn, bool checked, ta_patch_plan *out, ta_diag *diag) {
+ta_status ta__rt_init_stages(const uint8_t *t, ta_patch_plan *out, ta_diag *diag) {
     memset(out, 0, sizeof *out);
-    if (!checked) {
-        /* the work-block path reads a budget's table it did not check:
-         * what fast_build checks of its frame, nothing of its contents */
-        if ((uintptr_t)t % 4 || tn < INIT_HDR || ta__rd32(t) != INIT_MAGIC)
-            return ta_diag_set(diag, TA_E_MALFORMED, "init table: not a tinyarena init table (or not 4-byte aligned)");
-        if (ta__rd32(t + 4) != INIT_VERSION && ta__rd32(t + 4) != INIT_VERSION_PATCH)
-            return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads %u and %u (regenerate it)",
-                               ta__rd32(t + 4), INIT_VERSION, INIT_VERSION_PATCH);
-        if (ta__rd32(t + 8) != tn || ta__rt_init_expected(t, tn) != tn || ta__rt_init_sum(t, tn) != ta__rd32(t + INIT_SUM_AT))
-            return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: size or checksum mismatch (corrupted)");
-    }
     if (ta__rd32(t + 4) != INIT_VERSION_PATCH) return TA_OK;
     const uint8_t *s = t + stages_at(t);
     const uint32_t n = ta__rd32(s), n_ops = ta__rd32(t + 16);
@@ -78,6 +67,18 @@ ta_status ta__rt_init_stages(const uint8_t *t, size_t tn, bool checked, ta_patch
         }
         prev = st->last_op;
     }
+    return TA_OK;
+}
+
+ta_status ta__rt_init_frame(const uint8_t *t, size_t tn, ta_diag *diag) {
+    /* what fast_build checks of a table's frame, nothing of its contents */
+    if ((uintptr_t)t % 4 || tn < INIT_HDR || ta__rd32(t) != INIT_MAGIC)
+        return ta_diag_set(diag, TA_E_MALFORMED, "init table: not a tinyarena init table (or not 4-byte aligned)");
+    if (ta__rd32(t + 4) != INIT_VERSION && ta__rd32(t + 4) != INIT_VERSION_PATCH)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads %u and %u (regenerate it)",
+                           ta__rd32(t + 4), INIT_VERSION, INIT_VERSION_PATCH);
+    if (ta__rd32(t + 8) != tn || ta__rt_init_expected(t, tn) != tn || ta__rt_init_sum(t, tn) != ta__rd32(t + INIT_SUM_AT))
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: size or checksum mismatch (corrupted)");
     return TA_OK;
 }
 

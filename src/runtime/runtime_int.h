@@ -242,14 +242,15 @@ ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const str
 /* runtime_init_stages.c: patch stages in the init table (format version 2).
  * The bytes a section of n stages takes (0 without); the bytes a table's
  * header (and stage count) say it has (UINT64_MAX: a count out of range);
- * the stages of table t (tn bytes; checked: fast_build checked its frame,
- * else this does); the table the work-block path takes a budget's stages
+ * the stages of table t (whose frame fast_build or ta__rt_init_frame
+ * checked: magic, version, size, checksum); the table the work-block path takes a budget's stages
  * from (NULL: none, the options decide); a stage intermediate's entry bytes
  * in an exported table; the section written at `at`; and init's proof that
  * every band of rt->patch fits the bytes table t plans for its tensors. */
 uint64_t ta__rt_init_stage_bytes(uint32_t n_stages);
 uint64_t ta__rt_init_expected(const uint8_t *t, size_t tn);
-ta_status ta__rt_init_stages(const uint8_t *t, size_t tn, bool checked, ta_patch_plan *out, ta_diag *diag);
+ta_status ta__rt_init_stages(const uint8_t *t, ta_patch_plan *out, ta_diag *diag);
+ta_status ta__rt_init_frame(const uint8_t *t, size_t tn, ta_diag *diag);
 const uint8_t *ta__rt_stage_table(const ta_runtime *rt, size_t *bytes);
 uint32_t ta__rt_stage_tensor_bytes(const ta_runtime *rt, const ta__built *w, uint32_t k, size_t whole);
 void ta__rt_init_write_stages(uint8_t *at, const ta_patch_plan *p);
