@@ -472,7 +472,11 @@ ta_status ta_runtime_export_consts(const ta_runtime *rt, void *out, size_t cap, 
  * runtime runs them) the FNV-1a checksum of its const blob record and its
  * scratch offset, and the inputs and outputs; 32-bit words in the host's
  * byte order, position- and ABI-independent, with the model hash, the
- * rewrites, the scratch mode and a checksum of the whole table.  Two-phase
+ * rewrites, the scratch mode and a checksum of the whole table; a plan
+ * with patch stages (patch.h) adds them after the inputs and outputs
+ * (format version 2: first op, last op and bands per stage; a stage
+ * intermediate's place is one band's bytes), which init from the table
+ * runs and proves in bounds before any kernel runs.  Two-phase
  * as export_consts: *bytes gets the size, out == NULL only asks (no work
  * needed); filling it imports the model again in `work` (at least
  * ta_arena_breakdown.work_bytes of a query without an init table;
