@@ -16,7 +16,7 @@
  * Prints a markdown table per graph and the geometric mean of the ratios,
  * then the chain: each model's `_ARENA_BYTES` with each step added (TFLM's
  * graph and rules; the whole-tensor rewrites alias,inplace,fusepad,order;
- * + dwinplace,concat,slice,gather; + overlap; + silu; + inputs, the default), and
+ * + dwinplace,concat,slice,gather; + overlap; + silu; + inputs; + patch stages, the default), and
  * its ratio to TFLM's smallest arena.
  *   bench_fw_arena [DATA_DIR]   (DATA_DIR defaults to $TINYARENA_DATA;
  *                               the CLI is $TINYARENA_CLI, default build/tinyarena) */
@@ -89,23 +89,26 @@ int main(int argc, char **argv) {
     char *tsv = (char *)cli_read_file(path, &tl);
     char hdr[] = "/tmp/bench_fw_arena_XXXXXX";
     if (!mkdtemp(hdr)) return 1;
-    enum { N_STEPS = 6 };
-    /* each step adds rewrites to the one before; the last is the default */
+    enum { N_STEPS = 7 };
+    /* each step adds rewrites to the one before, layer by layer
+     * (--patch-overhead 0); the last is the default: every rewrite and
+     * the patch stages `plan --header` chooses (10% extra MACs at most) */
     static const char *const k_steps[N_STEPS] = {
         "none", "alias,inplace,fusepad,order", "alias,inplace,fusepad,order,dwinplace,concat,slice,gather",
         "alias,inplace,fusepad,order,dwinplace,concat,slice,gather,overlap",
-        "alias,inplace,fusepad,order,dwinplace,concat,slice,gather,overlap,silu", "all"};
+        "alias,inplace,fusepad,order,dwinplace,concat,slice,gather,overlap,silu", "all", "all"};
+    static const char *const k_patch[N_STEPS] = {"0", "0", "0", "0", "0", "0", "10"};
     static const uint32_t k_flags[N_STEPS] = {
         0u,
         TA_REWRITE_ALIAS | TA_REWRITE_INPLACE | TA_REWRITE_FUSEPAD | TA_REWRITE_ORDER,
         TA_REWRITE_ALL & ~(TA_REWRITE_OVERLAP | TA_REWRITE_SILU | TA_REWRITE_INPUTS),
         TA_REWRITE_ALL & ~(TA_REWRITE_SILU | TA_REWRITE_INPUTS),
         TA_REWRITE_ALL & ~TA_REWRITE_INPUTS,
-        TA_REWRITE_ALL};
+        TA_REWRITE_ALL, TA_REWRITE_ALL};
     /* per model: TFLM's, then each step's _ARENA_BYTES */
     size_t *chain = calloc(mf.n * (N_STEPS + 1) + 1, sizeof *chain);
     for (int r = 0; r < N_STEPS; r++) {
-        printf("\n`--rewrite %s`:\n\n", k_steps[r]);
+        printf("\n`--rewrite %s --patch-overhead %s`:\n\n", k_steps[r], k_patch[r]);
         printf("| model | planned | persistent | `_ARENA_BYTES` | before (work block in the head) | TFLM smallest arena | ratio | 32-bit MCU: persistent / `_ARENA_BYTES` | flash: const blob + init table | consts in the arena |\n");
         printf("|---|---|---|---|---|---|---|---|---|---|\n");
         double log_sum = 0;
@@ -121,7 +124,8 @@ int main(int argc, char **argv) {
             }
             char cmd[8192], h[2100];
             snprintf(h, sizeof h, "%s/budget.h", hdr);
-            snprintf(cmd, sizeof cmd, "'%s' plan '%s' --rewrite %s --header '%s' > /dev/null 2>&1", cli, path, k_steps[r], h);
+            snprintf(cmd, sizeof cmd, "'%s' plan '%s' --rewrite %s --patch-overhead %s --header '%s' > /dev/null 2>&1", cli, path,
+                     k_steps[r], k_patch[r], h);
             size_t hl = 0;
             char *text = system(cmd) == 0 ? (char *)cli_read_file(h, &hl) : NULL;
             if (!text || !strstr(text, "_INIT_BYTES")) {
@@ -161,8 +165,8 @@ int main(int argc, char **argv) {
     }
     /* the chain, one row per model with a TFLM figure */
     printf("\nThe chain (`_ARENA_BYTES`, 64-bit host; ratio to TFLM's smallest arena):\n\n");
-    printf("| model | TFLM smallest arena | TFLM's rules (`none`) | + alias, inplace, fusepad, order | + dwinplace, concat, slice, gather | + overlap | + silu | + inputs (default) |\n");
-    printf("|---|---|---|---|---|---|---|---|\n");
+    printf("| model | TFLM smallest arena | TFLM's rules (`none`) | + alias, inplace, fusepad, order | + dwinplace, concat, slice, gather | + overlap | + silu | + inputs | + patch stages (default) |\n");
+    printf("|---|---|---|---|---|---|---|---|---|\n");
     double lg[N_STEPS] = {0};
     int nc = 0;
     for (size_t i = 0; i < mf.n; i++) {

@@ -57,7 +57,9 @@ p=$(sed -n 's/#define MNV2_BUDGET_PERSISTENT_BYTES \([0-9]*\)u.*/\1/p;T;q' "$tmp
 # The header's arena is what firmware needs with the table as its plan: no
 # planner scratch in the in-place work block, so it does not depend on the
 # strategy that made the plan (optimal's search once made hello_world's
-# 71,583 B and person_detect's 567,631 B).
+# 71,583 B and person_detect's 567,631 B; person_detect's 29,279 B are its
+# two patch stages, the default since the header carries them: 38,319 B
+# layer by layer).
 for st in optimal best; do
   "$cli" plan "$m/tflm/hello_world_float.tflite" --strategy $st --header "$tmp/hw_$st.h" > /dev/null || bad "header $st"
   "$cli" plan "$m/tflm/person_detect.tflite" --strategy $st --header "$tmp/pd_$st.h" > /dev/null || bad "header $st"
@@ -65,7 +67,7 @@ done
 hw=$(sed -n 's/#define HW_OPTIMAL_ARENA_BYTES \([0-9]*\)u.*/\1/p;T;q' "$tmp/hw_optimal.h")
 hwb=$(sed -n 's/#define HW_BEST_ARENA_BYTES \([0-9]*\)u.*/\1/p;T;q' "$tmp/hw_best.h")
 pd=$(sed -n 's/#define PD_OPTIMAL_ARENA_BYTES \([0-9]*\)u.*/\1/p;T;q' "$tmp/pd_optimal.h")
-[ -n "$hw" ] && [ "$hw" = "$hwb" ] && [ "$hw" -lt 4096 ] && [ "$pd" = 38319 ] &&
+[ -n "$hw" ] && [ "$hw" = "$hwb" ] && [ "$hw" -lt 4096 ] && [ "$pd" = 25055 ] &&
   ok "header arena with the default strategy: hello_world_float $hw B, person_detect $pd B" || bad "header arena: hello_world_float $hw / $hwb B, person_detect $pd B"
 
 # run --arena N runs as firmware does with the header: _ARENA_BYTES (= plan --json's

@@ -62,7 +62,7 @@ static void plan_usage(FILE *f) {
             "  --patch-overhead PCT  models: also report the patch stages (band by band execution\n"
             "                    of conv/depthwise/pool chains, patch.h) `run` would take with at\n"
             "                    most PCT%% extra MACs (default 10 with rewrites, 0 under --rewrite\n"
-            "                    none); --header stays layer by layer\n"
+            "                    none); --header's plan runs them too (0: layer by layer)\n"
             "  --json            print the plan as JSON\n"
             "  --svg F.svg       draw the plan as an arena map (time x offset, one rectangle per buffer)\n"
             "  --html F.html     one page: strategy table, every strategy's map, sortable buffer table\n"
@@ -552,9 +552,13 @@ static int plan_model(const plan_args *a) {
                      tfo.tensors_fixed, tfo.predicted_head, tfo.tflm_head, tfo.n_scratch, tfo.reshape_aliases, tfo.source);
         /* what the runtime needs on firmware, from the budget header (--header) */
         fw_budget fw = {0};
+        fw_patch pe = {0};
         ta_diag fd;
         at = (int)strlen(extra);
-        if (runnable && !a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, rule, &fw, &fd) && at > 0 &&
+        /* the header's plan: with patch stages the runtime's own */
+        const bool patched = runnable && !a->no_scratch && a->patch &&
+                             fw_make_patched(lm.bytes, lm.len, chosen->name, applied, rule, (uint32_t)a->patch, &fw, &pe, &fd);
+        if (runnable && !a->no_scratch && (patched || fw_make(lm.bytes, lm.len, &table, applied, rule, &fw, &fd)) && at > 0 &&
             (size_t)at < sizeof extra)
             snprintf(extra + at, sizeof extra - (size_t)at,
                      "\"runtime\": {\"planned_bytes\": %zu, \"persistent_bytes\": %zu, "
@@ -564,18 +568,20 @@ static int plan_model(const plan_args *a) {
                      fw.fw.planned, fw.fw.persistent, fw.in_arena.persistent, fw.consts_bytes, fw.init_bytes,
                      fw.fw.work_bytes, fw.in_arena.work_bytes, fw.fw.alignment, fw.fw.total_in_place,
                      fw.in_arena.total_in_place);
+        const ta_arena_breakdown patched_in_arena = fw.in_arena;
         fw_free(&fw);
         at = (int)strlen(extra);
         if (runnable && !a->no_scratch && a->patch && at > 0 && (size_t)at < sizeof extra) {
-            ta_patch_plan pp;
-            ta_arena_breakdown pb;
-            if (cli_patch_query(lm.bytes, lm.len, chosen->name, a->rewrites, rule, (uint32_t)a->patch, &pp, &pb, &fd)) {
+            ta_patch_plan pp = pe.patch;
+            ta_arena_breakdown pb = patched_in_arena;
+            if (patched || cli_patch_query(lm.bytes, lm.len, chosen->name, a->rewrites, rule, (uint32_t)a->patch, &pp, &pb, &fd)) {
                 at += cli_patch_json_str(extra + at, sizeof extra - (size_t)at, &pp);
                 if (at > 0 && (size_t)at < sizeof extra && pp.n_stages)
                     at += snprintf(extra + at, sizeof extra - (size_t)at, ", \"patch_runtime_arena_bytes\": %zu", pb.total);
                 if (at > 0 && (size_t)at < sizeof extra) snprintf(extra + at, sizeof extra - (size_t)at, ", ");
             }
         }
+        fw_patch_free(&pe);
         plan_report_json(stdout, &o[ichosen], mp.reqs, mp.n, mp.ids, extra);
     } else {
         char b1[32];
@@ -645,30 +651,33 @@ static int plan_model(const plan_args *a) {
         printf("alignment rule %s: padding %s B (under tflm: %s B)\n", rule_name, fmt_bytes(padding, b1),
                fmt_bytes(tflm_padding, b2));
         fw_budget fw = {0};
+        fw_patch pe = {0};
         ta_diag fd;
+        /* the header's plan: with patch stages the runtime's own */
+        const bool patched = runnable && !a->no_scratch && a->patch &&
+                             fw_make_patched(lm.bytes, lm.len, chosen->name, applied, rule, (uint32_t)a->patch, &fw, &pe, &fd);
         if (!runnable) {
             printf("runtime: tinyarena run cannot run this model: the plan covers tensors only\n  (%s)\n", rdiag.msg);
-        } else if (!a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, rule, &fw, &fd)) {
+        } else if (!a->no_scratch && (patched || fw_make(lm.bytes, lm.len, &table, applied, rule, &fw, &fd))) {
             const ta_arena_breakdown *rb = &fw.in_arena, *rc_b = &fw.fw;
-            printf("runtime arena (%s plan): planned %s + persistent %s + alignment %s\n", chosen->name,
+            printf("runtime arena (%s plan%s): planned %s + persistent %s + alignment %s\n", chosen->name,
+                   patched ? " with patch stages" : "",
                    fmt_bytes(rb->planned, b1), fmt_bytes(rb->persistent, b2), fmt_bytes(rb->alignment, b3));
             printf("  = %s B; %s B with in-place init\n", fmt_bytes(rb->total, b4), fmt_bytes(rb->total_in_place, b5));
             printf("  op constants in flash (--header): persistent %s B, arena %s B,\n", fmt_bytes(rc_b->persistent, b1),
                    fmt_bytes(rc_b->total_in_place, b2));
             printf("  const blob %s B, init table %s B (init needs no work block)\n", fmt_bytes(fw.consts_bytes, b3),
                    fmt_bytes(fw.init_bytes, b4));
-            ta_patch_plan pp;
-            ta_arena_breakdown pb;
-            if (a->patch && cli_patch_query(lm.bytes, lm.len, chosen->name, a->rewrites, rule, (uint32_t)a->patch, &pp,
-                                            &pb, &fd) && pp.n_stages) {
-                printf("  with patches (run; --header stays layer by layer): runtime arena %s B, ", fmt_bytes(pb.total, b1));
-                cli_patch_text(stdout, &pp);
+            if (patched) { /* run and --header run them */
+                printf("  with patches (run, --header): ");
+                cli_patch_text(stdout, &pe.patch);
             }
         } else if (!a->no_scratch) {
             /* e.g. control flow: `run` runs it, the header carries tensors only */
             printf("runtime: tinyarena run runs this model; a budget header carries its tensors only\n  (%s)\n", fd.msg);
         }
         fw_free(&fw);
+        fw_patch_free(&pe);
         if (a->timeline) timeline_print(stdout, &vp, a->color);
         if (a->verbose) {
             printf("\nbuffers (%s plan):\n", chosen->name);
@@ -682,11 +691,16 @@ static int plan_model(const plan_args *a) {
     if (!rc && a->buffers_out && !buffers_csv_write(a->buffers_out, mp.reqs, mp.n, NULL, NULL)) rc = CLI_FAIL;
     if (!rc && a->header_out) {
         fw_budget fw = {0};
+        fw_patch pe = {0};
         ta_diag fd;
-        bool have = runnable && !a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, rule, &fw, &fd);
+        /* with patch stages (--patch-overhead, default 10) the runtime's plan */
+        const bool patched = runnable && !a->no_scratch && a->patch &&
+                             fw_make_patched(lm.bytes, lm.len, chosen->name, applied, rule, (uint32_t)a->patch, &fw, &pe, &fd);
+        bool have = patched || (runnable && !a->no_scratch && fw_make(lm.bytes, lm.len, &table, applied, rule, &fw, &fd));
         rc = emit_header(a->header_out, &mp, &o[ichosen], base_name(a->model), ta_budget_hash(lm.bytes, lm.len),
-                         lm.len, have ? &fw : NULL, applied, rule);
+                         lm.len, have ? &fw : NULL, patched ? &pe : NULL, applied, rule);
         fw_free(&fw);
+        fw_patch_free(&pe);
     }
     for (size_t i = 0; i < no; i++) {
         /* the exit code follows the chosen plan; other rows only report */

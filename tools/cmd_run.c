@@ -146,6 +146,7 @@ typedef struct fw_run_s {
     loaded_model lm;
     fw_plan plan;
     fw_budget fw;
+    fw_patch pe; /* with patch stages: the header's table is the runtime's plan */
     ta_budget budget;
     unsigned char *block; /* the arena and its canaries */
     unsigned char *arena;
@@ -165,6 +166,7 @@ static bool fw_canaries_ok(const fw_run *f) {
 static void fw_run_free(fw_run *f) {
     free(f->block);
     fw_free(&f->fw);
+    fw_patch_free(&f->pe);
     fw_plan_free(&f->plan);
     model_unload(&f->lm);
 }
@@ -177,12 +179,16 @@ static int fw_setup(const run_args *a, const char *strategy, fw_run *f, ta_runti
     if (!s) return cli_error("unknown strategy '%s' (see tinyarena plan --help)", strategy);
     if (model_load(a->model, &f->lm) || fw_plan_make(a->model, &f->lm, s, a->rewrites, a->rule, &f->plan)) return CLI_FAIL;
     ta_diag d;
-    if (!fw_make(f->lm.bytes, f->lm.len, &f->plan.table, f->plan.applied, a->rule, &f->fw, &d))
+    /* as plan --header: the patch stages the runtime chooses, else the table plan */
+    const bool patched = a->patch && fw_make_patched(f->lm.bytes, f->lm.len, s->name, f->plan.applied, a->rule,
+                                                     (uint32_t)a->patch, &f->fw, &f->pe, &d);
+    if (!patched && !fw_make(f->lm.bytes, f->lm.len, &f->plan.table, f->plan.applied, a->rule, &f->fw, &d))
         return cli_error("%s: %s", a->model, d.msg);
     const char *base = strrchr(a->model, '/');
     f->budget = (ta_budget){base ? base + 1 : a->model, ta_budget_hash(f->lm.bytes, f->lm.len), s->name,
-                            (uint32_t)f->plan.res.arena_bytes, (uint32_t)f->fw.fw.head_align, (uint32_t)f->plan.mp.n,
-                            f->plan.entries, f->fw.consts, (uint32_t)f->fw.consts_bytes, f->plan.applied, f->fw.init,
+                            (uint32_t)(patched ? f->pe.planned : f->plan.res.arena_bytes), (uint32_t)f->fw.fw.head_align,
+                            (uint32_t)(patched ? f->pe.n : f->plan.mp.n), patched ? f->pe.entries : f->plan.entries,
+                            f->fw.consts, (uint32_t)f->fw.consts_bytes, f->plan.applied, f->fw.init,
                             (uint32_t)f->fw.init_bytes, ta_align_rule_code(a->rule)};
     ta_runtime_options opt = ta_runtime_options_default();
     ta_runtime_use_budget(&opt, &f->budget);

@@ -49,7 +49,8 @@ static void emit_blob(FILE *f, const char *lo, const char *up, const char *name,
 }
 
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
-                uint64_t model_hash, uint64_t model_bytes, const fw_budget *fw, uint32_t rewrites, ta_align_rule rule) {
+                uint64_t model_hash, uint64_t model_bytes, const fw_budget *fw, const fw_patch *pe, uint32_t rewrites,
+                ta_align_rule rule) {
     const ta_arena_breakdown *rb = fw ? &fw->in_arena : NULL, *rc = fw ? &fw->fw : NULL;
     const void *consts = fw ? fw->consts : NULL;
     const size_t consts_bytes = fw ? fw->consts_bytes : 0;
@@ -60,10 +61,13 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     size_t i;
     for (i = 0; lo[i]; i++) up[i] = (char)toupper((unsigned char)lo[i]);
     up[i] = '\0';
-    const ta_plan_result *r = &o->res;
-    if (r->arena_bytes > UINT32_MAX) return cli_error("%s: arena of %zu bytes does not fit a 32-bit table", path, r->arena_bytes);
+    /* the table: mp's plan, or with patch stages the runtime's (pe) */
+    if (pe && (!rc || !pe->patch.n_stages)) pe = NULL;
+    const size_t arena = pe ? pe->planned : o->res.arena_bytes, lower = pe ? pe->lower_bound : o->res.lower_bound_bytes;
+    const size_t n_entries = pe ? pe->n : mp->n;
+    if (arena > UINT32_MAX) return cli_error("%s: arena of %zu bytes does not fit a 32-bit table", path, arena);
     size_t align = 1;
-    for (size_t k = 0; k < mp->n; k++)
+    for (size_t k = 0; !pe && k < mp->n; k++)
         if (mp->reqs[k].align > align) align = mp->reqs[k].align;
     /* the runtime's: the head's start, at least the tail's records' */
     if (rc && rc->head_align > align) align = rc->head_align;
@@ -81,7 +85,17 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
         fputc('\n', f);
     }
     fprintf(f, " * strategy: %s; arena %zu B, lower bound %zu B, %zu buffers; alignment rule %s\n", o->s->name,
-            r->arena_bytes, r->lower_bound_bytes, mp->n, rn);
+            arena, lower, n_entries, rn);
+    if (pe) {
+        fprintf(f, " * patch:    %u stage%s band by band (tinyarena/patch.h), planned layer by layer %zu B:", pe->patch.n_stages,
+                pe->patch.n_stages == 1 ? "" : "s", pe->patch.bytes_before);
+        for (uint32_t k = 0; k < pe->patch.n_stages; k++)
+            fprintf(f, "%s ops %d..%d in %d bands", k ? "," : "", pe->patch.stages[k].first_op, pe->patch.stages[k].last_op,
+                    pe->patch.stages[k].bands);
+        fprintf(f, "; %llu extra MACs.  The init table carries them; firmware built\n"
+                   " * without prepares needs TA_OPS_PATCHES (examples/cortex_m/build.sh sets it)\n",
+                (unsigned long long)pe->patch.extra_macs);
+    }
     char rw[96];
     ta_rewrite_names(rewrites, rw, sizeof rw);
     if (rewrites)
@@ -111,10 +125,12 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
         fprintf(f, " * with every buffer at its entry's offset. */\n");
     }
     fprintf(f, "#ifndef %s_H\n#define %s_H\n\n#include \"tinyarena/budget.h\"\n\n", up, up);
-    fprintf(f, "#define %s_BYTES %zuu\n", up, r->arena_bytes);
+    fprintf(f, "#define %s_BYTES %zuu\n", up, arena);
     fprintf(f, "#define %s_ALIGN %zuu\n", up, align);
-    fprintf(f, "#define %s_COUNT %zuu\n", up, mp->n);
-    fprintf(f, "#define %s_LOWER_BOUND %zuu\n", up, r->lower_bound_bytes);
+    fprintf(f, "#define %s_COUNT %zuu\n", up, n_entries);
+    fprintf(f, "#define %s_LOWER_BOUND %zuu\n", up, lower);
+    if (pe) fprintf(f, "#define %s_PATCH_STAGES %uu /* patch stages in %s_init: build with TA_OPS_PATCHES */\n", up,
+                    pe->patch.n_stages, lo);
     fprintf(f, "#define %s_MODEL_HASH 0x%016llxull\n", up, (unsigned long long)model_hash);
     fprintf(f, "#define %s_MODEL_BYTES %lluu\n", up, (unsigned long long)model_bytes);
     fprintf(f, "#define %s_REWRITES 0x%xu /* %s (TA_REWRITE_*, tinyarena/rewrite.h) */\n", up, rewrites, rw);
@@ -155,7 +171,16 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
     if (rb) emit_kernels(f, fw->kernels, up);
     fprintf(f, "static const ta_budget_entry %s_entries[%s_COUNT] = {\n", lo, up);
     fprintf(f, "    /* kind, subgraph, index, offset, size, first, last */\n");
-    for (size_t k = 0; k < mp->n; k++) {
+    for (size_t k = 0; pe && k < pe->n; k++) {
+        const ta_budget_entry *e = &pe->entries[k];
+        const ta_tensor *t = e->kind == TA_BUDGET_TENSOR && e->index < mp->g->n_tensors ? &mp->g->tensors[e->index] : NULL;
+        fprintf(f, "    {%s, %u, %u, %uu, %uu, %d, %d}, /* ", t ? "TA_BUDGET_TENSOR" : "TA_BUDGET_SCRATCH", e->subgraph,
+                e->index, e->offset, e->size, e->first, e->last);
+        if (t && t->name) comment_safe(f, t->name);
+        else fprintf(f, "%s %u", t ? "tensor" : "scratch", e->index);
+        fprintf(f, " */\n");
+    }
+    for (size_t k = 0; !pe && k < mp->n; k++) {
         const ta_buffer_origin *og = &mp->origin[k];
         uint32_t sg = 0, idx = og->index;
         if (og->kind == TA_BUFFER_TENSOR) {

@@ -17,10 +17,13 @@
  * `rewrites` (TA_REWRITE_*, rewrite.h) is what mp was planned with: the
  * header records it (<P>_REWRITES, ta_budget.rewrites) so that the runtime
  * rewrites the model the same way.  `rule` is the alignment rule mp was
- * planned under (<P>_ALIGN_RULE, ta_budget.align_rule).
+ * planned under (<P>_ALIGN_RULE, ta_budget.align_rule).  pe (may be NULL)
+ * is a plan that runs patch stages (fw_make_patched): then the table is its
+ * entries, fw its blobs (the init table carries the stages), and the header
+ * defines <P>_PATCH_STAGES.
  * Returns CLI_OK or prints an error. */
 int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, const char *model_name,
-                uint64_t model_hash, uint64_t model_bytes, const fw_budget *fw, uint32_t rewrites,
+                uint64_t model_hash, uint64_t model_bytes, const fw_budget *fw, const fw_patch *pe, uint32_t rewrites,
                 ta_align_rule rule);
 
 /* The header's op list (emit_ops.c): <P>_OPS_COUNT, <p>_op_defs and <P>_OPS,

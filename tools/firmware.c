@@ -19,13 +19,11 @@ static void *aligned_copy(const void *src, size_t n) {
     return p;
 }
 
-bool fw_make(const unsigned char *model, size_t len, const ta_plan_table *table, uint32_t rewrites, ta_align_rule rule,
-             fw_budget *fw, ta_diag *d) {
+/* fw_make and fw_make_patched: the runtime with options `opt` on the host;
+ * with pe, also its plan as entries (the stages' requests). */
+static bool fw_make_opt(const unsigned char *model, size_t len, ta_runtime_options opt, fw_budget *fw, fw_patch *pe,
+                        ta_diag *d) {
     memset(fw, 0, sizeof *fw);
-    ta_runtime_options opt = ta_runtime_options_default();
-    ta_runtime_use_table(&opt, table);
-    opt.rewrites = rewrites;
-    opt.align_rule = rule;
     ta_runtime rt;
     void *work = NULL, *arena = NULL, *tmp = NULL;
     size_t wb = 0;
@@ -36,6 +34,17 @@ bool fw_make(const unsigned char *model, size_t len, const ta_plan_table *table,
         ok = ta_runtime_init(&rt, work, wb, arena, fw->in_arena.total, d) == TA_OK &&
              ta_runtime_export_consts(&rt, NULL, 0, &fw->consts_bytes, d) == TA_OK &&
              ta_runtime_export_init(&rt, NULL, 0, NULL, 0, &fw->init_bytes, d) == TA_OK;
+    }
+    if (ok && pe) {
+        /* only a plan that runs stages needs the runtime's own entries */
+        pe->patch = *ta_runtime_patch(&rt);
+        pe->planned = ta_runtime_breakdown(&rt)->planned;
+        pe->lower_bound = ta_runtime_breakdown(&rt)->lower_bound;
+        ok = pe->patch.n_stages && ta_runtime_export_plan(&rt, work, wb, NULL, 0, &pe->n, d) == TA_OK;
+        if (ok) {
+            pe->entries = cli_xcalloc(pe->n ? pe->n : 1, sizeof *pe->entries);
+            ok = ta_runtime_export_plan(&rt, work, wb, pe->entries, pe->n, &pe->n, d) == TA_OK;
+        }
     }
     if (ok) {
         /* the kernel variants the target will call: one invoke with the
@@ -64,6 +73,37 @@ bool fw_make(const unsigned char *model, size_t len, const ta_plan_table *table,
         ok = ta_runtime_open(&rt, model, len, &opt, d) == TA_OK && ta_runtime_query(&rt, NULL, 0, &fw->fw, d) == TA_OK;
     }
     return ok;
+}
+
+bool fw_make(const unsigned char *model, size_t len, const ta_plan_table *table, uint32_t rewrites, ta_align_rule rule,
+             fw_budget *fw, ta_diag *d) {
+    ta_runtime_options opt = ta_runtime_options_default();
+    ta_runtime_use_table(&opt, table);
+    opt.rewrites = rewrites;
+    opt.align_rule = rule;
+    return fw_make_opt(model, len, opt, fw, NULL, d);
+}
+
+bool fw_make_patched(const unsigned char *model, size_t len, const char *strategy, uint32_t rewrites, ta_align_rule rule,
+                     uint32_t pct, fw_budget *fw, fw_patch *pe, ta_diag *d) {
+    memset(pe, 0, sizeof *pe);
+    memset(fw, 0, sizeof *fw);
+    ta_runtime_options opt = ta_runtime_options_default();
+    if (!pct || ta_runtime_use_strategy(&opt, strategy)) return false;
+    opt.rewrites = rewrites;
+    opt.align_rule = rule;
+    opt.patch_overhead = pct;
+    const bool ok = fw_make_opt(model, len, opt, fw, pe, d);
+    if (!ok) {
+        fw_free(fw);
+        fw_patch_free(pe);
+    }
+    return ok;
+}
+
+void fw_patch_free(fw_patch *pe) {
+    free(pe->entries);
+    memset(pe, 0, sizeof *pe);
 }
 
 void fw_free(fw_budget *fw) {

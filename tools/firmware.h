@@ -32,6 +32,22 @@ bool fw_make(const unsigned char *model, size_t len, const ta_plan_table *table,
              fw_budget *fw, ta_diag *d);
 void fw_free(fw_budget *fw);
 
+/* A budget whose plan runs patch stages (patch.h): the runtime plans the
+ * model itself with strategy `strategy` and patch overhead pct percent, as
+ * `run` does; when it chooses stages, *fw is as fw_make's and *pe the plan
+ * -- the entries the header's table holds (malloc'd, the runtime's request
+ * order), the planned bytes, the lower bound and the stages.  False (both
+ * freed) when it runs no stage, pct is 0, or it fails (*d set). */
+typedef struct {
+    ta_budget_entry *entries;
+    size_t n;
+    size_t planned, lower_bound;
+    ta_patch_plan patch;
+} fw_patch;
+bool fw_make_patched(const unsigned char *model, size_t len, const char *strategy, uint32_t rewrites, ta_align_rule rule,
+                     uint32_t pct, fw_budget *fw, fw_patch *pe, ta_diag *d);
+void fw_patch_free(fw_patch *pe);
+
 /* The plan `plan --header` makes for a loaded model: the rewritten graph,
  * the runtime's kernel scratch, strategy s; the rewrites that applied.
  * *offsets (malloc'd, one per request) and *entries (malloc'd, the budget

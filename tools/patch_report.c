@@ -1,6 +1,6 @@
 /* The patch stages' report (patch.h) for `plan` and `run`: one text line,
  * or the JSON member "patch"; and the runtime query `plan` makes for them
- * (its table plan and the header are layer by layer). */
+ * when the header's plan does not run them (fw_make_patched). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +18,11 @@ void cli_patch_text(FILE *f, const ta_patch_plan *p) {
     for (uint32_t i = 0; i < p->n_stages; i++)
         fprintf(f, "%s ops %d..%d grid %dx1", i ? "," : "", p->stages[i].first_op, p->stages[i].last_op,
                 p->stages[i].bands);
-    fprintf(f, "; planned %zu -> %zu B; extra MACs %llu of %llu (%.2f%%)\n", p->bytes_before, p->bytes_after,
-            (unsigned long long)p->extra_macs, (unsigned long long)p->macs, percent(p));
+    /* from an init table (run --arena) the graph's MACs are not known */
+    if (!p->macs) fprintf(f, "; planned %zu -> %zu B; extra MACs %llu\n", p->bytes_before, p->bytes_after,
+                          (unsigned long long)p->extra_macs);
+    else fprintf(f, "; planned %zu -> %zu B; extra MACs %llu of %llu (%.2f%%)\n", p->bytes_before, p->bytes_after,
+                 (unsigned long long)p->extra_macs, (unsigned long long)p->macs, percent(p));
 }
 
 int cli_patch_json_str(char *buf, size_t cap, const ta_patch_plan *p) {

@@ -456,7 +456,7 @@ int plan_regions_model(const cli_regions *c, const char *model_name, const loade
                     bool have = fw_make(lm->bytes, lm->len, &table, applied, rule, &fb, &d);
                     if (!have) rc = cli_error("%s: %s", model_name, d.msg);
                     else rc = emit_header(c->header_out, mp, &o, model_name, ta_budget_hash(lm->bytes, lm->len), lm->len,
-                                          &fb, applied, rule);
+                                          &fb, NULL, applied, rule);
                     if (!rc) {
                         size_t need[TA_MAX_REGIONS];
                         const size_t HA = fb.fw.head_align ? fb.fw.head_align : 1;

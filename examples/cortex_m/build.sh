@@ -5,13 +5,16 @@
 #
 #   examples/cortex_m/build.sh MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--cpu m0|m3|m4|m7]
 #                              [--align-rule R] [--stack BYTES] [--flash BYTES] [--ram BYTES] [--rederive] [--small-kernels]
+#                              [--patch-overhead PCT]
 #
 # --rewrite: the plan's rewrites, default all (as `tinyarena plan`); none: TFLM's rules.
+# --patch-overhead goes to `tinyarena plan --header` (default 10: the header
+# runs the patch stages `plan` chooses; 0: layer by layer).
 # --align-rule goes to `tinyarena plan --header` (default: arch, or tflm with
 # --rewrite none);
 # --cpu: m4 (default) Cortex-M4F on mps2-an386, m3 Cortex-M3 on mps2-an385,
 # m7 Cortex-M7 on mps2-an500, m0 armv6-m code on mps2-an385 (see below).
-# --stack sets the stack reserved (default 16 KB, 32 KB with --rederive); --flash and --ram make the
+# --stack sets the stack reserved (default 16 KB, 48 KB with --rederive); --flash and --ram make the
 # link fail unless the image fits a part with that much flash and RAM (the
 # boards have 4 MB of each).
 # --rederive: after the run, the firmware re-derives the host's op constants
@@ -40,14 +43,15 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--align-rule R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive] [--small-kernels] [--fast-region B]" >&2; exit 2; }
+usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--align-rule R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive] [--small-kernels] [--fast-region B] [--patch-overhead PCT]" >&2; exit 2; }
 [ $# -ge 3 ] || usage
 model=$1 case_dir=$2 out=$3; shift 3
-rewrite=all cpu=m4 ldsyms= rederive=0 alignrule= kopt=-O2 regions= mainsrc=main.c
+rewrite=all cpu=m4 ldsyms= rederive=0 alignrule= kopt=-O2 regions= mainsrc=main.c patchpct=
 while [ $# -gt 0 ]; do
   case $1 in
     --rewrite) rewrite=${2:?}; shift 2 ;;
     --align-rule) alignrule=${2:?}; shift 2 ;;
+    --patch-overhead) patchpct=${2:?}; shift 2 ;;
     --cpu) cpu=${2:?}; shift 2 ;;
     --stack) ldsyms="$ldsyms -Wl,--defsym=STACK_BYTES=${2:?}"; shift 2 ;;
     --flash) ldsyms="$ldsyms -Wl,--defsym=FLASH_BYTES=${2:?}"; shift 2 ;;
@@ -97,14 +101,25 @@ case ${TA_MCU_KERNELS:-fast} in
   reference) cflags="$cflags -DTA_KERNEL_IMPL_DEFAULT=TA_KERNEL_IMPL_REFERENCE" ;;
   *) echo "$0: TA_MCU_KERNELS must be fast or reference" >&2; exit 2 ;;
 esac
+# 1. The budget header: plan, offsets, op constants blob, init table (the
+#    host CLI; patch stages as `plan` chooses them, --patch-overhead 10).
+"$cli" plan "$model" --strategy best --rewrite "$rewrite" ${alignrule:+--align-rule "$alignrule"} $regions ${patchpct:+--patch-overhead "$patchpct"} \
+  --header "$out/gen/model_budget.h" > "$out/plan.txt" \
+  || { echo "FAIL: tinyarena plan --header $model" >&2; exit 1; }
+patches=0
+grep -q '^#define MODEL_BUDGET_PATCH_STAGES ' "$out/gen/model_budget.h" && patches=1
 # Without --rederive nothing runs a prepare (init reads the init table): the
 # library is built without them (TA_OPS_NO_PREPARE, src/runtime/ops/op.h), in
-# its own cache directory.
+# its own cache directory; and without the band loop and the ops' band
+# geometry unless the header's plan runs patch stages (TA_OPS_PATCHES).
 libmode=
-if [ $rederive = 0 ]; then cflags="$cflags -DTA_OPS_NO_PREPARE"; else libmode=-rederive; fi
+if [ $rederive = 0 ]; then
+  cflags="$cflags -DTA_OPS_NO_PREPARE"
+  if [ $patches = 1 ]; then cflags="$cflags -DTA_OPS_PATCHES"; libmode=-patch; fi
+else libmode=-rederive; fi
 kflags=$(echo $cflags | sed "s/ -Os / $kopt /")
 
-# 1. The library's runtime part, cached per CPU: rebuilt when a source or a
+# 2. The library's runtime part, cached per CPU and mode: rebuilt when a source or a
 #    header is newer than the archive.
 libdir=${TA_MCU_LIBDIR:-$out/lib}/$cpu$libmode
 lib=$libdir/libtinyarena_mcu.a
@@ -122,11 +137,6 @@ if [ $stale = 1 ]; then
   arm-none-eabi-ar rcs "$lib" "$libdir"/obj/*.o
   echo "$(echo $cflags) | $kflags" > "$libdir/flags"
 fi
-
-# 2. The budget header: plan, offsets, op constants blob (the host CLI).
-"$cli" plan "$model" --strategy best --rewrite "$rewrite" ${alignrule:+--align-rule "$alignrule"} $regions \
-  --header "$out/gen/model_budget.h" > "$out/plan.txt" \
-  || { echo "FAIL: tinyarena plan --header $model" >&2; exit 1; }
 
 # 3. The model and the input bytes as const arrays (flash), 16-byte aligned.
 c_array() { # NAME FILE
@@ -165,10 +175,10 @@ EOF
 #    handler and the semihosting calls), newlib-nano's libc and libm, unused
 #    sections dropped.
 # --rederive: room for the re-derivation's work block on the stack (main.c's
-# 24 KB block), unless --stack sets it
+# 40 KB block), unless --stack sets it
 if [ $rederive = 1 ]; then
   defs="$defs -DTA_EXAMPLE_REDERIVE"
-  case "$ldsyms" in *STACK_BYTES=*) ;; *) ldsyms="$ldsyms -Wl,--defsym=STACK_BYTES=32768" ;; esac
+  case "$ldsyms" in *STACK_BYTES=*) ;; *) ldsyms="$ldsyms -Wl,--defsym=STACK_BYTES=49152" ;; esac
 fi
 arm-none-eabi-gcc $cflags -DBOARD_CPU="\"$name\"" $defs -I"$src/include" -I"$out/gen" -I"$here" \
   "$here/$mainsrc" "$here/startup.c" "$out/gen/model_data.c" "$lib" \
@@ -188,6 +198,11 @@ fi
 # (ta_runtime_options_for_budget): none of the work-block path is linked.
 if [ $rederive = 0 ] && echo "$syms" | grep -E ' (ta_tflite_import|ta_graph_init|ta_lifetime_analyze|ta_rewrite_graph|ta_rewrite_buffers|ta__work_path_full|ta__op_prepare_in)$'; then
   echo "FAIL: the work-block path (importer, lifetimes, rewrites, prepare) is linked into the firmware" >&2; exit 1
+fi
+
+# The band loop (runtime_patch.c) only when the header's plan runs patch stages.
+if [ $patches = 0 ] && [ $rederive = 0 ] && echo "$syms" | grep -E ' (ta__rt_patch_invoke|ta__op_invoke_band)$'; then
+  echo "FAIL: the patch band loop is linked into a firmware whose header has no patch stage" >&2; exit 1
 fi
 
 # 6. Sizes.  The runtime alone: the library's .text and .rodata input

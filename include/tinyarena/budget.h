@@ -16,7 +16,8 @@
  * And it carries the init table (`<P>_init`, <P>_INIT_BYTES of flash): the
  * plan and every decision init would otherwise take by importing the model
  * (each tensor's place, rewrites' shared buffers and elided tensors, each
- * op's record checksum and scratch, the inputs and outputs).  With both,
+ * op's record checksum and scratch, the inputs and outputs, and the patch
+ * stages of a plan that runs them: <P>_PATCH_STAGES, patch.h).  With both,
  * init builds nothing: <P>_ARENA_BYTES is planned + persistent + alignment
  * slack (15 bytes under TFLM's rule, 7 under the default `arch` rule), the
  * least arena at any address, given for the pointer size of the compiler

@@ -43,8 +43,11 @@
 extern "C" {
 #endif
 
-/* Most ops in one stage (the runtime keeps their row geometry on its stack). */
-#define TA_PATCH_MAX_OPS 64
+/* Most ops in one stage (the runtime keeps their row geometry on its stack:
+ * 16 keeps the band loop under 1 KB of it, so person_detect's firmware with
+ * its stages still runs on a 4 KB stack; the stages chosen on the shared
+ * models have at most 6 ops). */
+#define TA_PATCH_MAX_OPS 8
 /* Most bands searched. */
 #define TA_PATCH_MAX_BANDS 64
 

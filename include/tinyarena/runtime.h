@@ -171,8 +171,9 @@ typedef struct ta_runtime_options {
                                   cost; the work-block path then plans and runs
                                   the stage that gives the smallest planned arena,
                                   if one beats layer by layer.  0 (default): none.
-                                  An init table cannot carry a stage
-                                  (ta_runtime_export_init refuses one). */
+                                  An init table carries the stages of its plan
+                                  (format version 2): with one (or a budget's),
+                                  the table's stages run, whatever this says. */
 } ta_runtime_options;
 #define TA_RUNTIME_MAX_ITERATIONS 1000000u
 
@@ -480,7 +481,11 @@ ta_status ta_runtime_export_consts(const ta_runtime *rt, void *out, size_t cap, 
  * runtime runs them) the FNV-1a checksum of its const blob record and its
  * scratch offset, and the inputs and outputs; 32-bit words in the host's
  * byte order, position- and ABI-independent, with the model hash, the
- * rewrites, the scratch mode and a checksum of the whole table.  Two-phase
+ * rewrites, the scratch mode and a checksum of the whole table; a plan
+ * with patch stages (patch.h) adds them after the inputs and outputs
+ * (format version 2: first op, last op and bands per stage; a stage
+ * intermediate's place is one band's bytes), which init from the table
+ * runs and proves in bounds before any kernel runs.  Two-phase
  * as export_consts: *bytes gets the size, out == NULL only asks (no work
  * needed); filling it imports the model again in `work` (at least
  * ta_arena_breakdown.work_bytes of a query without an init table;
@@ -488,6 +493,20 @@ ta_status ta_runtime_export_consts(const ta_runtime *rt, void *out, size_t cap, 
  * mode (TA_E_UNSUPPORTED). */
 ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, void *out, size_t cap, size_t *bytes,
                                  ta_diag *diag);
+
+/* Copies the plan out as budget table entries (budget.h), one per planned
+ * buffer in the runtime's request order -- what ta_runtime_use_budget
+ * checks a table against: kind, subgraph, index, offset, bytes (rounded up
+ * to the alignment), first and last step.  With patch stages (patch.h) the
+ * requests are the stages' (a stage intermediate holds its largest band),
+ * which only the runtime's build makes: `tinyarena plan --header` writes
+ * such a plan's table from here.  *n gets the count; out == NULL only asks,
+ * otherwise out needs cap >= *n entries (TA_E_NO_MEMORY).  The model is
+ * built again in `work`, as ta_runtime_export_init.  After init only
+ * (TA_E_STATE); not across regions, with control flow or without the
+ * work-block path (TA_E_UNSUPPORTED). */
+ta_status ta_runtime_export_plan(ta_runtime *rt, void *work, size_t work_bytes, ta_budget_entry *out, size_t cap,
+                                 size_t *n, ta_diag *diag);
 
 /*
  * Several memory regions (issue #16; regions.h plans them).  A plan across

@@ -337,19 +337,26 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
     if (ta__rd32(t) != INIT_MAGIC)
         return ta_diag_set(diag, TA_E_MALFORMED, ta__rd32(t) == INIT_MAGIC_SWAPPED ? "init table was made on a host of the other byte order"
                                                                               : "init table does not start with the tinyarena magic");
-    const bool fl = ta__rd32(t + 4) == INIT_VERSION_FLOW; /* with a flow section (runtime_flow_table.c) */
-    if (ta__rd32(t + 4) - INIT_VERSION > INIT_VERSION_FLOW - INIT_VERSION)
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads 1 and 2 (regenerate it)",
-                           ta__rd32(t + 4));
+    /* version 2: a flow section (runtime_flow_table.c); version 3: patch
+     * stages, which a firmware built without them (TA__RT_PATCHES 0)
+     * refuses: none of their code is linked there */
+    const uint32_t ver = ta__rd32(t + 4);
+    if (ver == INIT_VERSION_PATCH && !TA__RT_PATCHES)
+        return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table runs patch stages: this runtime is built without them (TA_OPS_PATCHES)");
+    if (ver - INIT_VERSION > INIT_VERSION_PATCH - INIT_VERSION)
+        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads %u to %u (regenerate it)",
+                           ver, INIT_VERSION, INIT_VERSION_PATCH);
+    const bool fl = ver == INIT_VERSION_FLOW;
     const uint32_t n_t = ta__rd32(t + 12), n_ops = ta__rd32(t + 16), n_in = ta__rd32(t + 20), n_out = ta__rd32(t + 24);
     const uint64_t base = ta__rt_init_table_bytes(n_t, n_ops, (uint64_t)n_in + n_out);
-    w->fsec = t + base;
-    w->fsec_len = tn - (size_t)base;
-    if (ta__rd32(t + 8) != tn || tn < base || (!fl && tn != base))
+    if (ta__rd32(t + 8) != tn || tn < base ||
+        (!fl && (uint64_t)tn != (TA__RT_PATCHES ? ta__rt_init_expected(t, tn) /* + its stages */ : base)))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has %zu bytes, its header says %u for %u tensors and %u ops (corrupted)",
                            tn, ta__rd32(t + 8), n_t, n_ops);
     if (ta__rt_init_sum(t, tn) != ta__rd32(t + INIT_SUM_AT))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: checksum mismatch (corrupted)");
+    w->fsec = t + base; /* the flow section, if any (checked where it is read) */
+    w->fsec_len = tn - (size_t)base;
     /* the alignment rule: the table's must be the runtime's; a table made
      * before the rules has zeros (TFLM's rule, 16 and 16) */
     const uint32_t rcode = ta__rd32(t + INIT_RULE_AT), ha = ta__rd32(t + INIT_HEAD_ALIGN_AT), tla = ta__rd32(t + INIT_TAIL_ALIGN_AT);
@@ -405,6 +412,7 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
         }
     }
     ta_status st = ta__rt_blob_header(rt, n_ops, n_t, kn, diag);
+    if (!st && TA__RT_PATCHES) st = ta__rt_init_stages(t, &rt->patch, diag); /* none in a version 1 table */
     if (st) return st;
     /* every op: its record is the one the table was made with; its scratch
      * and state */
@@ -699,6 +707,9 @@ ta_status ta_runtime_init(ta_runtime *rt, void *work, size_t work_bytes, void *a
     if (fast) {
         rt->b.lower_bound = queried_bound;
         fast_init(rt, &w, &t, (uint8_t *)head, tp);
+        /* patch stages: every band inside its tensor's planned bytes, proven before any kernel runs */
+        if (TA__RT_PATCHES && rt->patch.n_stages && (st = ta__rt_patch_bounds(rt, (const uint8_t *)rt->opt.init, diag)))
+            return st;
         rt->state = TA__RT_READY;
         return TA_OK;
     }
@@ -712,15 +723,6 @@ ta_status ta_runtime_reset(ta_runtime *rt, ta_diag *diag) {
     ta__rt_reset_vars(rt);
     return TA_OK;
 }
-
-/* Only the work-block path plans patch stages (an init table never carries
- * one), so a firmware built without prepares (op.h: TA_OPS_NO_PREPARE) links
- * no band loop: the constant drops the call. */
-#ifdef TA_OPS_NO_PREPARE
-#define TA__RT_PATCHES 0
-#else
-#define TA__RT_PATCHES 1
-#endif
 
 ta_status ta_runtime_invoke(ta_runtime *rt, ta_diag *diag) {
     if (!rt || rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "invoke before init");

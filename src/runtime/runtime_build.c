@@ -295,7 +295,7 @@ ta_status ta__rt_build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
     /* 3c. patch stages (patch.h): chosen on these requests, or given */
     memset(&rt->patch, 0, sizeof rt->patch);
     if (pc && (pc->choose || pc->plan.n_stages)) {
-        const size_t pb = ta_patch_work_bytes(&w->g, w->n_req, w->lt.n_steps);
+        const size_t pb = pc->choose ? ta_patch_work_bytes(&w->g, w->n_req, w->lt.n_steps) : w->n_req + 8; /* apply: a role per request */
         void *pm = carve(&c, 1, pb);
         if (!pm) return short_work(rt, &c, 0, diag);
         if (pc->choose && (st = ta_patch_choose(&w->g, &w->lt, w->buffer_of, w->reqs, w->origin, w->n_req, ov, n_ov,
@@ -648,14 +648,18 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (rt->state != TA__RT_READY) return ta_diag_set(diag, TA_E_STATE, "export init before init");
     if (rt->opt.poison) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not in poison mode");
     if (rt->rg.n) return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: not across regions (export from one arena)");
-    if (rt->patch.n_stages)
-        return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: the plan runs a patch stage, which an init table cannot "
-                                                   "carry (plan it with patch overhead 0)");
+    /* control flow or variables: a version 2 table with a flow section
+     * (runtime_flow_table.c); patch stages: version 3 (runtime_init_stages.c).
+     * The patch build plans no stage in a graph with either (patch.h), so a
+     * table never needs both. */
+    const uint32_t n_stages = rt->patch.n_stages;
+    if (rt->flow && n_stages)
+        return ta_diag_set(diag, TA_E_UNSUPPORTED, "export init: patch stages with control flow or variables (plan it with patch overhead 0)");
     const uint64_t base = ta__rt_init_table_bytes(rt->n_tensors, rt->n_ops, (uint64_t)rt->n_inputs + rt->n_outputs);
-    /* with control flow or variables, the flow section (runtime_flow_table.c):
-     * its size needs the graph, rebuilt below, so a size query counts the
-     * subgraphs from the op records' host (rt->flow) */
-    const uint64_t need = base + (rt->flow ? FLOW_HDR + (uint64_t)FLOW_SG * rt->flow->n_sg + (uint64_t)FLOW_VAR * rt->flow->n_vars : 0);
+    /* the flow section's size needs the graph, rebuilt below, so a size
+     * query counts the subgraphs from the op records' host (rt->flow) */
+    const uint64_t need = base + (rt->flow ? FLOW_HDR + (uint64_t)FLOW_SG * rt->flow->n_sg + (uint64_t)FLOW_VAR * rt->flow->n_vars : 0) +
+                          ta__rt_init_stage_bytes(n_stages);
     if (need > UINT32_MAX) return ta_diag_set(diag, TA_E_UNSUPPORTED, "init table above 4 GiB");
     *bytes = (size_t)need;
     if (!out) return TA_OK;
@@ -674,14 +678,15 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
     if (st == TA_E_NO_MEMORY) rt->b.work_bytes = wneed;
     if (st) return st;
     const ta_subgraph *sg = &w.g.subgraphs[0];
-    if (w.g.n_tensors != rt->n_tensors || w.g.n_ops != rt->n_ops)
+    if (w.g.n_tensors != rt->n_tensors || w.g.n_ops != rt->n_ops || rt->patch.n_stages != n_stages)
         return ta_diag_set(diag, TA_E_STATE, "export init: the runtime was initialised from another model");
     uint8_t *o = (uint8_t *)out;
     memset(o, 0, (size_t)need);
     const uint64_t hash = ta__rt_model_hash(rt);
     if (rt->flow && ta__rt_flow_section_bytes(rt, &w) != need - base)
         return ta_diag_set(diag, TA_E_STATE, "export init: the runtime was initialised from another model");
-    const uint32_t hdr[12] = {INIT_MAGIC, rt->flow ? INIT_VERSION_FLOW : INIT_VERSION, (uint32_t)need, rt->n_tensors, rt->n_ops, rt->n_inputs,
+    const uint32_t hdr[12] = {INIT_MAGIC, rt->flow ? INIT_VERSION_FLOW : n_stages ? INIT_VERSION_PATCH : INIT_VERSION, (uint32_t)need,
+                              rt->n_tensors, rt->n_ops, rt->n_inputs,
                               rt->n_outputs, (uint32_t)w.planned, rt->opt.rewrites, (uint32_t)rt->opt.scratch,
                               (uint32_t)hash, (uint32_t)(hash >> 32)};
     for (int i = 0; i < 12; i++) ta__wr32(o + 4 * i, hdr[i]);
@@ -707,7 +712,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
             const size_t al = ta_align_rule_buffer(rt->opt.align_rule, ta_dtype_size(tt->dtype), w.talign[sg->tensor_base + k], 0);
             ta__wr32(e, AT_HEAD | ta__rt_log2(al) << 16);
             ta__wr32(e + 4, (uint32_t)(p - rt->head));
-            ta__wr32(e + 8, (uint32_t)tt->bytes);
+            ta__wr32(e + 8, ta__rt_stage_tensor_bytes(rt, &w, k, tt->bytes)); /* a stage's intermediate: one band */
         }
     }
     uint8_t *ops = o + INIT_HDR + (size_t)INIT_TENSOR * rt->n_tensors;
@@ -736,6 +741,7 @@ ta_status ta_runtime_export_init(ta_runtime *rt, void *work, size_t work_bytes, 
         ta__wr32(q + 52, (uint32_t)x->bytes);
     }
     if (rt->flow) ta__rt_flow_section_write(rt, &w, o + base);
+    if (n_stages) ta__rt_init_write_stages(o + base, &rt->patch);
     ta__wr32(o + INIT_SUM_AT, ta__rt_init_sum(o, (size_t)need));
     return TA_OK;
 }

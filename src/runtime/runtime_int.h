@@ -44,6 +44,9 @@ typedef enum {
 #define INIT_MAGIC_SWAPPED 0x54414931u
 #define INIT_VERSION 1u
 #define INIT_VERSION_FLOW 2u /* a table with a flow section (runtime_flow_table.c) */
+#define INIT_VERSION_PATCH 3u /* with patch stages (runtime_init_stages.c) */
+#define INIT_STAGE_HDR 8u
+#define INIT_STAGE 20u
 #define INIT_HDR 64u
 #define INIT_TENSOR 12u
 #define INIT_OP 8u
@@ -273,10 +276,52 @@ ta_status ta__rt_build_once(ta_runtime *rt, void *work, size_t work_bytes, ta__b
 ta_status ta__rt_patch_build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag);
 void ta__rt_patch_marks(ta_graph *g, ta__patch_ctl *pc);
 
+/* Whether this build runs patch stages: a firmware built without prepares
+ * (ops/op.h: TA_OPS_NO_PREPARE) links no band loop unless its budget header
+ * has stages and it is built with TA_OPS_PATCHES (examples/cortex_m/build.sh
+ * does when the header defines <P>_PATCH_STAGES); the constant drops the
+ * calls, and init from a table with stages is refused in one line. */
+#if defined(TA_OPS_NO_PREPARE) && !defined(TA_OPS_PATCHES)
+#define TA__RT_PATCHES 0
+#else
+#define TA__RT_PATCHES 1
+#endif
+
+/* runtime_patch.c: one stage op as the band loop runs it. */
+typedef struct {
+    size_t in_row[2], out_row; /* bytes of one row of each row input, of the output */
+    const uint8_t *rec;
+    void *scratch;
+    int32_t in[2], out; /* tensor indices */
+    bool elem, whole;   /* elementwise; its record gave the whole tensors' bytes (unary) */
+} ta__stage_op;
+/* runtime_patch.c: stage s's ops from their records (so[], dag[]: at least
+ * TA_PATCH_MAX_OPS each): kinds, tensors, row geometry, which op feeds
+ * which; TA_E_BAD_REQUEST / TA_E_UNSUPPORTED when s is not a stage these
+ * records can run.  slot (or NULL): the scratch slots taken in op order. */
+ta_status ta__rt_patch_setup(const ta_runtime *rt, const ta_patch_stage *s, ta__stage_op *so, ta_patch_dag_op *dag,
+                             uint32_t *slot, ta_diag *diag);
 /* runtime_patch.c: runs patch stage s (of rt->patch) band by band; *slot
  * is the scratch slot of its first op, advanced past the stage.  poison:
  * the work path when poison mode is on, else NULL. */
 ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const struct ta__work_path *poison,
                               uint32_t *slot, ta_diag *diag);
+
+/* runtime_init_stages.c: patch stages in the init table (format version 2).
+ * The bytes a section of n stages takes (0 without); the bytes a table's
+ * header (and stage count) say it has (UINT64_MAX: a count out of range);
+ * the stages of table t (whose frame fast_build or ta__rt_init_frame
+ * checked: magic, version, size, checksum); the table the work-block path takes a budget's stages
+ * from (NULL: none, the options decide); a stage intermediate's entry bytes
+ * in an exported table; the section written at `at`; and init's proof that
+ * every band of rt->patch fits the bytes table t plans for its tensors. */
+uint64_t ta__rt_init_stage_bytes(uint32_t n_stages);
+uint64_t ta__rt_init_expected(const uint8_t *t, size_t tn);
+ta_status ta__rt_init_stages(const uint8_t *t, ta_patch_plan *out, ta_diag *diag);
+ta_status ta__rt_init_frame(const uint8_t *t, size_t tn, ta_diag *diag);
+const uint8_t *ta__rt_stage_table(const ta_runtime *rt, size_t *bytes);
+uint32_t ta__rt_stage_tensor_bytes(const ta_runtime *rt, const ta__built *w, uint32_t k, size_t whole);
+void ta__rt_init_write_stages(uint8_t *at, const ta_patch_plan *p);
+ta_status ta__rt_patch_bounds(const ta_runtime *rt, const uint8_t *t, ta_diag *diag);
 
 #endif

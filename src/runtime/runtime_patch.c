@@ -34,13 +34,6 @@ static bool elementwise(ta_op_kind k) {
            k == TA_OP_RELU_N1_TO_1 || k == TA_OP_LOGISTIC || k == TA_OP_TANH || k == TA_OP_SILU;
 }
 
-typedef struct {
-    size_t in_row[2], out_row; /* bytes of one row of each row input, of the output */
-    const uint8_t *rec;
-    void *scratch;
-    int32_t in[2], out; /* tensor indices */
-    bool elem, whole;   /* elementwise; its record gave the whole tensors' bytes (unary) */
-} stage_op;
 
 /* Poison mode: bytes [p, p + len) inside the buffer the plan gave t. */
 static bool in_buffer(ta_runtime *rt, int32_t t, const uint8_t *p, size_t len) {
@@ -49,9 +42,9 @@ static bool in_buffer(ta_runtime *rt, int32_t t, const uint8_t *p, size_t len) {
 }
 
 /* One op's kernel call on output rows rows[k] of band b. */
-static ta_status band_call(ta_runtime *rt, const stage_op *so, const ta_patch_dag_op *dag, int32_t k, int32_t n,
+static ta_status band_call(ta_runtime *rt, const ta__stage_op *so, const ta_patch_dag_op *dag, int32_t k, int32_t n,
                            int32_t (*rows)[2], uint32_t op, const struct ta__work_path *poison, ta_diag *diag) {
-    const stage_op *s = &so[k];
+    const ta__stage_op *s = &so[k];
     const ta_patch_dag_op *d = &dag[k];
     const int32_t o0 = rows[k][0], o1 = rows[k][1];
     int32_t i0, i1, pad;
@@ -100,17 +93,15 @@ static bool resolve_rows(ta_patch_dag_op *dag, int32_t n) {
     return true;
 }
 
-ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const struct ta__work_path *poison,
-                              uint32_t *slot, ta_diag *diag) {
+ta_status ta__rt_patch_setup(const ta_runtime *rt, const ta_patch_stage *s, ta__stage_op *so, ta_patch_dag_op *dag,
+                             uint32_t *slot, ta_diag *diag) {
     const int32_t n = s->last_op - s->first_op + 1;
     if (s->first_op < 0 || n < 2 || n > TA_PATCH_MAX_OPS || (uint32_t)s->last_op >= rt->n_ops || s->bands < 2)
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "patch stage ops %d..%d out of range", s->first_op, s->last_op);
-    stage_op so[TA_PATCH_MAX_OPS];
-    ta_patch_dag_op dag[TA_PATCH_MAX_OPS];
     for (int32_t k = 0; k < n; k++) {
         const uint32_t op = (uint32_t)(s->first_op + k);
         int32_t r6[6];
-        stage_op *o = &so[k];
+        ta__stage_op *o = &so[k];
         o->rec = ta__rt_op_record(rt, op);
         o->elem = o->rec && elementwise(ta__op_kind(o->rec));
         if (!ta__op_band_rows(rt->opt.ops, o->rec, r6, &o->in_row[0], &o->out_row))
@@ -119,7 +110,7 @@ ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const str
         dag[k].geo = (ta_patch_rows){r6[0], r6[1], r6[2], r6[3], r6[4], r6[5]};
         o->whole = o->elem && !r6[1];
         o->in_row[1] = o->in_row[0]; /* binary ops: inputs of one shape and type */
-        o->scratch = ta__op_scratch_bytes(o->rec) && *slot < rt->n_scratch_ops ? rt->scratch_ptrs[(*slot)++] : NULL;
+        o->scratch = slot && ta__op_scratch_bytes(o->rec) && *slot < rt->n_scratch_ops ? rt->scratch_ptrs[(*slot)++] : NULL;
         o->in[0] = o->in[1] = o->out = -1;
         const uint32_t n_in = ta__op_input(o->rec, 0, &o->in[0]);
         dag[k].n_src = o->elem && n_in == 2 ? 2 : 1;
@@ -138,7 +129,7 @@ ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const str
     if (!resolve_rows(dag, n)) return ta_diag_set(diag, TA_E_BAD_REQUEST, "patch stage ops %d..%d: rows unknown",
                                                       s->first_op, s->last_op);
     for (int32_t k = 0; k < n; k++) {
-        stage_op *o = &so[k];
+        ta__stage_op *o = &so[k];
         const ta_patch_dag_op *d = &dag[k];
         if (o->whole) { /* a unary op's row bytes: its whole tensors' over its rows */
             const size_t h = (size_t)d->geo.out_h;
@@ -157,13 +148,22 @@ ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const str
         }
         if (!ok) return ta_diag_set(diag, TA_E_BAD_REQUEST, "op %d: not a stage op", s->first_op + k);
     }
+    return TA_OK;
+}
+
+ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const struct ta__work_path *poison,
+                              uint32_t *slot, ta_diag *diag) {
+    ta__stage_op so[TA_PATCH_MAX_OPS];
+    ta_patch_dag_op dag[TA_PATCH_MAX_OPS];
+    ta_status st = ta__rt_patch_setup(rt, s, so, dag, slot, diag);
+    if (st) return st;
+    const int32_t n = s->last_op - s->first_op + 1;
     /* Poison mode: the plan gives the stage output its bytes from the first
      * op's step (patch.h), so band 0's first op may find them dead; from
      * band 1 on they hold the bands before and must stay (the fill spares a
      * buffer born before the step).  Restored after the stage. */
     ta_poison_buf *pout = poison ? pbuf_of(rt, so[n - 1].out) : NULL;
     const int32_t pout_first = pout ? pout->first : 0;
-    ta_status st = TA_OK;
     for (int32_t b = 0; b < s->bands && !st; b++) {
         int32_t rows[TA_PATCH_MAX_OPS][2], o0, o1;
         if (pout && b == 1 && pout->first >= s->first_op + 1) pout->first = s->first_op;

@@ -22,6 +22,10 @@ void ta__rt_patch_marks(ta_graph *g, ta__patch_ctl *pc) {
     /* control flow (runtime_subgraph.c) numbers steps across subgraphs; the
      * band loop assumes subgraph 0's step o + 1: no stages there */
     if (g->n_subgraphs > 1) return;
+    /* variables take an init table's flow section, which a table with
+     * stages does not carry (runtime_init_stages.c): no stages there either */
+    for (uint32_t o = 0; o < g->n_ops; o++)
+        if (g->ops[o].kind == TA_OP_VAR_HANDLE) return;
     for (int32_t f = 0; f < n; f++) {
         const int32_t l = ta_patch_chain(g, NULL, f, 1);
         if (l < 0) continue;
@@ -93,6 +97,24 @@ static ta_status prune(ta_runtime *rt, void *work, size_t work_bytes, ta__built 
  * built again (the last build is the one init uses).  Deterministic, so
  * query and init decide the same. */
 ta_status ta__rt_patch_build(ta_runtime *rt, void *work, size_t work_bytes, ta__built *w, ta_diag *diag) {
+    /* An init table (the options', or the budget's whose plan the runtime
+     * checks) decides: its entries were planned with its stages applied,
+     * so they match only requests with the same stages. */
+    size_t tb = 0;
+    const uint8_t *table = ta__rt_stage_table(rt, &tb);
+    if (table) {
+        ta__patch_ctl k = {.clear = 2};
+        ta_status st = ta__rt_init_frame(table, tb, diag);
+        if (!st) st = ta__rt_init_stages(table, &k.plan, diag);
+        if (st || !k.plan.n_stages) return st ? st : ta__rt_build_once(rt, work, work_bytes, w, NULL, diag);
+        const ta_patch_plan want = k.plan;
+        if ((st = ta__rt_build_once(rt, work, work_bytes, w, &k, diag))) return st;
+        if (k.plan.n_stages != want.n_stages)
+            return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: its patch stages are not chains of this model's graph");
+        rt->patch.bytes_before = want.bytes_before;
+        rt->patch.bytes_after = w->planned;
+        return TA_OK;
+    }
     if (!rt->opt.patch_overhead || !rt->opt.planner_overlaps) return ta__rt_build_once(rt, work, work_bytes, w, NULL, diag);
     /* A const blob fixes the records, and a stage's depthwise convs have
      * other records (out of place): the trial builds do not check it, the

@@ -370,10 +370,10 @@ struct ta_op_def {
 #else
 #define TA__OP_PREP(prep) (prep)
 #endif
-/* Band-by-band execution likewise: an init table never carries a patch
- * stage (ta_runtime_export_init refuses one), so such a firmware links no
- * band geometry. */
-#ifdef TA_OPS_NO_PREPARE
+/* Band-by-band execution likewise, unless the firmware's header has patch
+ * stages (its init table carries them) and it is built with TA_OPS_PATCHES:
+ * otherwise such a firmware links no band geometry. */
+#if defined(TA_OPS_NO_PREPARE) && !defined(TA_OPS_PATCHES)
 #define TA__OP_BANDED(bd) (0 ? (bd) : NULL)
 #else
 #define TA__OP_BANDED(bd) (bd)
