@@ -130,6 +130,28 @@ static int32_t ip_ring(const ip_geo *g) {
     return most;
 }
 
+/* One tap t of the group at xp: the 4 channels' products added to a0..a3. */
+#if defined(TA__DOT_DSP)
+#define IP_TAP(xp, t)                                                    \
+    do {                                                                 \
+        const uint32_t xv_ = ta__ld32(xp);                               \
+        const int32_t x02_ = __sxtb16(xv_), x13_ = ta__sxtb16_ror8(xv_); \
+        a0 = __smlabb(x02_, (int32_t)wx[2 * (t)], a0);                   \
+        a2 = __smlatt(x02_, (int32_t)wx[2 * (t)], a2);                   \
+        a1 = __smlabb(x13_, (int32_t)wx[2 * (t) + 1], a1);               \
+        a3 = __smlatt(x13_, (int32_t)wx[2 * (t) + 1], a3);               \
+    } while (0)
+#else
+#define IP_TAP(xp, t)                   \
+    do {                                \
+        const int8_t *xq_ = (xp);       \
+        a0 += xq_[0] * wt[t][0];        \
+        a1 += xq_[1] * wt[t][1];        \
+        a2 += xq_[2] * wt[t][2];        \
+        a3 += xq_[3] * wt[t][3];        \
+    } while (0)
+#endif
+
 /* One group of 4 channels from c0: all its output pixels, in the order and
  * through the ring above (nring 0: the dry run found every slot free when
  * its pixel is computed, so no bound is computed).  mode: 2 the short
@@ -197,26 +219,19 @@ static __attribute__((noinline)) void ip_group(const ta_dwconv_params *p, const 
             x = (const int8_t *)win;
             tx = 4, ty = 12;
         }
+        /* the 9 taps written out (GCC -O2 does not unroll the loops) */
         int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        for (int32_t fy = 0; fy < 3; fy++, x += ty) {
-            for (int32_t fx = 0; fx < 3; fx++) {
-                const int32_t t = 3 * fy + fx;
-                const int8_t *xp = x + fx * tx;
-#if defined(TA__DOT_DSP)
-                const uint32_t xv = ta__ld32(xp);
-                const int32_t x02 = __sxtb16(xv), x13 = ta__sxtb16_ror8(xv);
-                a0 = __smlabb(x02, (int32_t)wx[2 * t], a0);
-                a2 = __smlatt(x02, (int32_t)wx[2 * t], a2);
-                a1 = __smlabb(x13, (int32_t)wx[2 * t + 1], a1);
-                a3 = __smlatt(x13, (int32_t)wx[2 * t + 1], a3);
-#else
-                a0 += xp[0] * wt[t][0];
-                a1 += xp[1] * wt[t][1];
-                a2 += xp[2] * wt[t][2];
-                a3 += xp[3] * wt[t][3];
-#endif
-            }
-        }
+        IP_TAP(x, 0);
+        IP_TAP(x + tx, 1);
+        IP_TAP(x + 2 * tx, 2);
+        x += ty;
+        IP_TAP(x, 3);
+        IP_TAP(x + tx, 4);
+        IP_TAP(x + 2 * tx, 5);
+        x += ty;
+        IP_TAP(x, 6);
+        IP_TAP(x + tx, 7);
+        IP_TAP(x + 2 * tx, 8);
         /* every tap is read: the stores may reach this pixel's own slot */
         if (mode == 2) {
             op[0] = ta__rqs_s8(&rs[0], ro, true, a0);
@@ -279,3 +294,4 @@ bool ta__dwip_s8_fast(const ta_dwconv_params *p, int8_t *data, bool at_end, cons
     }
     return true;
 }
+#undef IP_TAP
