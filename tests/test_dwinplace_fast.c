@@ -59,9 +59,13 @@ static void test_random(int cases) {
             shift[k] = (int8_t)(form < 2 ? rnd(-12, -4) : rnd(0, 1) ? rnd(-31, 2) : rnd(-23, -18));
             bias[k] = form < 2 ? rnd(-40000, 40000) : rnd(0, 3) ? rnd(-(1 << 30), 1 << 30) : rnd(-40000, 40000);
         }
-        p.q = (ta_requant){.input_offset = rnd(-127, 128), .output_offset = rnd(-128, 127), .mult = mult,
-                           .shift = shift, .per_channel = rnd(0, 3) != 0,
-                           .act_min = form == 1 ? rnd(-128, -20) : -128, .act_max = form == 1 ? rnd(20, 126) : 127};
+        p.q = (ta_requant){.input_offset = rnd(-127, 128),
+                           .output_offset = rnd(-128, 127),
+                           .mult = mult,
+                           .shift = shift,
+                           .per_channel = rnd(0, 3) != 0,
+                           .act_min = form == 1 ? rnd(-128, -20) : -128,
+                           .act_max = form == 1 ? rnd(20, 126) : 127};
         if (form == 1 && rnd(0, 1)) p.q.act_min = -128; /* ReLU6-like: the top clamped only */
         const int32_t *b = rnd(0, 4) ? bias : NULL;
         ta__depthwise_conv2d_s8_ref(&p, in, w, b, ref);
@@ -74,8 +78,8 @@ static void test_random(int cases) {
              * around the output */
             memcpy(one, in, ni);
             CHECK(ta_kernel_use_impl(TA_KERNEL_IMPL_REFERENCE) == TA_OK);
-            CHECK((end ? ta_kernel_depthwise_conv2d_s8_inplace_end : ta_kernel_depthwise_conv2d_s8_inplace)(
-                      &p, one, w, b, scratch, sb) == TA_OK);
+            CHECK((end ? ta_kernel_depthwise_conv2d_s8_inplace_end
+                       : ta_kernel_depthwise_conv2d_s8_inplace)(&p, one, w, b, scratch, sb) == TA_OK);
             CHECK(ta_kernel_use_impl(TA_KERNEL_IMPL_FAST) == TA_OK);
             memcpy(got, in, ni);
             const bool took = ta__dwip_s8_fast(&p, got, end, w, b, scratch, sb);
@@ -91,8 +95,8 @@ static void test_random(int cases) {
             const bool same_rest = !memcmp(got, one, ni);
             /* the public entry point takes the same path */
             memcpy(got, in, ni);
-            CHECK((end ? ta_kernel_depthwise_conv2d_s8_inplace_end : ta_kernel_depthwise_conv2d_s8_inplace)(
-                      &p, got, w, b, scratch, sb) == TA_OK);
+            CHECK((end ? ta_kernel_depthwise_conv2d_s8_inplace_end
+                       : ta_kernel_depthwise_conv2d_s8_inplace)(&p, got, w, b, scratch, sb) == TA_OK);
             const bool same_pub = !memcmp(got, one, ni);
             if (!(same_out && same_rest && same_pub) && bad++ < 5)
                 fprintf(stderr,
@@ -117,9 +121,16 @@ static void test_refused(void) {
     int8_t data[4 * 4 * 8], w[9 * 8] = {0}, scratch[16];
     int32_t mult = 1 << 30;
     int8_t shift = -5;
-    ta_dwconv_params p = {.input = {1, 4, 4, 8}, .filter = {1, 3, 3, 8}, .output = {1, 4, 4, 8},
-                          .depth_multiplier = 1, .stride_h = 1, .stride_w = 1, .dilation_h = 1, .dilation_w = 1,
-                          .pad_h = 1, .pad_w = 1};
+    ta_dwconv_params p = {.input = {1, 4, 4, 8},
+                          .filter = {1, 3, 3, 8},
+                          .output = {1, 4, 4, 8},
+                          .depth_multiplier = 1,
+                          .stride_h = 1,
+                          .stride_w = 1,
+                          .dilation_h = 1,
+                          .dilation_w = 1,
+                          .pad_h = 1,
+                          .pad_w = 1};
     p.q = (ta_requant){.input_offset = 3, .mult = &mult, .shift = &shift, .act_min = -128, .act_max = 127};
     memset(data, 7, sizeof data);
     /* stride 1 with padding: in.w + 2 = 6 pixels wait for their slot, 24 bytes > 16 */

@@ -80,7 +80,7 @@ static inline int32_t ip_last(const ip_geo *g, int32_t y, int32_t x) {
  * free once v(s) < B, v(s) = s forwards and -s backwards (so v grows with
  * the processing step either way); B bounds what the pixels still to come
  * may read (above). */
-static inline int32_t ip_bound(const ip_geo *g, int32_t y, int32_t x) {
+static TA__ALWAYS_INLINE int32_t ip_bound(const ip_geo *g, int32_t y, int32_t x) {
     int32_t b = INT32_MAX;
     if (!g->rev) {
         if (x + 1 < g->ow) b = ip_first(g, y, x + 1);
@@ -132,23 +132,23 @@ static int32_t ip_ring(const ip_geo *g) {
 
 /* One tap t of the group at xp: the 4 channels' products added to a0..a3. */
 #if defined(TA__DOT_DSP)
-#define IP_TAP(xp, t)                                                    \
-    do {                                                                 \
-        const uint32_t xv_ = ta__ld32(xp);                               \
-        const int32_t x02_ = __sxtb16(xv_), x13_ = ta__sxtb16_ror8(xv_); \
-        a0 = __smlabb(x02_, (int32_t)wx[2 * (t)], a0);                   \
-        a2 = __smlatt(x02_, (int32_t)wx[2 * (t)], a2);                   \
-        a1 = __smlabb(x13_, (int32_t)wx[2 * (t) + 1], a1);               \
-        a3 = __smlatt(x13_, (int32_t)wx[2 * (t) + 1], a3);               \
+#define IP_TAP(xp, t)                                                                                                  \
+    do {                                                                                                               \
+        const uint32_t xv_ = ta__ld32(xp);                                                                             \
+        const int32_t x02_ = __sxtb16(xv_), x13_ = ta__sxtb16_ror8(xv_);                                               \
+        a0 = __smlabb(x02_, (int32_t)wx[2 * (t)], a0);                                                                 \
+        a2 = __smlatt(x02_, (int32_t)wx[2 * (t)], a2);                                                                 \
+        a1 = __smlabb(x13_, (int32_t)wx[2 * (t) + 1], a1);                                                             \
+        a3 = __smlatt(x13_, (int32_t)wx[2 * (t) + 1], a3);                                                             \
     } while (0)
 #else
-#define IP_TAP(xp, t)                   \
-    do {                                \
-        const int8_t *xq_ = (xp);       \
-        a0 += xq_[0] * wt[t][0];        \
-        a1 += xq_[1] * wt[t][1];        \
-        a2 += xq_[2] * wt[t][2];        \
-        a3 += xq_[3] * wt[t][3];        \
+#define IP_TAP(xp, t)                                                                                                  \
+    do {                                                                                                               \
+        const int8_t *xq_ = (xp);                                                                                      \
+        a0 += xq_[0] * wt[t][0];                                                                                       \
+        a1 += xq_[1] * wt[t][1];                                                                                       \
+        a2 += xq_[2] * wt[t][2];                                                                                       \
+        a3 += xq_[3] * wt[t][3];                                                                                       \
     } while (0)
 #endif
 
@@ -159,8 +159,8 @@ static int32_t ip_ring(const ip_geo *g) {
  * activation clamp, 0 ta__rq_s8.  One copy for the three: the mode is a
  * branch per pixel (4 outputs), where three inlined copies cost 3 KB. */
 static __attribute__((noinline)) void ip_group(const ta_dwconv_params *p, const ip_geo *g, int8_t *data,
-                                               const int8_t *filter, const int32_t *bias, int8_t *ring,
-                                               int32_t nring, int32_t c0, int mode) {
+                                               const int8_t *filter, const int32_t *bias, int8_t *ring, int32_t nring,
+                                               int32_t c0, int mode) {
     const int32_t C = p->input.c, ih = g->ih, iw = g->iw;
     const ptrdiff_t sx = (ptrdiff_t)g->dw * C, sy = (ptrdiff_t)g->dh * iw * C;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
@@ -190,82 +190,89 @@ static __attribute__((noinline)) void ip_group(const ta_dwconv_params *p, const 
     }
     const int32_t npix = g->oh * g->ow;
     int32_t f = 0, wait = 0, rw = 0, rr = 0; /* oldest waiting step, how many, ring write and read entries */
-    int32_t oy = g->rev ? g->oh - 1 : 0, ox = g->rev ? g->ow - 1 : 0;
-    for (int32_t k = 0; k < npix; k++, ip_step(g, &oy, &ox)) {
-        const int32_t j = oy * g->ow + ox;
-        const int32_t b = nring ? ip_bound(g, oy, ox) : INT32_MAX;
-        const bool direct = wait == 0 && (!nring || ip_v(g, k, npix) < b);
-        int8_t *op = direct ? data + (ptrdiff_t)(g->base + j) * C + c0 : ring + 4 * rw;
-        /* the window: in place when inside the image, else gathered with
+    int32_t k = 0;
+    for (int32_t r = 0; r < g->oh; r++) {
+        const int32_t oy = g->rev ? g->oh - 1 - r : r;
+        const int32_t iy0 = oy * g->sh - g->ph;
+        const bool full_y = iy0 >= 0 && iy0 + 2 * g->dh < ih;
+        const int8_t *xrow = full_y ? in + (ptrdiff_t)iy0 * iw * C : in;
+        int8_t *orow = data + (ptrdiff_t)(g->base + oy * g->ow) * C + c0;
+        for (int32_t q = 0; q < g->ow; q++, k++) {
+            const int32_t ox = g->rev ? g->ow - 1 - q : q;
+            const int32_t b = nring ? ip_bound(g, oy, ox) : INT32_MAX;
+            const bool direct = wait == 0 && (!nring || ip_v(g, k, npix) < b);
+            int8_t *op = direct ? orow + (ptrdiff_t)ox * C : ring + 4 * rw;
+            /* the window: in place when inside the image, else gathered with
          * the pad byte for its outside taps */
-        const int32_t iy0 = oy * g->sh - g->ph, ix0 = ox * g->sw - g->pw;
-        const int8_t *x;
-        ptrdiff_t tx, ty;
-        uint32_t win[9];
-        if (iy0 >= 0 && iy0 + 2 * g->dh < ih && ix0 >= 0 && ix0 + 2 * g->dw < iw) {
-            x = in + ((ptrdiff_t)iy0 * iw + ix0) * C;
-            tx = sx, ty = sy;
-        } else {
-            for (int32_t fy = 0; fy < 3; fy++) {
-                const int32_t iy = iy0 + fy * g->dh;
-                for (int32_t fx = 0; fx < 3; fx++) {
-                    const int32_t ix = ix0 + fx * g->dw;
-                    if ((uint32_t)iy < (uint32_t)ih && (uint32_t)ix < (uint32_t)iw)
-                        memcpy(&win[3 * fy + fx], in + ((ptrdiff_t)iy * iw + ix) * C, 4);
-                    else
-                        win[3 * fy + fx] = padw;
+            const int32_t ix0 = ox * g->sw - g->pw;
+            const int8_t *x;
+            ptrdiff_t tx, ty;
+            uint32_t win[9];
+            if (full_y && ix0 >= 0 && ix0 + 2 * g->dw < iw) {
+                x = xrow + (ptrdiff_t)ix0 * C;
+                tx = sx, ty = sy;
+            } else {
+                for (int32_t fy = 0; fy < 3; fy++) {
+                    const int32_t iy = iy0 + fy * g->dh;
+                    for (int32_t fx = 0; fx < 3; fx++) {
+                        const int32_t ix = ix0 + fx * g->dw;
+                        if ((uint32_t)iy < (uint32_t)ih && (uint32_t)ix < (uint32_t)iw)
+                            memcpy(&win[3 * fy + fx], in + ((ptrdiff_t)iy * iw + ix) * C, 4);
+                        else
+                            win[3 * fy + fx] = padw;
+                    }
                 }
+                x = (const int8_t *)win;
+                tx = 4, ty = 12;
             }
-            x = (const int8_t *)win;
-            tx = 4, ty = 12;
-        }
-        /* the 9 taps written out (GCC -O2 does not unroll the loops) */
-        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        IP_TAP(x, 0);
-        IP_TAP(x + tx, 1);
-        IP_TAP(x + 2 * tx, 2);
-        x += ty;
-        IP_TAP(x, 3);
-        IP_TAP(x + tx, 4);
-        IP_TAP(x + 2 * tx, 5);
-        x += ty;
-        IP_TAP(x, 6);
-        IP_TAP(x + tx, 7);
-        IP_TAP(x + 2 * tx, 8);
-        /* every tap is read: the stores may reach this pixel's own slot */
-        if (mode == 2) {
-            op[0] = ta__rqs_s8(&rs[0], ro, true, a0);
-            op[1] = ta__rqs_s8(&rs[1], ro, true, a1);
-            op[2] = ta__rqs_s8(&rs[2], ro, true, a2);
-            op[3] = ta__rqs_s8(&rs[3], ro, true, a3);
-        } else if (mode == 3) {
-            op[0] = ta__rqs_s8(&rs[0], ro, false, a0);
-            op[1] = ta__rqs_s8(&rs[1], ro, false, a1);
-            op[2] = ta__rqs_s8(&rs[2], ro, false, a2);
-            op[3] = ta__rqs_s8(&rs[3], ro, false, a3);
-        } else {
-            op[0] = ta__rq_s8(&rq[0], ro, (uint32_t)a0 + fold[0]);
-            op[1] = ta__rq_s8(&rq[1], ro, (uint32_t)a1 + fold[1]);
-            op[2] = ta__rq_s8(&rq[2], ro, (uint32_t)a2 + fold[2]);
-            op[3] = ta__rq_s8(&rq[3], ro, (uint32_t)a3 + fold[3]);
-        }
-        if (direct) {
-            f = k + 1;
-            continue; /* (the for's increment steps oy, ox) */
-        }
-        wait++;
-        rw = rw + 1 == nring ? 0 : rw + 1;
-        /* the waiting pixels whose slots are free now, oldest first */
-        for (; wait > 0 && ip_v(g, f, npix) < b; f++, wait--) {
-            const int32_t jf = g->rev ? npix - 1 - f : f;
-            memcpy(data + (ptrdiff_t)(g->base + jf) * C + c0, ring + 4 * rr, 4);
-            rr = rr + 1 == nring ? 0 : rr + 1;
+            /* the 9 taps written out (GCC -O2 does not unroll the loops) */
+            int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+            IP_TAP(x, 0);
+            IP_TAP(x + tx, 1);
+            IP_TAP(x + 2 * tx, 2);
+            x += ty;
+            IP_TAP(x, 3);
+            IP_TAP(x + tx, 4);
+            IP_TAP(x + 2 * tx, 5);
+            x += ty;
+            IP_TAP(x, 6);
+            IP_TAP(x + tx, 7);
+            IP_TAP(x + 2 * tx, 8);
+            /* every tap is read: the stores may reach this pixel's own slot */
+            if (mode == 2) {
+                op[0] = ta__rqs_s8(&rs[0], ro, true, a0);
+                op[1] = ta__rqs_s8(&rs[1], ro, true, a1);
+                op[2] = ta__rqs_s8(&rs[2], ro, true, a2);
+                op[3] = ta__rqs_s8(&rs[3], ro, true, a3);
+            } else if (mode == 3) {
+                op[0] = ta__rqs_s8(&rs[0], ro, false, a0);
+                op[1] = ta__rqs_s8(&rs[1], ro, false, a1);
+                op[2] = ta__rqs_s8(&rs[2], ro, false, a2);
+                op[3] = ta__rqs_s8(&rs[3], ro, false, a3);
+            } else {
+                op[0] = ta__rq_s8(&rq[0], ro, (uint32_t)a0 + fold[0]);
+                op[1] = ta__rq_s8(&rq[1], ro, (uint32_t)a1 + fold[1]);
+                op[2] = ta__rq_s8(&rq[2], ro, (uint32_t)a2 + fold[2]);
+                op[3] = ta__rq_s8(&rq[3], ro, (uint32_t)a3 + fold[3]);
+            }
+            if (direct) {
+                f = k + 1;
+                continue;
+            }
+            wait++;
+            rw = rw + 1 == nring ? 0 : rw + 1;
+            /* the waiting pixels whose slots are free now, oldest first */
+            for (; wait > 0 && ip_v(g, f, npix) < b; f++, wait--) {
+                const int32_t jf = g->rev ? npix - 1 - f : f;
+                memcpy(data + (ptrdiff_t)(g->base + jf) * C + c0, ring + 4 * rr, 4);
+                rr = rr + 1 == nring ? 0 : rr + 1;
+            }
         }
     }
 }
 
-bool ta__dwip_s8_fast(const ta_dwconv_params *p, int8_t *data, bool at_end, const int8_t *filter,
-                      const int32_t *bias, int8_t *scratch, size_t scratch_bytes) {
+bool ta__dwip_s8_fast(const ta_dwconv_params *p, int8_t *data, bool at_end, const int8_t *filter, const int32_t *bias,
+                      int8_t *scratch, size_t scratch_bytes) {
     const ta_dims4 in = p->input, out = p->output;
     const int32_t C = in.c;
     if (!ta__dw3_ok(p) || p->depth_multiplier != 1 || in.n != 1 || !ta__rq_ok(&p->q, C)) return false;
@@ -275,8 +282,18 @@ bool ta__dwip_s8_fast(const ta_dwconv_params *p, int8_t *data, bool at_end, cons
     if (((int64_t)in.h + 1) * ((int64_t)in.w + 1) * C > lim || (int64_t)out.h * p->stride_h + 2 * p->dilation_h > lim ||
         (int64_t)out.w * p->stride_w + 2 * p->dilation_w > lim || p->pad_h > lim || p->pad_w > lim)
         return false;
-    const ip_geo g = {in.h, in.w, out.h, out.w, p->stride_h, p->stride_w, p->pad_h, p->pad_w, p->dilation_h,
-                      p->dilation_w, at_end ? in.h * in.w - out.h * out.w : 0, at_end};
+    const ip_geo g = {in.h,
+                      in.w,
+                      out.h,
+                      out.w,
+                      p->stride_h,
+                      p->stride_w,
+                      p->pad_h,
+                      p->pad_w,
+                      p->dilation_h,
+                      p->dilation_w,
+                      at_end ? in.h * in.w - out.h * out.w : 0,
+                      at_end};
     const int32_t nring = ip_ring(&g);
     if ((size_t)nring * 4 > scratch_bytes) return false;
     const bool rqs = TA__RQS && ta__rqs_layer_ok(&p->q, C);
