@@ -31,6 +31,12 @@
  * int32 and requantised by ta__conv_out_s8 (float: the running sum from
  * +0.0 in the same tap order, then ta__conv_out_f32).  The fast kernel is
  * byte-identical to that reference, so in place equals both.
+ *
+ * int8 3x3 layers of one batch whose channels come in fours (MobileNet's)
+ * take the fast path instead (depthwise_conv2d_s8_inplace_fast.c): the
+ * same bytes in the same place within the same scratch, in channel groups
+ * written slot by slot; this loop stays its oracle (TA_KERNEL_IMPL_REFERENCE
+ * runs it) and covers every other geometry.
  */
 #include "runtime/kernels/conv_common.h"
 #include "runtime/kernels/kernel_variants.h"

@@ -10,7 +10,8 @@
  * declared scratch of P bytes.  Only the order differs.
  *
  * Order.  Channels in groups of 4 (one word: on the DSP cores two SXTB16
- * and four SMLABB/SMLATT a tap, as the out-of-place 3x3 kernel), and in a
+ * and four SMLABB/SMLATT a tap, as the out-of-place 3x3 kernel; elsewhere
+ * four products in C, byte loads only), and in a
  * group the output pixels in raster order (from the last pixel backwards
  * at the end).  Output pixel j of the group goes to slot base + j: channels
  * c0..c0+3 of that input pixel, which only this group reads (later groups
@@ -18,14 +19,14 @@
  * slot is written once no output pixel still to come in this group reads
  * it:
  *  - forwards, every pixel after (oy, ox) reads input pixels at or past
- *    min(first(oy, ox + 1), first(oy + 1, 0)), first(y, x) =
- *    max(0, y * sh - ph) * in.w + max(0, x * sw - pw) -- the pixel index
- *    of the window's top-left tap clamped into the image, which is a lower
- *    bound of what the window reads and grows with x and with y;
+ *    min(first(oy, ox + 1), first(oy + 1, 0)), first(y, x) = the pixel
+ *    index of the window's top-left tap (y * sh - ph, x * sw - pw) with
+ *    each coordinate clamped to [0, in.h] and [0, in.w]: a lower bound of
+ *    what the window reads, growing with x and with y;
  *  - backwards, every pixel before it reads at or below
- *    max(last(oy, ox - 1), last(oy - 1, out.w - 1)), last(y, x) =
- *    min(in.h - 1, y * sh - ph + 2 dh) * in.w + min(in.w - 1, x * sw - pw +
- *    2 dw), the same bound from the bottom-right.
+ *    max(last(oy, ox - 1), last(oy - 1, out.w - 1)), last(y, x) = the
+ *    same from the bottom-right tap (+ 2 dh, + 2 dw), clamped to
+ *    [-1, in.h - 1] and [-1, in.w - 1]: an upper bound.
  * A pixel whose slot is free when it is computed goes straight there (its
  * own taps are all read before its 4 bytes are stored); the others wait,
  * in order, in a ring of D entries of 4 bytes in the scratch, and leave as
@@ -33,8 +34,8 @@
  * geometry alone: a dry run of the same schedule counts it first, and the
  * path is taken only when 4 * D fits the P-byte scratch (D is 0 for
  * MobileNet's stride-2 layers: every slot lies before what is still to be
- * read; about in.w + 1 for stride 1).  Otherwise, or with several batches,
- * the one-channel kernel runs.
+ * read; in.w + 2 for stride 1 with a pad of 1).  Otherwise, or with
+ * several batches, the one-channel kernel runs.
  *
  * Why it is bit-exact: each output byte is the out-of-place 3x3 kernel's
  * sum, sum(w * x) over the 9 taps plus the fold (bias + input_offset * the
