@@ -352,14 +352,19 @@ static void test_depthwise(int cases, bool dw3) {
         const int d = diff_at(ref, fast, no);
         CHECK(d < 0 && diff_at(ref, pub, no) < 0);
         /* in place (DWINPLACE) where the geometry allows it: over a copy of
-         * the input, through a one-channel scratch, the same bytes (on the
+         * the input, through its P-byte scratch (3x3 layers of one batch:
+         * the channel-group fast path), the same bytes (on the
          * MCU builds too: kernels_mcu runs this file bare-metal; every other
          * case, which keeps the M0 run inside its QEMU time limit) */
         const size_t isb = it % 2 ? 0 : ta_kernel_depthwise_conv2d_inplace_scratch(&p, 1);
         if (isb && isb <= sizeof g_ip_scratch) {
+            /* every other one ending where the input ends (the _end form:
+             * the fast path's backward order) */
+            const bool end = it % 4 == 2;
             memcpy(g_ip_data, in, ni);
-            CHECK(ta_kernel_depthwise_conv2d_s8_inplace(&p, g_ip_data, w, bias, g_ip_scratch, isb) == TA_OK);
-            CHECK(diff_at(ref, g_ip_data, no) < 0);
+            CHECK((end ? ta_kernel_depthwise_conv2d_s8_inplace_end : ta_kernel_depthwise_conv2d_s8_inplace)(
+                      &p, g_ip_data, w, bias, g_ip_scratch, isb) == TA_OK);
+            CHECK(diff_at(ref, g_ip_data + (end ? ni - no : 0), no) < 0);
             g_ip_cases++;
         }
         if (d >= 0)

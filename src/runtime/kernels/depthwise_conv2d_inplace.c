@@ -31,9 +31,16 @@
  * int32 and requantised by ta__conv_out_s8 (float: the running sum from
  * +0.0 in the same tap order, then ta__conv_out_f32).  The fast kernel is
  * byte-identical to that reference, so in place equals both.
+ *
+ * int8 3x3 layers of one batch whose channels come in fours (MobileNet's)
+ * take the fast path instead (depthwise_conv2d_s8_inplace_fast.c): the
+ * same bytes in the same place within the same scratch, in channel groups
+ * written slot by slot; this loop stays its oracle (TA_KERNEL_IMPL_REFERENCE
+ * runs it) and covers every other geometry.
  */
 #include "runtime/kernels/conv_common.h"
 #include "runtime/kernels/kernel_variants.h"
+#include "runtime/kernels/kernels_fast.h"
 
 /* The checks the out-of-place kernels make, plus what in place needs. */
 static ta_status dwip_check(const ta_dwconv_params *p) {
@@ -60,6 +67,11 @@ static ta_status dwip_s8(const ta_dwconv_params *p, int8_t *data, bool at_end, c
     const ta_dims4 in = p->input, f = p->filter, out = p->output;
     const ptrdiff_t npix = (ptrdiff_t)out.h * out.w, C = in.c;
     if (scratch_bytes < (size_t)npix) return TA_E_INVALID_ARG;
+    /* MobileNet's 3x3 layers: channel groups, the same bytes in the same
+     * place (depthwise_conv2d_s8_inplace_fast.c); this loop is its oracle */
+    if (ta__kernel_impl() != TA_KERNEL_IMPL_REFERENCE &&
+        ta__dwip_s8_fast(p, data, at_end, filter, bias, scratch, scratch_bytes))
+        return TA_OK;
     const int32_t in_off = p->q.input_offset;
     const ptrdiff_t base = at_end ? (ptrdiff_t)out.n * ((ptrdiff_t)in.h * in.w - npix) : 0;
     for (int32_t bi = 0; bi < out.n; bi++) {

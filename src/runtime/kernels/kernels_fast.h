@@ -63,6 +63,14 @@ void ta__conv2d_s8_fast(const ta_conv_params *p, const int8_t *input, const int8
 bool ta__depthwise_conv2d_s8_fast_ok(const ta_dwconv_params *p);
 void ta__depthwise_conv2d_s8_fast(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *bias, int8_t *output);
+/* DEPTHWISE_CONV_2D int8 in place (DWINPLACE), 3x3, depth multiplier 1,
+ * channels a multiple of 4, one batch, over the checked parameters of
+ * depthwise_conv2d_inplace.c: writes what its one-channel kernel writes, in
+ * the same bytes, within scratch_bytes (>= out.h * out.w) of scratch, and
+ * returns true; false (nothing written) when it does not apply
+ * (depthwise_conv2d_s8_inplace_fast.c). */
+bool ta__dwip_s8_fast(const ta_dwconv_params *p, int8_t *data, bool at_end, const int8_t *filter,
+                      const int32_t *bias, int8_t *scratch, size_t scratch_bytes);
 bool ta__fully_connected_s8_fast_ok(const ta_fc_params *p);
 void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, const int8_t *weights,
                                  const int32_t *bias, int8_t *output);
