@@ -18,6 +18,91 @@
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
 
+/* Shared by the DSP cores' gathered windows and the armv6-m ones. */
+#if defined(TA__DOT_DSP) || defined(__ARM_ARCH_6M__)
+/* Small convolutions (the first layer's 3x3 on 3 channels, kws's 10x4 on
+ * one): each window's K = h * w * c input bytes gathered into a word-aligned
+ * buffer (col), padded to a multiple of 4, so the pointwise loops below run
+ * them as a depth-K 1x1 convolution.  Taps outside the image read the byte
+ * -input_offset, whose term filter * (input + input_offset) is 0, so the
+ * weight sum over all taps stays exact (as in the 3x3 depthwise kernel); the
+ * weights past K unpack as 0. */
+typedef struct pw_gather {
+    const int8_t *input;
+    ta_dims4 in;
+    int32_t fh, fw, sh, sw, dh, dw, ph, pw, k, kp;
+    int8_t pad;
+} pw_gather;
+
+/* Short runs (a window row is a few bytes): GCC would turn these loops into
+ * memcpy and memset calls, which cost more than the copy. */
+#define TA__NO_LIBCALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
+static TA__NO_LIBCALL void pw_copy(int8_t *d, const int8_t *src, int32_t n) {
+#if defined(__ARM_ARCH_6M__)
+    /* armv6-m traps unaligned words (a 4-byte memcpy is a call there):
+     * bytes, 4 a step with immediate offsets */
+    for (; n >= 4; n -= 4, d += 4, src += 4) d[0] = src[0], d[1] = src[1], d[2] = src[2], d[3] = src[3];
+#else
+    for (; n >= 4; n -= 4, d += 4, src += 4) memcpy(d, src, 4); /* LDR/STR: the DSP cores allow unaligned words */
+#endif
+    for (; n > 0; n--) *d++ = *src++;
+}
+
+static TA__NO_LIBCALL void pw_fill(int8_t *d, int8_t v, int32_t n) {
+    for (; n > 0; n--) *d++ = v;
+}
+
+static TA__NO_LIBCALL void pw_gather_px(const pw_gather *g, int32_t b, int32_t oy, int32_t ox, uint32_t *colw) {
+    int8_t *col = (int8_t *)colw;
+    const int32_t c = g->in.c, row = g->fw * c;
+    const int32_t iy0 = oy * g->sh - g->ph, ix0 = ox * g->sw - g->pw;
+    const bool x_in = ix0 >= 0 && ix0 + (g->fw - 1) * g->dw < g->in.w;
+    if (x_in && g->dw == 1 && iy0 >= 0 && iy0 + (g->fh - 1) * g->dh < g->in.h) {
+        /* the common window: fh runs of row bytes */
+        const ptrdiff_t step = (ptrdiff_t)g->dh * g->in.w * c;
+        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy0) * g->in.w + ix0) * c;
+        for (int32_t fy = 0; fy < g->fh; fy++, col += row, src += step) {
+#if defined(__ARM_ARCH_6M__)
+            pw_copy(col, src, row);
+#else
+            const int8_t *sp = src;
+            int8_t *dp = col;
+            int32_t n = row;
+            for (; n >= 4; n -= 4, sp += 4, dp += 4) {
+                uint32_t v;
+                memcpy(&v, sp, 4);
+                memcpy(dp, &v, 4);
+            }
+            for (; n > 0; n--) *dp++ = *sp++;
+#endif
+        }
+        pw_fill(col, 0, g->kp - g->k);
+        return;
+    }
+    for (int32_t fy = 0; fy < g->fh; fy++, col += row) {
+        const int32_t iy = iy0 + fy * g->dh;
+        if (iy < 0 || iy >= g->in.h) {
+            pw_fill(col, g->pad, row);
+            continue;
+        }
+        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy) * g->in.w) * c;
+        if (x_in && g->dw == 1) {
+            pw_copy(col, src + (ptrdiff_t)ix0 * c, row);
+            continue;
+        }
+        for (int32_t fx = 0; fx < g->fw; fx++) {
+            const int32_t ix = ix0 + fx * g->dw;
+            if (ix < 0 || ix >= g->in.w)
+                pw_fill(col + fx * c, g->pad, c);
+            else
+                pw_copy(col + fx * c, src + (ptrdiff_t)ix * c, c);
+        }
+    }
+    pw_fill(col, 0, g->kp - g->k);
+}
+#endif
+
 #if defined(TA__DOT_DSP)
 /* The DSP cores' 1x1 convolution (pointwise: most of MobileNet's MACs),
  * one pixel against 4 output channels (2 when the depth is over 128):
@@ -95,77 +180,6 @@ static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rq
     "smlad %[a1], %[x02], %[w2], %[a1]\n\t"               \
     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
 
-/* Small convolutions (the first layer's 3x3 on 3 channels, kws's 10x4 on
- * one): each window's K = h * w * c input bytes gathered into a word-aligned
- * buffer (col), padded to a multiple of 4, so the pointwise loops above run
- * them as a depth-K 1x1 convolution.  Taps outside the image read the byte
- * -input_offset, whose term filter * (input + input_offset) is 0, so the
- * weight sum over all taps stays exact (as in the 3x3 depthwise kernel); the
- * weights past K unpack as 0. */
-typedef struct pw_gather {
-    const int8_t *input;
-    ta_dims4 in;
-    int32_t fh, fw, sh, sw, dh, dw, ph, pw, k, kp;
-    int8_t pad;
-} pw_gather;
-
-/* Short runs (a window row is a few bytes): GCC would turn these loops into
- * memcpy and memset calls, which cost more than the copy. */
-#define TA__NO_LIBCALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
-
-static TA__NO_LIBCALL void pw_copy(int8_t *d, const int8_t *src, int32_t n) {
-    for (; n >= 4; n -= 4, d += 4, src += 4) memcpy(d, src, 4); /* LDR/STR: the DSP cores allow unaligned words */
-    for (; n > 0; n--) *d++ = *src++;
-}
-
-static TA__NO_LIBCALL void pw_fill(int8_t *d, int8_t v, int32_t n) {
-    for (; n > 0; n--) *d++ = v;
-}
-
-static TA__NO_LIBCALL void pw_gather_px(const pw_gather *g, int32_t b, int32_t oy, int32_t ox, uint32_t *colw) {
-    int8_t *col = (int8_t *)colw;
-    const int32_t c = g->in.c, row = g->fw * c;
-    const int32_t iy0 = oy * g->sh - g->ph, ix0 = ox * g->sw - g->pw;
-    const bool x_in = ix0 >= 0 && ix0 + (g->fw - 1) * g->dw < g->in.w;
-    if (x_in && g->dw == 1 && iy0 >= 0 && iy0 + (g->fh - 1) * g->dh < g->in.h) {
-        /* the common window: fh runs of row bytes */
-        const ptrdiff_t step = (ptrdiff_t)g->dh * g->in.w * c;
-        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy0) * g->in.w + ix0) * c;
-        for (int32_t fy = 0; fy < g->fh; fy++, col += row, src += step) {
-            const int8_t *sp = src;
-            int8_t *dp = col;
-            int32_t n = row;
-            for (; n >= 4; n -= 4, sp += 4, dp += 4) {
-                uint32_t v;
-                memcpy(&v, sp, 4);
-                memcpy(dp, &v, 4);
-            }
-            for (; n > 0; n--) *dp++ = *sp++;
-        }
-        pw_fill(col, 0, g->kp - g->k);
-        return;
-    }
-    for (int32_t fy = 0; fy < g->fh; fy++, col += row) {
-        const int32_t iy = iy0 + fy * g->dh;
-        if (iy < 0 || iy >= g->in.h) {
-            pw_fill(col, g->pad, row);
-            continue;
-        }
-        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy) * g->in.w) * c;
-        if (x_in && g->dw == 1) {
-            pw_copy(col, src + (ptrdiff_t)ix0 * c, row);
-            continue;
-        }
-        for (int32_t fx = 0; fx < g->fw; fx++) {
-            const int32_t ix = ix0 + fx * g->dw;
-            if (ix < 0 || ix >= g->in.w)
-                pw_fill(col + fx * c, g->pad, c);
-            else
-                pw_copy(col + fx * c, src + (ptrdiff_t)ix * c, c);
-        }
-    }
-    pw_fill(col, 0, g->kp - g->k);
-}
 
 /* The pixels of one group of nch channels; rmode (a constant in each build):
  * 0 requantises channel by channel, 1 all with ta__rqs and no activation
@@ -670,8 +684,58 @@ static int32_t pw_m0(const ta_conv_params *p, const int8_t *input, const int8_t 
     return out.c;
 }
 
+/* Small one-group convolutions (ta__gather_m0_ok: the first layer's 3x3 on
+ * RGB): each window gathered once into kp bytes (pw_gather_px) and run
+ * against every 4 output channels by the 1x1 assembly.  The weights are
+ * copied once into kp-byte rows, zero-extended past K (the dot product
+ * reads kp bytes of each row and must not read past the filter); a set of
+ * 4 channels whose constants the assembly requantisation does not take
+ * (ta__rqm_ch_ok) is requantised in C. */
+static int32_t gather_m0(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                         int8_t *output) {
+    const ta_dims4 in = p->input, out = p->output;
+    const int32_t k = p->filter.h * p->filter.w * p->filter.c, kp = (k + 3) & ~3;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
+    int8_t wbuf[TA__GATHER_M0_BYTES];
+    const int8_t *rows[TA__GATHER_M0_CH];
+    ta__rq rq[TA__GATHER_M0_CH];
+    ta__rqm rqm[TA__GATHER_M0_CH];
+    bool asm_rq[TA__GATHER_M0_CH / 4];
+    for (int32_t oc = 0; oc < out.c; oc++) {
+        int8_t *w = wbuf + oc * kp;
+        for (int32_t i = 0; i < kp; i++) w[i] = i < k ? filter[(ptrdiff_t)oc * k + i] : 0;
+        rows[oc] = w + kp;
+        rq[oc] = ta__rq_make(&p->q, oc);
+        rqm[oc] = ta__rqm_make(&rq[oc], ro);
+        rqm[oc].fold = ta__fold(bias, oc, p->q.input_offset, ta__sum_s8(w, kp));
+        if (oc % 4 == 0) asm_rq[oc / 4] = true;
+        asm_rq[oc / 4] = asm_rq[oc / 4] && ta__rqm_ch_ok(&p->q, oc);
+    }
+    const pw_gather g = {input, in, p->filter.h, p->filter.w, p->stride_h, p->stride_w, p->dilation_h,
+                         p->dilation_w, p->pad_h, p->pad_w, k, kp, (int8_t)-p->q.input_offset};
+    uint32_t col[21]; /* one window, kp <= 84 bytes */
+    int8_t *op = output;
+    for (int32_t b = 0; b < out.n; b++)
+        for (int32_t oy = 0; oy < out.h; oy++)
+            for (int32_t ox = 0; ox < out.w; ox++, op += out.c) {
+                pw_gather_px(&g, b, oy, ox, col);
+                for (int32_t c0 = 0; c0 < out.c; c0 += 4) {
+                    if (asm_rq[c0 / 4]) {
+                        ta__m0_dot1x4_rq((const int8_t *)col, rows + c0, kp, op + c0, rqm + c0);
+                        continue;
+                    }
+                    int32_t acc[4];
+                    ta__m0_dot1x4((const int8_t *)col, rows + c0, kp, acc);
+                    for (int j = 0; j < 4; j++)
+                        op[c0 + j] = ta__rq_s8(&rq[c0 + j], ro, (uint32_t)acc[j] + rqm[c0 + j].fold);
+                }
+            }
+    return out.c;
+}
+
 ta_status ta__kv_conv_s8_pw_m0(ta_kernel_args *a) {
-    a->done = pw_m0(a->p, a->input, a->weights, a->bias, a->output);
+    a->done = ta__pw_m0_ok(a->p) ? pw_m0(a->p, a->input, a->weights, a->bias, a->output)
+                                 : gather_m0(a->p, a->input, a->weights, a->bias, a->output);
     return TA_OK;
 }
 #endif
