@@ -577,6 +577,48 @@ __asm__(TA__ASM_UNIFIED ".section .text.ta__m0_rq4,\"ax\",%progbits\n\t"
         ".size ta__m0_rq4, .-ta__m0_rq4\n\t"
         ".text\n\t" TA__ASM_RESTORE);
 
+/* armv6-m: the sum of (byte + 128) over nw words at p (word-aligned, nw in
+ * [1, 128]): each word's bytes flipped to x + 128 and added in two 16-bit
+ * lanes (bytes 0 + 1 and 2 + 3, at most 510 a word, so 128 words cannot
+ * carry out of a lane), folded at the end.  9 instructions a word against
+ * 14 for 4 LDRSBs and adds; written as assembly because GCC's -Os kept the
+ * lanes' masks in spilled locals (slower than the bytes).  Only the 1x1
+ * kernel's weight rows take it (ta__sum_s8 inlined in every kernel grew
+ * hello_world's fully connected firmware past 10 KB). */
+static inline uint32_t m0_sum_words(const int8_t *p, int32_t nw) {
+    uint32_t acc = 0, v, t;
+    const uint32_t end = (uint32_t)(uintptr_t)p + 4u * (uint32_t)nw, m = 0x00FF00FFu, x = 0x80808080u;
+    uintptr_t q = (uintptr_t)p;
+    __asm__(".syntax unified\n"
+            "1:\n\t"
+            "ldmia %[q]!, {%[v]}\n\t"
+            "eors %[v], %[x]\n\t"
+            "lsrs %[t], %[v], #8\n\t"
+            "ands %[v], %[m]\n\t"
+            "ands %[t], %[m]\n\t"
+            "adds %[acc], %[acc], %[v]\n\t"
+            "adds %[acc], %[acc], %[t]\n\t"
+            "cmp %[q], %[end]\n\t"
+            "bne 1b\n\t"
+#if !defined(__ARM_ASM_SYNTAX_UNIFIED__)
+            ".syntax divided\n\t"
+#endif
+            : [acc] "+l"(acc), [q] "+l"(q), [v] "=&l"(v), [t] "=&l"(t)
+            : [end] "l"(end), [m] "l"(m), [x] "l"(x), "m"(*(const int8_t(*)[512])p)
+            : "cc");
+    return (acc & 0xFFFFu) + (acc >> 16);
+}
+
+/* ta__sum_s8 of a weight row, by words when it is word-aligned (the usual
+ * rows: depth a multiple of 4, the tensor aligned in the model). */
+static int32_t pw_m0_wsum(const int8_t *w, int32_t n) {
+    if (((uintptr_t)w & 3u) != 0 || n % 4 != 0) return ta__sum_s8(w, n);
+    const int32_t nw = n >> 2;
+    uint32_t u = 0;
+    for (int32_t j = 0; j < nw; j += 128) u += m0_sum_words(w + 4 * j, nw - j < 128 ? nw - j : 128);
+    return (int32_t)(u - (uint32_t)nw * 512u);
+}
+
 /* Up to 4 output channels the 1x1 kernel runs together: their rows (ends),
  * output channels and constants; n of them set. */
 typedef struct pw_m0_set {
@@ -664,7 +706,7 @@ static int32_t pw_m0(const ta_conv_params *p, const int8_t *input, const int8_t 
     for (int32_t oc = 0; oc < out.c; oc++) {
         const int8_t *w = filter + (ptrdiff_t)oc * depth;
         const ta__rq rq = ta__rq_make(&p->q, oc);
-        const uint32_t fold = ta__fold(bias, oc, p->q.input_offset, ta__sum_s8(w, depth));
+        const uint32_t fold = ta__fold(bias, oc, p->q.input_offset, pw_m0_wsum(w, depth));
         const int64_t f = (int32_t)fold;
         int8_t kb;
         if ((f < 0 ? -f : f) >= reach && ta__pw_const(&rq, ro, fold, depth, &kb)) {
@@ -707,7 +749,7 @@ static int32_t gather_m0(const ta_conv_params *p, const int8_t *input, const int
         rows[oc] = w + kp;
         rq[oc] = ta__rq_make(&p->q, oc);
         rqm[oc] = ta__rqm_make(&rq[oc], ro);
-        rqm[oc].fold = ta__fold(bias, oc, p->q.input_offset, ta__sum_s8(w, kp));
+        rqm[oc].fold = ta__fold(bias, oc, p->q.input_offset, pw_m0_wsum(w, kp));
         if (oc % 4 == 0) asm_rq[oc / 4] = true;
         asm_rq[oc / 4] = asm_rq[oc / 4] && ta__rqm_ch_ok(&p->q, oc);
     }
