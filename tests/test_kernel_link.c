@@ -78,10 +78,12 @@ int main(void) {
     ta__conv2d_s8_ref(&p, g_in, g_w, g_bias, g_ref);
     CHECK(!memcmp(g_out, g_ref, (size_t)(8 * 8 * 8)));
 
-    /* 6 outputs: the DSP and armv6-m kernels do 4, the general loops the rest */
+    /* 6 outputs: the DSP kernel does 4, the general loops the rest; the
+     * armv6-m 1x1 kernel does all 6 */
     p = conv(1, 64, 6, 0);
     m = conv_need(&p);
-    CHECK((m & TA_KV_BIT(TA_KV_CONV_S8_GEN_DSP)) && (m & TA_KV_BIT(TA_KV_CONV_S8_GEN_M0)));
+    CHECK((m & TA_KV_BIT(TA_KV_CONV_S8_GEN_DSP)) && !(m & TA_KV_BIT(TA_KV_CONV_S8_GEN_M0)));
+    CHECK(m & TA_KV_BIT(TA_KV_CONV_S8_PW_M0));
     /* an activation clamp narrower than int8: the other pixel loop */
     p.q.act_min = 0;
     m = conv_need(&p);
@@ -92,12 +94,12 @@ int main(void) {
     m = conv_need(&p);
     CHECK((m >> TA_KV_CONV_S8_PW2_R1 & 1u) && !(m >> TA_KV_CONV_S8_PW4_R1 & 1u));
 
-    /* 3x3 over 3 channels, padded: gathered on the DSP cores, the general
-     * loops on armv6-m */
+    /* 3x3 over 3 channels, padded: gathered on the DSP cores and on
+     * armv6-m (8 channels of 28 bytes) */
     p = conv(3, 3, 8, 1);
     m = conv_need(&p);
-    CHECK((m & TA_KV_BIT(TA_KV_CONV_S8_GATHER_DSP)) && (m & TA_KV_BIT(TA_KV_CONV_S8_GEN_M0)));
-    CHECK(!(m & (TA_KV_BIT(TA_KV_CONV_S8_PW_DSP) | TA_KV_BIT(TA_KV_CONV_S8_PW_M0) | TA_KV_BIT(TA_KV_CONV_S8_GEN_DSP))));
+    CHECK((m & TA_KV_BIT(TA_KV_CONV_S8_GATHER_DSP)) && (m & TA_KV_BIT(TA_KV_CONV_S8_PW_M0)));
+    CHECK(!(m & (TA_KV_BIT(TA_KV_CONV_S8_PW_DSP) | TA_KV_BIT(TA_KV_CONV_S8_GEN_M0) | TA_KV_BIT(TA_KV_CONV_S8_GEN_DSP))));
     ta__conv2d_s8_ref(&p, g_in, g_w, g_bias, g_ref);
     CHECK(!memcmp(g_out, g_ref, (size_t)(8 * 8 * 8)));
     /* 5x5 over 16 channels: past the gather's 84 bytes, the general loops everywhere */

@@ -265,7 +265,7 @@ ta_status ta__conv2d_s8_fast_run(ta_kernel_args *a) {
     }
     return a->from < p->output.c ? ta__kv_run(TA_KV_CONV_S8_GEN_DSP, a) : TA_OK;
 #elif defined(__ARM_ARCH_6M__)
-    if (ta__pw_m0_ok(p)) {
+    if (ta__pw_m0_ok(p) || ta__gather_m0_ok(p)) {
         const ta_status st = ta__kv_run(TA_KV_CONV_S8_PW_M0, a);
         if (st) return st;
         a->from = a->done;

@@ -18,6 +18,91 @@
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
 
+/* Shared by the DSP cores' gathered windows and the armv6-m ones. */
+#if defined(TA__DOT_DSP) || defined(__ARM_ARCH_6M__)
+/* Small convolutions (the first layer's 3x3 on 3 channels, kws's 10x4 on
+ * one): each window's K = h * w * c input bytes gathered into a word-aligned
+ * buffer (col), padded to a multiple of 4, so the pointwise loops below run
+ * them as a depth-K 1x1 convolution.  Taps outside the image read the byte
+ * -input_offset, whose term filter * (input + input_offset) is 0, so the
+ * weight sum over all taps stays exact (as in the 3x3 depthwise kernel); the
+ * weights past K unpack as 0. */
+typedef struct pw_gather {
+    const int8_t *input;
+    ta_dims4 in;
+    int32_t fh, fw, sh, sw, dh, dw, ph, pw, k, kp;
+    int8_t pad;
+} pw_gather;
+
+/* Short runs (a window row is a few bytes): GCC would turn these loops into
+ * memcpy and memset calls, which cost more than the copy. */
+#define TA__NO_LIBCALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
+static TA__NO_LIBCALL void pw_copy(int8_t *d, const int8_t *src, int32_t n) {
+#if defined(__ARM_ARCH_6M__)
+    /* armv6-m traps unaligned words (a 4-byte memcpy is a call there):
+     * bytes, 4 a step with immediate offsets */
+    for (; n >= 4; n -= 4, d += 4, src += 4) d[0] = src[0], d[1] = src[1], d[2] = src[2], d[3] = src[3];
+#else
+    for (; n >= 4; n -= 4, d += 4, src += 4) memcpy(d, src, 4); /* LDR/STR: the DSP cores allow unaligned words */
+#endif
+    for (; n > 0; n--) *d++ = *src++;
+}
+
+static TA__NO_LIBCALL void pw_fill(int8_t *d, int8_t v, int32_t n) {
+    for (; n > 0; n--) *d++ = v;
+}
+
+static TA__NO_LIBCALL void pw_gather_px(const pw_gather *g, int32_t b, int32_t oy, int32_t ox, uint32_t *colw) {
+    int8_t *col = (int8_t *)colw;
+    const int32_t c = g->in.c, row = g->fw * c;
+    const int32_t iy0 = oy * g->sh - g->ph, ix0 = ox * g->sw - g->pw;
+    const bool x_in = ix0 >= 0 && ix0 + (g->fw - 1) * g->dw < g->in.w;
+    if (x_in && g->dw == 1 && iy0 >= 0 && iy0 + (g->fh - 1) * g->dh < g->in.h) {
+        /* the common window: fh runs of row bytes */
+        const ptrdiff_t step = (ptrdiff_t)g->dh * g->in.w * c;
+        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy0) * g->in.w + ix0) * c;
+        for (int32_t fy = 0; fy < g->fh; fy++, col += row, src += step) {
+#if defined(__ARM_ARCH_6M__)
+            pw_copy(col, src, row);
+#else
+            const int8_t *sp = src;
+            int8_t *dp = col;
+            int32_t n = row;
+            for (; n >= 4; n -= 4, sp += 4, dp += 4) {
+                uint32_t v;
+                memcpy(&v, sp, 4);
+                memcpy(dp, &v, 4);
+            }
+            for (; n > 0; n--) *dp++ = *sp++;
+#endif
+        }
+        pw_fill(col, 0, g->kp - g->k);
+        return;
+    }
+    for (int32_t fy = 0; fy < g->fh; fy++, col += row) {
+        const int32_t iy = iy0 + fy * g->dh;
+        if (iy < 0 || iy >= g->in.h) {
+            pw_fill(col, g->pad, row);
+            continue;
+        }
+        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy) * g->in.w) * c;
+        if (x_in && g->dw == 1) {
+            pw_copy(col, src + (ptrdiff_t)ix0 * c, row);
+            continue;
+        }
+        for (int32_t fx = 0; fx < g->fw; fx++) {
+            const int32_t ix = ix0 + fx * g->dw;
+            if (ix < 0 || ix >= g->in.w)
+                pw_fill(col + fx * c, g->pad, c);
+            else
+                pw_copy(col + fx * c, src + (ptrdiff_t)ix * c, c);
+        }
+    }
+    pw_fill(col, 0, g->kp - g->k);
+}
+#endif
+
 #if defined(TA__DOT_DSP)
 /* The DSP cores' 1x1 convolution (pointwise: most of MobileNet's MACs),
  * one pixel against 4 output channels (2 when the depth is over 128):
@@ -95,77 +180,6 @@ static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rq
     "smlad %[a1], %[x02], %[w2], %[a1]\n\t"               \
     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
 
-/* Small convolutions (the first layer's 3x3 on 3 channels, kws's 10x4 on
- * one): each window's K = h * w * c input bytes gathered into a word-aligned
- * buffer (col), padded to a multiple of 4, so the pointwise loops above run
- * them as a depth-K 1x1 convolution.  Taps outside the image read the byte
- * -input_offset, whose term filter * (input + input_offset) is 0, so the
- * weight sum over all taps stays exact (as in the 3x3 depthwise kernel); the
- * weights past K unpack as 0. */
-typedef struct pw_gather {
-    const int8_t *input;
-    ta_dims4 in;
-    int32_t fh, fw, sh, sw, dh, dw, ph, pw, k, kp;
-    int8_t pad;
-} pw_gather;
-
-/* Short runs (a window row is a few bytes): GCC would turn these loops into
- * memcpy and memset calls, which cost more than the copy. */
-#define TA__NO_LIBCALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
-
-static TA__NO_LIBCALL void pw_copy(int8_t *d, const int8_t *src, int32_t n) {
-    for (; n >= 4; n -= 4, d += 4, src += 4) memcpy(d, src, 4); /* LDR/STR: the DSP cores allow unaligned words */
-    for (; n > 0; n--) *d++ = *src++;
-}
-
-static TA__NO_LIBCALL void pw_fill(int8_t *d, int8_t v, int32_t n) {
-    for (; n > 0; n--) *d++ = v;
-}
-
-static TA__NO_LIBCALL void pw_gather_px(const pw_gather *g, int32_t b, int32_t oy, int32_t ox, uint32_t *colw) {
-    int8_t *col = (int8_t *)colw;
-    const int32_t c = g->in.c, row = g->fw * c;
-    const int32_t iy0 = oy * g->sh - g->ph, ix0 = ox * g->sw - g->pw;
-    const bool x_in = ix0 >= 0 && ix0 + (g->fw - 1) * g->dw < g->in.w;
-    if (x_in && g->dw == 1 && iy0 >= 0 && iy0 + (g->fh - 1) * g->dh < g->in.h) {
-        /* the common window: fh runs of row bytes */
-        const ptrdiff_t step = (ptrdiff_t)g->dh * g->in.w * c;
-        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy0) * g->in.w + ix0) * c;
-        for (int32_t fy = 0; fy < g->fh; fy++, col += row, src += step) {
-            const int8_t *sp = src;
-            int8_t *dp = col;
-            int32_t n = row;
-            for (; n >= 4; n -= 4, sp += 4, dp += 4) {
-                uint32_t v;
-                memcpy(&v, sp, 4);
-                memcpy(dp, &v, 4);
-            }
-            for (; n > 0; n--) *dp++ = *sp++;
-        }
-        pw_fill(col, 0, g->kp - g->k);
-        return;
-    }
-    for (int32_t fy = 0; fy < g->fh; fy++, col += row) {
-        const int32_t iy = iy0 + fy * g->dh;
-        if (iy < 0 || iy >= g->in.h) {
-            pw_fill(col, g->pad, row);
-            continue;
-        }
-        const int8_t *src = g->input + (((ptrdiff_t)b * g->in.h + iy) * g->in.w) * c;
-        if (x_in && g->dw == 1) {
-            pw_copy(col, src + (ptrdiff_t)ix0 * c, row);
-            continue;
-        }
-        for (int32_t fx = 0; fx < g->fw; fx++) {
-            const int32_t ix = ix0 + fx * g->dw;
-            if (ix < 0 || ix >= g->in.w)
-                pw_fill(col + fx * c, g->pad, c);
-            else
-                pw_copy(col + fx * c, src + (ptrdiff_t)ix * c, c);
-        }
-    }
-    pw_fill(col, 0, g->kp - g->k);
-}
 
 /* The pixels of one group of nch channels; rmode (a constant in each build):
  * 0 requantises channel by channel, 1 all with ta__rqs and no activation
@@ -469,17 +483,18 @@ ta_status ta__kv_conv_s8_gather(ta_kernel_args *a) {
  * A term is LDRSB, MULS, ADD; the input byte is loaded once for 4 channels:
  * 57 instructions per 16 MACs, against GCC's 10 per 2 (it keeps two sums
  * and spills).  Byte loads only: nothing is read unaligned.
- *   void ta__m0_dot1x4(const int8_t *x, const int8_t *w, int32_t depth,
- *                      int32_t acc[4]);
- * w: 4 rows of depth weights, one after the other; depth a multiple of 4,
- * at least 4. */
-void ta__m0_dot1x4(const int8_t *x, const int8_t *w, int32_t depth, int32_t acc[4]);
+ *   void ta__m0_dot1x4(const int8_t *x, const int8_t *const rows[4],
+ *                      int32_t depth, int32_t acc[4]);
+ * rows: where each of the 4 channels' depth weights END (the rows need not
+ * be adjacent: the kernel groups the channels that are not constant, below);
+ * depth a multiple of 4, at least 4. */
+void ta__m0_dot1x4(const int8_t *x, const int8_t *const rows[4], int32_t depth, int32_t acc[4]);
 /* The same dot products, then each sum + its fold requantised in the same
  * assembly (TA__M0_RQM, requant.h) and stored: out[j] for the constants
  * k[j] (ta__rqm with fold set), j = 0..3.  The sums go from r8-r11 to the
  * stack and come back one POP each; no acc array, no call per output, the
  * constants read by immediate offsets from k (48 bytes per channel). */
-void ta__m0_dot1x4_rq(const int8_t *x, const int8_t *w, int32_t depth, int8_t *out, const ta__rqm *k);
+void ta__m0_dot1x4_rq(const int8_t *x, const int8_t *const rows[4], int32_t depth, int8_t *out, const ta__rqm *k);
 _Static_assert(sizeof(ta__rqm) == 48 && offsetof(ta__rqm, fold) == 44, "ta__m0_dot1x4_rq reads ta__rqm by offsets");
 #define M0_TERM(W, A) "ldrsb r7, [" W ", r5]\n\tmuls r7, r6, r7\n\tadd " A ", r7\n\t"
 #define M0_STEP                                                                         \
@@ -502,13 +517,11 @@ _Static_assert(sizeof(ta__rqm) == 48 && offsetof(ta__rqm, fold) == 44, "ta__m0_d
     "push {r4, r5, r6, r7}\n\t"                                                       \
     "push {r3}\n\t"                                                                   \
     "adds r0, r0, r2\n\t" /* every pointer at its row's end, index -depth .. -1 */    \
-    "adds r1, r1, r2\n\t"                                                             \
-    "adds r3, r1, r2\n\t"                                                             \
-    "mov r12, r3\n\t"     /* row 1's end */                                           \
-    "adds r3, r3, r2\n\t" /* row 2's end */                                           \
-    "adds r4, r3, r2\n\t" /* row 3's end */                                           \
     "rsbs r5, r2, #0\n\t"                                                             \
-    "mov r2, r12\n\t"                                                                 \
+    "ldr r4, [r1, #12]\n\t"                                                           \
+    "ldr r3, [r1, #8]\n\t"                                                            \
+    "ldr r2, [r1, #4]\n\t"                                                            \
+    "ldr r1, [r1]\n\t"                                                                \
     INIT "1:\n\t" M0_STEP M0_STEP M0_STEP M0_STEP "bne 1b\n\t"
 /* Restores r8-r11 and returns. */
 #define M0_RET(NAME)                                                                   \
@@ -564,47 +577,207 @@ __asm__(TA__ASM_UNIFIED ".section .text.ta__m0_rq4,\"ax\",%progbits\n\t"
         ".size ta__m0_rq4, .-ta__m0_rq4\n\t"
         ".text\n\t" TA__ASM_RESTORE);
 
-/* The 1x1 convolutions it takes (ta__pw_m0_ok); returns how many output
- * channels it did (a multiple of 4), the caller does the rest. */
+/* armv6-m: the sum of (byte + 128) over nw words at p (word-aligned, nw in
+ * [1, 128]): each word's bytes flipped to x + 128 and added in two 16-bit
+ * lanes (bytes 0 + 1 and 2 + 3, at most 510 a word, so 128 words cannot
+ * carry out of a lane), folded at the end.  9 instructions a word against
+ * 14 for 4 LDRSBs and adds; written as assembly because GCC's -Os kept the
+ * lanes' masks in spilled locals (slower than the bytes).  Only the 1x1
+ * kernel's weight rows take it (ta__sum_s8 inlined in every kernel grew
+ * hello_world's fully connected firmware past 10 KB). */
+static inline uint32_t m0_sum_words(const int8_t *p, int32_t nw) {
+    uint32_t acc = 0, v, t;
+    const uint32_t end = (uint32_t)(uintptr_t)p + 4u * (uint32_t)nw, m = 0x00FF00FFu, x = 0x80808080u;
+    uintptr_t q = (uintptr_t)p;
+    __asm__(".syntax unified\n"
+            "1:\n\t"
+            "ldmia %[q]!, {%[v]}\n\t"
+            "eors %[v], %[x]\n\t"
+            "lsrs %[t], %[v], #8\n\t"
+            "ands %[v], %[m]\n\t"
+            "ands %[t], %[m]\n\t"
+            "adds %[acc], %[acc], %[v]\n\t"
+            "adds %[acc], %[acc], %[t]\n\t"
+            "cmp %[q], %[end]\n\t"
+            "bne 1b\n\t"
+#if !defined(__ARM_ASM_SYNTAX_UNIFIED__)
+            ".syntax divided\n\t"
+#endif
+            : [acc] "+l"(acc), [q] "+l"(q), [v] "=&l"(v), [t] "=&l"(t)
+            : [end] "l"(end), [m] "l"(m), [x] "l"(x), "m"(*(const int8_t(*)[512])p)
+            : "cc");
+    return (acc & 0xFFFFu) + (acc >> 16);
+}
+
+/* ta__sum_s8 of a weight row, by words when it is word-aligned (the usual
+ * rows: depth a multiple of 4, the tensor aligned in the model). */
+static int32_t pw_m0_wsum(const int8_t *w, int32_t n) {
+    if (((uintptr_t)w & 3u) != 0 || n % 4 != 0) return ta__sum_s8(w, n);
+    const int32_t nw = n >> 2;
+    uint32_t u = 0;
+    for (int32_t j = 0; j < nw; j += 128) u += m0_sum_words(w + 4 * j, nw - j < 128 ? nw - j : 128);
+    return (int32_t)(u - (uint32_t)nw * 512u);
+}
+
+/* Up to 4 output channels the 1x1 kernel runs together: their rows (ends),
+ * output channels and constants; n of them set. */
+typedef struct pw_m0_set {
+    const int8_t *rows[4];
+    int32_t ch[4];
+    ta__rqm rqm[4]; /* for ta__m0_dot1x4_rq (fold inside) */
+    ta__rq rq[4];   /* for the C requantisation */
+    int n;
+} pw_m0_set;
+
+/* n pixels of an adjacent set with the assembly requantisation, from x
+ * and op on (xs, os bytes apart): nothing else is live in this loop (GCC's
+ * -Os kept the set's fields in spilled locals when it was inline). */
+static __attribute__((noinline)) void pw_m0_px_rq(const int8_t *x, int8_t *op, int32_t n, ptrdiff_t xs, ptrdiff_t os,
+                                                  const pw_m0_set *s, int32_t depth) {
+    const int8_t *const *rows = s->rows;
+    const ta__rqm *k = s->rqm;
+    for (; n > 0; n--, x += xs, op += os) ta__m0_dot1x4_rq(x, rows, depth, op, k);
+}
+
+/* Every pixel of set s's channels: with the assembly requantisation when
+ * asm_rq (every channel ta__rqm_ch_ok), else the dot products and
+ * ta__rq_s8.  A set of fewer than 4 repeats its last channel (the same
+ * byte stored twice).  Adjacent channels are stored in place, others
+ * through 4 bytes on the stack. */
+static void pw_m0_set_run(const ta_conv_params *p, const int8_t *input, int8_t *output, pw_m0_set *s, bool asm_rq) {
+    const ta_dims4 in = p->input, out = p->output;
+    const int32_t depth = p->filter.c;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
+    const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
+    for (int j = s->n; j < 4; j++) {
+        s->rows[j] = s->rows[j - 1], s->ch[j] = s->ch[j - 1];
+        s->rqm[j] = s->rqm[j - 1], s->rq[j] = s->rq[j - 1];
+    }
+    s->n = 0;
+    const int32_t c0 = s->ch[0];
+    const bool adjacent = s->ch[1] == c0 + 1 && s->ch[2] == c0 + 2 && s->ch[3] == c0 + 3;
+    int8_t tmp[4];
+    for (int32_t b = 0; b < out.n; b++)
+        for (int32_t oy = 0; oy < out.h; oy++) {
+            const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;
+            int8_t *op = output + ta__nhwc_p(&out, b, oy, 0);
+            if (asm_rq && adjacent) {
+                /* the common set: a loop of its own, with the row whole
+                 * when stride 1 makes the image one run of pixels */
+                const bool whole = xs == in.c && out.w == in.w && p->stride_h == 1;
+                pw_m0_px_rq(x, op + c0, whole ? out.h * out.w : out.w, xs, out.c, s, depth);
+                if (whole) break;
+                continue;
+            }
+            for (int32_t ox = 0; ox < out.w; ox++, x += xs, op += out.c) {
+                int8_t *dst = adjacent ? op + c0 : tmp;
+                if (asm_rq) {
+                    ta__m0_dot1x4_rq(x, s->rows, depth, dst, s->rqm);
+                } else {
+                    int32_t acc[4];
+                    ta__m0_dot1x4(x, s->rows, depth, acc);
+                    for (int j = 0; j < 4; j++) dst[j] = ta__rq_s8(&s->rq[j], ro, (uint32_t)acc[j] + s->rqm[j].fold);
+                }
+                if (!adjacent) op[s->ch[0]] = tmp[0], op[s->ch[1]] = tmp[1], op[s->ch[2]] = tmp[2], op[s->ch[3]] = tmp[3];
+            }
+        }
+}
+
+/* The 1x1 convolutions it takes (ta__pw_m0_ok), every output channel:
+ *  - a channel whose every window requantises to one byte (ta__pw_const:
+ *    the dead channels of vww_96_int8's deep layers, a bias of +-2^30 that
+ *    no window sum can move; up to 92% of a layer's channels there) is
+ *    filled with that byte, no dot product;
+ *  - the others in sets of 4, those the assembly requantisation takes
+ *    (ta__rqm_ch_ok) apart from the rest, so that one channel with a long
+ *    rounding shift no longer sends its layer to the C requantisation.
+ * Only channels whose fold is at least the window's reach are tested for
+ * a constant (a window sum then cannot cross 0): the test costs two
+ * requantisations, and a live channel's bias is far smaller. */
 static int32_t pw_m0(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
                      int8_t *output) {
-    const ta_dims4 in = p->input, f = p->filter, out = p->output;
-    const int32_t depth = f.c;
+    const ta_dims4 out = p->output;
+    const int32_t depth = p->filter.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
-    const bool sat = ta__rqm_layer_ok(&p->q, out.c); /* ta__rqm_s8, the assembly requantisation */
-    const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
-    int32_t oc0 = 0;
-    for (; oc0 + 4 <= out.c; oc0 += 4) {
-        const int8_t *w = filter + (ptrdiff_t)oc0 * depth;
-        ta__rq rq[4];
-        ta__rqm rqm[4];
-        uint32_t fold[4];
-        for (int32_t j = 0; j < 4; j++) {
-            rq[j] = ta__rq_make(&p->q, oc0 + j);
-            fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, ta__sum_s8(w + (ptrdiff_t)j * depth, depth));
-            rqm[j] = ta__rqm_make(&rq[j], ro);
-            rqm[j].fold = fold[j];
+    const int64_t reach = (int64_t)depth * 16384;
+    const ptrdiff_t npx = (ptrdiff_t)out.n * out.h * out.w;
+    pw_m0_set sets[2]; /* [1]: the assembly requantisation's, [0]: the rest */
+    sets[0].n = sets[1].n = 0;
+    for (int32_t oc = 0; oc < out.c; oc++) {
+        const int8_t *w = filter + (ptrdiff_t)oc * depth;
+        const ta__rq rq = ta__rq_make(&p->q, oc);
+        const uint32_t fold = ta__fold(bias, oc, p->q.input_offset, pw_m0_wsum(w, depth));
+        const int64_t f = (int32_t)fold;
+        int8_t kb;
+        if ((f < 0 ? -f : f) >= reach && ta__pw_const(&rq, ro, fold, depth, &kb)) {
+            int8_t *op = output + oc;
+            for (ptrdiff_t i = 0; i < npx; i++, op += out.c) *op = kb;
+            continue;
         }
-        for (int32_t b = 0; b < out.n; b++)
-            for (int32_t oy = 0; oy < out.h; oy++) {
-                const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;
-                int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + oc0;
-                for (int32_t ox = 0; ox < out.w; ox++, x += xs, op += out.c) {
-                    if (sat) {
-                        ta__m0_dot1x4_rq(x, w, depth, op, rqm);
+        const bool asm_rq = ta__rqm_ch_ok(&p->q, oc);
+        pw_m0_set *s = &sets[asm_rq];
+        s->rows[s->n] = w + depth, s->ch[s->n] = oc, s->rq[s->n] = rq;
+        s->rqm[s->n] = ta__rqm_make(&rq, ro);
+        s->rqm[s->n].fold = fold;
+        if (++s->n == 4) pw_m0_set_run(p, input, output, s, asm_rq);
+    }
+    for (int k = 0; k < 2; k++)
+        if (sets[k].n) pw_m0_set_run(p, input, output, &sets[k], k == 1);
+    return out.c;
+}
+
+/* Small one-group convolutions (ta__gather_m0_ok: the first layer's 3x3 on
+ * RGB): each window gathered once into kp bytes (pw_gather_px) and run
+ * against every 4 output channels by the 1x1 assembly.  The weights are
+ * copied once into kp-byte rows, zero-extended past K (the dot product
+ * reads kp bytes of each row and must not read past the filter); a set of
+ * 4 channels whose constants the assembly requantisation does not take
+ * (ta__rqm_ch_ok) is requantised in C. */
+static int32_t gather_m0(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
+                         int8_t *output) {
+    const ta_dims4 in = p->input, out = p->output;
+    const int32_t k = p->filter.h * p->filter.w * p->filter.c, kp = (k + 3) & ~3;
+    const ta__rq_out ro = ta__rq_out_make(&p->q);
+    int8_t wbuf[TA__GATHER_M0_BYTES];
+    const int8_t *rows[TA__GATHER_M0_CH];
+    ta__rq rq[TA__GATHER_M0_CH];
+    ta__rqm rqm[TA__GATHER_M0_CH];
+    bool asm_rq[TA__GATHER_M0_CH / 4];
+    for (int32_t oc = 0; oc < out.c; oc++) {
+        int8_t *w = wbuf + oc * kp;
+        for (int32_t i = 0; i < kp; i++) w[i] = i < k ? filter[(ptrdiff_t)oc * k + i] : 0;
+        rows[oc] = w + kp;
+        rq[oc] = ta__rq_make(&p->q, oc);
+        rqm[oc] = ta__rqm_make(&rq[oc], ro);
+        rqm[oc].fold = ta__fold(bias, oc, p->q.input_offset, pw_m0_wsum(w, kp));
+        if (oc % 4 == 0) asm_rq[oc / 4] = true;
+        asm_rq[oc / 4] = asm_rq[oc / 4] && ta__rqm_ch_ok(&p->q, oc);
+    }
+    const pw_gather g = {input, in, p->filter.h, p->filter.w, p->stride_h, p->stride_w, p->dilation_h,
+                         p->dilation_w, p->pad_h, p->pad_w, k, kp, (int8_t)-p->q.input_offset};
+    uint32_t col[21]; /* one window, kp <= 84 bytes */
+    int8_t *op = output;
+    for (int32_t b = 0; b < out.n; b++)
+        for (int32_t oy = 0; oy < out.h; oy++)
+            for (int32_t ox = 0; ox < out.w; ox++, op += out.c) {
+                pw_gather_px(&g, b, oy, ox, col);
+                for (int32_t c0 = 0; c0 < out.c; c0 += 4) {
+                    if (asm_rq[c0 / 4]) {
+                        ta__m0_dot1x4_rq((const int8_t *)col, rows + c0, kp, op + c0, rqm + c0);
                         continue;
                     }
                     int32_t acc[4];
-                    ta__m0_dot1x4(x, w, depth, acc);
-                    for (int32_t j = 0; j < 4; j++) op[j] = ta__rq_s8(&rq[j], ro, (uint32_t)acc[j] + fold[j]);
+                    ta__m0_dot1x4((const int8_t *)col, rows + c0, kp, acc);
+                    for (int j = 0; j < 4; j++)
+                        op[c0 + j] = ta__rq_s8(&rq[c0 + j], ro, (uint32_t)acc[j] + rqm[c0 + j].fold);
                 }
             }
-    }
-    return oc0;
+    return out.c;
 }
 
 ta_status ta__kv_conv_s8_pw_m0(ta_kernel_args *a) {
-    a->done = pw_m0(a->p, a->input, a->weights, a->bias, a->output);
+    a->done = ta__pw_m0_ok(a->p) ? pw_m0(a->p, a->input, a->weights, a->bias, a->output)
+                                 : gather_m0(a->p, a->input, a->weights, a->bias, a->output);
     return TA_OK;
 }
 #endif

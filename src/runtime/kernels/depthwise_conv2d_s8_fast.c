@@ -417,6 +417,18 @@ static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int
     const ptrdiff_t sx = (ptrdiff_t)dw * in.c, sy = (ptrdiff_t)dh * in.w * in.c;
     const int32_t st_in[2] = {(int32_t)sx, (int32_t)(sy - 2 * sx)}, st_win[2] = {4, 4};
     const uint32_t padw = (uint32_t)(uint8_t)(int8_t)(-p->q.input_offset) * 0x01010101u;
+    /* output x in [xlo, xhi): windows inside the image in x (monotonic) */
+    int32_t xlo = out.w, xhi = out.w;
+    for (int32_t ox = 0; ox < out.w; ox++) {
+        const int32_t ix0 = ox * p->stride_w - p->pad_w;
+        const bool in_x = ix0 >= 0 && ix0 + 2 * dw < in.w;
+        if (in_x && xlo == out.w) xlo = ox;
+        if (!in_x && xlo != out.w) {
+            xhi = ox;
+            break;
+        }
+    }
+    const ptrdiff_t xstep = (ptrdiff_t)p->stride_w * in.c;
     for (int32_t c0 = 0; c0 < C; c0 += 4) {
         /* the block's input: channels c0.. (depth multiplier 1), or the one
          * input channel its 4 output channels read */
@@ -443,6 +455,19 @@ static bool dw3_m0_run(const ta_dwconv_params *p, const int8_t *input, const int
                 const bool full_y = iy0 >= 0 && iy0 + 2 * dh < in.h;
                 int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + c0;
                 for (int32_t ox = 0; ox < out.w; ox++, op += C) {
+                    if (sat && full_y && ox == xlo) {
+                        /* the row's whole windows: a loop of its own, the
+                         * input pointer stepped instead of recomputed and
+                         * no test per pixel (the last one is left to the
+                         * loop's step) */
+                        const int8_t *x = input + ta__nhwc_p(&in, b, iy0, ox * p->stride_w - p->pad_w) + xc;
+                        for (; ox + 1 < xhi; ox++, op += C, x += xstep) {
+                            if (dm != 1)
+                                ta__m0_dw3x1_rq(x, wx, op, st_in, rqm);
+                            else
+                                ta__m0_dw3x4_rq(x, wx, op, st_in, rqm);
+                        }
+                    }
                     const int32_t ix0 = ox * p->stride_w - p->pad_w;
                     const int8_t *x;
                     const int32_t *st = st_in;

@@ -45,11 +45,13 @@ uint32_t ta__kv_conv_s8_need(const ta_conv_params *p, const int8_t *filter, cons
         m |= TA_KV_BIT(TA_KV_CONV_S8_GATHER_DSP) | pw_dsp_loops(p, filter, bias, k, kp, &done);
     }
     if (done < p->output.c) m |= TA_KV_BIT(TA_KV_CONV_S8_GEN_DSP);
-    /* armv6-m: its 1x1 kernel does 4 channels at a time */
+    /* armv6-m: its 1x1 kernel does every channel (4 at a time, a last set
+     * of fewer repeating its last channel), on 1x1 convolutions or on
+     * gathered windows */
     done = 0;
-    if (ta__pw_m0_ok(p)) {
+    if (ta__pw_m0_ok(p) || ta__gather_m0_ok(p)) {
         m |= TA_KV_BIT(TA_KV_CONV_S8_PW_M0);
-        done = p->output.c / 4 * 4;
+        done = p->output.c;
     }
     if (done < p->output.c) m |= TA_KV_BIT(TA_KV_CONV_S8_GEN_M0);
     return m;

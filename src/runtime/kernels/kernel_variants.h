@@ -74,4 +74,16 @@ static inline bool ta__pw_m0_ok(const ta_conv_params *p) {
     return f.h == 1 && f.w == 1 && in.c == f.c && p->pad_h == 0 && p->pad_w == 0 && f.c % 4 == 0 && f.c > 0 &&
            (int64_t)(out.h - 1) * p->stride_h < in.h && (int64_t)(out.w - 1) * p->stride_w < in.w;
 }
+
+/* The armv6-m gathered windows (the same 1x1 kernel): one group, not 1x1
+ * as above, 4 or 8 output channels whose kp-byte weight rows (K = the
+ * window's bytes, kp = K rounded up to 4) fit TA__GATHER_M0_BYTES of stack,
+ * and a pad byte -input_offset that is an int8. */
+#define TA__GATHER_M0_BYTES 256
+#define TA__GATHER_M0_CH 8
+static inline bool ta__gather_m0_ok(const ta_conv_params *p) {
+    const int64_t k = (int64_t)p->filter.h * p->filter.w * p->filter.c, kp = (k + 3) & ~(int64_t)3;
+    return !ta__pw_m0_ok(p) && p->input.c == p->filter.c && (p->output.c == 4 || p->output.c == TA__GATHER_M0_CH) &&
+           kp * p->output.c <= TA__GATHER_M0_BYTES && p->q.input_offset >= -127 && p->q.input_offset <= 128;
+}
 #endif

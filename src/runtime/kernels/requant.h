@@ -276,6 +276,15 @@ static inline bool ta__rqm_layer_ok(const ta_requant *q, int32_t channels) {
     return true;
 }
 
+/* The same for output channel oc alone (the 1x1 kernel decides per group
+ * of 4 channels, so one channel out of range no longer sends its whole
+ * layer to the C requantisation). */
+static inline bool ta__rqm_ch_ok(const ta_requant *q, int32_t oc) {
+    const int32_t ch = q->per_channel ? oc : 0;
+    return q->output_offset >= -128 && q->output_offset <= 127 && q->act_min >= -128 && q->act_max <= 127 &&
+           q->shift[ch] <= -1 && q->shift[ch] >= -23 && q->mult[ch] >= 0;
+}
+
 static inline ta__rqm ta__rqm_make(const ta__rq *r, ta__rq_out o) {
     const ta__rqm k = {r->mult,
                        r->rnd,
