@@ -123,7 +123,6 @@ typedef struct {
     uint64_t *t_z, t_key;       /* per item: its class's key; the placed set's */
     uint64_t t_seed;            /* offset ranks: 0 = by offset, else hashed with it */
     bool t_mirror;              /* the mirror image of a tiling is one */
-    bool t_closed;              /* check later freed sets' closed intervals */
     uint64_t *t_cs, t_w;        /* per depth: conflict set (t_w words a depth) */
     uint64_t *t_sums, t_sw;     /* per boundary: subset sums of the starting sizes (t_sw words; 0: none) */
     size_t t_q;                 /* the unit of t_sums */
@@ -133,9 +132,6 @@ typedef struct {
     uint64_t *t_pr;             /* ... their ranks ... */
     uint32_t *t_pg, *t_pid, *t_ptmp; /* ... their segments, their order */
     tframe *t_fr;
-    /* placed buffers by edge: per unit of t_q, a list of those whose
-     * offset (t_bh) or end (t_eh) is there, linked through t_bn/t_en */
-    uint32_t *t_bh, *t_eh, *t_bn, *t_bp, *t_en, *t_ep;
     /* limits */
     uint64_t nodes, node_cap;
     const ta_plan_options *opt;

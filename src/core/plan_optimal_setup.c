@@ -121,12 +121,6 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->t_pid = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
     M->t_ptmp = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
     M->t_fr = ta__bump_take(b, m + 1, sizeof(tframe));
-    M->t_bh = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS + 1, sizeof(uint32_t));
-    M->t_eh = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS + 1, sizeof(uint32_t));
-    M->t_bn = ta__bump_take(b, m, sizeof(uint32_t));
-    M->t_bp = ta__bump_take(b, m, sizeof(uint32_t));
-    M->t_en = ta__bump_take(b, m, sizeof(uint32_t));
-    M->t_ep = ta__bump_take(b, m, sizeof(uint32_t));
 }
 
 /* count_sizes, then drop the search when its state would be too large. */

@@ -109,35 +109,15 @@ static uint64_t zkey(const opt_mem *M, uint32_t u, size_t y) {
     return tmix(M->t_z[u] ^ ((uint64_t)y * 0xD6E8FEB86659FD93ull));
 }
 
-/* Edge lists: a doubly linked list per unit of t_q (head h[k], links
- * nx/pv per buffer), so a buffer leaves its list in O(1). */
-static void elink(uint32_t *h, uint32_t *nx, uint32_t *pv, size_t k, uint32_t u) {
-    nx[u] = h[k];
-    pv[u] = NIL;
-    if (h[k] != NIL) pv[h[k]] = u;
-    h[k] = u;
-}
-
-static void eunlink(uint32_t *h, uint32_t *nx, uint32_t *pv, size_t k, uint32_t u) {
-    if (pv[u] != NIL) nx[pv[u]] = nx[u];
-    else h[k] = nx[u];
-    if (nx[u] != NIL) pv[nx[u]] = pv[u];
-}
-
 static void tplace(opt_mem *M, uint32_t u, size_t y, uint32_t d) {
     M->off[u] = y;
     M->t_dep[u] = d;
     M->t_key += zkey(M, u, y);
     M->t_left[M->hi[u]]--;
-    elink(M->t_bh, M->t_bn, M->t_bp, y / M->t_q, u);
-    elink(M->t_eh, M->t_en, M->t_ep, (y + M->size[u]) / M->t_q, u);
 }
 
 static void tunplace(opt_mem *M, uint32_t u) {
-    size_t y = M->off[u];
-    eunlink(M->t_bh, M->t_bn, M->t_bp, y / M->t_q, u);
-    eunlink(M->t_eh, M->t_en, M->t_ep, (y + M->size[u]) / M->t_q, u);
-    M->t_key -= zkey(M, u, y);
+    M->t_key -= zkey(M, u, M->off[u]);
     M->off[u] = NONE;
     M->t_left[M->hi[u]]++;
 }
@@ -377,153 +357,6 @@ static uint32_t count_pos(const opt_mem *M, uint32_t t, uint32_t u, uint32_t nse
     return n;
 }
 
-/* ---- closed intervals of a later freed set ---- */
-
-/* The placed buffer live in section s whose end (from t_eh) or offset
- * (from t_bh) is unit k, or NIL.  In a tiling at most one is. */
-static uint32_t edge_at(const opt_mem *M, const uint32_t *h, const uint32_t *nx, uint32_t s, size_t k) {
-    for (uint32_t v = h[k]; v != NIL; v = nx[v])
-        if (M->lo[v] <= s && s < M->hi[v]) return v;
-    return NIL;
-}
-
-/* Is some x in `ss` (subset sums of the other buffers ending at b)
- * such that len + x is a sum of the sizes starting at b?  Units of t_q. */
-static bool ext_ok(const opt_mem *M, uint32_t b, size_t len, const uint64_t *ss) {
-    const uint64_t *sb = &M->t_sums[(size_t)b * M->t_sw];
-    if (len % M->t_q) return false;
-    size_t u = len / M->t_q, ws = u / 64, bs = u % 64;
-    for (size_t w = 0; w + ws < M->t_sw; w++) {
-        uint64_t v = sb[w + ws] >> bs;
-        if (bs && w + ws + 1 < M->t_sw) v |= sb[w + ws + 1] << (64 - bs);
-        if (v & ss[w]) return true;
-    }
-    return false;
-}
-
-/* Subset sums (units) of the buffers ending at boundary b other than
- * those placed in [a, e) (a run: every buffer ending at b is live in the
- * section before it, so one placed there is in the run). */
-static void end_sums(const opt_mem *M, uint32_t b, size_t a, size_t e, uint64_t *ss) {
-    for (uint64_t w = 0; w < M->t_sw; w++) ss[w] = 0;
-    ss[0] = 1;
-    for (uint32_t x = M->t_hs[b]; x < M->t_hs[b + 1]; x++) {
-        uint32_t u = M->t_hl[x];
-        if (M->off[u] != NONE && M->off[u] >= a && M->off[u] < e) continue;
-        size_t k = M->size[u] / M->t_q, ws = k / 64, bs = k % 64;
-        for (size_t w = M->t_sw; w-- > ws;) {
-            uint64_t val = ss[w - ws] << bs;
-            if (bs && w > ws) val |= ss[w - ws - 1] >> (64 - bs);
-            ss[w] |= val;
-        }
-    }
-}
-
-/* v is placed and ends at boundary b.  The interval of F_b that holds v
- * is v's run of placed buffers ending at b, bounded below and above by a
- * placed buffer that runs on past b or the arena's end ("closed"), or by
- * bytes no placed buffer covers yet ("open": the interval may grow there,
- * but only by other buffers ending at b, placed or not).  Either way its
- * length must be a sum of the sizes starting at b: checked the moment the
- * run changes, often many boundaries before b, where future_ok waits for
- * every buffer ending at b.  False: it cannot be filled; c gets the depths
- * of the run and its closed bounds, which alone make it fail. */
-static bool run_ok(opt_mem *M, uint32_t b, uint32_t v, size_t C, uint64_t *c) {
-    if (b >= M->ns || !M->total0[b] || !M->total0[b - 1]) return true;
-    const size_t q = M->t_q;
-    const uint32_t s = b - 1;
-    size_t a = M->off[v], e = a + M->size[v];
-    uint32_t lo_w = NIL, hi_w = NIL, n = 0;
-    bool open = false;
-    while (a > 0) { /* down to a buffer that runs past b */
-        uint32_t w = edge_at(M, M->t_eh, M->t_en, s, a / q);
-        if (w == NIL) {
-            open = true;
-            break;
-        }
-        if (M->hi[w] != b) {
-            lo_w = w;
-            break;
-        }
-        a = M->off[w];
-        if (++n > M->m) return true;
-    }
-    while (e < C) {
-        uint32_t w = edge_at(M, M->t_bh, M->t_bn, s, e / q);
-        if (w == NIL) {
-            open = true;
-            break;
-        }
-        if (M->hi[w] != b) {
-            hi_w = w;
-            break;
-        }
-        e += M->size[w];
-        if (++n > M->m) return true;
-    }
-    if (!open) {
-        if (sum_ok(M, b, e - a)) return true;
-    } else {
-        uint64_t ss[OPT_TILE_SUM_WORDS];
-        end_sums(M, b, a, e, ss);
-        if (ext_ok(M, b, e - a, ss)) return true;
-    }
-    if (lo_w != NIL) cs_add(c, M->t_dep[lo_w]);
-    if (hi_w != NIL) cs_add(c, M->t_dep[hi_w]);
-    for (size_t x = M->off[v]; x > a;) {
-        uint32_t w = edge_at(M, M->t_eh, M->t_en, s, x / q);
-        cs_add(c, M->t_dep[w]);
-        x = M->off[w];
-    }
-    for (size_t x = M->off[v]; x < e;) {
-        uint32_t w = edge_at(M, M->t_bh, M->t_bn, s, x / q);
-        cs_add(c, M->t_dep[w]);
-        x += M->size[w];
-    }
-    return false;
-}
-
-/* After u is placed: the runs its placement changes.  At every boundary u
- * runs past, it bounds the runs of buffers ending there just below and
- * just above it; at its last boundary it joins (or starts) a run. */
-static bool closes_ok(opt_mem *M, uint32_t u, size_t C, uint64_t *c) {
-    const size_t q = M->t_q, y = M->off[u], e = y + M->size[u];
-    for (uint32_t b = M->lo[u] + 1; b < M->hi[u]; b++) {
-        if (b >= M->ns || !M->total0[b] || !M->total0[b - 1]) continue;
-        uint32_t w = y ? edge_at(M, M->t_eh, M->t_en, b - 1, y / q) : NIL;
-        if (w != NIL && M->hi[w] == b && !run_ok(M, b, w, C, c)) return false;
-        w = e < C ? edge_at(M, M->t_bh, M->t_bn, b - 1, e / q) : NIL;
-        if (w != NIL && M->hi[w] == b && !run_ok(M, b, w, C, c)) return false;
-    }
-    return run_ok(M, M->hi[u], u, C, c);
-}
-
-/* u was just placed at boundary t in free segment g (of nseg, in t_seg):
- * can the rest of F_t still be filled by the rest, and can every interval
- * of a later freed set that u's placement shapes still be?  False: c has
- * the depths to blame. */
-static bool placed_ok(opt_mem *M, uint32_t t, uint32_t u, uint32_t g, uint32_t nseg, size_t C, uint64_t *c) {
-    size_t y = M->off[u], sz = M->size[u];
-    part_chk P;
-    P.k = 0;
-    if (part_items(M, t, &P)) {
-        bool fits_all = true;
-        for (uint32_t h = 0; h < nseg && fits_all; h++) {
-            size_t sa = M->t_seg[2 * h], se = M->t_seg[2 * h + 1];
-            if (h == g) fits_all = part_seg(M, &P, sa, y) && part_seg(M, &P, y + sz, se);
-            else fits_all = part_seg(M, &P, sa, se);
-        }
-        if (fits_all && !part_run(&P)) return false;
-    }
-    if (M->t_closed && !closes_ok(M, u, C, c)) return false;
-    if (!M->t_left[M->hi[u]] && !future_ok(M, M->hi[u])) {
-        /* the bytes freed at u's end cannot be refilled: blame their makers */
-        cs_add_ending(M, c, M->hi[u]);
-        return false;
-    }
-    return true;
-}
-
 /* One depth-first run within the node budget.  Depth d places the d-th
  * buffer: at boundary F[d].t, the first unplaced buffer starting there, at
  * each offset of F_t's free part from which the rest can still be filled. */
@@ -535,7 +368,6 @@ static int tsearch(opt_mem *M, size_t C) {
     for (uint32_t i = 0; i < m; i++) M->off[i] = NONE;
     for (uint32_t b = 0; b <= M->ns; b++) M->t_left[b] = M->t_hs[b + 1] - M->t_hs[b];
     M->t_key = 0;
-    for (size_t k = 0; k <= C / q; k++) M->t_bh[k] = M->t_eh[k] = NIL;
 enter:
     M->nodes++;
     if (tbudget(M)) return T_LIMIT;
@@ -635,7 +467,25 @@ next: {
         f->tried = true;
         tplace(M, u, y, d);
         f->on = true;
-        if (!placed_ok(M, t, u, g, nseg, C, c)) {
+        /* the rest of F_t must still be fillable by the rest */
+        part_chk P;
+        P.k = 0;
+        bool ok = true;
+        if (part_items(M, t, &P)) {
+            bool fits_all = true;
+            for (uint32_t h = 0; h < nseg && fits_all; h++) {
+                size_t sa = M->t_seg[2 * h], se = M->t_seg[2 * h + 1];
+                if (h == g) fits_all = part_seg(M, &P, sa, y) && part_seg(M, &P, y + sz, se);
+                else fits_all = part_seg(M, &P, sa, se);
+            }
+            ok = !fits_all || part_run(&P);
+        }
+        if (ok && !M->t_left[M->hi[u]] && !future_ok(M, M->hi[u])) {
+            /* the bytes freed at u's end cannot be refilled: blame their makers */
+            cs_add_ending(M, c, M->hi[u]);
+            ok = false;
+        }
+        if (!ok) {
             tunplace(M, u);
             f->on = false;
             continue;
@@ -748,7 +598,6 @@ int ta__opt_tile(opt_mem *M, size_t C, uint64_t node_cap) {
     /* Turning a tiling upside down (offset y to C - y - size) gives a
      * tiling when every offset stays aligned: then the first buffer placed
      * need only be tried in the lower half. */
-    M->t_closed = true;
     M->t_mirror = true;
     for (uint32_t i = 0; i < m; i++) M->t_mirror = M->t_mirror && C % M->align[i] == 0;
     if (!M->t_sw) return T_LIMIT; /* offsets too fine to enumerate */
