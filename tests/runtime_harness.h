@@ -63,9 +63,11 @@ static inline int ta_test_outputs_match(const ta_runtime *rt, const char *dir, c
     int ok = 1;
     for (uint32_t k = 0; k < ta_runtime_output_count(rt); k++) {
         const ta_io *out = ta_runtime_output(rt, k);
-        snprintf(path, sizeof path, "%s/tflm_output%u.bin", dir, k);
         size_t len = 0;
-        unsigned char *ref = ta_test_read_file(path, &len);
+        /* a directory name too long for path reads no reference: a mismatch */
+        unsigned char *ref = snprintf(path, sizeof path, "%s/tflm_output%u.bin", dir, k) < (int)sizeof path
+                                 ? ta_test_read_file(path, &len)
+                                 : NULL;
         if (!ref || len != out->bytes || memcmp(ref, out->data, len) != 0) {
             size_t diff = 0, first = 0;
             for (size_t i = 0; ref && i < len && i < out->bytes; i++)

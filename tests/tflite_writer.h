@@ -183,7 +183,7 @@ static inline unsigned char *write_model(const mdesc *m, size_t *len) {
         for (int i = 0; i < m->sg[s].no; i++, k++) {
             const int32_t code = m->sg[s].o[i].code;
             const char *custom = m->sg[s].o[i].custom;
-            size_t of[4];
+            size_t of[4] = {0};
             const fld oc[4] = {{F_U8, code < 127 ? code : 127}, {custom ? F_OFF : F_ABSENT}, {F_I32, 1}, {F_I32, code}};
             w_link(&w, ocv + 4 + 4 * (size_t)k, w_table(&w, 4, oc, of));
             if (custom) w_link(&w, of[1], w_string(&w, custom));
@@ -200,7 +200,7 @@ static inline unsigned char *write_model(const mdesc *m, size_t *len) {
         w_link(&w, sf[0], tv);
         for (int i = 0; i < g->nt; i++) {
             const tdesc *t = &g->t[i];
-            size_t tf[6];
+            size_t tf[6] = {0};
             char name[16];
             snprintf(name, sizeof name, "t%d", i);
             const fld td[6] = {{F_OFF},
@@ -228,7 +228,7 @@ static inline unsigned char *write_model(const mdesc *m, size_t *len) {
         w_link(&w, sf[3], ov);
         for (int i = 0; i < g->no; i++, opi++) {
             const odesc *o = &g->o[i];
-            size_t of[6];
+            size_t of[6] = {0};
             const fld od[6] = {{F_I32, opi},
                                {F_OFF},
                                {F_OFF},
