@@ -327,10 +327,7 @@ size_t ta_runtime_work_bytes(const ta_runtime *rt) {
  * record (which needs the imported graph): a blob that differs from the
  * one the table was made with is refused naming the op, as a blob that
  * differs from what prepare derives is on the work-block path. */
-static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *diag) {
-    memset(w, 0, sizeof *w);
-    const uint8_t *t = (const uint8_t *)rt->opt.init, *k = (const uint8_t *)rt->opt.consts;
-    const size_t tn = rt->opt.init_bytes, kn = rt->opt.consts_bytes;
+ta_status ta__rt_init_frame(const uint8_t *t, size_t tn, uint64_t *base, ta_diag *diag) {
     if ((uintptr_t)t % 4)
         return ta_diag_set(diag, TA_E_MISALIGNED, "init table is not 4-byte aligned (address %% 4 = %u)", (unsigned)((uintptr_t)t % 4));
     if (tn < INIT_HDR) return ta_diag_set(diag, TA_E_MALFORMED, "init table of %zu bytes is shorter than its header", tn);
@@ -346,15 +343,27 @@ static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *d
     if (ver - INIT_VERSION > INIT_VERSION_PATCH - INIT_VERSION)
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads %u to %u (regenerate it)",
                            ver, INIT_VERSION, INIT_VERSION_PATCH);
-    const bool fl = ver == INIT_VERSION_FLOW;
     const uint32_t n_t = ta__rd32(t + 12), n_ops = ta__rd32(t + 16), n_in = ta__rd32(t + 20), n_out = ta__rd32(t + 24);
-    const uint64_t base = ta__rt_init_table_bytes(n_t, n_ops, (uint64_t)n_in + n_out);
-    if (ta__rd32(t + 8) != tn || tn < base ||
-        (!fl && (uint64_t)tn != (TA__RT_PATCHES ? ta__rt_init_expected(t, tn) /* + its stages */ : base)))
+    *base = ta__rt_init_table_bytes(n_t, n_ops, (uint64_t)n_in + n_out);
+    /* a flow section runs to the table's end (its reader checks it) */
+    if (ta__rd32(t + 8) != tn || tn < *base ||
+        (ver != INIT_VERSION_FLOW && (uint64_t)tn != (TA__RT_PATCHES ? ta__rt_init_expected(t, tn) /* + its stages */ : *base)))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has %zu bytes, its header says %u for %u tensors and %u ops (corrupted)",
                            tn, ta__rd32(t + 8), n_t, n_ops);
     if (ta__rt_init_sum(t, tn) != ta__rd32(t + INIT_SUM_AT))
         return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: checksum mismatch (corrupted)");
+    return TA_OK;
+}
+
+static ta_status fast_build(ta_runtime *rt, ta__built *w, bool bound, ta_diag *diag) {
+    memset(w, 0, sizeof *w);
+    const uint8_t *t = (const uint8_t *)rt->opt.init, *k = (const uint8_t *)rt->opt.consts;
+    const size_t tn = rt->opt.init_bytes, kn = rt->opt.consts_bytes;
+    uint64_t base;
+    ta_status fst = ta__rt_init_frame(t, tn, &base, diag);
+    if (fst) return fst;
+    const bool fl = ta__rd32(t + 4) == INIT_VERSION_FLOW;
+    const uint32_t n_t = ta__rd32(t + 12), n_ops = ta__rd32(t + 16), n_in = ta__rd32(t + 20), n_out = ta__rd32(t + 24);
     w->fsec = t + base; /* the flow section, if any (checked where it is read) */
     w->fsec_len = tn - (size_t)base;
     /* the alignment rule: the table's must be the runtime's; a table made

@@ -70,22 +70,6 @@ ta_status ta__rt_init_stages(const uint8_t *t, ta_patch_plan *out, ta_diag *diag
     return TA_OK;
 }
 
-ta_status ta__rt_init_frame(const uint8_t *t, size_t tn, ta_diag *diag) {
-    /* what fast_build checks of a table's frame, nothing of its contents */
-    if ((uintptr_t)t % 4 || tn < INIT_HDR || ta__rd32(t) != INIT_MAGIC)
-        return ta_diag_set(diag, TA_E_MALFORMED, "init table: not a tinyarena init table (or not 4-byte aligned)");
-    const uint32_t v = ta__rd32(t + 4);
-    if (v - INIT_VERSION > INIT_VERSION_PATCH - INIT_VERSION)
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table has format version %u, this runtime reads %u to %u (regenerate it)",
-                           v, INIT_VERSION, INIT_VERSION_PATCH);
-    /* a flow section (version 2) runs to the table's end: its own reader
-     * checks it (runtime_flow_table.c) */
-    const uint64_t x = ta__rt_init_expected(t, tn);
-    if (ta__rd32(t + 8) != tn || (v == INIT_VERSION_FLOW ? x > tn : x != tn) || ta__rt_init_sum(t, tn) != ta__rd32(t + INIT_SUM_AT))
-        return ta_diag_set(diag, TA_E_BAD_REQUEST, "init table: size or checksum mismatch (corrupted)");
-    return TA_OK;
-}
-
 const uint8_t *ta__rt_stage_table(const ta_runtime *rt, size_t *bytes) {
     if (rt->opt.init) {
         *bytes = rt->opt.init_bytes;

@@ -307,19 +307,26 @@ ta_status ta__rt_patch_setup(const ta_runtime *rt, const ta_patch_stage *s, ta__
 ta_status ta__rt_patch_invoke(ta_runtime *rt, const ta_patch_stage *s, const struct ta__work_path *poison,
                               uint32_t *slot, ta_diag *diag);
 
-/* runtime_init_stages.c: patch stages in the init table (format version 2).
+/* runtime_init_stages.c: patch stages in the init table (format version 3).
  * The bytes a section of n stages takes (0 without); the bytes a table's
  * header (and stage count) say it has (UINT64_MAX: a count out of range);
- * the stages of table t (whose frame fast_build or ta__rt_init_frame
- * checked: magic, version, size, checksum); the table the work-block path takes a budget's stages
+ * the stages of table t (whose frame ta__rt_init_frame checked: magic,
+ * version, size, checksum); the table the work-block path takes a budget's stages
  * from (NULL: none, the options decide); a stage intermediate's entry bytes
  * in an exported table; the section written at `at`; and init's proof that
  * every band of rt->patch fits the bytes table t plans for its tensors. */
 uint64_t ta__rt_init_stage_bytes(uint32_t n_stages);
 uint64_t ta__rt_init_expected(const uint8_t *t, size_t tn);
 ta_status ta__rt_init_stages(const uint8_t *t, ta_patch_plan *out, ta_diag *diag);
-ta_status ta__rt_init_frame(const uint8_t *t, size_t tn, ta_diag *diag);
 const uint8_t *ta__rt_stage_table(const ta_runtime *rt, size_t *bytes);
+/* runtime.c: the frame of init table t (tn bytes), nothing of its contents:
+ * alignment, magic, format version, the size its header, records and stage
+ * section say (a flow section runs to the end: its reader checks it), the
+ * checksum.  *base: where the sections after the io records start.
+ * TA_E_MISALIGNED, TA_E_MALFORMED, TA_E_UNSUPPORTED (stages in a runtime
+ * built without them), TA_E_BAD_REQUEST (a version or size that is not
+ * this runtime's, a corrupted table). */
+ta_status ta__rt_init_frame(const uint8_t *t, size_t tn, uint64_t *base, ta_diag *diag);
 uint32_t ta__rt_stage_tensor_bytes(const ta_runtime *rt, const ta__built *w, uint32_t k, size_t whole);
 void ta__rt_init_write_stages(uint8_t *at, const ta_patch_plan *p);
 ta_status ta__rt_patch_bounds(const ta_runtime *rt, const uint8_t *t, ta_diag *diag);

@@ -104,7 +104,8 @@ ta_status ta__rt_patch_build(ta_runtime *rt, void *work, size_t work_bytes, ta__
     const uint8_t *table = ta__rt_stage_table(rt, &tb);
     if (table) {
         ta__patch_ctl k = {.clear = 2};
-        ta_status st = ta__rt_init_frame(table, tb, diag);
+        uint64_t base;
+        ta_status st = ta__rt_init_frame(table, tb, &base, diag);
         if (!st) st = ta__rt_init_stages(table, &k.plan, diag);
         if (st || !k.plan.n_stages) return st ? st : ta__rt_build_once(rt, work, work_bytes, w, NULL, diag);
         const ta_patch_plan want = k.plan;
