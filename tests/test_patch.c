@@ -197,6 +197,35 @@ static void records_free(records *rs, int n) {
 
 static size_t bytes_of(const ta_graph *g, int32_t t) { return ta_graph_tensor(g, 0, t)->bytes; }
 
+/* Layer by layer, every tensor whole: allocates each non-constant tensor
+ * (full[t], freed by the caller; ptrs[t] every tensor's bytes), fills
+ * tensor `input` with random bytes (or random floats when f32) and runs the
+ * n prepared ops.  False when an op fails. */
+static bool layer_by_layer(const ta_graph *g, const records *rs, int n, int32_t input, bool f32, void **full, void **ptrs,
+                           ta_diag *d) {
+    const ta_subgraph *sg = &g->subgraphs[0];
+    for (uint32_t t = 0; t < sg->n_tensors; t++) {
+        const ta_tensor *tt = ta_graph_tensor(g, 0, (int32_t)t);
+        if (tt->flags & TA_TENSOR_CONST) ptrs[t] = (void *)tt->data;
+        else ptrs[t] = full[t] = malloc(tt->bytes);
+    }
+    unsigned char *x = full[input];
+    const size_t xb = bytes_of(g, input);
+    for (size_t i = 0; i < xb; i++) {
+        if (f32) {
+            if (i % 4 == 0) {
+                const float v = rnd_float();
+                memcpy(x + i, &v, 4);
+            }
+        } else {
+            x[i] = (unsigned char)rnd(256);
+        }
+    }
+    bool ok = true;
+    for (int k = 0; ok && k < n; k++) ok = ta__op_invoke(rs->rec[k], ptrs, rs->scratch[k], d) == TA_OK;
+    return ok;
+}
+
 /* One random chain under one band count: layer by layer against band by
  * band.  Returns false when the draw did not give a chain. */
 static bool one_case(int *cases, int *mismatches) {
@@ -215,25 +244,8 @@ static bool one_case(int *cases, int *mismatches) {
     const ta_subgraph *sg = &g->subgraphs[0];
     /* layer by layer, every tensor whole */
     void *full[128] = {0}, *ptrs[128] = {0};
-    for (uint32_t t = 0; t < sg->n_tensors; t++) {
-        const ta_tensor *tt = ta_graph_tensor(g, 0, (int32_t)t);
-        if (tt->flags & TA_TENSOR_CONST) ptrs[t] = (void *)tt->data;
-        else ptrs[t] = full[t] = malloc(tt->bytes);
-    }
-    unsigned char *x = full[ch.t[0]];
-    for (size_t i = 0; i < bytes_of(g, ch.t[0]); i++) {
-        if (ch.f32) {
-            if (i % 4 == 0) {
-                const float v = rnd_float();
-                memcpy(x + i, &v, 4);
-            }
-        } else {
-            x[i] = (unsigned char)rnd(256);
-        }
-    }
     ta_diag d;
-    bool ok = true;
-    for (int k = 0; ok && k < n; k++) ok = ta__op_invoke(rs.rec[k], ptrs, rs.scratch[k], &d) == TA_OK;
+    bool ok = layer_by_layer(g, &rs, n, ch.t[0], ch.f32, full, ptrs, &d);
     CHECK(ok);
     /* the geometry prepare derived is the planner's */
     ta_patch_rows geo[16];
@@ -562,26 +574,8 @@ static bool one_dag(int *cases, int *mismatches, int *shorts, int *short_fails) 
     const ta_graph *g = &b.g;
     const ta_subgraph *sg = &g->subgraphs[0];
     void *full[128] = {0}, *ptrs[128] = {0};
-    for (uint32_t t = 0; t < sg->n_tensors; t++) {
-        const ta_tensor *tt = ta_graph_tensor(g, 0, (int32_t)t);
-        if (tt->flags & TA_TENSOR_CONST) ptrs[t] = (void *)tt->data;
-        else ptrs[t] = full[t] = malloc(tt->bytes);
-    }
-    unsigned char *x = full[dc.t[0]];
-    const size_t xb = bytes_of(g, dc.t[0]);
-    for (size_t i = 0; i < xb; i++) {
-        if (dc.dt == 1) {
-            if (i % 4 == 0) {
-                const float v = rnd_float();
-                memcpy(x + i, &v, 4);
-            }
-        } else {
-            x[i] = (unsigned char)rnd(256);
-        }
-    }
     ta_diag d;
-    bool ok = true;
-    for (int k = 0; ok && k < n; k++) ok = ta__op_invoke(rs.rec[k], ptrs, rs.scratch[k], &d) == TA_OK;
+    bool ok = layer_by_layer(g, &rs, n, dc.t[0], dc.dt == 1, full, ptrs, &d);
     CHECK(ok);
     /* the planner's stage: valid, its geometry prepare's */
     ta_patch_dag_op dag[32];
