@@ -10,11 +10,13 @@
  * MAC, and the median invoke time, for each int8 kernel implementation.
  *   bench_run [DATA_DIR] [RUNS] [STRATEGY]   (DATA_DIR defaults to $TINYARENA_DATA,
  *                                            STRATEGY to greedy)
- *   TA_BENCH_IMPLS=fast,sse4.1,portable,reference   the implementations to
- *                                            measure (default all but
+ *   TA_BENCH_IMPLS=fast,sse4.1,sse2,portable,reference   the implementations
+ *                                            to measure (default all but
  *                                            reference: it takes minutes
- *                                            under callgrind); sse4.1 is FAST
- *                                            capped at SSE4.1 on x86-64
+ *                                            under callgrind); sse4.1 and sse2
+ *                                            are FAST capped at SSE4.1 and at
+ *                                            SSE2 (the x86-64 baseline) on
+ *                                            x86-64, FAST elsewhere
  *   bench_run --invoke-once IMPL MODEL [PCT] one invoke (what callgrind counts; PCT:
  *                                            every rewrite, optimal plan, patch
  *                                            stages of at most PCT% extra MACs)
@@ -151,9 +153,10 @@ static uint64_t count_macs(const unsigned char *bytes, size_t len) {
 static const struct {
     const char *name;
     ta_kernel_impl impl;
-    int x86_cap; /* x86-64: the widest build FAST may run (2 AVX2, 1 SSE4.1) */
-} k_impls[] = {{"fast", TA_KERNEL_IMPL_FAST, 2}, {"sse4.1", TA_KERNEL_IMPL_FAST, 1},
-               {"portable", TA_KERNEL_IMPL_PORTABLE, 2}, {"reference", TA_KERNEL_IMPL_REFERENCE, 2}};
+    int x86_cap; /* x86-64: the widest build FAST may run (2 AVX2, 1 SSE4.1, 0 SSE2) */
+} k_impls[] = {{"fast", TA_KERNEL_IMPL_FAST, 2},         {"sse4.1", TA_KERNEL_IMPL_FAST, 1},
+               {"sse2", TA_KERNEL_IMPL_FAST, 0},         {"portable", TA_KERNEL_IMPL_PORTABLE, 2},
+               {"reference", TA_KERNEL_IMPL_REFERENCE, 2}};
 
 static void use_impl(size_t i) {
     ta_kernel_use_impl(k_impls[i].impl);
@@ -293,7 +296,7 @@ static int patch_table(const char *data, int pct, const char *self) {
  * per MAC and the median invoke time. */
 static void kernel_table(const char *data, int runs, const char *self) {
     const char *want = getenv("TA_BENCH_IMPLS");
-    if (!want) want = "fast,sse4.1,portable";
+    if (!want) want = "fast,sse4.1,sse2,portable";
     const bool cg = system("valgrind --version > /dev/null 2>&1") == 0;
     printf("\nkernels: instructions per invoke (%s), per MAC, median invoke ms (%d runs)\n", 
            cg ? "callgrind, ta_runtime_invoke only" : "valgrind not installed: no instruction counts", runs);

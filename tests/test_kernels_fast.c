@@ -14,6 +14,9 @@
 #include "runtime/kernels/dot_s8.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
+#ifdef TA__X86_DISPATCH
+#include "runtime/kernels/simd_sse2.h"
+#endif
 #include "testutil.h"
 
 static uint64_t g_seed = 0x5eed19;
@@ -73,6 +76,53 @@ static void test_requant(void) {
         }
     }
     CHECK(bad == 0);
+#ifdef TA__X86_DISPATCH
+    /* the SSE2 requantisation (simd_sse2.h), 4 channels per vector: random
+     * multipliers (negative ones too: the signed correction of PMULUDQ),
+     * shifts per lane or shared (PSRAD), sums, zero points and clamps within
+     * ta__rq16_ok, against ta_q_mul and ta__rq_s8 lane by lane */
+    int bad4 = 0;
+    for (int i = 0; i < 200000; i++) {
+        int32_t m[8];
+        int8_t sh[8];
+        const bool same = rnd(0, 3) == 0;
+        for (int j = 0; j < 8; j++) {
+            do m[j] = rnd(0, 4) ? rnd_mult() : (int32_t)rnd32();
+            while (m[j] == INT32_MIN);
+            sh[j] = same && j ? sh[0] : (int8_t)(rnd(0, 2) ? rnd(-31, 0) : rnd(-31, 30));
+        }
+        ta_requant q = {.mult = m, .shift = sh, .per_channel = true};
+        q.output_offset = rnd(0, 3) ? rnd(-128, 127) : rnd(-32640, 32640);
+        q.act_min = rnd(0, 1) ? -128 : rnd(-128, 127);
+        q.act_max = rnd(0, 1) ? 127 : rnd(q.act_min, 127);
+        CHECK(ta__rq_ok(&q, 8));
+        ta__rq r[8];
+        int32_t x[8], got[8];
+        for (int j = 0; j < 8; j++) r[j] = ta__rq_make(&q, j), x[j] = rnd_acc();
+        const ta__rq4 v0 = ta__rq4_make(r), v1 = ta__rq4_make(r + 4);
+        const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)x);
+        const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(x + 4));
+        const __m128i ma = ta__rq4_mul(&v0, a), mb = ta__rq4_mul(&v1, b);
+        _mm_storeu_si128((__m128i *)(void *)got, ma);
+        _mm_storeu_si128((__m128i *)(void *)(got + 4), mb);
+        const ta__rq_out o = ta__rq_out_make(&q);
+        CHECK(ta__rq16_ok(o));
+        const ta__rq_out16 o16 = ta__rq_out16_make(o);
+        int8_t bytes[16];
+        const __m128i c = ta__rq_clamp8_sse2(&o16, ma, mb);
+        _mm_storeu_si128((__m128i *)(void *)bytes, _mm_packs_epi16(c, c));
+        for (int j = 0; j < 8; j++) {
+            /* the bytes where + zero point does not overflow int32 (TFLM's
+             * int32 add is undefined there, and so is ta__rq_s8's) */
+            const int64_t z = (int64_t)got[j] + o.out_off;
+            const bool byte_ok = z < INT32_MIN || z > INT32_MAX || bytes[j] == ta__rq_s8(&r[j], o, (uint32_t)x[j]);
+            if ((got[j] != ta_q_mul(x[j], m[j], sh[j]) || !byte_ok) && bad4++ < 5)
+                fprintf(stderr, "rq4 x=%d m=%d shift=%d: %d != %d\n", x[j], m[j], sh[j], got[j],
+                        ta_q_mul(x[j], m[j], sh[j]));
+        }
+    }
+    CHECK(bad4 == 0);
+#endif
     /* the armv6-m high multiply (16-bit halves, hand-carried) against the
      * int64 product, on the host too */
     int bad32 = 0;
@@ -494,18 +544,23 @@ int main(void) {
     CHECK(ta_kernel_use_impl((ta_kernel_impl)7) == TA_E_INVALID_ARG);
     test_requant();
     test_dot();
-    /* FAST (x86-64: AVX2 when the CPU has it), FAST capped at SSE4.1 (the
-     * same as FAST elsewhere), PORTABLE */
-    const ta_kernel_impl impls[3] = {TA_KERNEL_IMPL_FAST, TA_KERNEL_IMPL_FAST, TA_KERNEL_IMPL_PORTABLE};
-    for (int k = 0; k < 3; k++) {
+    /* FAST (x86-64: AVX2 when the CPU has it), FAST capped at SSE4.1 and at
+     * SSE2 (the same as FAST elsewhere), PORTABLE */
+    const ta_kernel_impl impls[4] = {TA_KERNEL_IMPL_FAST, TA_KERNEL_IMPL_FAST, TA_KERNEL_IMPL_FAST,
+                                     TA_KERNEL_IMPL_PORTABLE};
+    for (int k = 0; k < 4; k++) {
 #ifndef TA__X86_DISPATCH
         if (k > 0) break; /* one build of the fast kernels: PORTABLE is FAST */
 #endif
         g_impl = impls[k];
         CHECK(ta_kernel_use_impl(g_impl) == TA_OK);
 #ifdef TA__X86_DISPATCH
-        ta__x86_cap(k == 1 ? 1 : 2);
-        printf("kernels: %s, x86 level %d\n", k == 2 ? "portable" : "fast", ta__x86_level());
+        static const int caps[4] = {TA__X86_AVX2, TA__X86_SSE41, TA__X86_SSE2, TA__X86_AVX2};
+        ta__x86_cap(caps[k]);
+        printf("kernels: %s, x86 level %d\n", k == 3 ? "portable" : "fast", ta__x86_level());
+        /* each forced build is the one that runs (a CPU without SSE4.1 runs SSE2 under the cap) */
+        if (k == 2) CHECK(ta__x86_level() == TA__X86_SSE2);
+        if (k == 3) CHECK(ta__x86_level() == TA__X86_PORTABLE);
 #endif
         test_conv(3000, false);
         test_conv(1500, true);

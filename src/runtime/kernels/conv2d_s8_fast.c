@@ -22,9 +22,10 @@
  *  3. Windows clipped by padding skip the outside taps like TFLM does; their
  *     weight sum is taken over the taps that remain.
  *  4. + input_offset * weight sum + bias, requantised inline (requant.h).
- * On x86-64 the SSE4.1 and AVX2 builds first do the whole windows of each
- * group's channels 8 at a time (one input run against 8 weight rows, the 8
- * sums requantised together, simd_x86.h); steps 1-4 then do the rest.
+ * On x86-64 the SSE2, SSE4.1 and AVX2 builds first do the whole windows of
+ * each group's channels 8 at a time (one input run against 8 weight rows, the
+ * 8 sums requantised together, simd_x86.h, kernels_sse2.c); steps 1-4 then
+ * do the rest.
  */
 #include "runtime/kernels/conv_common.h"
 #include "runtime/kernels/dot_s8.h"
@@ -97,7 +98,11 @@ static __attribute__((noinline)) void conv_gen(const ta_conv_params *p, const in
          * done already (x86 SSE4.1 and AVX2: 8 channels per pixel) */
         int32_t covered = g * per_group;
 #ifdef TA__X86_DISPATCH
-        if (isa && merged && fx_hi > fx_lo) {
+        if (isa == TA__ISA_SSE2 && merged && fx_hi > fx_lo) {
+            /* SSE2: its own loops (kernels_sse2.c), 0 when the layer does not fit them */
+            covered = g * per_group +
+                      ta__conv_oc8_sse2(p, input, filter, bias, output, g * per_group, per_group, fx_lo, fx_hi);
+        } else if (isa && merged && fx_hi > fx_lo) {
             covered = g * per_group + per_group / 8 * 8;
             for (int32_t oc8 = g * per_group; oc8 < covered; oc8 += 8) {
                 ta__rq rq[8];
@@ -231,8 +236,8 @@ static __attribute__((noinline)) void conv_gen(const ta_conv_params *p, const in
 }
 
 #ifdef TA__X86_DISPATCH
-/* x86-64: the portable, SSE4.1 and AVX2 builds of the body, chosen at run
- * time (simd_x86.h). */
+/* x86-64: the portable, SSE2, SSE4.1 and AVX2 builds of the body, chosen at
+ * run time (simd_x86.h). */
 TA__X86_KERNEL(ta__conv2d_s8_gen_x86, ta_conv_params, conv_body)
 ta_status ta__kv_conv_s8_gen(ta_kernel_args *a) {
     ta__conv2d_s8_gen_x86(a->p, a->input, a->weights, a->bias, a->output);

@@ -616,12 +616,15 @@ static __attribute__((noinline)) void dw_gen(const ta_dwconv_params *p, const in
                         const int8_t *x = input + ta__nhwc_p(&in, b, ty.i0, ox * p->stride_w - p->pad_w) + x0;
                         int8_t *op = output + ta__nhwc_p(&out, b, oy, ox) + c0;
 #ifdef TA__X86_DISPATCH
-                        if (isa && dm == 1) {
-                            /* 16 channels: taps (and with AVX2 requantisation) in vectors */
+                        /* 16 channels: taps (and with AVX2 and SSE2 requantisation) in vectors; the SSE2 row
+                         * (kernels_sse2.c) declines layers it does not fit */
+                        if (isa && dm == 1 &&
+                            (isa != TA__ISA_SSE2 || ta__dw16_row_sse2(x, x_step, fx_hi - ox, sx, sy, filter + c0, C,
+                                                                      f.h, f.w, rq, fold, ro, op))) {
                             if (isa == 2)
                                 ta__dw16_row_avx2(x, x_step, fx_hi - ox, sx, sy, filter + c0, C, f.h, f.w, rq, fold,
                                                   ro, op);
-                            else
+                            else if (isa == 1)
                                 ta__dw16_row_sse(x, x_step, fx_hi - ox, sx, sy, filter + c0, C, f.h, f.w, rq, fold,
                                                  ro, op);
                             ox = fx_hi - 1; /* the for loop's increment */
@@ -695,8 +698,8 @@ static __attribute__((noinline)) void dw_gen(const ta_dwconv_params *p, const in
 }
 
 #ifdef TA__X86_DISPATCH
-/* x86-64: the portable, SSE4.1 and AVX2 builds of the body, chosen at run
- * time (simd_x86.h). */
+/* x86-64: the portable, SSE2, SSE4.1 and AVX2 builds of the body, chosen at
+ * run time (simd_x86.h). */
 TA__X86_KERNEL(ta__depthwise_conv2d_s8_gen_x86, ta_dwconv_params, dw_body)
 ta_status ta__kv_dw_s8_gen(ta_kernel_args *a) {
     ta__depthwise_conv2d_s8_gen_x86(a->p, a->input, a->weights, a->bias, a->output);

@@ -57,8 +57,8 @@ void ta__fully_connected_s8_fast(const ta_fc_params *p, const int8_t *input, con
 }
 
 #ifdef TA__X86_DISPATCH
-/* x86-64: the portable, SSE4.1 and AVX2 builds of the body, chosen at run
- * time (simd_x86.h). */
+/* x86-64: the portable, SSE2, SSE4.1 and AVX2 builds of the body, chosen at
+ * run time (simd_x86.h). */
 TA__X86_KERNEL(ta__fully_connected_s8_fast, ta_fc_params, fc_body)
 #else
 #undef isa

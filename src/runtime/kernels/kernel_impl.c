@@ -42,18 +42,20 @@ const char *ta_kernel_variant_name(unsigned v) {
 }
 
 #ifdef TA__X86_DISPATCH
-static int g_cap = 2;
+static int g_cap = TA__X86_AVX2;
 
-void ta__x86_cap(int level) { g_cap = level < 0 ? 0 : level > 2 ? 2 : level; }
+void ta__x86_cap(int level) {
+    g_cap = level < TA__X86_PORTABLE ? TA__X86_PORTABLE : level > TA__X86_AVX2 ? TA__X86_AVX2 : level;
+}
 
 int ta__x86_level(void) {
     /* __builtin_cpu_supports reads what the CPU reported at start-up: cheap
      * enough to ask once per kernel call.  __builtin_cpu_init (a no-op once
      * done) makes it right even when called from a static constructor. */
-    if (g_impl != TA_KERNEL_IMPL_FAST) return 0;
+    if (g_impl != TA_KERNEL_IMPL_FAST || g_cap == TA__X86_PORTABLE) return TA__X86_PORTABLE;
     __builtin_cpu_init();
-    if (g_cap >= 2 && __builtin_cpu_supports("avx2")) return 2;
-    if (g_cap >= 1 && __builtin_cpu_supports("sse4.1")) return 1;
-    return 0;
+    if (g_cap >= TA__X86_AVX2 && __builtin_cpu_supports("avx2")) return TA__X86_AVX2;
+    if (g_cap >= TA__X86_SSE41 && __builtin_cpu_supports("sse4.1")) return TA__X86_SSE41;
+    return TA__X86_SSE2; /* the x86-64 baseline: every x86-64 CPU has it */
 }
 #endif

@@ -17,19 +17,30 @@
 /* The implementation ta_kernel_use_impl selected (default TA_KERNEL_IMPL_FAST). */
 ta_kernel_impl ta__kernel_impl(void);
 
-/* x86-64 with GCC or Clang: each fast kernel is compiled three times -- the
- * portable C (the x86-64 baseline, SSE2, as the compiler vectorises it), an
- * SSE4.1 build and an AVX2 build (intrinsics in simd_x86.h) -- and picks one
- * at run time: with TA_KERNEL_IMPL_FAST the widest the CPU has
- * (__builtin_cpu_supports), with TA_KERNEL_IMPL_PORTABLE the C. */
+/* x86-64 with GCC or Clang: each fast kernel is compiled four times -- the
+ * portable C (kept for -m32 and other CPUs, and run here on request), an SSE2
+ * build (intrinsics in simd_sse2.h and kernels_sse2.c: the x86-64 baseline,
+ * every x86-64 CPU runs it), an SSE4.1 build and an AVX2 build (intrinsics
+ * in simd_x86.h) -- and picks one at run time: with TA_KERNEL_IMPL_FAST the
+ * widest the CPU has (__builtin_cpu_supports) within the cap below, with
+ * TA_KERNEL_IMPL_PORTABLE the C. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define TA__X86_DISPATCH 1
 #define TA__TARGET_AVX2 __attribute__((target("avx2")))
 #define TA__TARGET_SSE41 __attribute__((target("sse4.1")))
-/* The build to run: 2 AVX2, 1 SSE4.1, 0 portable C. */
+/* The builds, as ta__x86_level returns them and ta__x86_cap takes them
+ * (1 and 2 kept their meaning when SSE2 came in below them). */
+#define TA__X86_PORTABLE (-1)
+#define TA__X86_SSE2 0
+#define TA__X86_SSE41 1
+#define TA__X86_AVX2 2
+/* The build to run: TA__X86_AVX2, _SSE41, _SSE2 (FAST), or _PORTABLE
+ * (PORTABLE, or FAST capped at it). */
 int ta__x86_level(void);
-/* Caps the level FAST may pick (tests and benchmarks: 1 runs the SSE4.1
- * build on an AVX2 machine); 2 (the default) lets the CPU decide. */
+/* Caps the level FAST may pick (tests and benchmarks force each build:
+ * TA__X86_SSE41 runs the SSE4.1 build on an AVX2 machine, TA__X86_SSE2 the
+ * SSE2 one, TA__X86_PORTABLE the portable C); TA__X86_AVX2 (the default)
+ * lets the CPU decide.  Values outside [-1, 2] are clamped. */
 void ta__x86_cap(int level);
 #endif
 #define TA__ALWAYS_INLINE inline __attribute__((always_inline))

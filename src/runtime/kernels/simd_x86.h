@@ -15,6 +15,7 @@
 
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
+#include "runtime/kernels/simd_sse2.h"
 
 /* The sums of the four vectors' lanes, in order, added to acc[0..3]. */
 static inline TA__TARGET_AVX2 void ta__hsum4_avx2(__m256i a, __m256i b, __m256i c, __m256i d, int32_t acc[4]) {
@@ -342,12 +343,17 @@ static inline TA__TARGET_SSE41 void ta__dw16_row_sse(const int8_t *x, ptrdiff_t 
 
 /* Defines NAME(p, input, weights, bias, output), the x86-64 entry point of
  * a fast kernel whose body is BODY(p, input, weights, bias, output, isa):
- * three builds of the body (isa 0 portable C, 1 SSE4.1, 2 AVX2), and the
- * one ta__x86_level() picks runs. */
+ * four builds of the body (isa 0 portable C, 3 SSE2, 1 SSE4.1, 2 AVX2), and
+ * the one ta__x86_level() picks runs. */
+#define TA__ISA_SSE2 3
 #define TA__X86_KERNEL(NAME, PARAMS, BODY)                                                               \
     static void BODY##_base(const PARAMS *p, const int8_t *input, const int8_t *weights,                 \
                             const int32_t *bias, int8_t *output) {                                       \
         BODY(p, input, weights, bias, output, 0);                                                        \
+    }                                                                                                    \
+    static void BODY##_sse2(const PARAMS *p, const int8_t *input, const int8_t *weights,                 \
+                            const int32_t *bias, int8_t *output) {                                       \
+        BODY(p, input, weights, bias, output, TA__ISA_SSE2);                                             \
     }                                                                                                    \
     static TA__TARGET_SSE41 void BODY##_sse(const PARAMS *p, const int8_t *input, const int8_t *weights, \
                                             const int32_t *bias, int8_t *output) {                       \
@@ -360,20 +366,26 @@ static inline TA__TARGET_SSE41 void ta__dw16_row_sse(const int8_t *x, ptrdiff_t 
     void NAME(const PARAMS *p, const int8_t *input, const int8_t *weights, const int32_t *bias,           \
               int8_t *output) {                                                                          \
         const int level = ta__x86_level();                                                               \
-        if (level == 2)                                                                                  \
+        if (level == TA__X86_AVX2)                                                                       \
             BODY##_avx2(p, input, weights, bias, output);                                                \
-        else if (level == 1)                                                                             \
+        else if (level == TA__X86_SSE41)                                                                 \
             BODY##_sse(p, input, weights, bias, output);                                                 \
+        else if (level == TA__X86_SSE2)                                                                  \
+            BODY##_sse2(p, input, weights, bias, output);                                                \
         else                                                                                             \
             BODY##_base(p, input, weights, bias, output);                                                \
     }
 
 /* The 2x2 and 1x2 dot products of a kernel body built by TA__X86_KERNEL:
  * `isa` is a constant in each build, so one branch remains. */
-#define TA__DOT_2X2(...) \
-    (isa == 2 ? ta__dot_2x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_2x2_sse(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
-#define TA__DOT_1X2(...) \
-    (isa == 2 ? ta__dot_1x2_avx2(__VA_ARGS__) : isa == 1 ? ta__dot_1x2_sse(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
+#define TA__DOT_2X2(...)                                                                          \
+    (isa == 2 ? ta__dot_2x2_avx2(__VA_ARGS__)                                                     \
+     : isa == 1 ? ta__dot_2x2_sse(__VA_ARGS__)                                                    \
+     : isa == TA__ISA_SSE2 ? ta__dot_2x2_sse2(__VA_ARGS__) : ta__dot_2x2(__VA_ARGS__))
+#define TA__DOT_1X2(...)                                                                          \
+    (isa == 2 ? ta__dot_1x2_avx2(__VA_ARGS__)                                                     \
+     : isa == 1 ? ta__dot_1x2_sse(__VA_ARGS__)                                                    \
+     : isa == TA__ISA_SSE2 ? ta__dot_1x2_sse2(__VA_ARGS__) : ta__dot_1x2(__VA_ARGS__))
 
 #endif
 
