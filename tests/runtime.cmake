@@ -32,3 +32,13 @@ if(TARGET test_runtime)
     ENVIRONMENT "TINYARENA_DATA=${TA_DATA}"
     TIMEOUT 900)
 endif()
+# The fast kernels' SSE2 build (the x86-64 baseline; the default run above
+# takes the widest build the CPU has): every model and case, byte-identical
+# to TFLM.  The plan does not change what a kernel computes, so one strategy
+# (greedy) with the table, blob, budget and poison modes (TA_RUNTIME_QUICK).
+if(TARGET test_runtime)
+  add_test(NAME test_runtime_sse2 COMMAND test_runtime --x86 sse2)
+  set_tests_properties(test_runtime_sse2 PROPERTIES
+    ENVIRONMENT "TINYARENA_DATA=${TA_DATA};TA_RUNTIME_QUICK=1"
+    TIMEOUT 900)
+endif()

@@ -167,10 +167,11 @@ int main(int argc, char **argv) {
      * reference loops */
     static const struct {
         ta_kernel_impl impl;
-        int x86_cap; /* x86-64: the widest build FAST may run (2 AVX2, 1 SSE4.1) */
+        int x86_cap; /* x86-64: the widest build FAST may run (2 AVX2, 1 SSE4.1, 0 SSE2) */
         const char *name;
     } k_impls[] = {{TA_KERNEL_IMPL_FAST, 2, "fast"},
                    {TA_KERNEL_IMPL_FAST, 1, "fast, at most SSE4.1"},
+                   {TA_KERNEL_IMPL_FAST, 0, "fast, SSE2"},
                    {TA_KERNEL_IMPL_PORTABLE, 2, "portable"},
                    {TA_KERNEL_IMPL_REFERENCE, 2, "reference"}};
     for (size_t k = 0; k < sizeof k_impls / sizeof k_impls[0]; k++) {

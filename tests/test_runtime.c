@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runtime/kernels/kernels_fast.h"
 #include "runtime/ops.h"
 #include "runtime_harness.h"
 #include "testutil.h"
@@ -824,13 +825,30 @@ int main(int argc, char **argv) {
         if (ta_align_rule_parse(argv[2], 0, &g_rule, &d)) return fprintf(stderr, "%s\n", d.msg), 2;
         other_rule = true;
     }
-    const char *name = g_patch ? "test_runtime --patch" : g_rewrites ? "test_runtime --rewrite" : other_rule ? "test_runtime --align-rule" : "test_runtime";
+    /* --x86 sse2|sse4.1|portable: the same runs on that build of the fast
+     * kernels (x86-64; FAST picks the widest the CPU has otherwise) */
+    bool other_x86 = false;
+    if (argc == 3 && !strcmp(argv[1], "--x86")) {
+#ifdef TA__X86_DISPATCH
+        const int level = !strcmp(argv[2], "sse2")     ? TA__X86_SSE2
+                          : !strcmp(argv[2], "sse4.1") ? TA__X86_SSE41
+                          : !strcmp(argv[2], "portable") ? TA__X86_PORTABLE
+                                                         : TA__X86_AVX2 + 1;
+        if (level > TA__X86_AVX2) return fprintf(stderr, "--x86: sse2, sse4.1 or portable\n"), 2;
+        ta__x86_cap(level);
+        printf("x86 build: %s (level %d)\n", argv[2], ta__x86_level());
+#else
+        printf("--x86 %s: not an x86-64 build, the one build of the fast kernels runs\n", argv[2]);
+#endif
+        other_x86 = true;
+    }
+    const char *name = g_patch ? "test_runtime --patch" : g_rewrites ? "test_runtime --rewrite" : other_rule ? "test_runtime --align-rule" : other_x86 ? "test_runtime --x86" : "test_runtime";
     test_record_layout();
     g_data = ta_test_data_dir("runtime end-to-end");
     if (!g_data) return ta_test_finish(name);
     g_quick = getenv("TA_RUNTIME_QUICK") != NULL;
     for (size_t i = 0; i < sizeof k_models / sizeof k_models[0]; i++) test_model(k_models[i].model, k_models[i].cases);
-    if (g_rewrites || other_rule) return ta_test_finish(name); /* the rest is about TFLM's graph, default rule */
+    if (g_rewrites || other_rule || other_x86) return ta_test_finish(name); /* the rest is about TFLM's graph, default rule */
     test_consts_refused();
     test_poison_catches_overlap();
     test_scratch_requests();
