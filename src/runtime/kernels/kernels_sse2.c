@@ -26,10 +26,14 @@
 /* One output row of the convolution, n pixels of whole windows, 8 channels:
  * wb holds the channels' weights as int16, per filter row and 8-byte chunk
  * the 8 channels' vectors in order; the last row_w % 8 bytes of each filter
- * row come from the int8 rows w + k * depth. */
-static void conv_row8(const int8_t *x, ptrdiff_t px_step, int32_t n, ptrdiff_t dil_y, int32_t fh, int32_t row_w,
-                      const __m128i *wb, const int8_t *w, ptrdiff_t depth, const ta__rq4 *r0, const ta__rq4 *r1,
-                      __m128i f0, __m128i f1, const ta__rq_out16 *o, int8_t *op, ptrdiff_t out_c) {
+ * row (tail: there are some; a constant in each build, so the 1x1 layers
+ * carry no scalar sums) come from the int8 rows w + k * depth. */
+static inline __attribute__((always_inline)) void conv_row8(const int8_t *x, ptrdiff_t px_step, int32_t n,
+                                                           ptrdiff_t dil_y, int32_t fh, int32_t row_w,
+                                                           const __m128i *wb, const int8_t *w, ptrdiff_t depth,
+                                                           const ta__rq4 *r0, const ta__rq4 *r1, __m128i f0,
+                                                           __m128i f1, const ta__rq_out16 *o, int8_t *op,
+                                                           ptrdiff_t out_c, bool tail) {
     const int32_t whole = row_w & ~7; /* bytes of a filter row in whole chunks */
     for (int32_t p = 0; p < n; p++, x += px_step, op += out_c) {
         __m128i s0 = _mm_setzero_si128(), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
@@ -62,17 +66,19 @@ static void conv_row8(const int8_t *x, ptrdiff_t px_step, int32_t n, ptrdiff_t d
                 s7 = _mm_add_epi32(s7, _mm_madd_epi16(lo, wp[7]));
                 wp += 8;
             }
-            for (i = whole; i < row_w; i++) {
+            for (i = whole; tail && i < row_w; i++) {
                 const int32_t xv = xr[i];
                 const int8_t *wr = w + fy * row_w + i;
                 for (int k = 0; k < 8; k++) t[k] += xv * wr[k * depth];
             }
         }
         /* sum(filter * input) + fold, wrapping like TFLM's int32 */
-        const __m128i a = _mm_add_epi32(_mm_add_epi32(ta__hsum4_sse2(s0, s1, s2, s3), f0),
-                                        _mm_loadu_si128((const __m128i *)(const void *)t));
-        const __m128i b = _mm_add_epi32(_mm_add_epi32(ta__hsum4_sse2(s4, s5, s6, s7), f1),
-                                        _mm_loadu_si128((const __m128i *)(const void *)(t + 4)));
+        __m128i a = _mm_add_epi32(ta__hsum4_sse2(s0, s1, s2, s3), f0);
+        __m128i b = _mm_add_epi32(ta__hsum4_sse2(s4, s5, s6, s7), f1);
+        if (tail) {
+            a = _mm_add_epi32(a, _mm_loadu_si128((const __m128i *)(const void *)t));
+            b = _mm_add_epi32(b, _mm_loadu_si128((const __m128i *)(const void *)(t + 4)));
+        }
         const __m128i v = ta__rq_clamp8_sse2(o, ta__rq4_mul(r0, a), ta__rq4_mul(r1, b));
         _mm_storel_epi64((__m128i *)(void *)op, _mm_packs_epi16(v, v));
     }
@@ -110,8 +116,13 @@ int32_t ta__conv_oc8_sse2(const ta_conv_params *p, const int8_t *input, const in
                 if (ty.lo != 0 || ty.hi != f.h) continue; /* the generic loops do clipped rows */
                 const int8_t *x = input + b * in_img + (ptrdiff_t)ty.i0 * in_row +
                                   (ptrdiff_t)(fx_lo * p->stride_w - p->pad_w) * in.c;
-                conv_row8(x, px_step, fx_hi - fx_lo, dil_y, f.h, row_w, wb, w, depth, &r0, &r1, f0, f1, &o,
-                          output + ta__nhwc_p(&out, b, oy, fx_lo) + oc8, out.c);
+                int8_t *op = output + ta__nhwc_p(&out, b, oy, fx_lo) + oc8;
+                if (row_w % 8)
+                    conv_row8(x, px_step, fx_hi - fx_lo, dil_y, f.h, row_w, wb, w, depth, &r0, &r1, f0, f1, &o, op,
+                              out.c, true);
+                else
+                    conv_row8(x, px_step, fx_hi - fx_lo, dil_y, f.h, row_w, wb, w, depth, &r0, &r1, f0, f1, &o, op,
+                              out.c, false);
             }
     }
     return n;

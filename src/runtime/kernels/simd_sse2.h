@@ -130,19 +130,21 @@ typedef struct ta__rq4 {
     __m128i c, c_odd;              /* 2^(31 - right) */
     __m128i mask, half;            /* gemmlowp's remainder mask and threshold */
     __m128i cnt;                   /* the right shift, when every lane has the same */
-    bool left, uniform;            /* some lane shifts left; the lanes share one right shift */
+    bool left, uniform, neg;       /* some lane shifts left; the lanes share one right shift;
+                                      some multiplier is negative (never derived, still exact) */
 } ta__rq4;
 
 static inline ta__rq4 ta__rq4_make(const ta__rq *r) {
     int32_t m[4], p2[4], c[4], k[4], h[4];
     ta__rq4 v;
-    v.left = false;
+    v.left = v.neg = false;
     v.uniform = true;
     for (int j = 0; j < 4; j++) {
         m[j] = r[j].mult, k[j] = (int32_t)r[j].mask, h[j] = r[j].half;
         p2[j] = (int32_t)(UINT32_C(1) << r[j].left); /* left <= 30 (ta__rq_ok) */
         c[j] = (int32_t)(UINT32_C(1) << (31 - r[j].right)); /* right <= 31 */
         v.left |= r[j].left != 0;
+        v.neg |= r[j].mult < 0;
         v.uniform &= r[j].right == r[0].right;
     }
     v.mult = _mm_loadu_si128((const __m128i *)(const void *)m);
@@ -174,7 +176,8 @@ static inline __m128i ta__rq4_mul(const ta__rq4 *r, __m128i x) {
     const __m128i po = _mm_add_epi64(_mm_mul_epu32(_mm_srli_epi64(s, 32), r->mult_odd), round);
     const __m128i hu = _mm_or_si128(_mm_and_si128(_mm_srli_epi64(pe, 31), even),
                                     _mm_andnot_si128(even, _mm_slli_epi64(po, 1)));
-    const __m128i k = _mm_add_epi32(_mm_and_si128(_mm_srai_epi32(s, 31), r->mult), _mm_and_si128(r->msign, s));
+    __m128i k = _mm_and_si128(_mm_srai_epi32(s, 31), r->mult);
+    if (r->neg) k = _mm_add_epi32(k, _mm_and_si128(r->msign, s));
     const __m128i hm = _mm_sub_epi32(hu, _mm_add_epi32(k, k));
     /* gemmlowp's RoundingDivideByPOT: floor(hm / 2^right) + (rem > thr) */
     const __m128i rem = _mm_and_si128(hm, r->mask);
