@@ -181,8 +181,10 @@ static bool build(one_op *b, int kind, bool f32, unsigned char **wdata, unsigned
 }
 
 static void test_random(void) {
-    static const ta_kernel_impl impls[4] = {TA_KERNEL_IMPL_REFERENCE, TA_KERNEL_IMPL_FAST, TA_KERNEL_IMPL_FAST,
-                                            TA_KERNEL_IMPL_PORTABLE};
+    /* reference, fast (x86-64: the widest build), fast capped at SSE4.1,
+     * portable, fast capped at SSE2 */
+    static const ta_kernel_impl impls[5] = {TA_KERNEL_IMPL_REFERENCE, TA_KERNEL_IMPL_FAST, TA_KERNEL_IMPL_FAST,
+                                            TA_KERNEL_IMPL_PORTABLE, TA_KERNEL_IMPL_FAST};
     int cases = 0, overlapped = 0, caught = 0, none = 0, mismatches = 0;
     for (int iter = 0; iter < 1200; iter++) {
         const int kind = iter % 3;
@@ -213,10 +215,10 @@ static void test_random(void) {
                     xd[i] = (unsigned char)rnd(256);
                 }
             }
-            for (int k = 0; k < 4; k++) {
+            for (int k = 0; k < 5; k++) {
                 CHECK(ta_kernel_use_impl(impls[k]) == TA_OK);
 #ifdef TA__X86_DISPATCH
-                ta__x86_cap(k == 2 ? 1 : 2);
+                ta__x86_cap(k == 2 ? TA__X86_SSE41 : k == 4 ? TA__X86_SSE2 : TA__X86_AVX2);
 #else
                 if (k >= 2) break;
 #endif
