@@ -95,7 +95,7 @@ static __attribute__((noinline)) void conv_gen(const ta_conv_params *p, const in
     for (int32_t g = 0; g < groups; g++) {
         const int32_t oc_end = (g + 1) * per_group;
         /* output channels [g * per_group, covered) have their whole windows
-         * done already (x86 SSE4.1 and AVX2: 8 channels per pixel) */
+         * done already (x86 SSE2, SSE4.1 and AVX2: 8 channels per pixel) */
         int32_t covered = g * per_group;
 #ifdef TA__X86_DISPATCH
         if (isa == TA__ISA_SSE2 && merged && fx_hi > fx_lo) {
