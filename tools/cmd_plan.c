@@ -16,6 +16,7 @@
 #include "plan_report.h"
 #include "tflm_offline.h"
 #include "timeline.h"
+#include "viz_patch.h"
 #include "tinyarena/budget.h"
 #include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
@@ -521,6 +522,11 @@ static int plan_model(const plan_args *a) {
     const size_t saved = base.arena_bytes > arena_rw ? base.arena_bytes - arena_rw : 0;
     const double saved_pct = base.arena_bytes ? 100.0 * (double)saved / (double)base.arena_bytes : 0.0;
     viz_plan vp = viz_plan_of_model(&mp, o, no, ichosen, base_name(a->model), ta_tflite_description(&lm.m));
+    /* the maps draw the plan firmware runs: with patch stages, the runtime's */
+    viz_patch vz;
+    if ((a->svg_out || a->html_out) && !o[ichosen].st && runnable && !a->no_scratch && a->patch &&
+        viz_patch_make(&vz, &lm, &mp, chosen, applied, rule, (uint32_t)a->patch, vp.name, vp.about))
+        vp.firmware = &vz.vp;
     if (rc) {
         /* the comparison failed: said above */
     } else if (o[ichosen].st) {
@@ -702,6 +708,7 @@ static int plan_model(const plan_args *a) {
         fw_free(&fw);
         fw_patch_free(&pe);
     }
+    if (vp.firmware) viz_patch_free(&vz);
     for (size_t i = 0; i < no; i++) {
         /* the exit code follows the chosen plan; other rows only report */
         free(o[i].offsets);

@@ -170,6 +170,19 @@ static void maps(FILE *f, const viz_plan *vp, const viz_time *vt) {
           "<button type=\"button\" data-cols=\"2\">2</button><button type=\"button\" data-cols=\"3\">3</button></div>\n"
           "<div class=\"maps\">\n",
           f);
+    /* With patch stages, the plan firmware runs (the runtime's, viz_patch.h)
+     * first: the strategies' maps below are layer by layer. */
+    if (vp->firmware) {
+        const viz_plan *fp = vp->firmware;
+        viz_time fvt;
+        viz_time_build(fp, &fvt);
+        fprintf(f, "<figure class=\"chosen firmware\" data-strategy=\"%s\"><figcaption><b>firmware plan</b>: %s with "
+                   "patch stages, planned %s B (what <code>--header</code> gives firmware)</figcaption>\n",
+                fp->o[0].s->name, fp->o[0].s->name, fmt_bytes(fp->o[0].res.arena_bytes, b1));
+        emit_svg(f, fp, &fvt, 0, false);
+        fputs("</figure>\n", f);
+        viz_time_free(&fvt);
+    }
     /* The chosen plan first, then the others in table order. */
     for (size_t pass = 0; pass < vp->count; pass++) {
         size_t k = pass == 0 ? vp->chosen : pass <= vp->chosen ? pass - 1 : pass;
