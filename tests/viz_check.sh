@@ -114,6 +114,33 @@ if [ -d "$data/models" ]; then
   "$cli" plan "$data/models/tflm/person_detect_vela.tflite" --rewrite none --svg "$tmp/vela.svg" >/dev/null || bad "vela --svg"
   [ $have_xml = 1 ] && wellformed "$tmp/vela.svg"
 
+  # --- The firmware plan with patch stages (default options: every rewrite,
+  # --patch-overhead 10): the map --svg and the report draw is the header's
+  # plan, its figures plan --json's and the header's.  A planted
+  # disagreement (the arena one word larger, a band larger than its buffer)
+  # must fail the check.
+  f="$data/models/tflm/person_detect.tflite"
+  if "$cli" plan "$f" --json --svg "$tmp/pd_patch.svg" --html "$tmp/pd_patch.html" > "$tmp/pd_patch.json" &&
+     "$cli" plan "$f" --header "$tmp/pd_patch.h" > /dev/null; then
+    [ $have_xml = 1 ] && wellformed "$tmp/pd_patch.svg" && wellformed "$tmp/pd_patch.html"
+    if [ $have_py = 1 ]; then
+      py patch "$tmp/pd_patch.svg" "$tmp/pd_patch.json" "$tmp/pd_patch.h"
+      py patch "$tmp/pd_patch.html" "$tmp/pd_patch.json" "$tmp/pd_patch.h"
+      a=$(grep -o ' data-arena="[0-9]*"' "$tmp/pd_patch.svg" | head -1 | grep -o '[0-9]*')
+      sed "s/ data-arena=\"$a\"/ data-arena=\"$((a + 4))\"/" "$tmp/pd_patch.svg" > "$tmp/planted1.svg"
+      sed '0,/class="band" \(data-i="[0-9]*" data-band="[0-9]*"\) data-bytes="\([0-9]*\)"/s//class="band" \1 data-bytes="\29"/' \
+        "$tmp/pd_patch.svg" > "$tmp/planted2.svg"
+      for planted in planted1 planted2; do
+        if cmp -s "$tmp/$planted.svg" "$tmp/pd_patch.svg"; then bad "$planted: nothing planted"
+        elif python3 "$check" patch "$tmp/$planted.svg" "$tmp/pd_patch.json" "$tmp/pd_patch.h" > "$tmp/planted.out"; then
+          bad "$planted: a planted disagreement passed the patch check"
+        else ok "$planted: the patch check fails it: $(cat "$tmp/planted.out")"; fi
+      done
+    fi
+  else
+    bad "person_detect: plan --json --svg --html / --header with patch stages"
+  fi
+
   # --- One rendering in headless Chromium: the report of yolov8n_192.
   if have chromium "no rendering check"; then
     png="$out/yolov8n_192_report.png"
