@@ -111,19 +111,20 @@ static void header(FILE *f, const viz_plan *vp, const viz_time *vt, const plan_o
     char b1[32], b2[32], b3[32], label[96];
     fprintf(f, "<text x=\"12\" y=\"20\" font-size=\"15\" font-weight=\"bold\">");
     viz_xml(f, vp->name, 90);
-    if (vp->patch) /* the firmware's plan: the runtime's, with the stages */
-        fprintf(f, " \xe2\x80\x94 %s with %u patch stage%s: firmware arena %s B, planned %s B", o->s->name,
+    if (vp->patch) { /* the firmware's plan: the runtime's, with the stages; the bound is in the margin */
+        fprintf(f, " \xe2\x80\x94 %s, %u patch stage%s: firmware arena %s B, planned %s B", o->s->name,
                 vp->patch->patch.n_stages, vp->patch->patch.n_stages == 1 ? "" : "s",
                 fmt_bytes(vp->patch->firmware_arena, b2), fmt_bytes(r->arena_bytes, b1));
-    else
+    } else {
         fprintf(f, " \xe2\x80\x94 %s: arena %s B", o->s->name, fmt_bytes(r->arena_bytes, b1));
-    if (r->fixed_conflicts)
-        fprintf(f, "; %zu pair%s of fixed offsets overlap on purpose (offline plan)", r->fixed_conflicts,
-                r->fixed_conflicts == 1 ? "" : "s");
-    else if (r->arena_bytes == r->lower_bound_bytes) fputs(" = lower bound", f);
-    else if (r->lower_bound_bytes)
-        fprintf(f, ", %.3f \xc3\x97 lower bound (+%s B)", (double)r->arena_bytes / (double)r->lower_bound_bytes,
-                fmt_bytes(r->arena_bytes > r->lower_bound_bytes ? r->arena_bytes - r->lower_bound_bytes : 0, b2));
+        if (r->fixed_conflicts)
+            fprintf(f, "; %zu pair%s of fixed offsets overlap on purpose (offline plan)", r->fixed_conflicts,
+                    r->fixed_conflicts == 1 ? "" : "s");
+        else if (r->arena_bytes == r->lower_bound_bytes) fputs(" = lower bound", f);
+        else if (r->lower_bound_bytes)
+            fprintf(f, ", %.3f \xc3\x97 lower bound (+%s B)", (double)r->arena_bytes / (double)r->lower_bound_bytes,
+                    fmt_bytes(r->arena_bytes > r->lower_bound_bytes ? r->arena_bytes - r->lower_bound_bytes : 0, b2));
+    }
     fputs("</text>\n", f);
     viz_step_label(vp, vt, r->peak_step, label, sizeof label);
     fprintf(f, "<text x=\"12\" y=\"38\" font-size=\"11\" fill=\"#444\">%zu buffers over steps %d..%d; lower bound %s B "
@@ -372,11 +373,16 @@ static void stage_boxes(FILE *f, const viz_plan *vp, const geom *g) {
         int32_t s0, s1;
         stage_steps(vp, &z->patch.stages[k], &s0, &s1);
         if (s0 < 0 || s1 < s0) continue;
+        const double w = (double)(s1 - s0 + 1) * g->px;
+        char label[48];
+        /* the full label where the box has room for it, else the stage's
+         * number; alternate rows keep neighbours' labels apart */
+        int len = snprintf(label, sizeof label, "stage %u: %dx1", k + 1, z->patch.stages[k].bands);
+        if ((double)len * CHAR_W + 4 > w) snprintf(label, sizeof label, "%u", k + 1);
         fprintf(f, "<rect class=\"stage\" data-stage=\"%u\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"#7b3fa0\" "
                    "fill-opacity=\".08\" stroke=\"#7b3fa0\" stroke-width=\"1.2\" stroke-dasharray=\"3 2\"/>"
-                   "<text x=\"%.2f\" y=\"%d\" font-size=\"9.5\" fill=\"#7b3fa0\">stage %u: %dx1</text>\n",
-                k, gx(g, s0), MT, (double)(s1 - s0 + 1) * g->px, PH, gx(g, s0) + 2, MT + 10, k + 1,
-                z->patch.stages[k].bands);
+                   "<text x=\"%.2f\" y=\"%d\" font-size=\"9.5\" fill=\"#7b3fa0\">%s</text>\n",
+                k, gx(g, s0), MT, w, PH, gx(g, s0) + 2, MT + 10 + (int)(k % 2) * 10, label);
     }
     fputs("</g>\n", f);
 }
