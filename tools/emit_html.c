@@ -77,7 +77,11 @@ static const char page_js[] =
     "    var e = ev.target.closest ? ev.target.closest('[data-i]') : null;\n"
     "    var i = e ? e.getAttribute('data-i') : null;\n"
     "    lit.forEach(function (x) { x.classList.remove('hl'); });\n"
-    "    lit = i === null ? [] : Array.prototype.slice.call(document.querySelectorAll('[data-i=\"' + i + '\"]'));\n"
+    /* the firmware map (patch stages) numbers its own buffers: an index
+     * lights up inside it, or everywhere but it */
+    "    var fw = e && e.closest('figure.firmware');\n"
+    "    lit = i === null ? [] : Array.prototype.slice.call(document.querySelectorAll('[data-i=\"' + i + '\"]'))\n"
+    "      .filter(function (x) { return x.closest('figure.firmware') === fw; });\n"
     "    lit.forEach(function (x) { x.classList.add('hl'); });\n"
     "  });\n"
     "  document.querySelectorAll('button[data-cols]').forEach(function (b) {\n"

@@ -365,8 +365,9 @@ static void stage_steps(const viz_plan *vp, const ta_patch_stage *st, int32_t *s
     *s1 = lt->op_step[base + (uint32_t)st->last_op];
 }
 
-/* Each stage as a dashed box over its ops' steps, named at its top. */
-static void stage_boxes(FILE *f, const viz_plan *vp, const geom *g) {
+/* Each stage as a dashed box over its ops' steps (under the buffers), or
+ * (labels) its name at the box's top (over them). */
+static void stage_boxes(FILE *f, const viz_plan *vp, const geom *g, bool labels) {
     const viz_patch *z = vp->patch;
     fputs("<g class=\"stages\" pointer-events=\"none\">\n", f);
     for (uint32_t k = 0; k < z->patch.n_stages; k++) {
@@ -379,10 +380,14 @@ static void stage_boxes(FILE *f, const viz_plan *vp, const geom *g) {
          * number; alternate rows keep neighbours' labels apart */
         int len = snprintf(label, sizeof label, "stage %u: %dx1", k + 1, z->patch.stages[k].bands);
         if ((double)len * CHAR_W + 4 > w) snprintf(label, sizeof label, "%u", k + 1);
-        fprintf(f, "<rect class=\"stage\" data-stage=\"%u\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"#7b3fa0\" "
-                   "fill-opacity=\".08\" stroke=\"#7b3fa0\" stroke-width=\"1.2\" stroke-dasharray=\"3 2\"/>"
-                   "<text x=\"%.2f\" y=\"%d\" font-size=\"9.5\" fill=\"#7b3fa0\">%s</text>\n",
-                k, gx(g, s0), MT, w, PH, gx(g, s0) + 2, MT + 10 + (int)(k % 2) * 10, label);
+        if (labels)
+            fprintf(f, "<text x=\"%.2f\" y=\"%d\" font-size=\"9.5\" font-weight=\"bold\" fill=\"#7b3fa0\" stroke=\"#fff\" "
+                       "stroke-width=\"2.5\" paint-order=\"stroke\">%s</text>\n",
+                    gx(g, s0) + 2, MT + 10 + (int)(k % 2) * 10, label);
+        else
+            fprintf(f, "<rect class=\"stage\" data-stage=\"%u\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"#7b3fa0\" "
+                       "fill-opacity=\".08\" stroke=\"#7b3fa0\" stroke-width=\"1.2\" stroke-dasharray=\"3 2\"/>\n",
+                    k, gx(g, s0), MT, w, PH);
     }
     fputs("</g>\n", f);
 }
@@ -508,7 +513,7 @@ void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool st
         fputs("</title></rect>\n", f);
     }
     fputs("</g>\n", f);
-    if (vp->patch) stage_boxes(f, vp, &g);
+    if (vp->patch) stage_boxes(f, vp, &g, false);
 
     /* 4. buffers */
     fputs("<g class=\"buffers\" stroke=\"#fff\" stroke-width=\".6\">\n", f);
@@ -558,6 +563,7 @@ void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool st
     }
     fputs("</g>\n", f);
     free(parts);
+    if (vp->patch) stage_boxes(f, vp, &g, true);
 
     /* 5. live bytes, lower bound, arena */
     fputs("<path class=\"live\" fill=\"none\" stroke=\"#111\" stroke-width=\"1.2\" stroke-opacity=\".7\" "
