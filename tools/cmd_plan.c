@@ -522,11 +522,6 @@ static int plan_model(const plan_args *a) {
     const size_t saved = base.arena_bytes > arena_rw ? base.arena_bytes - arena_rw : 0;
     const double saved_pct = base.arena_bytes ? 100.0 * (double)saved / (double)base.arena_bytes : 0.0;
     viz_plan vp = viz_plan_of_model(&mp, o, no, ichosen, base_name(a->model), ta_tflite_description(&lm.m));
-    /* the maps draw the plan firmware runs: with patch stages, the runtime's */
-    viz_patch vz;
-    if ((a->svg_out || a->html_out) && !o[ichosen].st && runnable && !a->no_scratch && a->patch &&
-        viz_patch_make(&vz, &lm, &mp, chosen, applied, rule, (uint32_t)a->patch, vp.name, vp.about))
-        vp.firmware = &vz.vp;
     if (rc) {
         /* the comparison failed: said above */
     } else if (o[ichosen].st) {
@@ -692,8 +687,9 @@ static int plan_model(const plan_args *a) {
     }
     if (!rc && a->offsets_out && !buffers_csv_write(a->offsets_out, mp.reqs, mp.n, mp.ids, o[ichosen].offsets))
         rc = CLI_FAIL;
-    if (!rc && a->svg_out) rc = emit_svg_file(a->svg_out, &vp);
-    if (!rc && a->html_out) rc = emit_html_file(a->html_out, &vp);
+    /* the maps draw the plan firmware runs: with patch stages, the runtime's */
+    if (!rc) rc = viz_patch_emit(&vp, a->svg_out, a->html_out, &lm, chosen, applied, rule,
+                                 runnable && !a->no_scratch ? (uint32_t)a->patch : 0);
     if (!rc && a->buffers_out && !buffers_csv_write(a->buffers_out, mp.reqs, mp.n, NULL, NULL)) rc = CLI_FAIL;
     if (!rc && a->header_out) {
         fw_budget fw = {0};
@@ -708,7 +704,6 @@ static int plan_model(const plan_args *a) {
         fw_free(&fw);
         fw_patch_free(&pe);
     }
-    if (vp.firmware) viz_patch_free(&vz);
     for (size_t i = 0; i < no; i++) {
         /* the exit code follows the chosen plan; other rows only report */
         free(o[i].offsets);

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "emit_html.h"
+#include "emit_svg.h"
 #include "firmware.h"
 #include "tinyarena/patch.h"
 
@@ -196,4 +198,18 @@ void viz_patch_stage_text(const viz_patch *z, uint32_t k, char *buf, size_t len)
     const ta_op *a = ta_graph_op(g, 0, (uint32_t)st->first_op), *b = ta_graph_op(g, 0, (uint32_t)st->last_op);
     snprintf(buf, len, "ops %d..%d (%s .. %s), grid %dx1", st->first_op, st->last_op, a ? ta_op_kind_str(a->kind) : "?",
              b ? ta_op_kind_str(b->kind) : "?", st->bands);
+}
+
+int viz_patch_emit(viz_plan *vp, const char *svg, const char *html, const loaded_model *lm, const ta_strategy *s,
+                   uint32_t applied, ta_align_rule rule, uint32_t pct) {
+    if (!svg && !html) return CLI_OK;
+    viz_patch z;
+    const bool patched = pct && !vp->o[vp->chosen].st &&
+                         viz_patch_make(&z, lm, vp->mp, s, applied, rule, pct, vp->name, vp->about);
+    vp->firmware = patched ? &z.vp : NULL;
+    int rc = svg ? emit_svg_file(svg, vp) : CLI_OK;
+    if (!rc && html) rc = emit_html_file(html, vp);
+    vp->firmware = NULL;
+    if (patched) viz_patch_free(&z);
+    return rc;
 }

@@ -45,6 +45,13 @@ bool viz_patch_make(viz_patch *z, const loaded_model *lm, const model_plan *mp, 
                     ta_align_rule rule, uint32_t pct, const char *name, const char *about);
 void viz_patch_free(viz_patch *z);
 
+/* `plan MODEL --svg F --html F` (either may be NULL): the maps of vp, the
+ * strategies' plans of a model, with vp->firmware set for them while the
+ * runtime plans it with stages under pct (0: none; viz_patch_make).
+ * CLI_OK, or the first failure (printed). */
+int viz_patch_emit(viz_plan *vp, const char *svg, const char *html, const loaded_model *lm, const ta_strategy *s,
+                   uint32_t applied, ta_align_rule rule, uint32_t pct);
+
 /* "ops 0..3 (CONV_2D .. DEPTHWISE_CONV_2D), grid 12x1" for stage k. */
 void viz_patch_stage_text(const viz_patch *z, uint32_t k, char *buf, size_t len);
 #endif
