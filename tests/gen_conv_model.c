@@ -86,9 +86,12 @@ int main(int argc, char **argv) {
     size_t len;
     unsigned char *b = write_model(&m, &len);
     FILE *f = fopen(argv[1], "wb");
-    int rc = f && fwrite(b, 1, len, f) == len ? 0 : 1;
-    if (f && fclose(f)) rc = 1;
-    if (rc) fprintf(stderr, "gen_conv_model: cannot write %s\n", argv[1]);
+    const size_t wrote = f ? fwrite(b, 1, len, f) : 0;
     free(b);
-    return rc;
+    /* a short write or a failed close (the data never reached the file) alike */
+    if (!f || (fclose(f) != 0) | (wrote != len)) {
+        fprintf(stderr, "gen_conv_model: cannot write %s\n", argv[1]);
+        return 1;
+    }
+    return 0;
 }
