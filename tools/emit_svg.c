@@ -360,7 +360,10 @@ static void patch_attrs(FILE *f, const viz_patch *z) {
 /* Steps of stage k's ops: [*s0, *s1]. */
 static void stage_steps(const viz_plan *vp, const ta_patch_stage *st, int32_t *s0, int32_t *s1) {
     const ta_lifetimes *lt = &vp->mp->lt;
-    const uint32_t base = vp->mp->g->subgraphs[0].op_base;
+    const ta_subgraph *sg = &vp->mp->g->subgraphs[0];
+    const uint32_t base = sg->op_base;
+    *s0 = *s1 = -1;
+    if (st->first_op < 0 || st->last_op < st->first_op || (uint32_t)st->last_op >= sg->n_ops) return;
     *s0 = lt->op_step[base + (uint32_t)st->first_op];
     *s1 = lt->op_step[base + (uint32_t)st->last_op];
 }

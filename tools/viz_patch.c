@@ -66,7 +66,8 @@ static void mark_stage(viz_patch *z, const model_plan *mp, uint32_t k) {
     const ta_graph *g = mp->g;
     ta_patch_dag_op dag[TA_PATCH_MAX_OPS];
     const int32_t n = st->last_op - st->first_op + 1;
-    if (n < 1 || n > TA_PATCH_MAX_OPS || st->bands < 1 ||
+    if (n < 1 || n > TA_PATCH_MAX_OPS || st->bands < 1 || st->first_op < 0 ||
+        (uint32_t)st->last_op >= g->subgraphs[0].n_ops ||
         /* the runtime chose the stage: only its rows are wanted here, and
          * the model plan's buffer groups are not the runtime's inside it */
         !ta_patch_stage_valid(g, NULL, st->first_op, st->last_op, 1, dag))
