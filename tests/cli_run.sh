@@ -82,6 +82,15 @@ for spec in "tflm/hello_world_int8 random none" "tflm/person_detect person all" 
   out=$("$cli" run "$m/$1.tflite" --rewrite $3 --arena "$x" --input "$c/$flat/$2/input0.raw" --outputs "$tmp" --runs 1 --json) &&
     cmp -s "$tmp/output0.bin" "$c/$flat/$2/tflm_output0.bin" && echo "$out" | grep -qF "\"arena_needs_bytes\": $x," &&
     echo "$out" | grep -qF '"init_work_bytes": 0,' && ok "$name ($3): run --arena $x bit-exact, no init work block" || bad "$name: run --arena $x: $out"
+  # with patch stages, their MACs: the graph's, as `run` and bench_run count them, not 0
+  # (the init table carries no graph to count them on)
+  if echo "$out" | grep -q '"patch": {'; then
+    pm=$(echo "$out" | grep -o '"patch": {[^[]*' | grep -o '"macs": [0-9]*' | grep -o '[0-9]*$')
+    rm_=$("$cli" run "$m/$1.tflite" --rewrite $3 --input "$c/$flat/$2/input0.raw" --runs 1 --json |
+      grep -o '"patch": {[^[]*' | grep -o '"macs": [0-9]*' | grep -o '[0-9]*$')
+    [ -n "$pm" ] && [ "$pm" != 0 ] && [ "$pm" = "$rm_" ] && ! echo "$out" | grep -q '"extra_macs_percent": 0.000,' &&
+      ok "$name ($3): run --arena --json: patch macs $pm = run's" || bad "$name: run --arena --json patch macs '$pm', run's '$rm_'"
+  fi
   out=$("$cli" run "$m/$1.tflite" --rewrite $3 --arena $((x - 32)) --runs 1 2>&1); rc=$?
   [ $rc -eq 1 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -q "arena needs $x bytes, has $((x - 32))$" &&
     ok "$name ($3): run --arena $((x - 32)): $out" || bad "$name: run --arena $((x - 32)): exit $rc: $out"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include TA_HEADER
+#include "header_io.h"
 #include "tinyarena/runtime.h"
 
 #define CAT2(a, b) a##b
@@ -20,10 +21,8 @@ static unsigned char arena[P(_ARENA_BYTES)];
 
 int main(int argc, char **argv) {
     if (argc < 3) return 2;
-    FILE *f = fopen(argv[1], "rb");
-    size_t len = f ? fread(model, 1, sizeof model, f) : 0;
-    if (f) fclose(f);
-    if (len != sizeof model) return fprintf(stderr, "model size\n"), 1;
+    if (header_io_model(argv[1], model, sizeof model)) return 1;
+    const size_t len = sizeof model;
 #ifdef TA_OPS /* the header's op list: the model runs with its own ops only */
     ta_runtime_options opt = ta_runtime_options_for_ops(TA_OPS);
 #else /* a header from before the op list */
@@ -40,21 +39,9 @@ int main(int argc, char **argv) {
     ta_diag d;
     if (ta_runtime_open(&rt, model, len, &run, &d) || ta_runtime_init(&rt, NULL, 0, arena, sizeof arena, &d))
         return fprintf(stderr, "header_run: init: %s\n", d.msg), 1;
-    for (int k = 3; k < argc; k++) {
-        const ta_io *in = ta_runtime_input(&rt, (uint32_t)(k - 3));
-        FILE *fi = in ? fopen(argv[k], "rb") : NULL;
-        if (!fi || fread(in->data, 1, in->bytes, fi) != in->bytes) return fprintf(stderr, "input %s\n", argv[k]), 1;
-        fclose(fi);
-    }
+    if (header_io_inputs(&rt, argc, argv)) return 1;
     if (ta_runtime_invoke(&rt, &d)) return fprintf(stderr, "header_run: invoke: %s\n", d.msg), 1;
-    for (uint32_t k = 0; k < ta_runtime_output_count(&rt); k++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/output%u.bin", argv[2], k);
-        FILE *fo = fopen(path, "wb");
-        const ta_io *o = ta_runtime_output(&rt, k);
-        if (!fo || fwrite(o->data, 1, o->bytes, fo) != o->bytes) return 1;
-        fclose(fo);
-    }
+    if (header_io_outputs(&rt, argv[2])) return 1;
     /* Init from the init table compared each record with the checksum the
      * CLI took; re-derive them here too (the work-block path without the
      * init table runs prepare and compares every record byte for byte), so

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include TA_HEADER
+#include "header_io.h"
 
 static _Alignas(16) unsigned char model[BUDGET_MODEL_BYTES];
 static unsigned char fast[BUDGET_REGION_FAST_BYTES]; /* on a board: the TCM's section */
@@ -16,10 +17,8 @@ static unsigned char slow[BUDGET_REGION_SLOW_BYTES]; /* the large, slow RAM's */
 
 int main(int argc, char **argv) {
     if (argc < 3) return 2;
-    FILE *f = fopen(argv[1], "rb");
-    size_t len = f ? fread(model, 1, sizeof model, f) : 0;
-    if (f) fclose(f);
-    if (len != sizeof model) return fprintf(stderr, "model size\n"), 1;
+    if (header_io_model(argv[1], model, sizeof model)) return 1;
+    const size_t len = sizeof model;
     ta_runtime_options opt = ta_runtime_options_for_budget(&budget, BUDGET_OPS);
     ta_runtime_use_regions(&opt, &budget_regions);
     ta_arena_region ar[BUDGET_REGIONS];
@@ -38,21 +37,9 @@ int main(int argc, char **argv) {
     ar[BUDGET_REGION_FAST].bytes++;
     if (ta_runtime_init_regions(&rt, NULL, 0, ar, BUDGET_REGIONS, &d))
         return fprintf(stderr, "regions_header: init: %s\n", d.msg), 1;
-    for (int k = 3; k < argc; k++) {
-        const ta_io *in = ta_runtime_input(&rt, (uint32_t)(k - 3));
-        FILE *fi = in ? fopen(argv[k], "rb") : NULL;
-        if (!fi || fread(in->data, 1, in->bytes, fi) != in->bytes) return fprintf(stderr, "input %s\n", argv[k]), 1;
-        fclose(fi);
-    }
+    if (header_io_inputs(&rt, argc, argv)) return 1;
     if (ta_runtime_invoke(&rt, &d)) return fprintf(stderr, "regions_header: invoke: %s\n", d.msg), 1;
-    for (uint32_t k = 0; k < ta_runtime_output_count(&rt); k++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/output%u.bin", argv[2], k);
-        FILE *fo = fopen(path, "wb");
-        const ta_io *o = ta_runtime_output(&rt, k);
-        if (!fo || fwrite(o->data, 1, o->bytes, fo) != o->bytes) return 1;
-        fclose(fo);
-    }
+    if (header_io_outputs(&rt, argv[2])) return 1;
     printf("regions_header: %s: FAST %zu B + SLOW %zu B, outputs written\n", argv[1], sizeof fast, sizeof slow);
     return 0;
 }

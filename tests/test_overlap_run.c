@@ -16,6 +16,7 @@
 #include "common/util.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/ops.h"
+#include "one_op_harness.h"
 #include "testutil.h"
 #include "tinyarena/kernels.h"
 #include "tinyarena/lifetime.h"
@@ -35,80 +36,19 @@ typedef struct {
     ta_conv_geometry cg;
 } one_op;
 
-static int32_t add_t(one_op *b, ta_dtype dt, int32_t rank, const int32_t *shape, uint32_t flags, const void *data,
-                     size_t data_bytes, ta_quant q) {
-    ta_tensor_desc d = {.name = "t", .dtype = dt, .rank = rank, .shape = shape, .flags = flags, .data = data,
-                        .data_bytes = data_bytes, .quant = q};
-    int32_t id = -1;
-    CHECK(ta_graph_add_tensor(&b->g, &d, &id) == TA_OK);
-    return id;
-}
-
-/* Runs op 0 of the graph with x's data at xp and the output at yp; the
- * walk check on.  Returns the status. */
-static ta_status run(const one_op *b, void *xp, void *yp) {
-    const ta_subgraph *s = &b->g.subgraphs[0];
-    void *ptrs[8] = {0};
-    for (uint32_t t = 0; t < s->n_tensors && t < 8; t++) {
-        const ta_tensor *tt = ta_graph_tensor(&b->g, 0, (int32_t)t);
-        ptrs[t] = (tt->flags & TA_TENSOR_CONST) ? (void *)tt->data : NULL;
-    }
-    ptrs[b->x] = xp;
-    ptrs[b->y] = yp;
-    ta__op_info info;
-    ta_diag d;
-    if (ta__op_prepare(&b->g, 0, 0, NULL, 0, &info, &d)) {
-        fprintf(stderr, "prepare: %s\n", d.msg);
-        return TA_E_MALFORMED;
-    }
-    void *rec = aligned_alloc(8, (info.data_bytes + 7) & ~(size_t)7);
-    ta_status st = ta__op_prepare(&b->g, 0, 0, rec, info.data_bytes, &info, &d);
-    if (!st) st = ta__op_invoke_checked(&ta_op_list_all, rec, ptrs, NULL, NULL, true, &d);
-    free(rec);
-    return st;
-}
-
 static float rnd_float(void) { return ((float)rnd(20001) - 10000.0f) / 1000.0f; }
 
 /* The relation ta_rewrite_overlaps declares on this one-op graph (lifetime
- * rules as the runtime's); false when it declares none. */
+ * rules as the runtime's), moved back to the tensors' bytes; false when it
+ * declares none. */
 static bool declared(const one_op *b, ta_overlap *rel) {
-    ta_diag d;
-    size_t lb = ta_lifetime_bytes(&b->g, 0);
-    void *lm = malloc(lb);
-    ta_lifetimes lt;
-    CHECK(ta_lifetime_analyze(&b->g, NULL, 0, lm, lb, &lt, &d) == TA_OK);
-    ta_request reqs[4];
-    ta_buffer_origin org[4];
-    size_t n = 0;
-    CHECK(ta_lifetime_requests(&b->g, &lt, NULL, reqs, org, 4, &n, &d) == TA_OK);
-    ta_op_kind_set walks;
-    ta_op_list_overlap_kinds(&ta_op_list_all, &walks);
-    size_t wb = ta_rewrite_overlaps_bytes(&b->g), n_ov = 0;
-    void *wm = malloc(wb);
-    ta_rewrite_stats st;
-    memset(&st, 0, sizeof st);
-    CHECK(ta_rewrite_overlaps(&b->g, &lt, NULL, NULL, &walks, reqs, org, n, wm, wb, rel, 1, &n_ov, &st, &d) == TA_OK);
-    CHECK(st.overlapped == n_ov);
-    if (n_ov) {
-        /* on the requests; back to the tensors' bytes (both start their request) */
-        const ta_request *rx = &reqs[rel->x], *ry = &reqs[rel->y];
-        CHECK(org[rel->x].index == (uint32_t)b->x && org[rel->y].index == (uint32_t)b->y);
-        rel->d -= (int64_t)(ta_request_padded(rx) - b->xs) - (int64_t)(ta_request_padded(ry) - b->ys);
-    }
-    free(wm);
-    free(lm);
-    return n_ov == 1;
+    return one_op_declared(&b->g, b->x, b->y, b->xs, b->ys, NULL, 0, ONE_OP_STATS | ONE_OP_TENSOR_BYTES, rel);
 }
 
 /* A random op; false when the geometry has no output. */
 static bool build(one_op *b, int kind, bool f32, unsigned char **wdata, unsigned char **bdata) {
     memset(b, 0, sizeof *b);
-    ta_graph_limits lim = {.subgraphs = 1, .tensors = 8, .ops = 2, .indices = 16, .dims = 32};
-    size_t need = ta_graph_bytes(&lim);
-    b->mem = malloc(need);
-    CHECK(ta_graph_init(&b->g, &lim, b->mem, need) == TA_OK);
-    CHECK(ta_graph_add_subgraph(&b->g, "main", NULL) == TA_OK);
+    one_op_begin(&b->g, &b->mem);
     const ta_dtype dt = f32 ? TA_DTYPE_FLOAT32 : TA_DTYPE_INT8;
     const bool conv = kind == 0;
     const int32_t N = 1 + rnd(2), H = 1 + rnd(8), W = 1 + rnd(8), C = 1 + rnd(6);
@@ -144,7 +84,7 @@ static bool build(one_op *b, int kind, bool f32, unsigned char **wdata, unsigned
     const ta_quant qout = f32 ? (ta_quant){0} : (ta_quant){1, &out_scale, &out_zp, 0};
     const int32_t sx[4] = {N, H, W, C}, so[4] = {N, OH, OW, OC};
     b->elem = f32 ? 4 : 1;
-    b->x = add_t(b, dt, 4, sx, 0, NULL, 0, qin);
+    b->x = one_op_tensor_q(&b->g, dt, 4, sx, 0, NULL, 0, qin);
     int32_t in[3] = {b->x, -1, -1};
     if (conv) {
         const int32_t swt[4] = {OC, KH, KW, C}, sb[1] = {OC};
@@ -164,12 +104,12 @@ static bool build(one_op *b, int kind, bool f32, unsigned char **wdata, unsigned
             float fv = rnd_float();
             memcpy(*bdata + 4 * i, f32 ? (const void *)&fv : (const void *)&v, 4);
         }
-        in[1] = add_t(b, dt, 4, swt, TA_TENSOR_CONST, *wdata, nw * b->elem,
+        in[1] = one_op_tensor_q(&b->g, dt, 4, swt, TA_TENSOR_CONST, *wdata, nw * b->elem,
                       f32 ? (ta_quant){0} : (ta_quant){(uint32_t)OC, wscales, zeros, 0});
-        in[2] = add_t(b, f32 ? TA_DTYPE_FLOAT32 : TA_DTYPE_INT32, 1, sb, TA_TENSOR_CONST, *bdata, (size_t)OC * 4,
+        in[2] = one_op_tensor_q(&b->g, f32 ? TA_DTYPE_FLOAT32 : TA_DTYPE_INT32, 1, sb, TA_TENSOR_CONST, *bdata, (size_t)OC * 4,
                       (ta_quant){0});
     }
-    b->y = add_t(b, dt, 4, so, 0, NULL, 0, qout);
+    b->y = one_op_tensor_q(&b->g, dt, 4, so, 0, NULL, 0, qout);
     const ta_op_kind k = conv ? TA_OP_CONV_2D : kind == 1 ? TA_OP_AVERAGE_POOL_2D : TA_OP_MAX_POOL_2D;
     ta_op_desc od = {.kind = k, .inputs = in, .n_inputs = conv ? 3 : 1, .outputs = &b->y, .n_outputs = 1, .opt = &o};
     CHECK(ta_graph_add_op(&b->g, &od, NULL) == TA_OK);
@@ -224,12 +164,12 @@ static void test_random(void) {
 #endif
                 unsigned char *xcopy = malloc(b.xs);
                 memcpy(xcopy, xd, b.xs);
-                CHECK(run(&b, xcopy, ref) == TA_OK);
+                CHECK(one_op_run(&b.g, b.x, b.y, xcopy, ref, true) == TA_OK);
                 CHECK(memcmp(xcopy, xd, b.xs) == 0); /* disjoint: the input stays */
                 free(xcopy);
                 memset(mem, 0x5A, (size_t)(x0 + xs + ys + 64));
                 memcpy(mem + x0, xd, b.xs);
-                const ta_status st = run(&b, mem + x0, mem + y0);
+                const ta_status st = one_op_run(&b.g, b.x, b.y, mem + x0, mem + y0, true);
                 CHECK(st == TA_OK);
                 if (st == TA_OK && memcmp(mem + y0, ref, b.ys) != 0) {
                     mismatches++;
@@ -240,7 +180,7 @@ static void test_random(void) {
                 /* one element tighter: a row must land on bytes still to be read */
                 if (y0 + e < x0 + xs) {
                     memcpy(mem + x0, xd, b.xs);
-                    const ta_status s2 = run(&b, mem + x0, mem + y0 + e);
+                    const ta_status s2 = one_op_run(&b.g, b.x, b.y, mem + x0, mem + y0 + e, true);
                     CHECK(s2 == TA_E_OVERLAP);
                     if (k == 0) caught += s2 == TA_E_OVERLAP;
                 }
@@ -268,11 +208,7 @@ static void test_random(void) {
 static void test_person_detect_1x1(void) {
     one_op b;
     memset(&b, 0, sizeof b);
-    ta_graph_limits lim = {.subgraphs = 1, .tensors = 8, .ops = 2, .indices = 16, .dims = 32};
-    size_t need = ta_graph_bytes(&lim);
-    b.mem = malloc(need);
-    CHECK(ta_graph_init(&b.g, &lim, b.mem, need) == TA_OK);
-    CHECK(ta_graph_add_subgraph(&b.g, "main", NULL) == TA_OK);
+    one_op_begin(&b.g, &b.mem);
     static float sc = 0.05f, ws[16];
     static int64_t zp = -3;
     static const int64_t zeros[16];
@@ -281,10 +217,10 @@ static void test_person_detect_1x1(void) {
     for (int i = 0; i < 16; i++) ws[i] = 0.01f;
     const ta_quant q = {1, &sc, &zp, 0};
     const int32_t sx[4] = {1, 48, 48, 8}, sy[4] = {1, 48, 48, 16}, sw[4] = {16, 1, 1, 8}, sb[1] = {16};
-    b.x = add_t(&b, TA_DTYPE_INT8, 4, sx, 0, NULL, 0, q);
-    int32_t in[3] = {b.x, add_t(&b, TA_DTYPE_INT8, 4, sw, TA_TENSOR_CONST, w, sizeof w, (ta_quant){16, ws, zeros, 0}),
-                     add_t(&b, TA_DTYPE_INT32, 1, sb, TA_TENSOR_CONST, bias, sizeof bias, (ta_quant){0})};
-    b.y = add_t(&b, TA_DTYPE_INT8, 4, sy, 0, NULL, 0, q);
+    b.x = one_op_tensor_q(&b.g, TA_DTYPE_INT8, 4, sx, 0, NULL, 0, q);
+    int32_t in[3] = {b.x, one_op_tensor_q(&b.g, TA_DTYPE_INT8, 4, sw, TA_TENSOR_CONST, w, sizeof w, (ta_quant){16, ws, zeros, 0}),
+                     one_op_tensor_q(&b.g, TA_DTYPE_INT32, 1, sb, TA_TENSOR_CONST, bias, sizeof bias, (ta_quant){0})};
+    b.y = one_op_tensor_q(&b.g, TA_DTYPE_INT8, 4, sy, 0, NULL, 0, q);
     ta_op_options o = ta_op_options_default();
     o.padding = TA_PAD_SAME;
     ta_op_desc od = {.kind = TA_OP_CONV_2D, .inputs = in, .n_inputs = 3, .outputs = &b.y, .n_outputs = 1, .opt = &o};

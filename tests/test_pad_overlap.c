@@ -16,6 +16,7 @@
 
 #include "common/util.h"
 #include "runtime/ops.h"
+#include "one_op_harness.h"
 #include "testutil.h"
 #include "tinyarena/kernels.h"
 #include "tinyarena/lifetime.h"
@@ -35,22 +36,9 @@ typedef struct {
     int64_t value;
 } one_op;
 
-static int32_t add_t(one_op *b, ta_dtype dt, int32_t rank, const int32_t *shape, uint32_t flags, const void *data,
-                     size_t bytes) {
-    ta_tensor_desc d = {.name = "t", .dtype = dt, .rank = rank, .shape = shape, .flags = flags, .data = data,
-                        .data_bytes = bytes};
-    int32_t id = -1;
-    CHECK(ta_graph_add_tensor(&b->g, &d, &id) == TA_OK);
-    return id;
-}
-
 static void build(one_op *b) {
     memset(b, 0, sizeof *b);
-    ta_graph_limits lim = {.subgraphs = 1, .tensors = 8, .ops = 2, .indices = 16, .dims = 32};
-    const size_t need = ta_graph_bytes(&lim);
-    b->mem = malloc(need);
-    CHECK(ta_graph_init(&b->g, &lim, b->mem, need) == TA_OK);
-    CHECK(ta_graph_add_subgraph(&b->g, "main", NULL) == TA_OK);
+    one_op_begin(&b->g, &b->mem);
     static const ta_dtype dts[4] = {TA_DTYPE_INT8, TA_DTYPE_INT16, TA_DTYPE_FLOAT32, TA_DTYPE_INT64};
     const ta_dtype dt = dts[rnd(4)];
     b->es = ta_dtype_size(dt);
@@ -65,16 +53,16 @@ static void build(one_op *b) {
         first = first * (size_t)sy[a] + (size_t)b->pads[2 * a];
     }
     b->first = first * b->es;
-    b->x = add_t(b, dt, r, sx, 0, NULL, 0);
+    b->x = one_op_tensor(&b->g, dt, r, sx, 0, NULL, 0);
     const int32_t ps[2] = {r, 2};
     const bool v2 = rnd(3) == 0;
     b->value = (int64_t)rnd(1000) - 500;
-    int32_t in[3] = {b->x, add_t(b, TA_DTYPE_INT32, 2, ps, TA_TENSOR_CONST, b->pads, 8 * (size_t)r), -1};
+    int32_t in[3] = {b->x, one_op_tensor(&b->g, TA_DTYPE_INT32, 2, ps, TA_TENSOR_CONST, b->pads, 8 * (size_t)r), -1};
     if (v2) {
         const int32_t one[1] = {1};
-        in[2] = add_t(b, dt, 1, one, TA_TENSOR_CONST, &b->value, b->es);
+        in[2] = one_op_tensor(&b->g, dt, 1, one, TA_TENSOR_CONST, &b->value, b->es);
     }
-    b->y = add_t(b, dt, r, sy, 0, NULL, 0);
+    b->y = one_op_tensor(&b->g, dt, r, sy, 0, NULL, 0);
     ta_op_options o = ta_op_options_default();
     ta_op_desc od = {.kind = v2 ? TA_OP_PADV2 : TA_OP_PAD, .inputs = in, .n_inputs = v2 ? 3u : 2u, .outputs = &b->y,
                      .n_outputs = 1, .opt = &o};
@@ -85,53 +73,10 @@ static void build(one_op *b) {
 }
 
 /* The relation pass 3 declares on this one-op graph (with INPUTS: x is the
- * graph input). */
+ * graph input; without, none). */
 static bool declared(const one_op *b, ta_overlap *rel) {
-    ta_diag d;
-    const size_t lb = ta_lifetime_bytes(&b->g, 0);
-    void *lm = malloc(lb);
-    ta_lifetimes lt;
-    CHECK(ta_lifetime_analyze(&b->g, NULL, 0, lm, lb, &lt, &d) == TA_OK);
-    ta_request reqs[8];
-    ta_buffer_origin org[8];
-    size_t n = 0;
-    CHECK(ta_lifetime_requests(&b->g, &lt, NULL, reqs, org, 8, &n, &d) == TA_OK);
-    ta_op_kind_set walks;
-    ta_op_list_overlap_kinds(&ta_op_list_all, &walks);
-    CHECK(ta_op_kind_set_has(&walks, TA_OP_PAD) && ta_op_kind_set_has(&walks, TA_OP_PADV2));
-    const size_t wb = ta_rewrite_overlaps_bytes(&b->g);
-    void *wm = malloc(wb);
-    size_t n_ov = 0, n_kept = 0;
-    CHECK(ta_rewrite_overlaps_for(&b->g, &lt, TA_REWRITE_ALL, NULL, NULL, &walks, reqs, org, n, wm, wb, rel, 1, &n_ov,
-                                  NULL, &d) == TA_OK);
-    ta_overlap tmp;
-    CHECK(ta_rewrite_overlaps_for(&b->g, &lt, TA_REWRITE_ALL & ~TA_REWRITE_INPUTS, NULL, NULL, &walks, reqs, org, n, wm,
-                                  wb, &tmp, 1, &n_kept, NULL, &d) == TA_OK);
-    CHECK(n_kept == 0);
-    if (n_ov) CHECK(org[rel->x].index == (uint32_t)b->x && org[rel->y].index == (uint32_t)b->y);
-    free(wm);
-    free(lm);
-    return n_ov == 1;
-}
-
-/* Runs the op with x's data at xp and the output at yp; the walk check on
- * or off. */
-static ta_status run(const one_op *b, void *xp, void *yp, bool check) {
-    void *ptrs[8] = {0};
-    for (uint32_t t = 0; t < b->g.n_tensors && t < 8; t++) {
-        const ta_tensor *tt = ta_graph_tensor(&b->g, 0, (int32_t)t);
-        ptrs[t] = (tt->flags & TA_TENSOR_CONST) ? (void *)tt->data : NULL;
-    }
-    ptrs[b->x] = xp;
-    ptrs[b->y] = yp;
-    ta__op_info info;
-    ta_diag d;
-    if (ta__op_prepare(&b->g, 0, 0, NULL, 0, &info, &d)) return TA_E_MALFORMED;
-    void *rec = aligned_alloc(8, (info.data_bytes + 7) & ~(size_t)7);
-    ta_status st = ta__op_prepare(&b->g, 0, 0, rec, info.data_bytes, &info, &d);
-    if (!st) st = ta__op_invoke_checked(&ta_op_list_all, rec, ptrs, NULL, NULL, check, &d);
-    free(rec);
-    return st;
+    static const ta_op_kind kinds[2] = {TA_OP_PAD, TA_OP_PADV2};
+    return one_op_declared(&b->g, b->x, b->y, b->xs, b->ys, kinds, 2, ONE_OP_NO_INPUTS, rel);
 }
 
 static void test_random(void) {
@@ -150,7 +95,7 @@ static void test_random(void) {
         CHECK(rel.kind == TA_OVERLAP_ABOVE && rel.d == -(int64_t)b.first);
         unsigned char *x0 = malloc(b.xs), *yref = malloc(b.ys);
         for (size_t i = 0; i < b.xs; i++) x0[i] = (unsigned char)rnd(256);
-        CHECK(run(&b, x0, yref, true) == TA_OK);
+        CHECK(one_op_run(&b.g, b.x, b.y, x0, yref, true) == TA_OK);
         /* one buffer: Y at its start, X as high as the relation allows
          * (X at Y + first: Y starts `first` bytes below X), then lower */
         const size_t cap = b.ys + b.xs + b.es;
@@ -161,7 +106,7 @@ static void test_random(void) {
             if (yat + b.ys > cap) continue;
             memset(buf, 0xee, cap);
             memcpy(buf + xat, x0, b.xs);
-            const ta_status st = run(&b, buf + xat, buf + yat, true);
+            const ta_status st = one_op_run(&b.g, b.x, b.y, buf + xat, buf + yat, true);
             CHECK(st == TA_OK);
             placements++;
             if (st || memcmp(buf + yat, yref, b.ys) != 0) {
@@ -173,7 +118,7 @@ static void test_random(void) {
         if (xat < b.ys) {
             memset(buf, 0xee, cap);
             memcpy(buf + xat, x0, b.xs);
-            const ta_status st = run(&b, buf + xat, buf, true);
+            const ta_status st = one_op_run(&b.g, b.x, b.y, buf + xat, buf, true);
             CHECK(st == TA_E_OVERLAP);
             caught += st == TA_E_OVERLAP;
             higher++;
@@ -182,7 +127,7 @@ static void test_random(void) {
              * first copied one is an output element */
             memset(buf, 0xee, cap);
             memcpy(buf + xat, x0, b.xs);
-            CHECK(run(&b, buf + xat, buf, false) == TA_OK);
+            CHECK(one_op_run(&b.g, b.x, b.y, buf + xat, buf, false) == TA_OK);
             corrupted += memcmp(buf, yref, b.ys) != 0;
         }
         free(buf);

@@ -13,6 +13,7 @@
 
 #include "common/util.h"
 #include "runtime/ops.h"
+#include "one_op_harness.h"
 #include "testutil.h"
 #include "tinyarena/kernels.h"
 #include "tinyarena/lifetime.h"
@@ -30,23 +31,10 @@ typedef struct {
     int32_t bv[4], ev[4], sv[4];
 } one_op;
 
-static int32_t add_t(one_op *b, ta_dtype dt, int32_t rank, const int32_t *shape, uint32_t flags, const void *data,
-                     size_t bytes) {
-    ta_tensor_desc d = {.name = "t", .dtype = dt, .rank = rank, .shape = shape, .flags = flags, .data = data,
-                        .data_bytes = bytes};
-    int32_t id = -1;
-    CHECK(ta_graph_add_tensor(&b->g, &d, &id) == TA_OK);
-    return id;
-}
-
 /* A random slice; false when its output is empty or prepare refuses it. */
 static bool build(one_op *b, bool negative) {
     memset(b, 0, sizeof *b);
-    ta_graph_limits lim = {.subgraphs = 1, .tensors = 8, .ops = 2, .indices = 16, .dims = 32};
-    const size_t need = ta_graph_bytes(&lim);
-    b->mem = malloc(need);
-    CHECK(ta_graph_init(&b->g, &lim, b->mem, need) == TA_OK);
-    CHECK(ta_graph_add_subgraph(&b->g, "main", NULL) == TA_OK);
+    one_op_begin(&b->g, &b->mem);
     static const ta_dtype dts[3] = {TA_DTYPE_INT8, TA_DTYPE_INT16, TA_DTYPE_FLOAT32};
     const ta_dtype dt = dts[rnd(3)];
     b->es = ta_dtype_size(dt);
@@ -78,12 +66,12 @@ static bool build(one_op *b, bool negative) {
     }
     if (!n) return false;
     if (!ry) sy[ry++] = 1;
-    b->x = add_t(b, dt, r, sx, 0, NULL, 0);
+    b->x = one_op_tensor(&b->g, dt, r, sx, 0, NULL, 0);
     const int32_t rs[1] = {r};
-    int32_t in[4] = {b->x, add_t(b, TA_DTYPE_INT32, 1, rs, TA_TENSOR_CONST, b->bv, 4 * (size_t)r),
-                     add_t(b, TA_DTYPE_INT32, 1, rs, TA_TENSOR_CONST, b->ev, 4 * (size_t)r),
-                     add_t(b, TA_DTYPE_INT32, 1, rs, TA_TENSOR_CONST, b->sv, 4 * (size_t)r)};
-    b->y = add_t(b, dt, ry, sy, 0, NULL, 0);
+    int32_t in[4] = {b->x, one_op_tensor(&b->g, TA_DTYPE_INT32, 1, rs, TA_TENSOR_CONST, b->bv, 4 * (size_t)r),
+                     one_op_tensor(&b->g, TA_DTYPE_INT32, 1, rs, TA_TENSOR_CONST, b->ev, 4 * (size_t)r),
+                     one_op_tensor(&b->g, TA_DTYPE_INT32, 1, rs, TA_TENSOR_CONST, b->sv, 4 * (size_t)r)};
+    b->y = one_op_tensor(&b->g, dt, ry, sy, 0, NULL, 0);
     ta_op_desc od = {.kind = TA_OP_STRIDED_SLICE, .inputs = in, .n_inputs = 4, .outputs = &b->y, .n_outputs = 1,
                      .opt = &o};
     CHECK(ta_graph_add_op(&b->g, &od, NULL) == TA_OK);
@@ -94,58 +82,10 @@ static bool build(one_op *b, bool negative) {
 }
 
 /* The relation pass 3 declares on this one-op graph (with INPUTS: x is
- * the graph input), moved back to the tensors' bytes. */
+ * the graph input; without, none), moved back to the tensors' bytes. */
 static bool declared(const one_op *b, ta_overlap *rel) {
-    ta_diag d;
-    const size_t lb = ta_lifetime_bytes(&b->g, 0);
-    void *lm = malloc(lb);
-    ta_lifetimes lt;
-    CHECK(ta_lifetime_analyze(&b->g, NULL, 0, lm, lb, &lt, &d) == TA_OK);
-    ta_request reqs[8];
-    ta_buffer_origin org[8];
-    size_t n = 0;
-    CHECK(ta_lifetime_requests(&b->g, &lt, NULL, reqs, org, 8, &n, &d) == TA_OK);
-    ta_op_kind_set walks;
-    ta_op_list_overlap_kinds(&ta_op_list_all, &walks);
-    CHECK(ta_op_kind_set_has(&walks, TA_OP_STRIDED_SLICE));
-    const size_t wb = ta_rewrite_overlaps_bytes(&b->g);
-    void *wm = malloc(wb);
-    size_t n_ov = 0;
-    CHECK(ta_rewrite_overlaps_for(&b->g, &lt, TA_REWRITE_ALL, NULL, NULL, &walks, reqs, org, n, wm, wb, rel, 1, &n_ov,
-                                  NULL, &d) == TA_OK);
-    /* without INPUTS, nothing over the graph input */
-    size_t n_kept = 0;
-    ta_overlap tmp;
-    CHECK(ta_rewrite_overlaps_for(&b->g, &lt, TA_REWRITE_ALL & ~TA_REWRITE_INPUTS, NULL, NULL, &walks, reqs, org, n, wm,
-                                  wb, &tmp, 1, &n_kept, NULL, &d) == TA_OK);
-    CHECK(n_kept == 0);
-    if (n_ov) {
-        const ta_request *rx = &reqs[rel->x], *ry = &reqs[rel->y];
-        CHECK(org[rel->x].index == (uint32_t)b->x && org[rel->y].index == (uint32_t)b->y);
-        rel->d -= (int64_t)(ta_request_padded(rx) - b->xs) - (int64_t)(ta_request_padded(ry) - b->ys);
-    }
-    free(wm);
-    free(lm);
-    return n_ov == 1;
-}
-
-/* Runs the op with x's data at xp and the output at yp, the walk check on. */
-static ta_status run(const one_op *b, void *xp, void *yp) {
-    void *ptrs[8] = {0};
-    for (uint32_t t = 0; t < b->g.n_tensors && t < 8; t++) {
-        const ta_tensor *tt = ta_graph_tensor(&b->g, 0, (int32_t)t);
-        ptrs[t] = (tt->flags & TA_TENSOR_CONST) ? (void *)tt->data : NULL;
-    }
-    ptrs[b->x] = xp;
-    ptrs[b->y] = yp;
-    ta__op_info info;
-    ta_diag d;
-    if (ta__op_prepare(&b->g, 0, 0, NULL, 0, &info, &d)) return TA_E_MALFORMED;
-    void *rec = aligned_alloc(8, (info.data_bytes + 7) & ~(size_t)7);
-    ta_status st = ta__op_prepare(&b->g, 0, 0, rec, info.data_bytes, &info, &d);
-    if (!st) st = ta__op_invoke_checked(&ta_op_list_all, rec, ptrs, NULL, NULL, true, &d);
-    free(rec);
-    return st;
+    static const ta_op_kind kinds[1] = {TA_OP_STRIDED_SLICE};
+    return one_op_declared(&b->g, b->x, b->y, b->xs, b->ys, kinds, 1, ONE_OP_NO_INPUTS | ONE_OP_TENSOR_BYTES, rel);
 }
 
 static void test_random(void) {
@@ -176,12 +116,12 @@ static void test_random(void) {
         /* the reference: disjoint buffers */
         unsigned char *x0 = malloc(b.xs), *yref = malloc(b.ys);
         for (size_t i = 0; i < b.xs; i++) x0[i] = (unsigned char)rnd(256);
-        CHECK(run(&b, x0, yref) == TA_OK);
+        CHECK(one_op_run(&b.g, b.x, b.y, x0, yref, true) == TA_OK);
         /* one buffer of X's size: X at 0, Y ending d below X's end */
         const size_t ystart = b.xs - (size_t)rel.d - b.ys;
         unsigned char *buf = malloc(b.xs + b.es);
         memcpy(buf, x0, b.xs);
-        CHECK(run(&b, buf, buf + ystart) == TA_OK);
+        CHECK(one_op_run(&b.g, b.x, b.y, buf, buf + ystart, true) == TA_OK);
         if (memcmp(buf + ystart, yref, b.ys) != 0) {
             fprintf(stderr, "iter %d: output over the input differs (d %lld)\n", iter, (long long)rel.d);
             mismatches++;
@@ -190,7 +130,7 @@ static void test_random(void) {
          * still overlaps the input: y's end inside the buffer) */
         memcpy(buf, x0, b.xs);
         if (ystart + b.es < b.xs) {
-            const ta_status st = run(&b, buf, buf + ystart + b.es);
+            const ta_status st = one_op_run(&b.g, b.x, b.y, buf, buf + ystart + b.es, true);
             CHECK(st == TA_E_OVERLAP);
             caught += st == TA_E_OVERLAP;
             higher++;

@@ -9,6 +9,11 @@
   viz_check.py timeline OUT.txt PLAN.json  80 columns, one row per step, the peak marked
   viz_check.py png FILE.png              the screenshot is not blank: many colours, and the
                                          activation colour of the maps is on it
+  viz_check.py patch FILE PLAN.json HEADER.h  the firmware map (patch stages) in FILE: its
+                                         arena, bound, stages and firmware arena are the JSON's
+                                         `patch`/`runtime` and the header's; one rect per header
+                                         entry; each band buffer drawn as its stage's bands,
+                                         the largest filling the buffer
 Exit status 0 when the check holds; otherwise one line says why.
 """
 import json
@@ -35,7 +40,11 @@ def maps_in(path):
 
 
 def buffers_of(svg):
-    return [r for r in svg.iter(SVG + "rect") if r.get("data-i") is not None]
+    return [r for r in svg.iter(SVG + "rect") if r.get("data-i") is not None and "buf" in r.get("class", "").split()]
+
+
+def bands_of(svg):
+    return [r for r in svg.iter(SVG + "rect") if "band" in r.get("class", "").split()]
 
 
 def check_geometry(path, svg):
@@ -82,7 +91,7 @@ def no_overlap(path, svg):
 def cmd_rects(path, plan_json):
     plan = json.load(open(plan_json))
     want = plan["buffers"]
-    maps = [m for m in maps_in(path) if m.get("data-strategy") == plan["strategy"]]
+    maps = [m for m in maps_in(path) if m.get("data-strategy") == plan["strategy"] and m.get("data-patch-stages") is None]
     if len(maps) != 1:
         fail(f"{path}: {len(maps)} maps of strategy {plan['strategy']}")
     svg = maps[0]
@@ -232,8 +241,88 @@ def cmd_png(path):
           f"{activation} sampled pixels of the activation colour")
 
 
+def header_figures(path):
+    """The header's first <P>_BYTES and <P>_ARENA_BYTES (the host ABI's) and its entries."""
+    text = open(path).read()
+    planned = re.search(r"#define \w+?_BYTES (\d+)u\b", text)
+    arena = re.search(r"#define \w+_ARENA_BYTES (\d+)u\b", text)
+    entries = [tuple(int(v) for v in m.groups()) for m in
+               re.finditer(r"\{TA_BUDGET_\w+, \d+, \d+, (\d+)u, (\d+)u, (-?\d+), (-?\d+)\}", text)]
+    if not planned or not arena or not entries:
+        fail(f"{path}: no _BYTES, _ARENA_BYTES or entries")
+    return int(planned.group(1)), int(arena.group(1)), entries
+
+
+def cmd_patch(path, plan_json, header):
+    plan = json.load(open(plan_json))
+    p, rt = plan.get("patch"), plan.get("runtime")
+    if not p or not rt:
+        fail(f"{plan_json}: no patch stages or no runtime figures")
+    maps = [m for m in maps_in(path) if m.get("data-patch-stages") is not None]
+    if len(maps) != 1:
+        fail(f"{path}: {len(maps)} firmware maps with patch stages, want 1")
+    svg = maps[0]
+    planned, fw_arena, entries = header_figures(header)
+    a = lambda k: int(svg.get(k))
+    want = {"data-arena": p["planned_bytes_after"], "data-patch-bytes-before": p["planned_bytes_before"],
+            "data-patch-bytes-after": p["planned_bytes_after"], "data-patch-extra-macs": p["extra_macs"],
+            "data-patch-macs": p["macs"], "data-patch-first-op": p["first_op"], "data-patch-last-op": p["last_op"],
+            "data-patch-stages": len(p["stages"]), "data-firmware-arena": rt["firmware_arena_bytes"]}
+    for k, v in want.items():
+        if a(k) != v:
+            fail(f"{path}: {k}={a(k)}, plan --json says {v}")
+    if svg.get("data-patch-grid") != p["grid"]:
+        fail(f"{path}: grid {svg.get('data-patch-grid')} != JSON {p['grid']}")
+    if a("data-arena") != rt["planned_bytes"] or a("data-arena") != planned:
+        fail(f"{path}: arena {a('data-arena')} != runtime.planned_bytes {rt['planned_bytes']} / header {planned}")
+    if a("data-firmware-arena") != fw_arena:
+        fail(f"{path}: firmware arena {a('data-firmware-arena')} != the header's _ARENA_BYTES {fw_arena}")
+    rects = buffers_of(svg)
+    got = sorted((int(r.get("data-offset")), int(r.get("data-padded")), int(r.get("data-first")),
+                  int(r.get("data-last"))) for r in rects)
+    if got != sorted(entries):
+        fail(f"{path}: {len(got)} rects are not the header's {len(entries)} entries")
+    # (no no_overlap: the runtime's plan keeps the OVERLAP relations, whose
+    # buffers share bytes on purpose)
+    check_geometry(path, svg)
+    # the peak: the most padded bytes live at one step
+    lo, hi = min(e[2] for e in entries), max(e[3] for e in entries)
+    peak = max(sum(e[1] for e in entries if e[2] <= t <= e[3]) for t in range(lo, hi + 1))
+    if a("data-lower-bound") != peak:
+        fail(f"{path}: lower bound {a('data-lower-bound')} != the entries' peak {peak}")
+    # bands: per band buffer, its stage's grid of columns inside the buffer's
+    # rect, none larger than the buffer, the largest within alignment of it
+    by_i = {int(r.get("data-i")): r for r in rects}
+    grids = [int(s["grid"].split("x")[0]) for s in p["stages"]]
+    bands = {}
+    for b in bands_of(svg):
+        bands.setdefault(int(b.get("data-i")), []).append(b)
+    band_bufs = [r for r in rects if "stage-band" in r.get("class", "").split()]
+    if not band_bufs or len(bands) != len(band_bufs) or len(bands) != a("data-band-buffers"):
+        fail(f"{path}: {len(bands)} buffers drawn in bands, {len(band_bufs)} band buffers, "
+             f"data-band-buffers {svg.get('data-band-buffers')}")
+    x0, px, bpx = float(svg.get("data-x0")), float(svg.get("data-step-px")), float(svg.get("data-byte-px"))
+    for i, cols in bands.items():
+        r = by_i.get(i)
+        if r is None or "stage-band" not in r.get("class", ""):
+            fail(f"{path}: bands drawn for buffer {i}, not a band buffer")
+        n = grids[int(r.get("data-stage"))]
+        pad = int(r.get("data-padded"))
+        sizes = [int(c.get("data-bytes")) for c in sorted(cols, key=lambda c: int(c.get("data-band")))]
+        if len(sizes) != n or max(sizes) > pad or pad - max(sizes) >= 16:
+            fail(f"{path}: buffer {i} ({pad} B): bands {sizes}, want {n} of at most {pad} B, the largest filling it")
+        rx, rw = float(r.get("x")), float(r.get("width"))
+        for c in cols:
+            cx, cw, ch = float(c.get("x")), float(c.get("width")), float(c.get("height"))
+            if cx < rx - TOL or cx + cw > rx + rw + TOL or abs(ch - max(int(c.get("data-bytes")) * bpx, 1.0)) > 2 * TOL:
+                fail(f"{path}: buffer {i} band {c.get('data-band')} drawn outside its buffer or at the wrong height")
+    print(f"ok: {path}: firmware map = plan --json and the header: planned {a('data-arena')} B, firmware arena "
+          f"{fw_arena} B, {len(p['stages'])} stages ({', '.join(s['grid'] for s in p['stages'])}), "
+          f"{len(rects)} entries, {len(bands)} band buffers drawn band by band")
+
+
 if __name__ == "__main__":
-    cmds = {"rects": cmd_rects, "maps": cmd_maps, "table": cmd_table, "timeline": cmd_timeline, "png": cmd_png}
+    cmds = {"patch": cmd_patch, "rects": cmd_rects, "maps": cmd_maps, "table": cmd_table, "timeline": cmd_timeline, "png": cmd_png}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         print(__doc__)
         sys.exit(2)

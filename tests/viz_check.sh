@@ -89,6 +89,41 @@ printf 'id,lower,upper,size\nbad\377\001name,0,2,64\nok,1,3,64\n' > "$tmp/bad.cs
 "$cli" plan --buffers "$tmp/bad.csv" --svg "$tmp/bad.svg" --html "$tmp/bad.html" >/dev/null || bad "plan bad.csv"
 [ $have_xml = 1 ] && wellformed "$tmp/bad.svg" && wellformed "$tmp/bad.html"
 
+# --- The firmware plan with patch stages (default options: every rewrite,
+# --patch-overhead 10): the map --svg and the report draw is the header's
+# plan, its figures plan --json's and the header's.  A planted disagreement
+# (the arena one word larger, a band larger than its buffer) must fail the
+# check.  A generated CNN always (gen_conv_model), person_detect with the
+# shared models.
+patch_case() { # MODEL NAME
+  local f="$1" n="$2"
+  if ! "$cli" plan "$f" --json --svg "$tmp/$n.svg" --html "$tmp/$n.html" > "$tmp/$n.json" ||
+     ! "$cli" plan "$f" --header "$tmp/$n.h" > /dev/null; then
+    bad "$n: plan --json --svg --html / --header with patch stages"; return
+  fi
+  [ $have_xml = 1 ] && wellformed "$tmp/$n.svg" && wellformed "$tmp/$n.html"
+  [ $have_py = 1 ] || return
+  py patch "$tmp/$n.svg" "$tmp/$n.json" "$tmp/$n.h"
+  py patch "$tmp/$n.html" "$tmp/$n.json" "$tmp/$n.h"
+  local a
+  a=$(grep -o ' data-arena="[0-9]*"' "$tmp/$n.svg" | head -1 | grep -o '[0-9]*')
+  sed "s/ data-arena=\"$a\"/ data-arena=\"$((a + 4))\"/" "$tmp/$n.svg" > "$tmp/${n}_planted1.svg"
+  sed '0,/class="band" \(data-i="[0-9]*" data-band="[0-9]*"\) data-bytes="\([0-9]*\)"/s//class="band" \1 data-bytes="\29"/' \
+    "$tmp/$n.svg" > "$tmp/${n}_planted2.svg"
+  for planted in planted1 planted2; do
+    if cmp -s "$tmp/${n}_$planted.svg" "$tmp/$n.svg"; then bad "$n $planted: nothing planted"
+    elif python3 "$check" patch "$tmp/${n}_$planted.svg" "$tmp/$n.json" "$tmp/$n.h" > "$tmp/planted.out"; then
+      bad "$n $planted: a planted disagreement passed the patch check"
+    else ok "$n $planted: the patch check fails it: $(cat "$tmp/planted.out")"; fi
+  done
+}
+gen="${TINYARENA_GEN_CONV:-}"
+if [ -n "$gen" ] && "$gen" "$tmp/conv.tflite"; then
+  patch_case "$tmp/conv.tflite" conv_patch
+else
+  bad "gen_conv_model (TINYARENA_GEN_CONV) did not write a model"
+fi
+
 # --- The shared models the issue names.
 models="tflm/person_detect tflm/xtensa_mobilenet_v2_quantized_1x3x224x224 openmv/yolov8n_192"
 if [ -d "$data/models" ]; then
@@ -113,6 +148,8 @@ if [ -d "$data/models" ]; then
   # An offline plan whose fixed buffers overlap on purpose still draws.
   "$cli" plan "$data/models/tflm/person_detect_vela.tflite" --rewrite none --svg "$tmp/vela.svg" >/dev/null || bad "vela --svg"
   [ $have_xml = 1 ] && wellformed "$tmp/vela.svg"
+
+  patch_case "$data/models/tflm/person_detect.tflite" pd_patch
 
   # --- One rendering in headless Chromium: the report of yolov8n_192.
   if have chromium "no rendering check"; then

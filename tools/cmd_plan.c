@@ -16,6 +16,7 @@
 #include "plan_report.h"
 #include "tflm_offline.h"
 #include "timeline.h"
+#include "viz_patch.h"
 #include "tinyarena/budget.h"
 #include "tinyarena/rewrite.h"
 #include "tinyarena/runtime.h"
@@ -686,8 +687,9 @@ static int plan_model(const plan_args *a) {
     }
     if (!rc && a->offsets_out && !buffers_csv_write(a->offsets_out, mp.reqs, mp.n, mp.ids, o[ichosen].offsets))
         rc = CLI_FAIL;
-    if (!rc && a->svg_out) rc = emit_svg_file(a->svg_out, &vp);
-    if (!rc && a->html_out) rc = emit_html_file(a->html_out, &vp);
+    /* the maps draw the plan firmware runs: with patch stages, the runtime's */
+    if (!rc) rc = viz_patch_emit(&vp, a->svg_out, a->html_out, &lm, chosen, applied, rule,
+                                 runnable && !a->no_scratch ? (uint32_t)a->patch : 0);
     if (!rc && a->buffers_out && !buffers_csv_write(a->buffers_out, mp.reqs, mp.n, NULL, NULL)) rc = CLI_FAIL;
     if (!rc && a->header_out) {
         fw_budget fw = {0};

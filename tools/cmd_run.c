@@ -337,6 +337,12 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
         }
     }
     const char *mode = a->shared ? "shared" : "planned";
+    /* From an init table (--arena) the runtime imports no graph, so its
+     * patch plan has no MACs to set the extra MACs against: they are the
+     * host runtime's that made the header's stages (fw_make_patched), the
+     * graph's MACs as the planner and bench_run count them. */
+    ta_patch_plan pp = *ta_runtime_patch(rt);
+    if (fwr && pp.n_stages && !pp.macs) pp.macs = fwr->pe.patch.macs;
     if (rc == CLI_OK && a->json) {
         printf("{\"model\": ");
         cli_json_str(stdout, a->model);
@@ -366,7 +372,7 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
             printf(" \"firmware\": {\"arena_bytes\": %zu, \"arena_needs_bytes\": %zu, \"consts\": \"%s\", \"init_work_bytes\": %zu, "
                    "\"const_blob_bytes\": %zu, \"init_table_bytes\": %zu, \"canaries_intact\": true},\n",
                    fwr->n, fwr->need, a->consts_arena ? "arena" : "flash", b.work_bytes, fwr->fw.consts_bytes, fwr->fw.init_bytes);
-        cli_patch_json(stdout, ta_runtime_patch(rt));
+        cli_patch_json(stdout, &pp);
         printf(",\n");
         printf(" \"invoke_ms_median\": %.3f, \"runs\": %llu}\n", median_ms, (unsigned long long)runs);
     } else if (rc == CLI_OK) {
@@ -394,7 +400,7 @@ static int run_ready(const run_args *a, const char *strategy, ta_runtime *rt, co
         if (fwr)
             printf("firmware arena: %zu B (needs %zu), op constants %s, init work block %zu B; nothing written outside\n",
                    fwr->n, fwr->need, a->consts_arena ? "in the arena" : "in a const blob outside it", b.work_bytes);
-        cli_patch_text(stdout, ta_runtime_patch(rt));
+        cli_patch_text(stdout, &pp);
         printf("invoke: median %.3f ms over %llu run%s%s\n", median_ms, (unsigned long long)runs, runs == 1 ? "" : "s",
                a->poison ? " (poison mode: checks passed)" : "");
     }

@@ -77,7 +77,11 @@ static const char page_js[] =
     "    var e = ev.target.closest ? ev.target.closest('[data-i]') : null;\n"
     "    var i = e ? e.getAttribute('data-i') : null;\n"
     "    lit.forEach(function (x) { x.classList.remove('hl'); });\n"
-    "    lit = i === null ? [] : Array.prototype.slice.call(document.querySelectorAll('[data-i=\"' + i + '\"]'));\n"
+    /* the firmware map (patch stages) numbers its own buffers: an index
+     * lights up inside it, or everywhere but it */
+    "    var fw = e && e.closest('figure.firmware');\n"
+    "    lit = i === null ? [] : Array.prototype.slice.call(document.querySelectorAll('[data-i=\"' + i + '\"]'))\n"
+    "      .filter(function (x) { return x.closest('figure.firmware') === fw; });\n"
     "    lit.forEach(function (x) { x.classList.add('hl'); });\n"
     "  });\n"
     "  document.querySelectorAll('button[data-cols]').forEach(function (b) {\n"
@@ -170,6 +174,19 @@ static void maps(FILE *f, const viz_plan *vp, const viz_time *vt) {
           "<button type=\"button\" data-cols=\"2\">2</button><button type=\"button\" data-cols=\"3\">3</button></div>\n"
           "<div class=\"maps\">\n",
           f);
+    /* With patch stages, the plan firmware runs (the runtime's, viz_patch.h)
+     * first: the strategies' maps below are layer by layer. */
+    if (vp->firmware) {
+        const viz_plan *fp = vp->firmware;
+        viz_time fvt;
+        viz_time_build(fp, &fvt);
+        fprintf(f, "<figure class=\"chosen firmware\" data-strategy=\"%s\"><figcaption><b>firmware plan</b>: %s with "
+                   "patch stages, planned %s B (what <code>--header</code> gives firmware)</figcaption>\n",
+                fp->o[0].s->name, fp->o[0].s->name, fmt_bytes(fp->o[0].res.arena_bytes, b1));
+        emit_svg(f, fp, &fvt, 0, false);
+        fputs("</figure>\n", f);
+        viz_time_free(&fvt);
+    }
     /* The chosen plan first, then the others in table order. */
     for (size_t pass = 0; pass < vp->count; pass++) {
         size_t k = pass == 0 ? vp->chosen : pass <= vp->chosen ? pass - 1 : pass;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "viz_patch.h"
 
 /* Layout in px (SVG user units). */
 enum {
@@ -97,7 +98,12 @@ static void buffer_title(FILE *f, const viz_plan *vp, const viz_time *vt, size_t
         fputs(" .. ", f);
         viz_xml(f, l2, 0);
     }
-    fprintf(f, ")\noffset %s .. %s</title>", fmt_bytes(off, b1), fmt_bytes(off + padded, b3));
+    fprintf(f, ")\noffset %s .. %s", fmt_bytes(off, b1), fmt_bytes(off + padded, b3));
+    const int role = vp->patch ? vp->patch->role[i] : VIZ_STAGE_NONE;
+    static const char *const roles[] = {"", "held whole: an input of", "held whole: the output of",
+                                        "one band at a time: inside"};
+    if (role) fprintf(f, "\n%s stage %d", roles[role], vp->patch->stage[i] + 1);
+    fputs("</title>", f);
 }
 
 static void header(FILE *f, const viz_plan *vp, const viz_time *vt, const plan_outcome *o) {
@@ -105,14 +111,20 @@ static void header(FILE *f, const viz_plan *vp, const viz_time *vt, const plan_o
     char b1[32], b2[32], b3[32], label[96];
     fprintf(f, "<text x=\"12\" y=\"20\" font-size=\"15\" font-weight=\"bold\">");
     viz_xml(f, vp->name, 90);
-    fprintf(f, " \xe2\x80\x94 %s: arena %s B", o->s->name, fmt_bytes(r->arena_bytes, b1));
-    if (r->fixed_conflicts)
-        fprintf(f, "; %zu pair%s of fixed offsets overlap on purpose (offline plan)", r->fixed_conflicts,
-                r->fixed_conflicts == 1 ? "" : "s");
-    else if (r->arena_bytes == r->lower_bound_bytes) fputs(" = lower bound", f);
-    else if (r->lower_bound_bytes)
-        fprintf(f, ", %.3f \xc3\x97 lower bound (+%s B)", (double)r->arena_bytes / (double)r->lower_bound_bytes,
-                fmt_bytes(r->arena_bytes > r->lower_bound_bytes ? r->arena_bytes - r->lower_bound_bytes : 0, b2));
+    if (vp->patch) { /* the firmware's plan: the runtime's, with the stages; the bound is in the margin */
+        fprintf(f, " \xe2\x80\x94 %s, %u patch stage%s: firmware arena %s B, planned %s B", o->s->name,
+                vp->patch->patch.n_stages, vp->patch->patch.n_stages == 1 ? "" : "s",
+                fmt_bytes(vp->patch->firmware_arena, b2), fmt_bytes(r->arena_bytes, b1));
+    } else {
+        fprintf(f, " \xe2\x80\x94 %s: arena %s B", o->s->name, fmt_bytes(r->arena_bytes, b1));
+        if (r->fixed_conflicts)
+            fprintf(f, "; %zu pair%s of fixed offsets overlap on purpose (offline plan)", r->fixed_conflicts,
+                    r->fixed_conflicts == 1 ? "" : "s");
+        else if (r->arena_bytes == r->lower_bound_bytes) fputs(" = lower bound", f);
+        else if (r->lower_bound_bytes)
+            fprintf(f, ", %.3f \xc3\x97 lower bound (+%s B)", (double)r->arena_bytes / (double)r->lower_bound_bytes,
+                    fmt_bytes(r->arena_bytes > r->lower_bound_bytes ? r->arena_bytes - r->lower_bound_bytes : 0, b2));
+    }
     fputs("</text>\n", f);
     viz_step_label(vp, vt, r->peak_step, label, sizeof label);
     fprintf(f, "<text x=\"12\" y=\"38\" font-size=\"11\" fill=\"#444\">%zu buffers over steps %d..%d; lower bound %s B "
@@ -126,7 +138,7 @@ static void header(FILE *f, const viz_plan *vp, const viz_time *vt, const plan_o
  * marks.  Items are listed once, so the width reserved for the legend and
  * the legend drawn agree. */
 #define LEGEND_CHAR_W 6.1 /* generous average glyph width of the 10.5 px font */
-enum { MARK_HOLE = VIZ_KIND_COUNT, MARK_PEAK, MARK_BOUND, MARK_ARENA, MARK_LIVE, LEGEND_MAX };
+enum { MARK_HOLE = VIZ_KIND_COUNT, MARK_PEAK, MARK_BOUND, MARK_ARENA, MARK_LIVE, MARK_STAGE, MARK_BAND, LEGEND_MAX };
 typedef struct {
     int what; /* a viz_kind or a MARK_* */
     char text[48];
@@ -140,8 +152,9 @@ static size_t legend_items(const viz_plan *vp, legend_item *it) {
             it[n].what = k;
             snprintf(it[n++].text, sizeof it->text, "%s (%zu)", viz_kind_name((viz_kind)k), count[k]);
         }
-    static const char *const marks[] = {"free (hole)", "peak step", "lower bound", "arena", "live bytes"};
-    for (int m = MARK_HOLE; m < LEGEND_MAX; m++) {
+    static const char *const marks[] = {"free (hole)", "peak step", "lower bound", "arena", "live bytes",
+                                        "patch stage", "a band's bytes"};
+    for (int m = MARK_HOLE; m < (vp->patch ? LEGEND_MAX : MARK_STAGE); m++) {
         it[n].what = m;
         snprintf(it[n++].text, sizeof it->text, "%s", marks[m - MARK_HOLE]);
     }
@@ -183,6 +196,17 @@ static void legend(FILE *f, const viz_plan *vp) {
         case MARK_ARENA:
             fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222\" stroke-width=\"1.5\"/>", x,
                     y - 4, x + 14, y - 4);
+            break;
+        case MARK_STAGE:
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"#7b3fa0\" fill-opacity=\".08\" "
+                       "stroke=\"#7b3fa0\" stroke-dasharray=\"3 2\"/>",
+                    x, y - 9);
+            break;
+        case MARK_BAND:
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"#4e79a7\" fill-opacity=\".3\"/>"
+                       "<rect x=\"%.1f\" y=\"%.1f\" width=\"4\" height=\"7\" fill=\"#7b3fa0\"/>"
+                       "<rect x=\"%.1f\" y=\"%.1f\" width=\"4\" height=\"10\" fill=\"#7b3fa0\"/>",
+                    x, y - 9, x + 2, y - 6, x + 8, y - 9);
             break;
         case MARK_LIVE:
             fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#111\" stroke-width=\"1.2\" "
@@ -321,6 +345,96 @@ static void wrapped_text(FILE *f, const char *label, double x, double yc, size_t
     fputs("</text>\n", f);
 }
 
+/* The stages' data on the <svg> element, for tests and scripts: the same
+ * figures `plan --json` gives ("patch", runtime.firmware_arena_bytes). */
+static void patch_attrs(FILE *f, const viz_patch *z) {
+    const ta_patch_plan *p = &z->patch;
+    fprintf(f, " data-patch-stages=\"%u\" data-firmware-arena=\"%zu\" data-patch-bytes-before=\"%zu\" "
+               "data-patch-bytes-after=\"%zu\" data-patch-extra-macs=\"%llu\" data-patch-macs=\"%llu\" "
+               "data-patch-first-op=\"%d\" data-patch-last-op=\"%d\" data-patch-grid=\"%dx1\" data-band-buffers=\"%zu\"",
+            p->n_stages, z->firmware_arena, p->bytes_before, p->bytes_after, (unsigned long long)p->extra_macs,
+            (unsigned long long)p->macs, p->n_stages ? p->stages[0].first_op : -1, p->n_stages ? p->stages[0].last_op : -1,
+            p->n_stages ? p->stages[0].bands : 0, z->bands_drawn);
+}
+
+/* Steps of stage k's ops: [*s0, *s1]. */
+static void stage_steps(const viz_plan *vp, const ta_patch_stage *st, int32_t *s0, int32_t *s1) {
+    const ta_lifetimes *lt = &vp->mp->lt;
+    const ta_subgraph *sg = &vp->mp->g->subgraphs[0];
+    const uint32_t base = sg->op_base;
+    *s0 = *s1 = -1;
+    if (st->first_op < 0 || st->last_op < st->first_op || (uint32_t)st->last_op >= sg->n_ops) return;
+    *s0 = lt->op_step[base + (uint32_t)st->first_op];
+    *s1 = lt->op_step[base + (uint32_t)st->last_op];
+}
+
+/* Each stage as a dashed box over its ops' steps (under the buffers), or
+ * (labels) its name at the box's top (over them). */
+static void stage_boxes(FILE *f, const viz_plan *vp, const geom *g, bool labels) {
+    const viz_patch *z = vp->patch;
+    fputs("<g class=\"stages\" pointer-events=\"none\">\n", f);
+    for (uint32_t k = 0; k < z->patch.n_stages; k++) {
+        int32_t s0, s1;
+        stage_steps(vp, &z->patch.stages[k], &s0, &s1);
+        if (s0 < 0 || s1 < s0) continue;
+        const double w = (double)(s1 - s0 + 1) * g->px;
+        char label[48];
+        /* the full label where the box has room for it, else the stage's
+         * number; alternate rows keep neighbours' labels apart */
+        int len = snprintf(label, sizeof label, "stage %u: %dx1", k + 1, z->patch.stages[k].bands);
+        if ((double)len * CHAR_W + 4 > w) snprintf(label, sizeof label, "%u", k + 1);
+        if (labels)
+            fprintf(f, "<text x=\"%.2f\" y=\"%d\" font-size=\"9.5\" font-weight=\"bold\" fill=\"#7b3fa0\" stroke=\"#fff\" "
+                       "stroke-width=\"2.5\" paint-order=\"stroke\">%s</text>\n",
+                    gx(g, s0) + 2, MT + 10 + (int)(k % 2) * 10, label);
+        else
+            fprintf(f, "<rect class=\"stage\" data-stage=\"%u\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"#7b3fa0\" "
+                       "fill-opacity=\".08\" stroke=\"#7b3fa0\" stroke-width=\"1.2\" stroke-dasharray=\"3 2\"/>\n",
+                    k, gx(g, s0), MT, w, PH);
+    }
+    fputs("</g>\n", f);
+}
+
+/* A band buffer's bands: one column each, left to right in band order,
+ * from the buffer's offset up to the bytes that band holds. */
+static void band_columns(FILE *f, const viz_plan *vp, const geom *g, size_t i, size_t off) {
+    const viz_patch *z = vp->patch;
+    const ta_request *q = &vp->reqs[i];
+    const int32_t bands = z->patch.stages[z->stage[i]].bands;
+    const double bw = (double)(q->last - q->first + 1) * g->px / (double)bands;
+    for (int32_t b = 0; b < bands; b++) {
+        const size_t bytes = z->band_bytes[z->band_at[i] + (size_t)b];
+        const double yb = gy(g, (double)off), h = (double)bytes * g->bpx < 1 ? 1 : (double)bytes * g->bpx;
+        char b1[32];
+        fprintf(f, "<rect class=\"band\" data-i=\"%zu\" data-band=\"%d\" data-bytes=\"%zu\" x=\"%.2f\" y=\"%.2f\" "
+                   "width=\"%.2f\" height=\"%.2f\" fill=\"#7b3fa0\" fill-opacity=\".75\" stroke=\"#fff\" stroke-width=\".4\">"
+                   "<title>band %d of %d: %s B</title></rect>\n",
+                i, b, bytes, gx(g, q->first) + bw * b, yb - h, bw, h, b + 1, bands, fmt_bytes(bytes, b1));
+    }
+}
+
+/* Under the axis title: one line per stage, then the totals. */
+static double patch_lines_height(const viz_plan *vp) { return vp->patch ? 14.0 * (vp->patch->patch.n_stages + 1) + 4 : 0; }
+
+static void patch_lines(FILE *f, const viz_plan *vp, double y) {
+    const viz_patch *z = vp->patch;
+    const ta_patch_plan *p = &z->patch;
+    char text[160], b1[32], b2[32], b3[32];
+    fputs("<g class=\"patch-lines\" font-size=\"10.5\" fill=\"#4a2466\">\n", f);
+    for (uint32_t k = 0; k < p->n_stages; k++) {
+        viz_patch_stage_text(z, k, text, sizeof text);
+        fprintf(f, "<text x=\"12\" y=\"%.2f\">stage %u: ", y, k + 1);
+        viz_xml(f, text, 0);
+        fprintf(f, "; extra MACs %llu</text>\n", (unsigned long long)p->stages[k].extra_macs);
+        y += 14;
+    }
+    fprintf(f, "<text x=\"12\" y=\"%.2f\">band by band: planned %s B layer by layer \xe2\x86\x92 %s B; extra MACs %llu of "
+               "%llu (%.2f%%); firmware arena (_ARENA_BYTES) %s B</text>\n</g>\n",
+            y, fmt_bytes(p->bytes_before, b1), fmt_bytes(p->bytes_after, b2), (unsigned long long)p->extra_macs,
+            (unsigned long long)p->macs, p->macs ? 100.0 * (double)p->extra_macs / (double)p->macs : 0.0,
+            fmt_bytes(z->firmware_arena, b3));
+}
+
 void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool standalone) {
     const plan_outcome *o = &vp->o[k];
     const ta_plan_result *r = &o->res;
@@ -341,7 +455,7 @@ void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool st
     g.bpx = PH / g.ymax;
     /* Under the axis: step numbers, then op types (rotated), then the axis title. */
     double op_band = ops ? OP_CHARS * CHAR_W + 10 : 0;
-    double mb = 18 + op_band + 26;
+    double mb = 18 + op_band + 26 + patch_lines_height(vp);
     double w = ML + g.pw + MR, h = MT + PH + mb;
     double legend_w = legend_width(vp);
     if (w < legend_w + 12) w = legend_w + 12;
@@ -352,10 +466,11 @@ void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool st
             "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\" data-strategy=\"%s\" "
             "data-arena=\"%zu\" data-lower-bound=\"%zu\" data-peak-step=\"%d\" data-buffers=\"%zu\" "
             "data-lo=\"%d\" data-hi=\"%d\" data-x0=\"%.9g\" data-step-px=\"%.9g\" data-y0=\"%.9g\" "
-            "data-byte-px=\"%.9g\" data-fixed-conflicts=\"%zu\">\n",
+            "data-byte-px=\"%.9g\" data-fixed-conflicts=\"%zu\"",
             w, h, w, h, o->s->name, r->arena_bytes, r->lower_bound_bytes, r->peak_step, vp->n, vt->lo, vt->hi, g.x0,
             g.px, g.y0, g.bpx, r->fixed_conflicts);
-    fputs("<title>", f);
+    if (vp->patch) patch_attrs(f, vp->patch);
+    fputs(">\n<title>", f);
     viz_xml(f, vp->name, 0);
     fprintf(f, ": %s plan</title>\n", o->s->name);
     if (standalone) fprintf(f, "<style>%s</style>\n", emit_svg_css);
@@ -401,6 +516,7 @@ void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool st
         fputs("</title></rect>\n", f);
     }
     fputs("</g>\n", f);
+    if (vp->patch) stage_boxes(f, vp, &g, false);
 
     /* 4. buffers */
     fputs("<g class=\"buffers\" stroke=\"#fff\" stroke-width=\".6\">\n", f);
@@ -413,19 +529,25 @@ void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool st
         if (yb - yt < 1) yt = yb - 1;
         bool at_peak = q->first <= peak && peak <= q->last && padded;
         char idb[32];
-        fprintf(f, "<rect class=\"buf %s%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"%s "
+        static const char *const role_class[] = {"", " stage-in", " stage-out", " stage-band"};
+        const int role = vp->patch ? vp->patch->role[i] : VIZ_STAGE_NONE;
+        const bool bands = role == VIZ_STAGE_BAND && vp->patch->band_at[i] != SIZE_MAX;
+        fprintf(f, "<rect class=\"buf %s%s%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"%s "
                    "data-i=\"%zu\" data-id=\"",
-                viz_kind_class(kind), at_peak ? " at-peak" : "", x, yt, bw, yb - yt, kind_fill(kind, i),
+                viz_kind_class(kind), at_peak ? " at-peak" : "", role_class[role], x, yt, bw, yb - yt, kind_fill(kind, i),
                 at_peak ? " stroke=\"#111\" stroke-width=\"1.2\""
                 /* A white edge would eat a sliver of a buffer whole. */
                 : yb - yt < 3 || bw < 3 ? " stroke=\"none\"" : "",
                 i);
         viz_xml(f, viz_id(vp, i, idb, sizeof idb), 0);
         fprintf(f, "\" data-offset=\"%zu\" data-size=\"%zu\" data-padded=\"%zu\" data-first=\"%d\" data-last=\"%d\" "
-                   "data-kind=\"%s\">",
+                   "data-kind=\"%s\"",
                 off, q->size, padded, q->first, q->last, viz_kind_class(kind));
+        if (role) fprintf(f, " data-stage=\"%d\"%s", vp->patch->stage[i], bands ? " fill-opacity=\".3\"" : "");
+        fputc('>', f);
         buffer_title(f, vp, vt, i, off);
         fputs("</rect>\n", f);
+        if (bands) band_columns(f, vp, &g, i, off);
     }
     fputs("</g>\n", f);
     /* Names inside the buffers that have room for a few characters, wrapped
@@ -444,6 +566,7 @@ void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool st
     }
     fputs("</g>\n", f);
     free(parts);
+    if (vp->patch) stage_boxes(f, vp, &g, true);
 
     /* 5. live bytes, lower bound, arena */
     fputs("<path class=\"live\" fill=\"none\" stroke=\"#111\" stroke-width=\"1.2\" stroke-opacity=\".7\" "
@@ -519,14 +642,16 @@ void emit_svg(FILE *f, const viz_plan *vp, const viz_time *vt, size_t k, bool st
         fputs("</g>\n", f);
     }
     fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333\">%s</text>\n",
-            g.x0 + g.pw / 2, h - 8, ops ? "step (op type; hover a column for its op and live bytes)" : "step");
+            g.x0 + g.pw / 2, h - 8 - patch_lines_height(vp), ops ? "step (op type; hover a column for its op and live bytes)" : "step");
     fprintf(f, "<text x=\"14\" y=\"%.2f\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333\" "
                "transform=\"rotate(-90 14 %.2f)\">arena offset (bytes)</text>\n",
             g.y0 - PH / 2.0, g.y0 - PH / 2.0);
+    if (vp->patch) patch_lines(f, vp, h - patch_lines_height(vp) + 10);
     fputs("</svg>\n", f);
 }
 
 int emit_svg_file(const char *path, const viz_plan *vp) {
+    if (vp->firmware) vp = vp->firmware; /* the plan firmware runs */
     if (!viz_drawable(vp, vp->chosen, path)) return CLI_FAIL;
     FILE *f = fopen(path, "w");
     if (!f) return cli_error("%s: cannot write", path);

@@ -7,13 +7,13 @@
 
 viz_plan viz_plan_of_model(const model_plan *mp, const plan_outcome *o, size_t count, size_t chosen,
                            const char *name, const char *about) {
-    viz_plan vp = {name, about ? about : "", mp, mp->reqs, mp->n, mp->ids, o, count, chosen};
+    viz_plan vp = {name, about ? about : "", mp, mp->reqs, mp->n, mp->ids, o, count, chosen, NULL, NULL};
     return vp;
 }
 
 viz_plan viz_plan_of_buffers(const ta_request *reqs, size_t n, const char *const *ids, const plan_outcome *o,
                              size_t count, size_t chosen, const char *name) {
-    viz_plan vp = {name, "", NULL, reqs, n, ids, o, count, chosen};
+    viz_plan vp = {name, "", NULL, reqs, n, ids, o, count, chosen, NULL, NULL};
     return vp;
 }
 

@@ -10,8 +10,10 @@
 #include "model_plan.h"
 #include "plan_report.h"
 
+struct viz_patch;
+
 /* One buffer list and the plans the strategies made for it. */
-typedef struct {
+typedef struct viz_plan {
     const char *name;       /* model file name or buffer-list path (titles) */
     const char *about;      /* model description, "" when none */
     const model_plan *mp;   /* NULL for buffer lists: no ops, shapes or kinds */
@@ -20,6 +22,11 @@ typedef struct {
     const char *const *ids; /* per buffer; NULL: the index */
     const plan_outcome *o;  /* count outcomes, as the strategy table lists them */
     size_t count, chosen;   /* o[chosen] is the plan --svg and --timeline draw */
+    /* A model whose firmware plan runs patch stages (viz_patch.h): on the
+     * strategies' plans, `firmware` is that plan, which --svg draws and the
+     * HTML report shows first; on that plan, `patch` its stages. */
+    const struct viz_plan *firmware;
+    const struct viz_patch *patch;
 } viz_plan;
 
 viz_plan viz_plan_of_model(const model_plan *mp, const plan_outcome *o, size_t count, size_t chosen,
