@@ -338,7 +338,12 @@ size_t ta_rewrite_overlaps_bytes(const ta_graph *g);
  *     backward whenever the output overlaps the input (walk.h
  *     ta_walk_pad_backward), a TA_OVERLAP_ABOVE relation with d = X's
  *     offset in its group - the padding bytes before the input's first
- *     element (offsets only: request sizes do not enter).
+ *     element (offsets only: request sizes do not enter); or a
+ *     CONCATENATION (any axis, inputs of the output's dtype and dims off
+ *     the axis): its kernel moves each step's blocks forward (walk.h
+ *     ta_walk_concat), so X is the largest input that dies here (any
+ *     input, not only input 0; no other input in its group), d = -(the
+ *     bytes per step after X's block).
  * Each other relation is TA_OVERLAP_BELOW with d = the walk's d (tensor bytes)
  * plus the padding and group bytes of X's request after X's tensor (its
  * offset and bytes subtracted), minus those of Y's: on the requests it permits exactly what the walk permits on
