@@ -30,6 +30,10 @@
  *                       copy of those inputs disappears;
  *   TA_REWRITE_SLICE    a STRIDED_SLICE whose output is one contiguous byte
  *                       range of its input becomes a view of it (no copy);
+ *                       and a CONCATENATION whose consecutive inputs are
+ *                       stride-1 slices tiling one tensor along its axis
+ *                       reads that tensor instead (pass 1: a slice nothing
+ *                       else reads disappears, its output ELIDED);
  *   TA_REWRITE_SILU     a LOGISTIC whose output only a MUL(x, sigmoid(x))
  *                       reads fuses with it into one SILU op (the sigmoid
  *                       tensor disappears), which may run in place over x;
@@ -255,6 +259,7 @@ typedef struct ta_rewrite_stats {
     uint32_t dw_in_place; /* depthwise convs whose output took their input's buffer (DWINPLACE) */
     uint32_t concat_in_place; /* CONCATENATION inputs written straight into their slice (CONCAT) */
     uint32_t slice_views;     /* STRIDED_SLICE outputs that are a view of their input (SLICE) */
+    uint32_t slices_rejoined; /* CONCATENATIONs reading a tensor in place of slices tiling it (SLICE) */
     uint32_t silu_fused;      /* LOGISTIC -> MUL pairs fused into one SILU op (SILU, pass 1) */
     uint32_t gathered;        /* TRANSPOSE_CONVs marked to run output-stationary (GATHER, pass 1) */
 } ta_rewrite_stats;

@@ -119,6 +119,42 @@ static bool slice_first(const ta_graph *g, const ta_op *op, uint64_t *first) {
     return true;
 }
 
+bool ta__rw_slice_box(const ta_graph *g, const ta_op *op, int64_t *st, int64_t *sp) {
+    if (op->kind != TA_OP_STRIDED_SLICE || op->n_inputs != 4 || op->n_outputs != 1) return false;
+    const ta_tensor *x = tensor0(g, op->inputs[0]), *y = tensor0(g, op->outputs[0]);
+    if (!x || !y || x->rank < 1 || x->rank > 5 || y->rank != x->rank || x->dtype != y->dtype) return false;
+    const ta_op_options *o = &op->opt;
+    if (o->ellipsis_mask || o->new_axis_mask || o->shrink_axis_mask) return false;
+    const int32_t r = x->rank;
+    const unsigned char *bv[3];
+    for (int k = 0; k < 3; k++) {
+        const ta_tensor *t = tensor0(g, op->inputs[1 + k]);
+        if (!t || t->dtype != TA_DTYPE_INT32 || ta_tensor_elements(t) != (uint64_t)r) return false;
+        bv[k] = const_data(t, (size_t)r * 4);
+        if (!bv[k]) return false;
+    }
+    /* the kernel's resolution for stride 1 (slice_first above) */
+    for (int32_t a = 0; a < r; a++) {
+        int32_t b, e, sd;
+        memcpy(&b, bv[0] + 4 * a, 4);
+        memcpy(&e, bv[1] + 4 * a, 4);
+        memcpy(&sd, bv[2] + 4 * a, 4);
+        const int64_t n = x->shape[a];
+        if (sd != 1 || n <= 0) return false;
+        int64_t lo = b < 0 ? (int64_t)b + n : b;
+        lo = lo < 0 ? 0 : lo > n ? n : lo;
+        if (o->begin_mask & (1 << a)) lo = 0;
+        int64_t hi = (int64_t)e + (o->offset ? lo : 0);
+        if (hi < 0) hi += n;
+        hi = hi < 0 ? 0 : hi > n ? n : hi;
+        if (o->end_mask & (1 << a)) hi = n;
+        if (hi <= lo || y->shape[a] != hi - lo) return false;
+        st[a] = lo;
+        sp[a] = hi;
+    }
+    return true;
+}
+
 /* A PAD / PADV2 whose walk is a backward scatter (walk.h
  * ta_walk_pad_backward): constant int32 paddings [rank, 2] (what prepare
  * reads), none negative, rank 1..5, output of the input's dtype and the
