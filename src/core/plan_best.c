@@ -210,14 +210,16 @@ static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_optio
     if (rounds < 8) rounds = 8;
     size_t cur = best, nfixed = 0;
     for (size_t i = 0; i < n; i++) nfixed += ta__is_fixed(&reqs[i]);
-    /* A search that stalls above the lower bound starts again from the
-     * portfolio's winner with the next seeds, up to BEST_RESTARTS times: the
-     * walk over equal arenas rarely leaves a plateau that another sequence
-     * of moves never enters (yolov8n_192 with its overlap relations: seeds
-     * 0-2 stop at 184,320 B, 3 and 4 reach the bound, 175,104 B).  Only a
+    /* With overlap relations, a search that stalls above the lower bound
+     * starts again from the portfolio's winner with the next seeds, up to
+     * BEST_RESTARTS times (without them the search is as before): its
+     * walk over equal arenas can stay on a plateau that other seeds' moves
+     * leave (yolov8n_192 with its overlap relations: seeds 0-2 stop at
+     * 184,320 B, 3 and 4 reach the bound, 175,104 B).  Only a
      * strictly smaller arena replaces the best plan, so the result is never
      * worse than the first search's. */
-    for (uint32_t restart = 0; restart <= BEST_RESTARTS && best > res->lower_bound_bytes; restart++) {
+    const uint32_t restarts = m.rel.nr ? BEST_RESTARTS : 0;
+    for (uint32_t restart = 0; restart <= restarts && best > res->lower_bound_bytes; restart++) {
         uint64_t rng = 0x7461726e61ull ^ ((opt ? opt->seed : 0) + restart);
         memcpy(m.order, m.best_order, n * sizeof(uint32_t));
         /* cur_off must hold the current order's plan to find its top buffers
