@@ -537,7 +537,7 @@ static int plan_model(const plan_args *a) {
             snprintf(extra + at, sizeof extra - (size_t)at,
                      "\"rewrites\": \"%s\", \"rewrites_applied\": \"%s\", \"rewrite_counts\": {\"alias\": %u, "
                      "\"inplace\": %u, \"fusepad\": %u, \"order\": %u, \"overlap\": %u, \"dwinplace\": %u, \"concat\": %u, "
-                     "\"slice\": %u, \"silu\": %u, \"gather\": %u, \"slice_rejoin\": %u}, \"rewritten_ops\": %u, "
+                     "\"slice\": %u, \"silu\": %u, \"gather\": %u}, \"slices_rejoined\": %u, \"rewritten_ops\": %u, "
                      "\"tflm_rules_arena_bytes\": %zu, \"tflm_rules_lower_bound_bytes\": %zu, \"saved_bytes\": %zu, "
                      "\"without_overlap_arena_bytes\": %zu, ",
                      rwn, rwa, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, rstats.overlapped,
