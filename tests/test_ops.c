@@ -55,10 +55,10 @@ static void table(void) {
     CHECK(!ta_op_kind_set_has(NULL, TA_OP_ADD));
     /* the kernels that run a walk.h walk when their output overlaps their
      * input (the OVERLAP rewrite: ROWS, the forward gather, PAD's backward
-     * walk), and no other */
+     * walk, the concatenation's forward blocks), and no other */
     ta_op_list_overlap_kinds(&ta_op_list_all, &s);
     const ta_op_kind rows[] = {TA_OP_CONV_2D, TA_OP_AVERAGE_POOL_2D, TA_OP_MAX_POOL_2D, TA_OP_STRIDED_SLICE, TA_OP_PAD,
-                               TA_OP_PADV2};
+                               TA_OP_PADV2,   TA_OP_CONCATENATION};
     n = 0;
     for (unsigned k = 0; k < TA_OP_KIND_COUNT; k++) n += ta_op_kind_set_has(&s, (ta_op_kind)k);
     CHECK_EQ_U(n, sizeof rows / sizeof rows[0]);

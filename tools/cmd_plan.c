@@ -399,7 +399,7 @@ static int plan_model(const plan_args *a) {
     if (!mp.n_overlaps) applied &= ~TA_REWRITE_OVERLAP;
     if (!rstats.dw_in_place) applied &= ~TA_REWRITE_DWINPLACE;
     if (!rstats.concat_in_place) applied &= ~TA_REWRITE_CONCAT;
-    if (!rstats.slice_views) applied &= ~TA_REWRITE_SLICE;
+    if (!rstats.slice_views && !rstats.slices_rejoined) applied &= ~TA_REWRITE_SLICE;
     if (!rstats.silu_fused) applied &= ~TA_REWRITE_SILU;
     if (!rstats.gathered) applied &= ~TA_REWRITE_GATHER;
     ta_plan_options opt;
@@ -538,11 +538,12 @@ static int plan_model(const plan_args *a) {
             snprintf(extra + at, sizeof extra - (size_t)at,
                      "\"rewrites\": \"%s\", \"rewrites_applied\": \"%s\", \"rewrite_counts\": {\"alias\": %u, "
                      "\"inplace\": %u, \"fusepad\": %u, \"order\": %u, \"overlap\": %u, \"dwinplace\": %u, \"concat\": %u, "
-                     "\"slice\": %u, \"silu\": %u, \"gather\": %u}, \"rewritten_ops\": %u, "
+                     "\"slice\": %u, \"silu\": %u, \"gather\": %u}, \"slices_rejoined\": %u, \"rewritten_ops\": %u, "
                      "\"tflm_rules_arena_bytes\": %zu, \"tflm_rules_lower_bound_bytes\": %zu, \"saved_bytes\": %zu, "
                      "\"without_overlap_arena_bytes\": %zu, ",
                      rwn, rwa, rstats.aliased, rstats.in_place, rstats.fused_pads, rstats.reordered, rstats.overlapped,
-                     rstats.dw_in_place, rstats.concat_in_place, rstats.slice_views, rstats.silu_fused, rstats.gathered, g->n_ops, base.arena_bytes,
+                     rstats.dw_in_place, rstats.concat_in_place, rstats.slice_views, rstats.silu_fused, rstats.gathered,
+                     rstats.slices_rejoined, g->n_ops, base.arena_bytes,
                      base.lower_bound_bytes, saved, arena_mid);
         at = (int)strlen(extra);
         if (a->tflm_offline && at > 0 && (size_t)at < sizeof extra)

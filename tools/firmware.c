@@ -140,7 +140,7 @@ int fw_plan_make(const char *what, const loaded_model *lm, const ta_strategy *s,
     if (!p->mp.n_overlaps) p->applied &= ~TA_REWRITE_OVERLAP;
     if (!rs.dw_in_place) p->applied &= ~TA_REWRITE_DWINPLACE;
     if (!rs.concat_in_place) p->applied &= ~TA_REWRITE_CONCAT;
-    if (!rs.slice_views) p->applied &= ~TA_REWRITE_SLICE;
+    if (!rs.slice_views && !rs.slices_rejoined) p->applied &= ~TA_REWRITE_SLICE;
     if (!rs.silu_fused) p->applied &= ~TA_REWRITE_SILU;
     if (!rs.gathered) p->applied &= ~TA_REWRITE_GATHER;
     ta_plan_options popt;

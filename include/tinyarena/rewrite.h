@@ -30,6 +30,10 @@
  *                       copy of those inputs disappears;
  *   TA_REWRITE_SLICE    a STRIDED_SLICE whose output is one contiguous byte
  *                       range of its input becomes a view of it (no copy);
+ *                       and a CONCATENATION whose consecutive inputs are
+ *                       stride-1 slices tiling one tensor along its axis
+ *                       reads that tensor instead (pass 1: a slice nothing
+ *                       else reads disappears, its output ELIDED);
  *   TA_REWRITE_SILU     a LOGISTIC whose output only a MUL(x, sigmoid(x))
  *                       reads fuses with it into one SILU op (the sigmoid
  *                       tensor disappears), which may run in place over x;
@@ -255,6 +259,7 @@ typedef struct ta_rewrite_stats {
     uint32_t dw_in_place; /* depthwise convs whose output took their input's buffer (DWINPLACE) */
     uint32_t concat_in_place; /* CONCATENATION inputs written straight into their slice (CONCAT) */
     uint32_t slice_views;     /* STRIDED_SLICE outputs that are a view of their input (SLICE) */
+    uint32_t slices_rejoined; /* CONCATENATIONs reading a tensor in place of slices tiling it (SLICE) */
     uint32_t silu_fused;      /* LOGISTIC -> MUL pairs fused into one SILU op (SILU, pass 1) */
     uint32_t gathered;        /* TRANSPOSE_CONVs marked to run output-stationary (GATHER, pass 1) */
 } ta_rewrite_stats;
@@ -338,7 +343,12 @@ size_t ta_rewrite_overlaps_bytes(const ta_graph *g);
  *     backward whenever the output overlaps the input (walk.h
  *     ta_walk_pad_backward), a TA_OVERLAP_ABOVE relation with d = X's
  *     offset in its group - the padding bytes before the input's first
- *     element (offsets only: request sizes do not enter).
+ *     element (offsets only: request sizes do not enter); or a
+ *     CONCATENATION (any axis, inputs of the output's dtype and dims off
+ *     the axis): its kernel moves each step's blocks forward (walk.h
+ *     ta_walk_concat), so X is the largest input that dies here (any
+ *     input, not only input 0; no other input in its group), d = -(the
+ *     bytes per step after X's block).
  * Each other relation is TA_OVERLAP_BELOW with d = the walk's d (tensor bytes)
  * plus the padding and group bytes of X's request after X's tensor (its
  * offset and bytes subtracted), minus those of Y's: on the requests it permits exactly what the walk permits on

@@ -113,6 +113,28 @@ ta_status ta_walk_gather(uint64_t x_bytes, uint64_t y_bytes, uint64_t first, ta_
  */
 ta_status ta_walk_pad_backward(uint64_t x_bytes, uint64_t y_bytes, uint64_t first, ta_overlap *rel, ta_diag *diag);
 
+/*
+ * The overlap a forward concatenation tolerates for one of its inputs: a
+ * kernel that, for each of `outer` steps in order, moves every input's
+ * block of that step into the output in input order (memmove: a block may
+ * overlap its own source), the output step `before + mine + after` bytes,
+ * X's block `mine` bytes, the blocks of the inputs before X `before` bytes
+ * and of those after `after` (CONCATENATION along any axis; a channel
+ * concat of NHWC has one step per pixel).  Every write up to X's block of
+ * step s must land below X's bytes of step s, the first still unread: with
+ * Y starting (before + after) * (outer - 1) + before bytes below X -- Y's
+ * end at most `after` bytes above X's -- the last step's writes before its
+ * read end exactly at X's last block, and every earlier step's further
+ * below.  rel->kind = TA_OVERLAP_BELOW, rel->d = -after; d - 1 overwrites
+ * the first byte of X's last block before its read whenever a write comes
+ * before that read (outer > 1 or before > 0).  The channel concat of
+ * yolov8n_192's neck (24x24, 128 + 64 channels, int8, the 128 first):
+ * d = -64, the 73,728 B input inside the 110,592 B output.
+ * TA_E_INVALID_ARG for NULL, mine 0, or more than 2^40 bytes.
+ */
+ta_status ta_walk_concat(uint64_t outer, uint64_t before, uint64_t mine, uint64_t after, ta_overlap *rel,
+                         ta_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

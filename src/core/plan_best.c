@@ -139,6 +139,9 @@ static size_t run(best_mem *m, const uint32_t *order, size_t n, ta__fit fit) {
     return ta__placer_run(&m->p, order, n, fit);
 }
 
+/* Local searches at most after the first (see best_plan). */
+#define BEST_RESTARTS 4u
+
 static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *scratch,
                            size_t scratch_bytes, size_t *offsets, ta_plan_result *res, ta_diag *d) {
     ta__bump b;
@@ -205,49 +208,62 @@ static ta_status best_plan(const ta_request *reqs, size_t n, const ta_plan_optio
     uint64_t rounds = budget / n;
     if (rounds > 2000) rounds = 2000;
     if (rounds < 8) rounds = 8;
-    uint64_t rng = 0x7461726e61ull ^ (opt ? opt->seed : 0);
     size_t cur = best, nfixed = 0;
     for (size_t i = 0; i < n; i++) nfixed += ta__is_fixed(&reqs[i]);
-    memcpy(m.order, m.best_order, n * sizeof(uint32_t));
-    /* cur_off must hold the current order's plan to find its top buffers
-     * (the best plan's own order: when time is up it is not needed) */
-    m.p.dl = NULL;
-    if (best > res->lower_bound_bytes && !ta__deadline_hit(&dl)) cur = run(&m, m.order, n, best_fit);
-    m.p.dl = &dl;
-    /* Give up after a long run of rounds without a strict improvement. */
-    uint64_t patience = rounds / 4 > 64 ? rounds / 4 : 64, since = 0;
-    for (uint64_t r = 0; r < rounds && since < patience && best > res->lower_bound_bytes &&
-                         n - nfixed > 1 && !ta__deadline_hit(&dl);
-         r++, since++) {
-        /* pick one of the buffers that end at the top of the arena */
-        size_t tops = 0, pick_pos = 0;
-        for (size_t i = nfixed; i < n; i++) {
-            uint32_t id = m.order[i];
-            if (m.cur_off[id] + m.p.pad[id] == cur && (ta__rng_next(&rng) % ++tops) == 0) pick_pos = i;
-        }
-        if (!tops || pick_pos == nfixed) {
-            /* the top is set by a fixed buffer or the first one: perturb instead */
-            pick_pos = nfixed + 1 + (size_t)(ta__rng_next(&rng) % (n - nfixed - 1));
-        }
-        size_t to = nfixed + (size_t)(ta__rng_next(&rng) % (pick_pos - nfixed));
-        memcpy(m.cand, m.order, n * sizeof(uint32_t));
-        memcpy(m.keep_off, m.cur_off, n * sizeof(size_t));
-        uint32_t moved = m.cand[pick_pos];
-        memmove(&m.cand[to + 1], &m.cand[to], (pick_pos - to) * sizeof(uint32_t));
-        m.cand[to] = moved;
-        size_t a = run(&m, m.cand, n, best_fit);
-        if (m.p.aborted) break; /* out of time mid-run: the best plan stands */
-        if (a <= cur) {
-            cur = a;
-            memcpy(m.order, m.cand, n * sizeof(uint32_t));
-            if (a < best) {
-                best = a;
-                since = 0;
-                memcpy(m.best_off, m.cur_off, n * sizeof(size_t));
+    /* With overlap relations, a search that stalls above the lower bound
+     * starts again from the portfolio's winner with the next seeds, up to
+     * BEST_RESTARTS times (without them the search is as before): its
+     * walk over equal arenas can stay on a plateau that other seeds' moves
+     * leave (yolov8n_192 with its overlap relations: seeds 0-2 stop at
+     * 184,320 B, 3 and 4 reach the bound, 175,104 B).  Only a
+     * strictly smaller arena replaces the best plan, so the result is never
+     * worse than the first search's. */
+    const uint32_t restarts = m.rel.nr ? BEST_RESTARTS : 0;
+    for (uint32_t restart = 0; restart <= restarts && best > res->lower_bound_bytes; restart++) {
+        uint64_t rng = 0x7461726e61ull ^ ((opt ? opt->seed : 0) + restart);
+        memcpy(m.order, m.best_order, n * sizeof(uint32_t));
+        /* cur_off must hold the current order's plan to find its top buffers
+         * (the best plan's own order: when time is up it is not needed) */
+        m.p.dl = NULL;
+        if (best > res->lower_bound_bytes && !ta__deadline_hit(&dl)) cur = run(&m, m.order, n, best_fit);
+        else break;
+        m.p.dl = &dl;
+        /* Give up after a long run of rounds without a strict improvement. */
+        uint64_t patience = rounds / 4 > 64 ? rounds / 4 : 64, since = 0;
+        for (uint64_t r = 0; r < rounds && since < patience && best > res->lower_bound_bytes &&
+                             n - nfixed > 1 && !ta__deadline_hit(&dl);
+             r++, since++) {
+            /* pick one of the buffers that end at the top of the arena */
+            size_t tops = 0, pick_pos = 0;
+            for (size_t i = nfixed; i < n; i++) {
+                uint32_t id = m.order[i];
+                if (m.cur_off[id] + m.p.pad[id] == cur && (ta__rng_next(&rng) % ++tops) == 0) pick_pos = i;
             }
-        } else {
-            memcpy(m.cur_off, m.keep_off, n * sizeof(size_t)); /* back to the current plan */
+            if (!tops || pick_pos == nfixed) {
+                /* the top is set by a fixed buffer or the first one: perturb instead */
+                pick_pos = nfixed + 1 + (size_t)(ta__rng_next(&rng) % (n - nfixed - 1));
+            }
+            size_t to = nfixed + (size_t)(ta__rng_next(&rng) % (pick_pos - nfixed));
+            memcpy(m.cand, m.order, n * sizeof(uint32_t));
+            memcpy(m.keep_off, m.cur_off, n * sizeof(size_t));
+            uint32_t moved = m.cand[pick_pos];
+            memmove(&m.cand[to + 1], &m.cand[to], (pick_pos - to) * sizeof(uint32_t));
+            m.cand[to] = moved;
+            size_t a = run(&m, m.cand, n, best_fit);
+            if (m.p.aborted) break; /* out of time mid-run: the best plan stands */
+            if (a <= cur) {
+                cur = a;
+                memcpy(m.order, m.cand, n * sizeof(uint32_t));
+                if (a < best) {
+                    best = a;
+                    since = 0;
+                    memcpy(m.best_off, m.cur_off, n * sizeof(size_t));
+                }
+            } else {
+                memcpy(m.cur_off, m.keep_off, n * sizeof(size_t)); /* back to the current plan */
+            }
         }
+        if (m.p.aborted) break;
     }
     memcpy(offsets, m.best_off, n * sizeof(size_t));
     res->work = m.p.work;

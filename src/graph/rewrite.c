@@ -148,6 +148,7 @@ static bool carve1(ta__bump *b, const ta_graph *g, uint32_t flags, pass1_work *p
     p->silu = ta__bump_take(b, n_ops, 2 * sizeof(int32_t));
     p->conv_pad = ta__bump_take(b, n_ops, 4 * sizeof(int32_t));
     p->order = ta__bump_take(b, n_ops, sizeof(uint32_t));
+    p->cat = ta__bump_take(b, n_ops, 3 * sizeof(int32_t));
     p->dwip = ta__bump_take(b, n_ops, 1);
     p->dw_first = p->dw_last = p->dw_root = p->dw_until = NULL;
     p->dw_size = p->dw_live = p->dw_scr = NULL;
@@ -319,6 +320,75 @@ static bool silu_pair(const ta_graph *g, const tensor_usage *u, uint32_t k, uint
     return true;
 }
 
+/* No quantisation on either, or one affine one, the same (same_quant). */
+static bool same_quant_or_none(const ta_tensor *a, const ta_tensor *b) {
+    return (!a->quant.count && !b->quant.count) || same_quant(a, b);
+}
+
+/* The op of subgraph 0 writing local tensor t, when exactly one does. */
+static const ta_op *producer(const ta_graph *g, const tensor_usage *u, int32_t t) {
+    const ta_subgraph *s = &g->subgraphs[0];
+    if (t < 0 || (uint32_t)t >= s->n_tensors || u->producers[t] != 1) return NULL;
+    for (uint32_t k = 0; k < s->n_ops; k++) {
+        const ta_op *op = &g->ops[s->op_base + k];
+        for (uint32_t j = 0; j < op->n_outputs; j++)
+            if (op->outputs[j] == t) return op;
+    }
+    return NULL;
+}
+
+/* SLICE's rejoin: CONCATENATION op k whose consecutive inputs first ..
+ * first + count - 1 (count >= 2) are STRIDED_SLICE outputs (ta__rw_slice_box)
+ * of one planned tensor X that, in order, tile X along the concat's axis --
+ * each the whole of X on every other axis, the first from 0, each from
+ * where the one before stops, the last to X's end -- with X's dtype and
+ * quantisation.  Those blocks, in that order, are X's own bytes per outer
+ * step, so the concat reading X instead writes the same bytes (YOLOv8's
+ * C2f: split in two, concatenated back with the bottlenecks' outputs).
+ * The first such run of the op. */
+static bool rejoin_run(const ta_graph *g, const tensor_usage *u, uint32_t k, int32_t *first, int32_t *count,
+                       int32_t *src) {
+    const ta_subgraph *s = &g->subgraphs[0];
+    const ta_op *op = &g->ops[s->op_base + k];
+    if (op->kind != TA_OP_CONCATENATION || op->n_outputs != 1 || op->n_inputs < 2 || op->n_inputs > 64) return false;
+    const ta_tensor *y = tensor0(g, op->outputs[0]);
+    if (!y || y->rank < 1 || y->rank > 5) return false;
+    const int32_t axis = op->opt.axis < 0 ? op->opt.axis + y->rank : op->opt.axis;
+    if (axis < 0 || axis >= y->rank) return false;
+    for (uint32_t i = 0; i + 1 < op->n_inputs; i++) {
+        int32_t x = -1;
+        int64_t next = 0;
+        uint32_t j = i;
+        for (; j < op->n_inputs; j++) {
+            const ta_op *so = producer(g, u, op->inputs[j]);
+            int64_t st[5], sp[5];
+            if (!so || !ta__rw_slice_box(g, so, st, sp) || (x >= 0 && so->inputs[0] != x)) break;
+            const ta_tensor *xt = tensor0(g, so->inputs[0]), *t = tensor0(g, op->inputs[j]);
+            if (!xt || !t || xt->rank != y->rank || xt->dtype != y->dtype || !ta_lifetime_is_planned(xt) ||
+                !same_quant_or_none(xt, t) || st[axis] != next)
+                break;
+            bool whole = true;
+            for (int32_t a = 0; a < y->rank; a++)
+                if (a != axis && (st[a] != 0 || sp[a] != xt->shape[a])) whole = false;
+            if (!whole) break;
+            x = so->inputs[0];
+            next = sp[axis];
+            if (next == xt->shape[axis]) {
+                j++;
+                break;
+            }
+        }
+        const ta_tensor *xt = tensor0(g, x);
+        if (x >= 0 && j - i >= 2 && xt && next == xt->shape[axis]) {
+            *first = (int32_t)i;
+            *count = (int32_t)(j - i);
+            *src = x;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* GATHER: a TRANSPOSE_CONV whose data input (input 2) is int8 or int16 --
  * the types whose kernels accumulate in scratch under TFLM's scatter order;
  * float accumulates in its output and has no scratch to save.  The mark
@@ -355,7 +425,7 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
     ta__bump_init_aligned(&b, mem, bytes);
     if (!carve1(&b, g, flags, &p)) return ta_diag_set(d, TA_E_NO_MEMORY, "rewrite needs %zu bytes, has %zu", need, bytes);
     p.inplace = inplace;
-    uint32_t n_ops0 = 0, n_order = 0, fused = 0, silu = 0, moved = 0, gathered = 0;
+    uint32_t n_ops0 = 0, n_order = 0, fused = 0, silu = 0, moved = 0, gathered = 0, rejoined = 0;
     if (g->n_subgraphs) {
         const ta_subgraph *s0 = &g->subgraphs[0];
         n_ops0 = s0->n_ops;
@@ -364,6 +434,8 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
             p.fused[k] = 0;
             p.conv_src[k] = -1;
             p.silu[2 * k] = p.silu[2 * k + 1] = -1;
+            p.cat[3 * k] = p.cat[3 * k + 1] = 0;
+            p.cat[3 * k + 2] = -1;
         }
         for (uint32_t k = 0; (flags & TA_REWRITE_FUSEPAD) && k < n_ops0; k++) {
             uint32_t c;
@@ -381,6 +453,24 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
             p.silu[2 * m] = g->ops[s0->op_base + k].inputs[0];
             p.silu[2 * m + 1] = g->ops[s0->op_base + k].outputs[0];
             silu++;
+        }
+        for (uint32_t k = 0; (flags & TA_REWRITE_SLICE) && k < n_ops0; k++) {
+            int32_t f, c, x;
+            if (!rejoin_run(g, &p.u, k, &f, &c, &x)) continue;
+            p.cat[3 * k] = f, p.cat[3 * k + 1] = c, p.cat[3 * k + 2] = x;
+            rejoined++;
+            /* a slice only this concat read disappears (its output ELIDED) */
+            const ta_op *cop = &g->ops[s0->op_base + k];
+            for (int32_t i = f; i < f + c; i++) {
+                const int32_t t = cop->inputs[i];
+                const ta_tensor *tt = tensor0(g, t);
+                if (!tt || p.u.uses[t] != 1 || (tt->flags & (TA_TENSOR_OUTPUT | TA_TENSOR_INPUT))) continue;
+                for (uint32_t q = 0; q < n_ops0; q++) {
+                    const ta_op *so = &g->ops[s0->op_base + q];
+                    if (so->kind == TA_OP_STRIDED_SLICE && so->n_outputs == 1 && so->outputs[0] == t && !p.fused[q])
+                        p.fused[q] = 1;
+                }
+            }
         }
         for (uint32_t k = 0; k < n_ops0; k++) {
             p.dwip[k] = 0;
@@ -424,6 +514,15 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
                 o.pad_right = p.conv_pad[4 * k + 3];
                 o.in_place = p.dwip[k] != 0;
                 st = copy_op(out, op, op->kind, in, op->n_inputs, op->intermediates, op->n_intermediates, &o);
+            } else if (si == 0 && p.cat[3 * k + 1]) {
+                /* the rejoined slices' run becomes their source */
+                int32_t in[64];
+                const int32_t f = p.cat[3 * k], c = p.cat[3 * k + 1];
+                uint32_t m = 0;
+                for (int32_t q = 0; q < (int32_t)op->n_inputs; q++)
+                    if (q < f || q >= f + c) in[m++] = op->inputs[q];
+                    else if (q == f) in[m++] = p.cat[3 * k + 2];
+                st = copy_op(out, op, op->kind, in, m, op->intermediates, op->n_intermediates, &op->opt);
             } else if (si == 0 && p.silu[2 * k] >= 0) {
                 /* the MUL becomes the SILU: x in, the sigmoid as its intermediate */
                 st = copy_op(out, op, TA_OP_SILU, &p.silu[2 * k], 1, &p.silu[2 * k + 1], 1, &op->opt);
@@ -455,6 +554,7 @@ ta_status ta_rewrite_graph(const ta_graph *g, uint32_t flags, const ta_op_kind_s
     if (stats) {
         stats->fused_pads += fused;
         stats->silu_fused += silu;
+        stats->slices_rejoined += rejoined;
         stats->gathered += gathered;
         stats->reordered += moved;
     }

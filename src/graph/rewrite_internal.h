@@ -84,6 +84,8 @@ typedef struct {
     int32_t *conv_src;      /* per op: the tensor a fused conv reads, or -1 */
     int32_t *conv_pad;      /* per op: top, bottom, left, right of a fused conv */
     uint32_t *order;        /* execution order: op indices of subgraph 0 */
+    int32_t *cat;           /* per op: a CONCATENATION's inputs first .. first + count - 1, slices SLICE
+                               rejoins, read as tensor src instead (3 each: first, count, src; count 0: none) */
     uint8_t *dwip;          /* per op: a depthwise conv DWINPLACE marks in place */
     int32_t *dw_first, *dw_last, *dw_root, *dw_until; /* DWINPLACE's profile: per tensor (carved with the flag) */
     size_t *dw_size, *dw_live, *dw_scr;               /* per tensor: padded bytes; per step: live deltas, scratch */
@@ -99,16 +101,23 @@ typedef struct {
 } pass1_work;
 
 /* Op k's input i as it runs (a fused conv reads the PAD's input, a SILU
- * reads x where its MUL read the sigmoid). */
+ * reads x where its MUL read the sigmoid, a CONCATENATION the source of
+ * slices it rejoins). */
 static inline int32_t eff_input(const ta_graph *g, const pass1_work *p, uint32_t k, uint32_t i) {
     const int32_t t = g->ops[g->subgraphs[0].op_base + k].inputs[i];
     if (i == 0 && p->conv_src[k] >= 0) return p->conv_src[k];
+    if (p->cat[3 * k + 1] && (int32_t)i >= p->cat[3 * k] && (int32_t)i < p->cat[3 * k] + p->cat[3 * k + 1])
+        return p->cat[3 * k + 2];
     return p->silu[2 * k] >= 0 && t == p->silu[2 * k + 1] ? p->silu[2 * k] : t;
 }
 
 void ta__rw_count_usage(const ta_graph *g, tensor_usage *u);
 bool ta__rw_inplace_candidate(const ta_graph *g, const ta_op_kind_set *inplace, const ta_op *op, uint32_t i);
 bool ta__rw_alias_candidate(const ta_graph *g, const ta_op *op);
+/* A STRIDED_SLICE with constant begin, end and strides, every stride 1, no
+ * ellipsis, new-axis or shrink mask, output of its input's rank and dtype:
+ * st[a] .. sp[a] per axis as its kernel resolves them (rewrite_overlap.c). */
+bool ta__rw_slice_box(const ta_graph *g, const ta_op *op, int64_t *st, int64_t *sp);
 /* The walk geometry of a CONV_2D or pool op (rewrite_overlap.c). */
 bool ta__rw_walk_geometry(const ta_graph *g, const ta_op *op, ta_conv_geometry *cg);
 /* ORDER (rewrite_order.c): carves the search; returns how many ops moved. */

@@ -119,6 +119,42 @@ static bool slice_first(const ta_graph *g, const ta_op *op, uint64_t *first) {
     return true;
 }
 
+bool ta__rw_slice_box(const ta_graph *g, const ta_op *op, int64_t *st, int64_t *sp) {
+    if (op->kind != TA_OP_STRIDED_SLICE || op->n_inputs != 4 || op->n_outputs != 1) return false;
+    const ta_tensor *x = tensor0(g, op->inputs[0]), *y = tensor0(g, op->outputs[0]);
+    if (!x || !y || x->rank < 1 || x->rank > 5 || y->rank != x->rank || x->dtype != y->dtype) return false;
+    const ta_op_options *o = &op->opt;
+    if (o->ellipsis_mask || o->new_axis_mask || o->shrink_axis_mask) return false;
+    const int32_t r = x->rank;
+    const unsigned char *bv[3];
+    for (int k = 0; k < 3; k++) {
+        const ta_tensor *t = tensor0(g, op->inputs[1 + k]);
+        if (!t || t->dtype != TA_DTYPE_INT32 || ta_tensor_elements(t) != (uint64_t)r) return false;
+        bv[k] = const_data(t, (size_t)r * 4);
+        if (!bv[k]) return false;
+    }
+    /* the kernel's resolution for stride 1 (slice_first above) */
+    for (int32_t a = 0; a < r; a++) {
+        int32_t b, e, sd;
+        memcpy(&b, bv[0] + 4 * a, 4);
+        memcpy(&e, bv[1] + 4 * a, 4);
+        memcpy(&sd, bv[2] + 4 * a, 4);
+        const int64_t n = x->shape[a];
+        if (sd != 1 || n <= 0) return false;
+        int64_t lo = b < 0 ? (int64_t)b + n : b;
+        lo = lo < 0 ? 0 : lo > n ? n : lo;
+        if (o->begin_mask & (1 << a)) lo = 0;
+        int64_t hi = (int64_t)e + (o->offset ? lo : 0);
+        if (hi < 0) hi += n;
+        hi = hi < 0 ? 0 : hi > n ? n : hi;
+        if (o->end_mask & (1 << a)) hi = n;
+        if (hi <= lo || y->shape[a] != hi - lo) return false;
+        st[a] = lo;
+        sp[a] = hi;
+    }
+    return true;
+}
+
 /* A PAD / PADV2 whose walk is a backward scatter (walk.h
  * ta_walk_pad_backward): constant int32 paddings [rank, 2] (what prepare
  * reads), none negative, rank 1..5, output of the input's dtype and the
@@ -165,6 +201,101 @@ static bool group_has_input(const ta_graph *g, const int32_t *buffer_of, uint32_
     return false;
 }
 
+/* The geometry of CONCATENATION `op` for its input j, as its kernel runs it
+ * (prepare's checks: one dtype, each input the output's dims off the axis,
+ * the extents summing to the output's): *outer steps, and per step the
+ * bytes of the inputs before j, of j, and after j.  false otherwise. */
+static bool concat_blocks(const ta_graph *g, const ta_op *op, uint32_t j, uint64_t *outer, uint64_t *before,
+                          uint64_t *mine, uint64_t *after) {
+    const ta_tensor *y = tensor0(g, op->outputs[0]);
+    if (!y || y->rank < 1 || op->n_inputs > 64) return false;
+    const int32_t axis = op->opt.axis < 0 ? op->opt.axis + y->rank : op->opt.axis;
+    const size_t es = ta_dtype_size(y->dtype);
+    if (axis < 0 || axis >= y->rank || !es || y->dtype == TA_DTYPE_INT4) return false;
+    uint64_t o = 1, inner = 1, sum = 0;
+    for (int32_t a = 0; a < axis; a++) o *= (uint64_t)(y->shape[a] > 0 ? y->shape[a] : 0);
+    for (int32_t a = axis + 1; a < y->rank; a++) inner *= (uint64_t)(y->shape[a] > 0 ? y->shape[a] : 0);
+    *before = *mine = *after = 0;
+    for (uint32_t i = 0; i < op->n_inputs; i++) {
+        const ta_tensor *t = tensor0(g, op->inputs[i]);
+        if (!t || t->dtype != y->dtype || t->rank != y->rank || t->shape[axis] < 0) return false;
+        for (int32_t a = 0; a < y->rank; a++)
+            if (a != axis && t->shape[a] != y->shape[a]) return false;
+        const uint64_t b = (uint64_t)t->shape[axis] * inner * es;
+        sum += (uint64_t)t->shape[axis];
+        *(i < j ? before : i == j ? mine : after) += b;
+    }
+    *outer = o;
+    return sum == (uint64_t)y->shape[axis] && *mine && o;
+}
+
+/* The relation op's kernel walk tolerates between its input xi's request
+ * (X) and its output's (Y), under the conditions of rewrite.h; false when
+ * none. */
+static bool pair_relation(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const int32_t *buffer_of,
+                          const size_t *buffer_at, const ta_request *reqs, const int32_t *req_of, const ta_op *op,
+                          int32_t step, uint32_t xi, ta_overlap *res) {
+    (void)lt;
+    const uint32_t base = g->subgraphs[0].tensor_base;
+    if (op->inputs[xi] < 0 || op->outputs[0] < 0) return false;
+    uint32_t xt = base + (uint32_t)op->inputs[xi], yt = base + (uint32_t)op->outputs[0];
+    if (xt >= g->n_tensors || yt >= g->n_tensors) return false;
+    const uint32_t x_own = xt, y_own = yt;
+    if (buffer_of) xt = (uint32_t)buffer_of[xt], yt = (uint32_t)buffer_of[yt];
+    /* The relation below is for requests that start with the walked
+     * tensors.  A view at an offset (SLICE, CONCAT: buffer_at) does not,
+     * and an output that is a slice of a larger buffer (a CONCAT member)
+     * shares its request with bytes the walk does not write: leave such
+     * pairs alone. */
+    if (buffer_at && buffer_at[y_own]) return false;
+    /* An input at an offset in its group (a view, or a depthwise conv's
+     * output at its input's end) is fine: the group dies here, so its
+     * other bytes are free, unless this op reads them too. */
+    const size_t ax = buffer_at ? buffer_at[x_own] : 0;
+    for (uint32_t i = 0; i < op->n_inputs; i++) {
+        const int32_t t = op->inputs[i];
+        if (i == xi || t < 0 || base + (uint32_t)t >= g->n_tensors) continue;
+        if ((buffer_of ? (uint32_t)buffer_of[base + (uint32_t)t] : base + (uint32_t)t) == xt) return false;
+    }
+    if (yt != y_own && yt < g->n_tensors && g->tensors[yt].bytes > g->tensors[y_own].bytes) return false;
+    if (xt >= g->n_tensors || yt >= g->n_tensors || req_of[xt] < 0 || req_of[yt] < 0 || req_of[xt] == req_of[yt])
+        return false;
+    /* the walk writes over X: a graph input's bytes only with INPUTS */
+    if (!(flags & TA_REWRITE_INPUTS) && group_has_input(g, buffer_of, xt)) return false;
+    const ta_request *rx = &reqs[req_of[xt]], *ry = &reqs[req_of[yt]];
+    if (rx->last != step || ry->first != step || rx->fixed != TA_NO_OFFSET || ry->fixed != TA_NO_OFFSET) return false;
+    const ta_tensor *x = tensor0(g, op->inputs[xi]), *y = tensor0(g, op->outputs[0]);
+    ta_overlap rel;
+    if (op->kind == TA_OP_PAD || op->kind == TA_OP_PADV2) {
+        /* a backward walk: Y may start `first` bytes below X's start
+         * (TA_OVERLAP_ABOVE, offsets only: request sizes do not enter),
+         * moved by X's offset in its group */
+        uint64_t first = 0;
+        if (!pad_first(g, op, &first) || ta_walk_pad_backward(x->bytes, y->bytes, first, &rel, NULL) != TA_OK)
+            return false;
+        *res = (ta_overlap){(uint32_t)req_of[xt], (uint32_t)req_of[yt], TA_OVERLAP_ABOVE, rel.d + (int64_t)ax};
+        return true;
+    }
+    if (op->kind == TA_OP_STRIDED_SLICE) {
+        uint64_t first = 0;
+        if (!slice_first(g, op, &first) || ta_walk_gather(x->bytes, y->bytes, first, &rel, NULL) != TA_OK) return false;
+    } else if (op->kind == TA_OP_CONCATENATION) {
+        uint64_t outer, before, mine, after;
+        if (!concat_blocks(g, op, xi, &outer, &before, &mine, &after) || outer * mine != x->bytes ||
+            outer * (before + mine + after) != y->bytes ||
+            ta_walk_concat(outer, before, mine, after, &rel, NULL) != TA_OK)
+            return false;
+    } else {
+        ta_conv_geometry cg;
+        if (xi != 0 || !ta__rw_walk_geometry(g, op, &cg) || ta_walk_conv2d(&cg, TA_CONV_WALK_ROWS, &rel, NULL) != TA_OK)
+            return false;
+    }
+    if (rel.d >= (int64_t)x->bytes) return false; /* the walk tolerates no overlap */
+    const int64_t dd = rel.d + (int64_t)(ta_request_padded(rx) - ax - x->bytes) - (int64_t)(ta_request_padded(ry) - y->bytes);
+    *res = (ta_overlap){(uint32_t)req_of[xt], (uint32_t)req_of[yt], TA_OVERLAP_BELOW, dd};
+    return true;
+}
+
 ta_status ta_rewrite_overlaps_for(const ta_graph *g, const ta_lifetimes *lt, uint32_t flags, const int32_t *buffer_of,
                                   const size_t *buffer_at, const ta_op_kind_set *walks, const ta_request *reqs,
                                   const ta_buffer_origin *origin, size_t n_req, void *mem, size_t bytes, ta_overlap *out,
@@ -185,64 +316,31 @@ ta_status ta_rewrite_overlaps_for(const ta_graph *g, const ta_lifetimes *lt, uin
     for (size_t i = 0; i < n_req; i++)
         if (origin[i].kind == TA_BUFFER_TENSOR && origin[i].index < g->n_tensors) req_of[origin[i].index] = (int32_t)i;
     const ta_subgraph *s = &g->subgraphs[0];
-    const uint32_t base = s->tensor_base;
     size_t n = 0;
     for (uint32_t k = 0; k < s->n_ops; k++) {
         const ta_op *op = &g->ops[s->op_base + k];
         const int32_t step = lt->op_step[s->op_base + k];
         if (!ta_op_kind_set_has(walks, op->kind) || step < 0 || op->n_inputs < 1 || op->n_outputs != 1) continue;
-        if (op->inputs[0] < 0 || op->outputs[0] < 0) continue;
-        uint32_t xt = base + (uint32_t)op->inputs[0], yt = base + (uint32_t)op->outputs[0];
-        if (xt >= g->n_tensors || yt >= g->n_tensors) continue;
-        const uint32_t x_own = xt, y_own = yt;
-        if (buffer_of) xt = (uint32_t)buffer_of[xt], yt = (uint32_t)buffer_of[yt];
-        /* The relation below is for requests that start with the walked
-         * tensors.  A view at an offset (SLICE, CONCAT: buffer_at) does not,
-         * and an output that is a slice of a larger buffer (a CONCAT member)
-         * shares its request with bytes the walk does not write: leave such
-         * pairs alone. */
-        if (buffer_at && buffer_at[y_own]) continue;
-        /* An input at an offset in its group (a view, or a depthwise conv's
-         * output at its input's end) is fine: the group dies here, so its
-         * other bytes are free, unless this op reads them too. */
-        const size_t ax = buffer_at ? buffer_at[x_own] : 0;
-        bool other = false;
-        for (uint32_t i = 1; i < op->n_inputs && buffer_of; i++) {
-            const int32_t t = op->inputs[i];
-            if (t >= 0 && base + (uint32_t)t < g->n_tensors && buffer_of[base + (uint32_t)t] == (int32_t)xt) other = true;
-        }
-        if (other) continue;
-        if (yt != y_own && yt < g->n_tensors && g->tensors[yt].bytes > g->tensors[y_own].bytes) continue;
-        if (xt >= g->n_tensors || yt >= g->n_tensors || req_of[xt] < 0 || req_of[yt] < 0 || req_of[xt] == req_of[yt])
-            continue;
-        /* the walk writes over X: a graph input's bytes only with INPUTS */
-        if (!(flags & TA_REWRITE_INPUTS) && group_has_input(g, buffer_of, xt)) continue;
-        const ta_request *rx = &reqs[req_of[xt]], *ry = &reqs[req_of[yt]];
-        if (rx->last != step || ry->first != step || rx->fixed != TA_NO_OFFSET || ry->fixed != TA_NO_OFFSET)
-            continue;
-        const ta_tensor *x = tensor0(g, op->inputs[0]), *y = tensor0(g, op->outputs[0]);
-        ta_overlap rel;
-        if (op->kind == TA_OP_PAD || op->kind == TA_OP_PADV2) {
-            /* a backward walk: Y may start `first` bytes below X's start
-             * (TA_OVERLAP_ABOVE, offsets only: request sizes do not enter),
-             * moved by X's offset in its group */
-            uint64_t first = 0;
-            if (!pad_first(g, op, &first) || ta_walk_pad_backward(x->bytes, y->bytes, first, &rel, NULL) != TA_OK) continue;
-            if (n < cap) out[n] = (ta_overlap){(uint32_t)req_of[xt], (uint32_t)req_of[yt], TA_OVERLAP_ABOVE, rel.d + (int64_t)ax};
-            n++;
-            continue;
-        }
-        if (op->kind == TA_OP_STRIDED_SLICE) {
-            uint64_t first = 0;
-            if (!slice_first(g, op, &first) || ta_walk_gather(x->bytes, y->bytes, first, &rel, NULL) != TA_OK) continue;
+        ta_overlap rel = {0, 0, 0, 0};
+        bool has = false;
+        if (op->kind == TA_OP_CONCATENATION) {
+            /* one input may lie inside the output: the largest one that
+             * dies here (it saves its bytes) */
+            uint64_t best = 0;
+            for (uint32_t j = 0; j < op->n_inputs && j < 64; j++) {
+                ta_overlap r;
+                const ta_tensor *xj = tensor0(g, op->inputs[j]);
+                if (xj && xj->bytes > best && pair_relation(g, lt, flags, buffer_of, buffer_at, reqs, req_of, op, step, j, &r)) {
+                    rel = r;
+                    best = xj->bytes;
+                    has = true;
+                }
+            }
         } else {
-            ta_conv_geometry cg;
-            if (!ta__rw_walk_geometry(g, op, &cg) || ta_walk_conv2d(&cg, TA_CONV_WALK_ROWS, &rel, NULL) != TA_OK)
-                continue;
+            has = pair_relation(g, lt, flags, buffer_of, buffer_at, reqs, req_of, op, step, 0, &rel);
         }
-        if (rel.d >= (int64_t)x->bytes) continue; /* the walk tolerates no overlap */
-        const int64_t dd = rel.d + (int64_t)(ta_request_padded(rx) - ax - x->bytes) - (int64_t)(ta_request_padded(ry) - y->bytes);
-        if (n < cap) out[n] = (ta_overlap){(uint32_t)req_of[xt], (uint32_t)req_of[yt], TA_OVERLAP_BELOW, dd};
+        if (!has) continue;
+        if (n < cap) out[n] = rel;
         n++;
     }
     *n_out = n;

@@ -119,3 +119,19 @@ ta_status ta_walk_pad_backward(uint64_t x_bytes, uint64_t y_bytes, uint64_t firs
     rel->d = -(int64_t)first;
     return TA_OK;
 }
+
+ta_status ta_walk_concat(uint64_t outer, uint64_t before, uint64_t mine, uint64_t after, ta_overlap *rel,
+                         ta_diag *diag) {
+    if (!rel) return ta_diag_set(diag, TA_E_INVALID_ARG, "walk: NULL relation");
+    const uint64_t cap = (uint64_t)1 << 40;
+    if (!mine || !outer || before > cap || mine > cap || after > cap || before + mine + after > cap ||
+        outer > cap / (before + mine + after))
+        return ta_diag_set(diag, TA_E_INVALID_ARG, "walk: a concatenation of %llu steps of %llu + %llu + %llu bytes",
+                           (unsigned long long)outer, (unsigned long long)before, (unsigned long long)mine,
+                           (unsigned long long)after);
+    /* Y + (before + after) * (outer - 1) + before <= X, in ends: Y's end
+     * <= X's end + after (the derivation is walk.h's) */
+    rel->kind = TA_OVERLAP_BELOW;
+    rel->d = -(int64_t)after;
+    return TA_OK;
+}

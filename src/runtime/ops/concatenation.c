@@ -1,6 +1,7 @@
 /*
  * CONCATENATION of up to 64 inputs along one axis: a table of each input's
- * bytes per outer step (int64) in the record.
+ * bytes per outer step (int64) in the record.  One input may lie inside the
+ * output (the OVERLAP rewrite, walk.h ta_walk_concat).
  */
 #include "runtime/ops/op.h"
 
@@ -50,12 +51,39 @@ static ta_status prep_concat(ta__op_ctx *c) {
     return TA_OK;
 }
 
+/* Poison mode: every input over the output is one the forward walk
+ * tolerates (walk.h ta_walk_concat: at least (step - block) * (outer - 1) +
+ * the bytes before its block above the output's start), at most one of
+ * them, or one already in its slot (the CONCAT rewrite: one step). */
+static bool walk_ok(const ta_concat_params *p, const void *const *ins, const uint8_t *out) {
+    int64_t step = 0;
+    for (int32_t k = 0; k < p->n_inputs; k++) step += p->copy_bytes[k];
+    const size_t ys = (size_t)(step * p->outer);
+    int32_t over = 0;
+    int64_t before = 0;
+    for (int32_t k = 0; k < p->n_inputs; before += p->copy_bytes[k], k++) {
+        const uint8_t *in = ins[k];
+        const size_t xs = (size_t)(p->copy_bytes[k] * p->outer);
+        if (!in || !xs || !ta__op_bytes_overlap(in, xs, out, ys)) continue;
+        if (p->outer == 1 && in == out + before) continue;
+        const uint64_t low = (uint64_t)(step - p->copy_bytes[k]) * (uint64_t)(p->outer - 1) + (uint64_t)before;
+        if ((uintptr_t)in < (uintptr_t)out || (uint64_t)((uintptr_t)in - (uintptr_t)out) < low || ++over > 1)
+            return false;
+    }
+    return true;
+}
+
 static ta_status run_concat(const ta__op_run *r) {
     const void *ins[64];
     if (r->n_in > 64) return TA_E_UNSUPPORTED;
     for (uint32_t k = 0; k < r->n_in; k++) ins[k] = ta__op_in_ptr(r, k);
-    return ta_kernel_concatenation(r->params, ins, ta__op_out_ptr(r, 0));
+    const ta_concat_params *p = r->params;
+    uint8_t *out = ta__op_out_ptr(r, 0);
+    if (r->check_walk && out && p->copy_bytes && p->n_inputs == (int32_t)r->n_in && p->outer >= 1 &&
+        !walk_ok(p, ins, out))
+        return TA_E_OVERLAP;
+    return ta_kernel_concatenation(p, ins, out);
 }
 
-TA__OP_DEF(ta_op_CONCATENATION, CONCATENATION, ta_concat_params, k_fields_cat, TA__CLEAR_PADDING(clear_cat),
-           prep_concat, run_concat, 0, TA__T_ANY);
+TA__OP_DEF_OV(ta_op_CONCATENATION, CONCATENATION, ta_concat_params, k_fields_cat, TA__CLEAR_PADDING(clear_cat),
+              prep_concat, run_concat, 0, TA__T_ANY, TA__OVERLAP_CONCAT);

@@ -288,7 +288,7 @@ enum {
  * runs walk.h's ROWS walk (ta__op_rows: one kernel call per output row, in
  * order), so the OVERLAP rewrite may declare the relation that walk
  * tolerates (ta_op_list_overlap_kinds, ops.h). */
-enum { TA__OVERLAP_NONE = 0, TA__OVERLAP_ROWS = 1, TA__OVERLAP_GATHER = 2, TA__OVERLAP_BACKWARD = 3 };
+enum { TA__OVERLAP_NONE = 0, TA__OVERLAP_ROWS = 1, TA__OVERLAP_GATHER = 2, TA__OVERLAP_BACKWARD = 3, TA__OVERLAP_CONCAT = 4 };
 /* TA__OVERLAP_GATHER: the op copies output elements in order, each from a
  * strictly later input element than the one before (a forward gather:
  * walk.h's ta_walk_gather), reading each before writing it, and moves
@@ -298,6 +298,11 @@ enum { TA__OVERLAP_NONE = 0, TA__OVERLAP_ROWS = 1, TA__OVERLAP_GATHER = 2, TA__O
  * element down whenever the output overlaps its input (walk.h
  * ta_walk_pad_backward); in poison mode it refuses an input that starts
  * higher above the output than that walk tolerates (TA_E_OVERLAP). */
+/* TA__OVERLAP_CONCAT: the op (CONCATENATION) moves each step's input blocks
+ * forward, in input order (walk.h ta_walk_concat), so one input may lie
+ * inside the output's bytes; in poison mode it refuses an input placed
+ * lower under the output than that walk tolerates, or two inputs over it
+ * (TA_E_OVERLAP). */
 
 /* What an op's kernels need of the alignment of its buffers (issue 17), in
  * bytes, beyond each operand's element size -- which every operand gets
