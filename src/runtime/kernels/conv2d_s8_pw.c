@@ -923,7 +923,7 @@ static void pw_m0_set_run(const ta_conv_params *p, const int8_t *input, int8_t *
     s->n = 0;
     const int32_t depth = p->filter.c;
     const ta_dims4 out = p->output;
-    if (asm_rq && depth <= PW_M0_PAIR_DEPTH && (int64_t)out.n * out.h * out.w >= PW_M0_PAIR_MIN_PX &&
+    if (asm_rq && depth <= PW_M0_PAIR_DEPTH && (ptrdiff_t)out.n * out.h * out.w >= PW_M0_PAIR_MIN_PX &&
         (depth <= 32 ? pw_m0_set_pk32(p, input, output, s) : pw_m0_set_pk128(p, input, output, s)))
         return;
     pw_m0_set_loop(p, input, output, s, asm_rq, NULL);
