@@ -7,7 +7,8 @@
 # SMLABB/SMLATT, USADA8) and as armv6-m code on the M3 with unaligned
 # accesses trapped (the M0 paths).  The host run of the same test never
 # executes those paths.  Needs gcc-arm-none-eabi, libnewlib-arm-none-eabi and
-# qemu-system-arm: SKIP without them outside CI, FAIL under CI.
+# qemu-system-arm: SKIP without them outside CI, FAIL under CI.  TA_MCU_CPUS
+# (default "m4 m0") runs only those.
 set -u
 src="${TINYARENA_SRC:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -16,7 +17,7 @@ for t in arm-none-eabi-gcc qemu-system-arm; do
   command -v $t > /dev/null || skip "$t not found (apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)"
 done
 fail=0
-for cpu in m4 m0; do
+for cpu in ${TA_MCU_CPUS:-m4 m0}; do
   case $cpu in
     m4) machine=mps2-an386; arch="-mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard"; defs= ;;
     m0) machine=mps2-an385; arch="-mcpu=cortex-m0 -mfloat-abi=soft"; defs=-DBOARD_UNALIGN_TRAP ;;

@@ -324,6 +324,23 @@ static void test_conv(int cases, bool pw) {
         if (ni > sizeof in || nw > sizeof w || no > sizeof ref) continue;
         rnd_s8(in, ni);
         rnd_s8(w, nw);
+        if (pw && rnd(0, 4) == 0) {
+            /* the edges of armv6-m's two MACs per MULS (x0 * w0 + x1 * w1 in
+             * 16 bits): inputs of -128 against pairs of weights reaching
+             * +32640 and -32512, or with pairs of -128 (+2^15: that set keeps
+             * the one-MAC kernel) */
+            const bool pairs = rnd(0, 1);
+            for (size_t i = 0; i < ni; i++)
+                if (rnd(0, 1)) in[i] = -128;
+            for (size_t i = 0; i + 1 < nw; i += 2)
+                switch (rnd(0, pairs ? 5 : 3)) {
+                case 0: w[i] = -128, w[i + 1] = -127; break;
+                case 1: w[i] = -127, w[i + 1] = -128; break;
+                case 2: w[i] = 127, w[i + 1] = 127; break;
+                case 3: break;
+                default: w[i] = -128, w[i + 1] = -128;
+                }
+        }
         rnd_requant(&p.q, &t, p.output.c);
         if (pw && rnd(0, 2) == 0) { /* long rounding shifts (small scales), int8 range */
             for (int32_t c = 0; c < p.output.c; c++) t.shift[c] = (int8_t)rnd(-30, -18);

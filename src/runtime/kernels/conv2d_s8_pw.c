@@ -577,6 +577,67 @@ __asm__(TA__ASM_UNIFIED ".section .text.ta__m0_rq4,\"ax\",%progbits\n\t"
         ".size ta__m0_rq4, .-ta__m0_rq4\n\t"
         ".text\n\t" TA__ASM_RESTORE);
 
+/* armv6-m: two multiply-accumulates per MULS.  With X = x0 + x1 * 2^16
+ * (two input bytes of a pixel) and W = w1 + w0 * 2^16 (the channel's weights
+ * for them, swapped), X * W = x0 * w1 + (x0 * w0 + x1 * w1) * 2^16 +
+ * x1 * w0 * 2^32, and modulo 2^32 (MULS) the 2^32 term is gone: the top
+ * half is the two-term dot product S plus floor(x0 * w1 / 2^16).  |x0 * w1|
+ * <= 2^14 < 2^15, so rounding that half (ASRS #16 leaves bit 15 in the
+ * carry, ADCS adds it) gives S exactly, as long as S fits int16: it is at
+ * most 2 * 128 * 128 = 2^15 only for w0 = w1 = -128 (and x0 = x1 = -128),
+ * so a set with such a pair of weights keeps ta__m0_dot1x4_rq
+ * (pw_m0_pack).  A pair of input bytes is 6 instructions (LDRB, SXTB;
+ * LDRB, LSLS, ASRS; ADDS) shared by the 4 channels, a channel's two MACs 4
+ * (LDR W, MULS, ASRS, ADCS): 22 instructions per 8 MACs plus 4 per 32 for
+ * the loop, against 57 per 16.  The sums are exact (each S is, and the
+ * 32-bit sums wrap as TFLM's int32 does), so the result is the same bytes.
+ *   void ta__m0_dot2x4_rq(const int8_t *x, const uint32_t *wp, int32_t depth,
+ *                         int8_t *out, const ta__rqm *k);
+ * wp: the set's packed weights, 4 words per input pair (channel 0..3),
+ * depth / 2 pairs; depth a multiple of 4, at least 4; x byte loads only.
+ * The sums start at the folds, live in r4-r7 (ADCS takes low registers),
+ * and go to TA__M0_RQ4 as ta__m0_dot1x4_rq's do. */
+void ta__m0_dot2x4_rq(const int8_t *x, const uint32_t *wp, int32_t depth, int8_t *out, const ta__rqm *k);
+#define M0_PAIR(XO, WO)                                                                                \
+    "ldrb r2, [r0, #" XO "]\n\tsxtb r2, r2\n\tldrb r3, [r0, #" XO "+1]\n\tlsls r3, r3, #24\n\t"         \
+    "asrs r3, r3, #8\n\tadds r2, r2, r3\n\t"                                                         \
+    "ldr r3, [r1, #" WO "]\n\tmuls r3, r2, r3\n\tasrs r3, r3, #16\n\tadcs r4, r3\n\t"                 \
+    "ldr r3, [r1, #" WO "+4]\n\tmuls r3, r2, r3\n\tasrs r3, r3, #16\n\tadcs r5, r3\n\t"               \
+    "ldr r3, [r1, #" WO "+8]\n\tmuls r3, r2, r3\n\tasrs r3, r3, #16\n\tadcs r6, r3\n\t"               \
+    "ldr r3, [r1, #" WO "+12]\n\tmuls r3, r2, r3\n\tasrs r3, r3, #16\n\tadcs r7, r3\n\t"
+/* sp after the entry: out, saved r8, saved r4-r7 and lr, then k (sp + 28) */
+__asm__(TA__ASM_UNIFIED ".section .text.ta__m0_dot2x4_rq,\"ax\",%progbits\n\t"
+        ".balign 2\n\t"
+        ".global ta__m0_dot2x4_rq\n\t"
+        ".thumb\n\t"
+        ".thumb_func\n\t"
+        ".type ta__m0_dot2x4_rq, %function\n"
+        "ta__m0_dot2x4_rq:\n\t"
+        "push {r4, r5, r6, r7, lr}\n\t"
+        "mov r4, r8\n\t"
+        "push {r3, r4}\n\t"
+        "lsls r2, r2, #3\n\t" /* depth / 2 pairs of 16 bytes */
+        "adds r2, r1, r2\n\t"
+        "mov r8, r2\n\t"
+        "ldr r7, [sp, #28]\n\t"
+        "ldr r4, [r7, #44]\n\t"
+        "ldr r5, [r7, #92]\n\t"
+        "adds r7, #96\n\t"
+        "ldr r6, [r7, #44]\n\t"
+        "ldr r7, [r7, #92]\n"
+        "1:\n\t" M0_PAIR("0", "0") M0_PAIR("2", "16")
+        "adds r0, #4\n\t"
+        "adds r1, #32\n\t"
+        "cmp r1, r8\n\t"
+        "bne 1b\n\t"
+        "push {r4, r5, r6, r7}\n\t"
+        "ldr r7, [sp, #44]\n\t" TA__M0_RQ4
+        "pop {r3, r4}\n\t"
+        "mov r8, r4\n\t"
+        "pop {r4, r5, r6, r7, pc}\n\t"
+        ".size ta__m0_dot2x4_rq, .-ta__m0_dot2x4_rq\n\t"
+        ".text\n\t" TA__ASM_RESTORE);
+
 /* armv6-m: the sum of (byte + 128) over nw words at p (word-aligned, nw in
  * [1, 128]): each word's bytes flipped to x + 128 and added in two 16-bit
  * lanes (bytes 0 + 1 and 2 + 3, at most 510 a word, so 128 words cannot
@@ -609,13 +670,79 @@ static inline uint32_t m0_sum_words(const int8_t *p, int32_t nw) {
     return (acc & 0xFFFFu) + (acc >> 16);
 }
 
+/* The same sum over 2 * n2 words (n2 in [1, 64]), two words per LDM and no
+ * second mask: with a_i the flipped bytes, E = sum(word & 0x00FF00FF) holds
+ * sum a0 and sum a2 in its halves, H = sum(word >> 8) = sum a1 + 2^8 sum a2
+ * + 2^16 sum a3 (below 2^32 for 128 words), so H - 2^8 sum a2 holds sum a1
+ * and sum a3 in its halves.  13 instructions per 2 words, against 18; the
+ * end pointer in r8. */
+uint32_t ta__m0_sum_words2(const int8_t *p, int32_t n2);
+__asm__(TA__ASM_UNIFIED ".section .text.ta__m0_sum_words2,\"ax\",%progbits\n\t"
+        ".balign 2\n\t"
+        ".global ta__m0_sum_words2\n\t"
+        ".thumb\n\t"
+        ".thumb_func\n\t"
+        ".type ta__m0_sum_words2, %function\n"
+        "ta__m0_sum_words2:\n\t"
+        "push {r4, r5, r6, r7}\n\t"
+        "mov r4, r8\n\t"
+        "push {r4}\n\t"
+        "lsls r1, r1, #3\n\t"
+        "adds r1, r0, r1\n\t"
+        "mov r8, r1\n\t"
+        "movs r6, #255\n\t"
+        "lsls r7, r6, #16\n\t"
+        "orrs r6, r7\n\t" /* 0x00FF00FF */
+        "lsls r7, r6, #7\n\t"
+        "ands r7, r6\n\t" /* 0x00800080 */
+        "lsls r1, r7, #8\n\t"
+        "orrs r7, r1\n\t" /* 0x80808080 */
+        "movs r2, #0\n\t"
+        "movs r3, #0\n"
+        "1:\n\t"
+        "ldmia r0!, {r4, r5}\n\t"
+        "eors r4, r7\n\t"
+        "eors r5, r7\n\t"
+        "lsrs r1, r4, #8\n\t"
+        "ands r4, r6\n\t"
+        "adds r2, r2, r4\n\t"
+        "adds r3, r3, r1\n\t"
+        "lsrs r1, r5, #8\n\t"
+        "ands r5, r6\n\t"
+        "adds r2, r2, r5\n\t"
+        "adds r3, r3, r1\n\t"
+        "cmp r0, r8\n\t"
+        "bne 1b\n\t"
+        "lsrs r4, r2, #16\n\t" /* sum a2 */
+        "lsls r5, r4, #8\n\t"
+        "subs r3, r3, r5\n\t" /* sum a1 + 2^16 sum a3 */
+        "uxth r5, r2\n\t"
+        "adds r4, r4, r5\n\t"
+        "uxth r5, r3\n\t"
+        "adds r4, r4, r5\n\t"
+        "lsrs r3, r3, #16\n\t"
+        "adds r0, r4, r3\n\t"
+        "pop {r4}\n\t"
+        "mov r8, r4\n\t"
+        "pop {r4, r5, r6, r7}\n\t"
+        "bx lr\n\t"
+        ".size ta__m0_sum_words2, .-ta__m0_sum_words2\n\t"
+        ".text\n\t" TA__ASM_RESTORE);
+
 /* ta__sum_s8 of a weight row, by words when it is word-aligned (the usual
- * rows: depth a multiple of 4, the tensor aligned in the model). */
+ * rows: depth a multiple of 4, the tensor aligned in the model): pairs of
+ * words by ta__m0_sum_words2, an odd last word by m0_sum_words. */
 static int32_t pw_m0_wsum(const int8_t *w, int32_t n) {
     if (((uintptr_t)w & 3u) != 0 || n % 4 != 0) return ta__sum_s8(w, n);
     const int32_t nw = n >> 2;
     uint32_t u = 0;
-    for (int32_t j = 0; j < nw; j += 128) u += m0_sum_words(w + 4 * j, nw - j < 128 ? nw - j : 128);
+    int32_t j = 0;
+    for (; nw - j >= 2; j += 128) {
+        const int32_t m = nw - j < 128 ? nw - j : 128;
+        u += ta__m0_sum_words2(w + 4 * j, m >> 1);
+        if (m & 1) break;
+    }
+    if (nw & 1) u += m0_sum_words(w + 4 * (nw - 1), 1);
     return (int32_t)(u - (uint32_t)nw * 512u);
 }
 
@@ -633,27 +760,102 @@ typedef struct pw_m0_set {
  * and op on (xs, os bytes apart): nothing else is live in this loop (GCC's
  * -Os kept the set's fields in spilled locals when it was inline). */
 static __attribute__((noinline)) void pw_m0_px_rq(const int8_t *x, int8_t *op, int32_t n, ptrdiff_t xs, ptrdiff_t os,
-                                                  const pw_m0_set *s, int32_t depth) {
+                                                  const pw_m0_set *s, int32_t depth, const uint32_t *wp) {
     const int8_t *const *rows = s->rows;
     const ta__rqm *k = s->rqm;
-    for (; n > 0; n--, x += xs, op += os) ta__m0_dot1x4_rq(x, rows, depth, op, k);
+    if (wp != NULL)
+        for (; n > 0; n--, x += xs, op += os) ta__m0_dot2x4_rq(x, wp, depth, op, k);
+    else
+        for (; n > 0; n--, x += xs, op += os) ta__m0_dot1x4_rq(x, rows, depth, op, k);
 }
 
-/* Every pixel of set s's channels: with the assembly requantisation when
- * asm_rq (every channel ta__rqm_ch_ok), else the dot products and
- * ta__rq_s8.  A set of fewer than 4 repeats its last channel (the same
- * byte stored twice).  Adjacent channels are stored in place, others
- * through 4 bytes on the stack. */
-static void pw_m0_set_run(const ta_conv_params *p, const int8_t *input, int8_t *output, pw_m0_set *s, bool asm_rq) {
+/* The deepest layer ta__m0_dot2x4_rq takes: its packed weights, 8 bytes per
+ * input channel for the set's 4 channels, sit on the stack (1 KB). */
+#define PW_M0_PAIR_DEPTH 128
+
+/* A set's weights packed for ta__m0_dot2x4_rq: word 4i + j is
+ * w1 + w0 * 2^16 for channel j's input pair i (w0 = row[2i], w1 =
+ * row[2i + 1], as integers, not as bit fields).  False (nothing usable) when
+ * a pair is -128, -128, whose two-term dot product can reach 2^15 (that
+ * pair's word is 0xFF7FFF80 and no other pair's is).  One pass per call,
+ * about 6 instructions a pair, against 2 MACs per pixel saved a pair. */
+/* One row of pw_m0_pack from a word-aligned row, a word (two pairs) per
+ * pass: 21 instructions per 2 pairs, where GCC's byte loop took 15 a pair.
+ *   int ta__m0_pack_row(const int8_t *w, int32_t depth, uint32_t *d);
+ * d: the row's first word, the next pair's 16 bytes on; 0 on a pair of -128. */
+int ta__m0_pack_row(const int8_t *w, int32_t depth, uint32_t *d);
+__asm__(TA__ASM_UNIFIED ".section .text.ta__m0_pack_row,\"ax\",%progbits\n\t"
+        ".balign 2\n\t"
+        ".global ta__m0_pack_row\n\t"
+        ".thumb\n\t"
+        ".thumb_func\n\t"
+        ".type ta__m0_pack_row, %function\n"
+        "ta__m0_pack_row:\n\t"
+        "push {r4, r5, r6, r7}\n\t"
+        "adds r1, r0, r1\n\t"
+        "movs r7, #128\n\t"
+        "lsls r7, r7, #16\n\t"
+        "adds r7, #127\n\t"
+        "mvns r7, r7\n" /* 0xFF7FFF80: the pair -128, -128 */
+        "1:\n\t"
+        "ldmia r0!, {r3}\n\t"
+        "lsls r4, r3, #24\n\t"
+        "asrs r4, r4, #8\n\t" /* byte 0 * 2^16 */
+        "lsls r5, r3, #16\n\t"
+        "asrs r5, r5, #24\n\t" /* byte 1 */
+        "adds r4, r4, r5\n\t"
+        "cmp r4, r7\n\t"
+        "beq 2f\n\t"
+        "str r4, [r2]\n\t"
+        "asrs r5, r3, #24\n\t" /* byte 3 */
+        "lsls r4, r3, #8\n\t"
+        "asrs r4, r4, #24\n\t"
+        "lsls r4, r4, #16\n\t" /* byte 2 * 2^16 */
+        "adds r4, r4, r5\n\t"
+        "cmp r4, r7\n\t"
+        "beq 2f\n\t"
+        "str r4, [r2, #16]\n\t"
+        "adds r2, #32\n\t"
+        "cmp r0, r1\n\t"
+        "bne 1b\n\t"
+        "movs r0, #1\n\t"
+        "pop {r4, r5, r6, r7}\n\t"
+        "bx lr\n"
+        "2:\n\t"
+        "movs r0, #0\n\t"
+        "pop {r4, r5, r6, r7}\n\t"
+        "bx lr\n\t"
+        ".size ta__m0_pack_row, .-ta__m0_pack_row\n\t"
+        ".text\n\t" TA__ASM_RESTORE);
+
+static bool pw_m0_pack(const int8_t *const rows[4], int32_t depth, uint32_t *wp) {
+    for (int j = 0; j < 4; j++) {
+        const int8_t *w = rows[j] - depth;
+        uint32_t *d = wp + j;
+        if (((uintptr_t)w & 3u) == 0) {
+            if (!ta__m0_pack_row(w, depth, d)) return false;
+            continue;
+        }
+        for (int32_t i = 0; i < depth; i += 2, d += 4) {
+            const uint32_t v = (uint32_t)(int32_t)w[i] * 65536u + (uint32_t)(int32_t)w[i + 1];
+            if (v == 0xFF7FFF80u) return false;
+            *d = v;
+        }
+    }
+    return true;
+}
+
+/* Every pixel of set s's 4 channels: by ta__m0_dot2x4_rq on the packed
+ * weights wp when given, else with the assembly requantisation when asm_rq
+ * (every channel ta__rqm_ch_ok), else the dot products and ta__rq_s8.
+ * Adjacent channels are stored in place, others through 4 bytes on the
+ * stack. */
+static __attribute__((noinline)) void pw_m0_set_loop(const ta_conv_params *p, const int8_t *input, int8_t *output,
+                                                     pw_m0_set *s, bool asm_rq, const uint32_t *wp) {
     const ta_dims4 in = p->input, out = p->output;
     const int32_t depth = p->filter.c;
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c, ys = (ptrdiff_t)p->stride_h * in.w * in.c;
-    for (int j = s->n; j < 4; j++) {
-        s->rows[j] = s->rows[j - 1], s->ch[j] = s->ch[j - 1];
-        s->rqm[j] = s->rqm[j - 1], s->rq[j] = s->rq[j - 1];
-    }
-    s->n = 0;
     const int32_t c0 = s->ch[0];
     const bool adjacent = s->ch[1] == c0 + 1 && s->ch[2] == c0 + 2 && s->ch[3] == c0 + 3;
     int8_t tmp[4];
@@ -665,13 +867,15 @@ static void pw_m0_set_run(const ta_conv_params *p, const int8_t *input, int8_t *
                 /* the common set: a loop of its own, with the row whole
                  * when stride 1 makes the image one run of pixels */
                 const bool whole = xs == in.c && out.w == in.w && p->stride_h == 1;
-                pw_m0_px_rq(x, op + c0, whole ? out.h * out.w : out.w, xs, out.c, s, depth);
+                pw_m0_px_rq(x, op + c0, whole ? out.h * out.w : out.w, xs, out.c, s, depth, wp);
                 if (whole) break;
                 continue;
             }
             for (int32_t ox = 0; ox < out.w; ox++, x += xs, op += out.c) {
                 int8_t *dst = adjacent ? op + c0 : tmp;
-                if (asm_rq) {
+                if (wp != NULL) {
+                    ta__m0_dot2x4_rq(x, wp, depth, dst, s->rqm);
+                } else if (asm_rq) {
                     ta__m0_dot1x4_rq(x, s->rows, depth, dst, s->rqm);
                 } else {
                     int32_t acc[4];
@@ -681,6 +885,48 @@ static void pw_m0_set_run(const ta_conv_params *p, const int8_t *input, int8_t *
                 if (!adjacent) op[s->ch[0]] = tmp[0], op[s->ch[1]] = tmp[1], op[s->ch[2]] = tmp[2], op[s->ch[3]] = tmp[3];
             }
         }
+}
+
+/* The packed weights on the stack, in frames of their own so that only a
+ * call that packs pays them: 256 B up to depth 32 (the 1x1 layers of
+ * person_detect's patch stages, whose band loop is the deepest stack), 1 KB
+ * up to PW_M0_PAIR_DEPTH.  False when pw_m0_pack refuses the set. */
+static __attribute__((noinline)) bool pw_m0_set_pk32(const ta_conv_params *p, const int8_t *input, int8_t *output,
+                                                     pw_m0_set *s) {
+    uint32_t wbuf[32 * 2];
+    if (!pw_m0_pack(s->rows, p->filter.c, wbuf)) return false;
+    pw_m0_set_loop(p, input, output, s, true, wbuf);
+    return true;
+}
+static __attribute__((noinline)) bool pw_m0_set_pk128(const ta_conv_params *p, const int8_t *input, int8_t *output,
+                                                      pw_m0_set *s) {
+    uint32_t wbuf[PW_M0_PAIR_DEPTH * 2];
+    if (!pw_m0_pack(s->rows, p->filter.c, wbuf)) return false;
+    pw_m0_set_loop(p, input, output, s, true, wbuf);
+    return true;
+}
+
+/* Packing costs about 10 instructions per pair of weights and saves about
+ * 1.4 per pair and pixel: a call of fewer pixels (the OVERLAP walk's one-row
+ * bands of the 6x6 layers) keeps ta__m0_dot1x4_rq. */
+#define PW_M0_PAIR_MIN_PX 12
+
+/* Every pixel of set s's channels (a set of fewer than 4 repeats its last
+ * channel), by pw_m0_set_loop: packed for ta__m0_dot2x4_rq when the
+ * requantisation is the assembly's, the depth at most PW_M0_PAIR_DEPTH and
+ * the call has PW_M0_PAIR_MIN_PX pixels, else ta__m0_dot1x4_rq or C. */
+static void pw_m0_set_run(const ta_conv_params *p, const int8_t *input, int8_t *output, pw_m0_set *s, bool asm_rq) {
+    for (int j = s->n; j < 4; j++) {
+        s->rows[j] = s->rows[j - 1], s->ch[j] = s->ch[j - 1];
+        s->rqm[j] = s->rqm[j - 1], s->rq[j] = s->rq[j - 1];
+    }
+    s->n = 0;
+    const int32_t depth = p->filter.c;
+    const ta_dims4 out = p->output;
+    if (asm_rq && depth <= PW_M0_PAIR_DEPTH && (ptrdiff_t)out.n * out.h * out.w >= PW_M0_PAIR_MIN_PX &&
+        (depth <= 32 ? pw_m0_set_pk32(p, input, output, s) : pw_m0_set_pk128(p, input, output, s)))
+        return;
+    pw_m0_set_loop(p, input, output, s, asm_rq, NULL);
 }
 
 /* The 1x1 convolutions it takes (ta__pw_m0_ok), every output channel:
