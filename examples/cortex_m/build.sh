@@ -5,7 +5,7 @@
 #
 #   examples/cortex_m/build.sh MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--cpu m0|m3|m4|m7]
 #                              [--align-rule R] [--stack BYTES] [--flash BYTES] [--ram BYTES] [--rederive] [--small-kernels]
-#                              [--patch-overhead PCT]
+#                              [--patch-overhead PCT] [--no-pw-packs]
 #
 # --rewrite: the plan's rewrites, default all (as `tinyarena plan`); none: TFLM's rules.
 # --patch-overhead goes to `tinyarena plan --header` (default 10: the header
@@ -17,6 +17,9 @@
 # --stack sets the stack reserved (default 16 KB, 48 KB with --rederive); --flash and --ram make the
 # link fail unless the image fits a part with that much flash and RAM (the
 # boards have 4 MB of each).
+# --no-pw-packs: leave out the header's pre-unpacked 1x1 weights
+# (tinyarena/pw_pack.h; on the DSP cores they cost flash, twice the 1x1
+# layers' weight bytes, and save the kernel's unpacking at every call).
 # --rederive: after the run, the firmware re-derives the host's op constants
 # blob on the target through the work-block path (import and prepare, record
 # by record; it prints blob_rederived 1) -- the portability proof
@@ -43,10 +46,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--align-rule R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive] [--small-kernels] [--fast-region B] [--patch-overhead PCT]" >&2; exit 2; }
+usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--align-rule R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive] [--small-kernels] [--fast-region B] [--patch-overhead PCT] [--no-pw-packs]" >&2; exit 2; }
 [ $# -ge 3 ] || usage
 model=$1 case_dir=$2 out=$3; shift 3
-rewrite=all cpu=m4 ldsyms= rederive=0 alignrule= kopt=-O2 regions= mainsrc=main.c patchpct=
+rewrite=all cpu=m4 ldsyms= rederive=0 alignrule= kopt=-O2 regions= mainsrc=main.c patchpct= defs_pw=
 while [ $# -gt 0 ]; do
   case $1 in
     --rewrite) rewrite=${2:?}; shift 2 ;;
@@ -58,6 +61,7 @@ while [ $# -gt 0 ]; do
     --ram) ldsyms="$ldsyms -Wl,--defsym=RAM_BYTES=${2:?}"; shift 2 ;;
     --rederive) rederive=1; shift ;;
     --small-kernels) kopt=-Os; shift ;;
+    --no-pw-packs) defs_pw=-DMODEL_BUDGET_NO_PW_PACKS; shift ;;
     # two memories: a FAST region of B bytes in the RAM at 0x20000000 and a
     # SLOW one in the board's 16 MB PSRAM at 0x21000000 (cortex_m.ld's .psram)
     --fast-region) regions="--region FAST:${2:?} --region SLOW:16M"; mainsrc=main_regions.c; shift 2 ;;
@@ -180,7 +184,7 @@ if [ $rederive = 1 ]; then
   defs="$defs -DTA_EXAMPLE_REDERIVE"
   case "$ldsyms" in *STACK_BYTES=*) ;; *) ldsyms="$ldsyms -Wl,--defsym=STACK_BYTES=49152" ;; esac
 fi
-arm-none-eabi-gcc $cflags -DBOARD_CPU="\"$name\"" $defs -I"$src/include" -I"$out/gen" -I"$here" \
+arm-none-eabi-gcc $cflags -DBOARD_CPU="\"$name\"" $defs $defs_pw -I"$src/include" -I"$out/gen" -I"$here" \
   "$here/$mainsrc" "$here/startup.c" "$out/gen/model_data.c" "$lib" \
   -nostartfiles --specs=nano.specs -T "$here/cortex_m.ld" \
   -Wl,--gc-sections -Wl,-Map="$out/fw.map" $ldsyms -lm -o "$out/fw.elf" \

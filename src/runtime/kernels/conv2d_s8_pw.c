@@ -17,6 +17,7 @@
 #include "runtime/kernels/kernel_variants.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
+#include "tinyarena/pw_pack.h"
 
 /* Shared by the DSP cores' gathered windows and the armv6-m ones. */
 #if defined(TA__DOT_DSP) || defined(__ARM_ARCH_6M__)
@@ -382,6 +383,43 @@ PW_VARIANT(ta__kv_pw2_r1, 2, 1)
 PW_VARIANT(ta__kv_pw2_r2, 2, 2)
 PW_VARIANT(ta__kv_pw2_r3, 2, 3)
 
+/* ta__pw_group_make's first choice, rmode 1 (every channel ta__rqs, no
+ * activation clamp), when rq1 (the layer's ta__rqs_layer_ok and full range)
+ * holds and each channel's fold passes ta__rqs_make's bound: then only the
+ * 4 words a channel PW_RQS loads (rc) are built -- the group's other
+ * constants (ta__rq, the rc5 words, the constant-channel test) are never
+ * read in that pixel loop.  Called once per group and row band, so this is
+ * most of a deep layer's per-call cost.  False: the caller builds the group
+ * in full (and may still get rmode 1). */
+static TA__ALWAYS_INLINE bool pw_group_r1(const ta_conv_params *p, bool rq1, int32_t oc0, int32_t nch, int32_t depth,
+                                          ta__pw_group *g) {
+    if (!rq1) return false;
+    const int64_t reach = (int64_t)depth * 16384;
+    for (int32_t j = 0; j < nch; j++) {
+        const int64_t f = (int32_t)g->fold[j];
+        if ((f < 0 ? -f : f) + reach >= (INT64_C(1) << 29)) return false;
+    }
+    for (int32_t j = 0; j < nch; j++) {
+        const int32_t ch = p->q.per_channel ? oc0 + j : 0, right = -p->q.shift[ch];
+        g->rc[4 * j] = g->fold[j] << 1, g->rc[4 * j + 1] = (uint32_t)p->q.mult[ch];
+        g->rc[4 * j + 2] = (UINT32_C(1) << (right - 1)) + ((uint32_t)p->q.output_offset << right);
+        g->rc[4 * j + 3] = (uint32_t)right;
+    }
+    return true;
+}
+
+/* The layer's pack (tinyarena/pw_pack.h), if the firmware named one for
+ * this filter and shape: a few compares per call, against unpacking every
+ * group's weights again at every row band. */
+static const ta_pw_pack *pw_find(const int8_t *filter, int32_t depth, int32_t channels) {
+    const ta_pw_packs *t = &ta__pw_packs;
+    for (uint32_t i = 0; i < t->n; i++) {
+        const ta_pw_pack *k = &t->packs[i];
+        if (k->weights == filter && k->depth == depth && k->channels == channels) return k;
+    }
+    return NULL;
+}
+
 /* The pointwise kernel proper, on a 1x1 convolution p whose depth is a
  * multiple of 4 up to 256 and whose windows all lie in the image; output
  * channel oc's weights start at filter + oc * k (k <= depth: the gathered
@@ -393,10 +431,18 @@ static int32_t pw_run(const ta_conv_params *p, const int8_t *input, const int8_t
     const int32_t depth = p->filter.c;
     const int32_t nch = depth <= 128 ? 4 : 2;
     const bool layer_ok = ta__rqs_layer_ok(&p->q, out.c);
+    const ta_pw_pack *pack = k == depth ? pw_find(filter, depth, out.c) : NULL;
+    const bool rq1 = layer_ok && p->q.act_min == -128 && p->q.act_max == 127;
     int32_t oc0 = 0;
     for (; oc0 + nch <= out.c; oc0 += nch) {
         ta__pw_group g;
-        for (int32_t j = 0; j < nch; j++) {
+        const uint32_t *wg = wbuf;
+        if (pack) {
+            /* the host unpacked and summed these weights (pw_pack.c) */
+            wg = pack->words + (size_t)oc0 * (size_t)depth / 2;
+            for (int32_t j = 0; j < nch; j++) g.fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, pack->wsum[oc0 + j]);
+        }
+        for (int32_t j = 0; !pack && j < nch; j++) {
             /* unpack the channel's weights and sum them in one pass (the
              * sum as ta__sum_s8 does it: USADA8 of the bytes + 128) */
             const int8_t *w = filter + (ptrdiff_t)(oc0 + j) * k;
@@ -413,8 +459,8 @@ static int32_t pw_run(const ta_conv_params *p, const int8_t *input, const int8_t
             g.fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, wsum);
         }
         /* one build per channel count and requantisation */
-        const int rmode = ta__pw_group_make(p, layer_ok, oc0, nch, depth, &g);
-        const pw_px x = {p, input, output, oc0, wbuf, &g};
+        const int rmode = pw_group_r1(p, rq1, oc0, nch, depth, &g) ? 1 : ta__pw_group_make(p, layer_ok, oc0, nch, depth, &g);
+        const pw_px x = {p, input, output, oc0, wg, &g};
         ta_kernel_args a; /* the pixel loop reads only ctx: no memset per group */
         a.ctx = &x;
         if (ta__kv_run((nch == 4 ? TA_KV_CONV_S8_PW4_R0 : TA_KV_CONV_S8_PW2_R0) + (unsigned)rmode, &a)) return -1;
