@@ -226,6 +226,10 @@ read -r rt_text rt_rodata sys_text < <(awk '
   }
   END { print t + 0, r + 0, s + 0 }' "$out/fw.map")
 consts=$(awk '/_CONST_BYTES [0-9]/ { sub(/u$/, "", $3); print $3 }' "$out/gen/model_budget.h")
+# the 1x1 weight packs' flash (tinyarena/pw_pack.h): DSP cores only, unless --no-pw-packs
+packs=0
+case $cpu in m4|m7) [ -z "$defs_pw" ] && [ "$mainsrc" = main.c ] && packs=$(awk '$2 == "MODEL_BUDGET_PW_PACK_BYTES" { sub(/u$/, "", $3); print $3 }' "$out/gen/model_budget.h") ;; esac
+packs=${packs:-0}
 
 # 7. Run.  -icount shift=0: virtual time advances 1 ns per instruction, so
 #    SysTick (25 MHz) ticks once every 40 instructions.
@@ -260,6 +264,7 @@ runtime_rodata=$rt_rodata
 libc_libm_libgcc=$sys_text
 model_bytes=$(wc -c < "$model")
 const_blob_bytes=$consts
+pw_pack_bytes=$packs
 arena_bytes=$(val arena_bytes)
 planned_bytes=$(val planned_bytes)
 persistent_bytes=$(val persistent_bytes)
@@ -279,6 +284,6 @@ for want in "$case_dir"/tflm_output*.bin; do
   else echo "FAIL: output$k differs from TFLM's $want" >&2; status=1; fi
 done
 echo "$name: $(basename "$model") $(basename "$case_dir") (rewrites: $rewrite${alignrule:+, align: $alignrule}): flash text $text B, data $data B, bss $bss B;" \
-     "runtime code $rt_text B + rodata $rt_rodata B; arena $(val arena_bytes) B; stack used $(val stack_used_bytes) B;" \
+     "runtime code $rt_text B + rodata $rt_rodata B; 1x1 weight packs $packs B; arena $(val arena_bytes) B; stack used $(val stack_used_bytes) B;" \
      "invoke $((invoke_ticks * 40)) instructions"
 exit $status

@@ -182,6 +182,78 @@ static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rq
     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
 
 
+/* One pixel of rmode 1 (every channel PW_RQS) against nch channels: the
+ * dot products from xp (depth bytes) and the 4 words a channel at rc,
+ * stored at op; returns xp + depth. */
+static TA__ALWAYS_INLINE const int8_t *pw_px_r1(const int8_t *xp, int32_t depth, bool by16, int32_t nch,
+                                                const uint32_t *wbuf, const uint32_t *rc, int8_t *op) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const int8_t *xe = xp + depth;
+    const uint32_t *wp = wbuf, *cp = rc;
+    register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
+    uint32_t xv, x02;
+    if (nch == 4) {
+        if (by16)
+            __asm__ volatile("1:\n\t"
+                             "ldr %[xv], [%[xp]], #16\n\t" PW_STEP4
+                             "ldr %[xv], [%[xp], #-12]\n\t" PW_STEP4
+                             "ldr %[xv], [%[xp], #-8]\n\t" PW_STEP4
+                             "ldr %[xv], [%[xp], #-4]\n\t" PW_STEP4
+                             "cmp %[xp], %[xe]\n\t"
+                             "bne 1b\n\t"
+                             : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [xp] "+r"(xp), [wp] "+r"(wp),
+                               [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2),
+                               [w3] "=&r"(w3)
+                             : [xe] "r"(xe)
+                             : "cc", "memory");
+        else
+            __asm__ volatile("1:\n\t"
+                             "ldr %[xv], [%[xp]], #4\n\t" PW_STEP4
+                             "cmp %[xp], %[xe]\n\t"
+                             "bne 1b\n\t"
+                             : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [xp] "+r"(xp), [wp] "+r"(wp),
+                               [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2),
+                               [w3] "=&r"(w3)
+                             : [xe] "r"(xe)
+                             : "cc", "memory");
+        __asm__ volatile(PW_RQS("a0") PW_RQS("a1") PW_RQS("a2") PW_RQS("a3")
+                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [cp] "+r"(cp), [w0] "=&r"(w0),
+                           [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                         :
+                         : "memory");
+        op[0] = (int8_t)a0, op[1] = (int8_t)a1, op[2] = (int8_t)a2, op[3] = (int8_t)a3;
+    } else {
+        if (by16)
+            __asm__ volatile("1:\n\t"
+                             "ldr %[xv], [%[xp]], #16\n\t" PW_STEP2
+                             "ldr %[xv], [%[xp], #-12]\n\t" PW_STEP2
+                             "ldr %[xv], [%[xp], #-8]\n\t" PW_STEP2
+                             "ldr %[xv], [%[xp], #-4]\n\t" PW_STEP2
+                             "cmp %[xp], %[xe]\n\t"
+                             "bne 1b\n\t"
+                             : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv),
+                               [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                             : [xe] "r"(xe)
+                             : "cc", "memory");
+        else
+            __asm__ volatile("1:\n\t"
+                             "ldr %[xv], [%[xp]], #4\n\t" PW_STEP2
+                             "cmp %[xp], %[xe]\n\t"
+                             "bne 1b\n\t"
+                             : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv),
+                               [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                             : [xe] "r"(xe)
+                             : "cc", "memory");
+        __asm__ volatile(PW_RQS("a0") PW_RQS("a1")
+                         : [a0] "+r"(a0), [a1] "+r"(a1), [cp] "+r"(cp), [w0] "=&r"(w0), [w1] "=&r"(w1),
+                           [w2] "=&r"(w2), [w3] "=&r"(w3)
+                         :
+                         : "memory");
+        op[0] = (int8_t)a0, op[1] = (int8_t)a1;
+    }
+    return xp;
+}
+
 /* The pixels of one group of nch channels; rmode (a constant in each build):
  * 0 requantises channel by channel, 1 all with ta__rqs and no activation
  * clamp, 2 all with ta__rqs and the clamp, 3 all as ta__rqs with rounding
@@ -200,6 +272,15 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
     /* 16 input channels per pass when the depth allows: one compare and
      * branch per 4 words instead of per word */
     const bool by16 = depth % 16 == 0;
+    if (rmode == 1 && p->stride_w == 1 && in.w == out.w && (out.n == 1 || in.h == out.h) &&
+        (p->stride_h == 1 || out.h == 1)) {
+        /* every pixel's input follows the last one's (stride 1 along the
+         * rows, rows and images back to back: a layer, or one of its row
+         * bands): one loop over them, the input pointer the kernel's own */
+        const int8_t *xp = input, *xend = input + (ptrdiff_t)out.n * out.h * out.w * depth;
+        for (int8_t *op = output + oc0; xp != xend; op += out.c) xp = pw_px_r1(xp, depth, by16, nch, wbuf, rc, op);
+        return;
+    }
     for (int32_t b = 0; b < out.n; b++) {
         for (int32_t oy = 0; oy < out.h; oy++) {
             const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;

@@ -296,7 +296,24 @@ static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t 
             const int32_t iy0 = oy * p->stride_h - p->pad_h;
             const bool full_y = iy0 >= 0 && iy0 + 2 * dh < in.h;
             int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + c0;
+            /* mode 2: the row's windows inside the image, [xlo, xhi), in one
+             * loop that steps the input pointer (no bounds test, no address
+             * arithmetic per window); the others below */
+            const int32_t lim = in.w - 2 * dw + p->pad_w - 1; /* ox * stride_w <= lim */
+            const int32_t xlo = (p->pad_w + p->stride_w - 1) / p->stride_w;
+            const int32_t xhi = lim < 0 ? 0 : lim / p->stride_w + 1 < out.w ? lim / p->stride_w + 1 : out.w;
+            const bool run = mode == 2 && full_y && xlo < xhi;
             for (int32_t ox = 0; ox < out.w; ox++, op += C) {
+                if (run && ox == xlo) {
+                    const int8_t *xi = input + ta__nhwc_p(&in, b, iy0, xlo * p->stride_w - p->pad_w) + xc;
+                    const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c;
+                    for (; ox < xhi; ox++, op += C, xi += xs) {
+                        int32_t acc[4];
+                        dw3_asm(xi, sx, sy, wk, true, bcast, acc);
+                        op[0] = (int8_t)acc[0], op[1] = (int8_t)acc[1], op[2] = (int8_t)acc[2], op[3] = (int8_t)acc[3];
+                    }
+                    if (ox == out.w) break;
+                }
                 const int32_t ix0 = ox * p->stride_w - p->pad_w;
                 const int8_t *x;
                 ptrdiff_t tx, ty;
