@@ -18,6 +18,7 @@
 #include "runtime/kernels/simd_sse2.h"
 #endif
 #include "testutil.h"
+#include "tinyarena/pw_pack.h"
 
 static uint64_t g_seed = 0x5eed19;
 /* The fast implementation under test: TA_KERNEL_IMPL_FAST (on x86-64 the
@@ -299,6 +300,16 @@ static int32_t out_extent(int32_t in, int32_t f, int32_t stride, int32_t dil, in
     return o + rnd(0, 1); /* sometimes one more, whose window runs off the image */
 }
 
+/* The 1x1 cases' pack (tinyarena/pw_pack.h): half of them name their
+ * filter's pack here, so that on the DSP cores (kernels_mcu) the kernel
+ * runs the pre-unpacked words instead of its own unpacking -- byte for byte
+ * the same outputs.  The table is this test's; the host never reads it. */
+static ta_pw_pack g_pack[1];
+TA_PW_PACKS_LINK(g_pack);
+static uint32_t g_pack_words[19 * 256 / 2];
+static int32_t g_pack_wsum[19];
+static int g_pack_cases;
+
 /* pw: only 1x1 filters, one group, no padding, depths a multiple of 4 up
  * to 256 and some beyond (the DSP cores' pointwise kernel and its edges). */
 static void test_conv(int cases, bool pw) {
@@ -357,6 +368,12 @@ static void test_conv(int cases, bool pw) {
             if (rnd(0, 1)) p.q.act_min = -128, p.q.act_max = 127;
         }
         const int32_t *bias = maybe_bias(&t);
+        g_pack[0] = (ta_pw_pack){0};
+        if (pw && groups == 1 && ta_kernel_pw_pack_words(fc, p.filter.n) && rnd(0, 1)) {
+            CHECK(ta_kernel_pw_pack(w, fc, p.filter.n, g_pack_words, sizeof g_pack_words / 4, g_pack_wsum) == TA_OK);
+            g_pack[0] = (ta_pw_pack){w, g_pack_words, g_pack_wsum, fc, p.filter.n};
+            g_pack_cases++;
+        }
         memset(ref, 0x55, no), memset(fast, 0x66, no), memset(pub, 0x77, no);
         ta__conv2d_s8_ref(&p, in, w, bias, ref);
         CHECK(ta__conv2d_s8_fast_ok(&p) == fast_mults(&p.q, p.output.c));
@@ -375,6 +392,7 @@ static void test_conv(int cases, bool pw) {
         CHECK(ta_kernel_conv2d_s8(&p, in, w, bias, pub) == TA_OK);
         CHECK(diff_at(ref, pub, no) < 0);
         CHECK(ta_kernel_use_impl(g_impl) == TA_OK);
+        g_pack[0] = (ta_pw_pack){0};
     }
 }
 
@@ -591,6 +609,8 @@ int main(void) {
     ta__x86_cap(2);
 #endif
     printf("depthwise in place: %d cases equal to the reference\n", g_ip_cases);
+    printf("1x1 with a weight pack: %d cases\n", g_pack_cases);
+    CHECK(g_pack_cases > 100);
     CHECK(g_ip_cases > 500);
     return ta_test_finish("test_kernels_fast");
 }

@@ -167,6 +167,10 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
                    " * record checksum and scratch offset, the inputs and outputs. */\n");
         emit_blob(f, lo, up, "init", "INIT_BYTES", (const unsigned char *)fw->init, fw->init_bytes);
     }
+    if (rc && !emit_pw_packs(f, mp->g, fw->model, fw->model_len, lo, up)) {
+        fclose(f);
+        return cli_error("%s: out of memory", path);
+    }
     if (rb) emit_ops(f, mp->g, lo, up);
     if (rb) emit_kernels(f, fw->kernels, up);
     fprintf(f, "static const ta_budget_entry %s_entries[%s_COUNT] = {\n", lo, up);

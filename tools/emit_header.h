@@ -30,6 +30,13 @@ int emit_header(const char *path, const model_plan *mp, const plan_outcome *o, c
  * a ta_op_list of the definitions subgraph 0 of g needs (nothing when the
  * runtime cannot run g). */
 void emit_ops(FILE *f, const ta_graph *g, const char *lo, const char *up);
+/* The header's 1x1 weight packs (emit_pw_pack.c, tinyarena/pw_pack.h):
+ * for every int8 1x1 CONV_2D of subgraph 0 of g (one group, depth a
+ * multiple of 4 up to 256) whose filter lies in model[0 .. len), the
+ * pre-unpacked words and weight sums and <P>_PW_PACKS(model), inside
+ * `#if defined(__ARM_FEATURE_DSP) && !defined(<P>_NO_PW_PACKS)`; nothing
+ * when there is none.  Returns false when out of memory. */
+bool emit_pw_packs(FILE *f, const ta_graph *g, const unsigned char *model, size_t len, const char *lo, const char *up);
 /* The header's kernel variants (emit_ops.c): <P>_KERNELS, the mask for
  * TA_KERNELS_LINK (tinyarena/kernel_link.h). */
 void emit_kernels(FILE *f, uint32_t mask, const char *up);

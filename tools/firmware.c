@@ -24,6 +24,8 @@ static void *aligned_copy(const void *src, size_t n) {
 static bool fw_make_opt(const unsigned char *model, size_t len, ta_runtime_options opt, fw_budget *fw, fw_patch *pe,
                         ta_diag *d) {
     memset(fw, 0, sizeof *fw);
+    fw->model = model;
+    fw->model_len = len;
     ta_runtime rt;
     void *work = NULL, *arena = NULL, *tmp = NULL;
     size_t wb = 0;

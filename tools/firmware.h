@@ -22,6 +22,8 @@ typedef struct {
     size_t init_bytes;
     uint32_t kernels;            /* the kernel variants one invoke called (tinyarena/kernel_link.h;
                                     TA_KV_ALL when the host cannot invoke the model) */
+    const unsigned char *model;  /* the model bytes it was made from (the caller's): the */
+    size_t model_len;            /* header's 1x1 weight packs key on offsets in them */
 } fw_budget;
 
 /* Runs the runtime on the host with `table` as the plan (rewrites as the

@@ -5,7 +5,7 @@
 #
 #   examples/cortex_m/build.sh MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--cpu m0|m3|m4|m7]
 #                              [--align-rule R] [--stack BYTES] [--flash BYTES] [--ram BYTES] [--rederive] [--small-kernels]
-#                              [--patch-overhead PCT]
+#                              [--patch-overhead PCT] [--no-pw-packs]
 #
 # --rewrite: the plan's rewrites, default all (as `tinyarena plan`); none: TFLM's rules.
 # --patch-overhead goes to `tinyarena plan --header` (default 10: the header
@@ -17,6 +17,9 @@
 # --stack sets the stack reserved (default 16 KB, 48 KB with --rederive); --flash and --ram make the
 # link fail unless the image fits a part with that much flash and RAM (the
 # boards have 4 MB of each).
+# --no-pw-packs: leave out the header's pre-unpacked 1x1 weights
+# (tinyarena/pw_pack.h; on the DSP cores they cost flash, twice the 1x1
+# layers' weight bytes, and save the kernel's unpacking at every call).
 # --rederive: after the run, the firmware re-derives the host's op constants
 # blob on the target through the work-block path (import and prepare, record
 # by record; it prints blob_rederived 1) -- the portability proof
@@ -43,10 +46,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--align-rule R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive] [--small-kernels] [--fast-region B] [--patch-overhead PCT]" >&2; exit 2; }
+usage() { echo "usage: $0 MODEL.tflite CASE_DIR OUTDIR [--rewrite R] [--align-rule R] [--cpu m0|m3|m4|m7] [--stack B] [--flash B] [--ram B] [--rederive] [--small-kernels] [--fast-region B] [--patch-overhead PCT] [--no-pw-packs]" >&2; exit 2; }
 [ $# -ge 3 ] || usage
 model=$1 case_dir=$2 out=$3; shift 3
-rewrite=all cpu=m4 ldsyms= rederive=0 alignrule= kopt=-O2 regions= mainsrc=main.c patchpct=
+rewrite=all cpu=m4 ldsyms= rederive=0 alignrule= kopt=-O2 regions= mainsrc=main.c patchpct= defs_pw=
 while [ $# -gt 0 ]; do
   case $1 in
     --rewrite) rewrite=${2:?}; shift 2 ;;
@@ -58,6 +61,7 @@ while [ $# -gt 0 ]; do
     --ram) ldsyms="$ldsyms -Wl,--defsym=RAM_BYTES=${2:?}"; shift 2 ;;
     --rederive) rederive=1; shift ;;
     --small-kernels) kopt=-Os; shift ;;
+    --no-pw-packs) defs_pw=-DMODEL_BUDGET_NO_PW_PACKS; shift ;;
     # two memories: a FAST region of B bytes in the RAM at 0x20000000 and a
     # SLOW one in the board's 16 MB PSRAM at 0x21000000 (cortex_m.ld's .psram)
     --fast-region) regions="--region FAST:${2:?} --region SLOW:16M"; mainsrc=main_regions.c; shift 2 ;;
@@ -180,7 +184,7 @@ if [ $rederive = 1 ]; then
   defs="$defs -DTA_EXAMPLE_REDERIVE"
   case "$ldsyms" in *STACK_BYTES=*) ;; *) ldsyms="$ldsyms -Wl,--defsym=STACK_BYTES=49152" ;; esac
 fi
-arm-none-eabi-gcc $cflags -DBOARD_CPU="\"$name\"" $defs -I"$src/include" -I"$out/gen" -I"$here" \
+arm-none-eabi-gcc $cflags -DBOARD_CPU="\"$name\"" $defs $defs_pw -I"$src/include" -I"$out/gen" -I"$here" \
   "$here/$mainsrc" "$here/startup.c" "$out/gen/model_data.c" "$lib" \
   -nostartfiles --specs=nano.specs -T "$here/cortex_m.ld" \
   -Wl,--gc-sections -Wl,-Map="$out/fw.map" $ldsyms -lm -o "$out/fw.elf" \
@@ -222,6 +226,10 @@ read -r rt_text rt_rodata sys_text < <(awk '
   }
   END { print t + 0, r + 0, s + 0 }' "$out/fw.map")
 consts=$(awk '/_CONST_BYTES [0-9]/ { sub(/u$/, "", $3); print $3 }' "$out/gen/model_budget.h")
+# the 1x1 weight packs' flash (tinyarena/pw_pack.h): DSP cores only, unless --no-pw-packs
+packs=0
+case $cpu in m4|m7) [ -z "$defs_pw" ] && [ "$mainsrc" = main.c ] && packs=$(awk '$2 == "MODEL_BUDGET_PW_PACK_BYTES" { sub(/u$/, "", $3); print $3 }' "$out/gen/model_budget.h") ;; esac
+packs=${packs:-0}
 
 # 7. Run.  -icount shift=0: virtual time advances 1 ns per instruction, so
 #    SysTick (25 MHz) ticks once every 40 instructions.
@@ -256,6 +264,7 @@ runtime_rodata=$rt_rodata
 libc_libm_libgcc=$sys_text
 model_bytes=$(wc -c < "$model")
 const_blob_bytes=$consts
+pw_pack_bytes=$packs
 arena_bytes=$(val arena_bytes)
 planned_bytes=$(val planned_bytes)
 persistent_bytes=$(val persistent_bytes)
@@ -275,6 +284,6 @@ for want in "$case_dir"/tflm_output*.bin; do
   else echo "FAIL: output$k differs from TFLM's $want" >&2; status=1; fi
 done
 echo "$name: $(basename "$model") $(basename "$case_dir") (rewrites: $rewrite${alignrule:+, align: $alignrule}): flash text $text B, data $data B, bss $bss B;" \
-     "runtime code $rt_text B + rodata $rt_rodata B; arena $(val arena_bytes) B; stack used $(val stack_used_bytes) B;" \
+     "runtime code $rt_text B + rodata $rt_rodata B; 1x1 weight packs $packs B; arena $(val arena_bytes) B; stack used $(val stack_used_bytes) B;" \
      "invoke $((invoke_ticks * 40)) instructions"
 exit $status

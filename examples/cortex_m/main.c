@@ -23,6 +23,14 @@ TA_KERNELS_LINK(TA_KV_ALL);
 TA_KERNELS_LINK(MODEL_BUDGET_KERNELS);
 #endif
 
+/* The 1x1 convolutions' weights pre-unpacked in flash (tinyarena/pw_pack.h):
+ * the header has them on the DSP cores unless the build defines
+ * MODEL_BUDGET_NO_PW_PACKS (build.sh --no-pw-packs). */
+#ifdef MODEL_BUDGET_PW_PACKS
+static const ta_pw_pack pw_packs[] = {MODEL_BUDGET_PW_PACKS(model_data)};
+TA_PW_PACKS_LINK(pw_packs);
+#endif
+
 static uint8_t arena[MODEL_BUDGET_ARENA_BYTES];
 static ta_runtime rt;
 static ta_diag d;

@@ -17,6 +17,7 @@
 #include "runtime/kernels/kernel_variants.h"
 #include "runtime/kernels/kernels_fast.h"
 #include "runtime/kernels/requant.h"
+#include "tinyarena/pw_pack.h"
 
 /* Shared by the DSP cores' gathered windows and the armv6-m ones. */
 #if defined(TA__DOT_DSP) || defined(__ARM_ARCH_6M__)
@@ -181,6 +182,78 @@ static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rq
     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
 
 
+/* One pixel of rmode 1 (every channel PW_RQS) against nch channels: the
+ * dot products from xp (depth bytes) and the 4 words a channel at rc,
+ * stored at op; returns xp + depth. */
+static TA__ALWAYS_INLINE const int8_t *pw_px_r1(const int8_t *xp, int32_t depth, bool by16, int32_t nch,
+                                                const uint32_t *wbuf, const uint32_t *rc, int8_t *op) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const int8_t *xe = xp + depth;
+    const uint32_t *wp = wbuf, *cp = rc;
+    register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
+    uint32_t xv, x02;
+    if (nch == 4) {
+        if (by16)
+            __asm__ volatile("1:\n\t"
+                             "ldr %[xv], [%[xp]], #16\n\t" PW_STEP4
+                             "ldr %[xv], [%[xp], #-12]\n\t" PW_STEP4
+                             "ldr %[xv], [%[xp], #-8]\n\t" PW_STEP4
+                             "ldr %[xv], [%[xp], #-4]\n\t" PW_STEP4
+                             "cmp %[xp], %[xe]\n\t"
+                             "bne 1b\n\t"
+                             : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [xp] "+r"(xp), [wp] "+r"(wp),
+                               [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2),
+                               [w3] "=&r"(w3)
+                             : [xe] "r"(xe)
+                             : "cc", "memory");
+        else
+            __asm__ volatile("1:\n\t"
+                             "ldr %[xv], [%[xp]], #4\n\t" PW_STEP4
+                             "cmp %[xp], %[xe]\n\t"
+                             "bne 1b\n\t"
+                             : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [xp] "+r"(xp), [wp] "+r"(wp),
+                               [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2),
+                               [w3] "=&r"(w3)
+                             : [xe] "r"(xe)
+                             : "cc", "memory");
+        __asm__ volatile(PW_RQS("a0") PW_RQS("a1") PW_RQS("a2") PW_RQS("a3")
+                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [cp] "+r"(cp), [w0] "=&r"(w0),
+                           [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                         :
+                         : "memory");
+        op[0] = (int8_t)a0, op[1] = (int8_t)a1, op[2] = (int8_t)a2, op[3] = (int8_t)a3;
+    } else {
+        if (by16)
+            __asm__ volatile("1:\n\t"
+                             "ldr %[xv], [%[xp]], #16\n\t" PW_STEP2
+                             "ldr %[xv], [%[xp], #-12]\n\t" PW_STEP2
+                             "ldr %[xv], [%[xp], #-8]\n\t" PW_STEP2
+                             "ldr %[xv], [%[xp], #-4]\n\t" PW_STEP2
+                             "cmp %[xp], %[xe]\n\t"
+                             "bne 1b\n\t"
+                             : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv),
+                               [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                             : [xe] "r"(xe)
+                             : "cc", "memory");
+        else
+            __asm__ volatile("1:\n\t"
+                             "ldr %[xv], [%[xp]], #4\n\t" PW_STEP2
+                             "cmp %[xp], %[xe]\n\t"
+                             "bne 1b\n\t"
+                             : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv),
+                               [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                             : [xe] "r"(xe)
+                             : "cc", "memory");
+        __asm__ volatile(PW_RQS("a0") PW_RQS("a1")
+                         : [a0] "+r"(a0), [a1] "+r"(a1), [cp] "+r"(cp), [w0] "=&r"(w0), [w1] "=&r"(w1),
+                           [w2] "=&r"(w2), [w3] "=&r"(w3)
+                         :
+                         : "memory");
+        op[0] = (int8_t)a0, op[1] = (int8_t)a1;
+    }
+    return xp;
+}
+
 /* The pixels of one group of nch channels; rmode (a constant in each build):
  * 0 requantises channel by channel, 1 all with ta__rqs and no activation
  * clamp, 2 all with ta__rqs and the clamp, 3 all as ta__rqs with rounding
@@ -199,6 +272,15 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
     /* 16 input channels per pass when the depth allows: one compare and
      * branch per 4 words instead of per word */
     const bool by16 = depth % 16 == 0;
+    if (rmode == 1 && p->stride_w == 1 && in.w == out.w && (out.n == 1 || in.h == out.h) &&
+        (p->stride_h == 1 || out.h == 1)) {
+        /* every pixel's input follows the last one's (stride 1 along the
+         * rows, rows and images back to back: a layer, or one of its row
+         * bands): one loop over them, the input pointer the kernel's own */
+        const int8_t *xp = input, *xend = input + (ptrdiff_t)out.n * out.h * out.w * depth;
+        for (int8_t *op = output + oc0; xp != xend; op += out.c) xp = pw_px_r1(xp, depth, by16, nch, wbuf, rc, op);
+        return;
+    }
     for (int32_t b = 0; b < out.n; b++) {
         for (int32_t oy = 0; oy < out.h; oy++) {
             const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;
@@ -382,6 +464,43 @@ PW_VARIANT(ta__kv_pw2_r1, 2, 1)
 PW_VARIANT(ta__kv_pw2_r2, 2, 2)
 PW_VARIANT(ta__kv_pw2_r3, 2, 3)
 
+/* ta__pw_group_make's first choice, rmode 1 (every channel ta__rqs, no
+ * activation clamp), when rq1 (the layer's ta__rqs_layer_ok and full range)
+ * holds and each channel's fold passes ta__rqs_make's bound: then only the
+ * 4 words a channel PW_RQS loads (rc) are built -- the group's other
+ * constants (ta__rq, the rc5 words, the constant-channel test) are never
+ * read in that pixel loop.  Called once per group and row band, so this is
+ * most of a deep layer's per-call cost.  False: the caller builds the group
+ * in full (and may still get rmode 1). */
+static TA__ALWAYS_INLINE bool pw_group_r1(const ta_conv_params *p, bool rq1, int32_t oc0, int32_t nch, int32_t depth,
+                                          ta__pw_group *g) {
+    if (!rq1) return false;
+    const int64_t reach = (int64_t)depth * 16384;
+    for (int32_t j = 0; j < nch; j++) {
+        const int64_t f = (int32_t)g->fold[j];
+        if ((f < 0 ? -f : f) + reach >= (INT64_C(1) << 29)) return false;
+    }
+    for (int32_t j = 0; j < nch; j++) {
+        const int32_t ch = p->q.per_channel ? oc0 + j : 0, right = -p->q.shift[ch];
+        g->rc[4 * j] = g->fold[j] << 1, g->rc[4 * j + 1] = (uint32_t)p->q.mult[ch];
+        g->rc[4 * j + 2] = (UINT32_C(1) << (right - 1)) + ((uint32_t)p->q.output_offset << right);
+        g->rc[4 * j + 3] = (uint32_t)right;
+    }
+    return true;
+}
+
+/* The layer's pack (tinyarena/pw_pack.h), if the firmware named one for
+ * this filter and shape: a few compares per call, against unpacking every
+ * group's weights again at every row band. */
+static const ta_pw_pack *pw_find(const int8_t *filter, int32_t depth, int32_t channels) {
+    const ta_pw_packs *t = &ta__pw_packs;
+    for (uint32_t i = 0; i < t->n; i++) {
+        const ta_pw_pack *k = &t->packs[i];
+        if (k->weights == filter && k->depth == depth && k->channels == channels) return k;
+    }
+    return NULL;
+}
+
 /* The pointwise kernel proper, on a 1x1 convolution p whose depth is a
  * multiple of 4 up to 256 and whose windows all lie in the image; output
  * channel oc's weights start at filter + oc * k (k <= depth: the gathered
@@ -393,10 +512,18 @@ static int32_t pw_run(const ta_conv_params *p, const int8_t *input, const int8_t
     const int32_t depth = p->filter.c;
     const int32_t nch = depth <= 128 ? 4 : 2;
     const bool layer_ok = ta__rqs_layer_ok(&p->q, out.c);
+    const ta_pw_pack *pack = k == depth ? pw_find(filter, depth, out.c) : NULL;
+    const bool rq1 = layer_ok && p->q.act_min == -128 && p->q.act_max == 127;
     int32_t oc0 = 0;
     for (; oc0 + nch <= out.c; oc0 += nch) {
         ta__pw_group g;
-        for (int32_t j = 0; j < nch; j++) {
+        const uint32_t *wg = wbuf;
+        if (pack) {
+            /* the host unpacked and summed these weights (pw_pack.c) */
+            wg = pack->words + (size_t)oc0 * (size_t)depth / 2;
+            for (int32_t j = 0; j < nch; j++) g.fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, pack->wsum[oc0 + j]);
+        }
+        for (int32_t j = 0; !pack && j < nch; j++) {
             /* unpack the channel's weights and sum them in one pass (the
              * sum as ta__sum_s8 does it: USADA8 of the bytes + 128) */
             const int8_t *w = filter + (ptrdiff_t)(oc0 + j) * k;
@@ -413,8 +540,8 @@ static int32_t pw_run(const ta_conv_params *p, const int8_t *input, const int8_t
             g.fold[j] = ta__fold(bias, oc0 + j, p->q.input_offset, wsum);
         }
         /* one build per channel count and requantisation */
-        const int rmode = ta__pw_group_make(p, layer_ok, oc0, nch, depth, &g);
-        const pw_px x = {p, input, output, oc0, wbuf, &g};
+        const int rmode = pw_group_r1(p, rq1, oc0, nch, depth, &g) ? 1 : ta__pw_group_make(p, layer_ok, oc0, nch, depth, &g);
+        const pw_px x = {p, input, output, oc0, wg, &g};
         ta_kernel_args a; /* the pixel loop reads only ctx: no memset per group */
         a.ctx = &x;
         if (ta__kv_run((nch == 4 ? TA_KV_CONV_S8_PW4_R0 : TA_KV_CONV_S8_PW2_R0) + (unsigned)rmode, &a)) return -1;

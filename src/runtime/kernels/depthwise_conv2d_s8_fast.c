@@ -153,25 +153,108 @@ static inline void dw_full2(const int8_t *x, ptrdiff_t xs, ptrdiff_t sx, ptrdiff
  * layer) goes the same way: the 4 channels of a block read one input byte,
  * replicated into the word's 4 lanes. */
 #define DW3_LOAD(ptr) (bcast ? (uint32_t)(uint8_t)*(ptr) * 0x01010101u : ta__ld32(ptr))
-#define DW3_TAP(ptr, k)                                                   \
-    do {                                                                  \
-        const uint32_t xv_ = DW3_LOAD(ptr);                               \
-        const int32_t x02_ = __sxtb16(xv_), x13_ = ta__sxtb16_ror8(xv_);  \
-        a0 = __smlabb(x02_, (int32_t)wx[2 * (k)], a0);                    \
-        a2 = __smlatt(x02_, (int32_t)wx[2 * (k)], a2);                    \
-        a1 = __smlabb(x13_, (int32_t)wx[2 * (k) + 1], a1);                \
-        a3 = __smlatt(x13_, (int32_t)wx[2 * (k) + 1], a3);                \
-    } while (0)
 
-/* The 9 taps of a gathered window (9 words, 4 int8 lanes each). */
-static void dw3_words(const uint32_t *win, const uint32_t *wx, int32_t *r0, int32_t *r1, int32_t *r2,
-                      int32_t *r3) {
-    const bool bcast = false;
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    const int8_t *x = (const int8_t *)win;
-    for (int32_t k = 0; k < 9; k++) DW3_TAP(x + 4 * k, k);
-    *r0 = a0, *r1 = a1, *r2 = a2, *r3 = a3;
+/* One window's 9 taps in assembly (dm 1): per tap an LDRD of its two
+ * unpacked weight words, a load of the 4 channels' bytes (LDR with a
+ * register offset, the third tap of a row at 2 * tx by LSL #1), two SXTB16
+ * and four SMLAxy -- 8 instructions, where GCC, short of registers for the
+ * 18 weight words and the strides, reloads and spills (about 14).  %[r]
+ * walks the rows (ty bytes apart), %[wp] the weights (wk: 18 words, then
+ * the 4 channels' PW_RQS-style constants, which DW3_RQS reads on). */
+#define DW3_ASM_TAP0(OFF)                                  \
+    "ldrd %[w0], %[w1], [%[wp]], #8\n\t"                  \
+    "ldr %[xv], [%[r]" OFF "]\n\t"                         \
+    "sxtb16 %[x02], %[xv]\n\t"                             \
+    "sxtb16 %[xv], %[xv], ror #8\n\t"                      \
+    "smulbb %[a0], %[x02], %[w0]\n\t"                      \
+    "smultt %[a2], %[x02], %[w0]\n\t"                      \
+    "smulbb %[a1], %[xv], %[w1]\n\t"                       \
+    "smultt %[a3], %[xv], %[w1]\n\t"
+#define DW3_ASM_TAP(OFF)                                   \
+    "ldrd %[w0], %[w1], [%[wp]], #8\n\t"                  \
+    "ldr %[xv], [%[r]" OFF "]\n\t"                         \
+    "sxtb16 %[x02], %[xv]\n\t"                             \
+    "sxtb16 %[xv], %[xv], ror #8\n\t"                      \
+    "smlabb %[a0], %[x02], %[w0], %[a0]\n\t"               \
+    "smlatt %[a2], %[x02], %[w0], %[a2]\n\t"               \
+    "smlabb %[a1], %[xv], %[w1], %[a1]\n\t"                \
+    "smlatt %[a3], %[xv], %[w1], %[a3]\n\t"
+#define DW3_ASM_ROW                                        \
+    DW3_ASM_TAP("") DW3_ASM_TAP(", %[tx]") DW3_ASM_TAP(", %[tx], lsl #1") "add %[r], %[r], %[ty]\n\t"
+/* The same for a depth multiplier that is a multiple of 4 (bcast): the 4
+ * channels read one input byte, LDRSB then PKHBT into both halves (what
+ * SXTB16 of the byte replicated would give): 7 instructions a tap. */
+#define DW3_ASM_TAPB0(OFF)                                 \
+    "ldrd %[w0], %[w1], [%[wp]], #8\n\t"                  \
+    "ldrsb %[xv], [%[r]" OFF "]\n\t"                       \
+    "pkhbt %[x02], %[xv], %[xv], lsl #16\n\t"              \
+    "smulbb %[a0], %[x02], %[w0]\n\t"                      \
+    "smultt %[a2], %[x02], %[w0]\n\t"                      \
+    "smulbb %[a1], %[x02], %[w1]\n\t"                      \
+    "smultt %[a3], %[x02], %[w1]\n\t"
+#define DW3_ASM_TAPB(OFF)                                  \
+    "ldrd %[w0], %[w1], [%[wp]], #8\n\t"                  \
+    "ldrsb %[xv], [%[r]" OFF "]\n\t"                       \
+    "pkhbt %[x02], %[xv], %[xv], lsl #16\n\t"              \
+    "smlabb %[a0], %[x02], %[w0], %[a0]\n\t"               \
+    "smlatt %[a2], %[x02], %[w0], %[a2]\n\t"               \
+    "smlabb %[a1], %[x02], %[w1], %[a1]\n\t"               \
+    "smlatt %[a3], %[x02], %[w1], %[a3]\n\t"
+#define DW3_ASM_ROWB                                       \
+    DW3_ASM_TAPB("") DW3_ASM_TAPB(", %[tx]") DW3_ASM_TAPB(", %[tx], lsl #1") "add %[r], %[r], %[ty]\n\t"
+/* ta__rqs_s8 (full range, no clamp: mode 2) of %[A], the channel's fold2,
+ * mult, add and right loaded by one LDM: as the 1x1 kernel's PW_RQS. */
+#define DW3_RQS(A)                                        \
+    "ldmia %[wp]!, {%[k0], %[k1], %[k2], %[k3]}\n\t"      \
+    "add %[" A "], %[k0], %[" A "], lsl #1\n\t"          \
+    "smmulr %[" A "], %[" A "], %[k1]\n\t"                \
+    "add %[" A "], %[" A "], %[" A "], asr #31\n\t"       \
+    "add %[" A "], %[" A "], %[k2]\n\t"                   \
+    "asr %[" A "], %[" A "], %[k3]\n\t"                   \
+    "ssat %[" A "], #8, %[" A "]\n\t"
+
+/* The window at x (taps tx apart along a row, rows ty apart) against the
+ * block's wk: the 4 sums, requantised (DW3_RQS) when rq, in acc. */
+static TA__ALWAYS_INLINE void dw3_asm(const int8_t *x, ptrdiff_t tx, ptrdiff_t ty, const uint32_t *wk, bool rq,
+                                      bool bcast, int32_t acc[4]) {
+    int32_t a0, a1, a2, a3;
+    uint32_t w0, w1, xv, x02;
+    const uint32_t *wp = wk;
+    const int8_t *r = x;
+    if (bcast)
+        __asm__ volatile(DW3_ASM_TAPB0("") DW3_ASM_TAPB(", %[tx]") DW3_ASM_TAPB(", %[tx], lsl #1")
+                         "add %[r], %[r], %[ty]\n\t" DW3_ASM_ROWB DW3_ASM_ROWB
+                         : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [r] "+r"(r), [wp] "+r"(wp),
+                           [w0] "=&r"(w0), [w1] "=&r"(w1), [xv] "=&r"(xv), [x02] "=&r"(x02)
+                         : [tx] "r"(tx), [ty] "r"(ty)
+                         : "memory");
+    else
+        __asm__ volatile(DW3_ASM_TAP0("") DW3_ASM_TAP(", %[tx]") DW3_ASM_TAP(", %[tx], lsl #1")
+                     "add %[r], %[r], %[ty]\n\t" DW3_ASM_ROW DW3_ASM_ROW
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [r] "+r"(r), [wp] "+r"(wp),
+                       [w0] "=&r"(w0), [w1] "=&r"(w1), [xv] "=&r"(xv), [x02] "=&r"(x02)
+                     : [tx] "r"(tx), [ty] "r"(ty)
+                     : "memory");
+    if (rq) {
+        /* LDM fills its registers in ascending order: fixed ones, as the
+         * 1x1 kernel's */
+        register uint32_t k0 __asm__("r8"), k1 __asm__("r9"), k2 __asm__("r10"), k3 __asm__("r11");
+        __asm__ volatile(DW3_RQS("a0") DW3_RQS("a1") DW3_RQS("a2") DW3_RQS("a3")
+                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [wp] "+r"(wp),
+                           [k0] "=&r"(k0), [k1] "=&r"(k1), [k2] "=&r"(k2), [k3] "=&r"(k3)
+                         :
+                         : "memory");
+    }
+    acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
 }
+#undef DW3_RQS
+#undef DW3_ASM_ROWB
+#undef DW3_ASM_TAPB
+#undef DW3_ASM_TAPB0
+#undef DW3_ASM_ROW
+#undef DW3_ASM_TAP
+#undef DW3_ASM_TAP0
+
 
 static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t *input, const int8_t *filter,
                                         const int32_t *bias, int8_t *output, int32_t c0, int mode, bool bcast) {
@@ -201,12 +284,36 @@ static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t 
         fold[c] = ta__fold(bias, c0 + c, p->q.input_offset, ws[c]);
         if (mode >= 2) (void)ta__rqs_make(&p->q, c0 + c, fold[c], 9, &rs[c]); /* dw3_run checked it */
     }
+    /* dw3_asm's weights and, in mode 2, its requantisation constants */
+    uint32_t wk[18 + 16];
+    for (int32_t k = 0; k < 18; k++) wk[k] = wx[k];
+    for (int32_t c = 0; mode == 2 && c < 4; c++) {
+        wk[18 + 4 * c] = rs[c].fold2, wk[19 + 4 * c] = (uint32_t)rs[c].mult;
+        wk[20 + 4 * c] = (uint32_t)rs[c].add, wk[21 + 4 * c] = (uint32_t)rs[c].right;
+    }
     for (int32_t b = 0; b < out.n; b++) {
         for (int32_t oy = 0; oy < out.h; oy++) {
             const int32_t iy0 = oy * p->stride_h - p->pad_h;
             const bool full_y = iy0 >= 0 && iy0 + 2 * dh < in.h;
             int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + c0;
+            /* mode 2: the row's windows inside the image, [xlo, xhi), in one
+             * loop that steps the input pointer (no bounds test, no address
+             * arithmetic per window); the others below */
+            const int32_t lim = in.w - 2 * dw + p->pad_w - 1; /* ox * stride_w <= lim */
+            const int32_t xlo = (p->pad_w + p->stride_w - 1) / p->stride_w;
+            const int32_t xhi = lim < 0 ? 0 : lim / p->stride_w + 1 < out.w ? lim / p->stride_w + 1 : out.w;
+            const bool run = mode == 2 && full_y && xlo < xhi;
             for (int32_t ox = 0; ox < out.w; ox++, op += C) {
+                if (run && ox == xlo) {
+                    const int8_t *xi = input + ta__nhwc_p(&in, b, iy0, xlo * p->stride_w - p->pad_w) + xc;
+                    const ptrdiff_t xs = (ptrdiff_t)p->stride_w * in.c;
+                    for (; ox < xhi; ox++, op += C, xi += xs) {
+                        int32_t acc[4];
+                        dw3_asm(xi, sx, sy, wk, true, bcast, acc);
+                        op[0] = (int8_t)acc[0], op[1] = (int8_t)acc[1], op[2] = (int8_t)acc[2], op[3] = (int8_t)acc[3];
+                    }
+                    if (ox == out.w) break;
+                }
                 const int32_t ix0 = ox * p->stride_w - p->pad_w;
                 const int8_t *x;
                 ptrdiff_t tx, ty;
@@ -236,29 +343,20 @@ static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t 
                     x = (const int8_t *)win;
                     tx = 4, ty = 12;
                 }
-                int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-                if (bcast && x == (const int8_t *)win) {
-                    /* the gathered words are replicated already */
-                    dw3_words(win, wx, &a0, &a1, &a2, &a3);
-                    goto requant;
+                /* (a gathered bcast window's words are its bytes replicated:
+                 * LDRSB reads each word's first) */
+                int32_t acc[4];
+                dw3_asm(x, tx, ty, wk, mode == 2, bcast, acc);
+                const int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+                if (mode == 2) {
+                    op[0] = (int8_t)a0, op[1] = (int8_t)a1, op[2] = (int8_t)a2, op[3] = (int8_t)a3;
+                    continue;
                 }
-                DW3_TAP(x, 0);
-                DW3_TAP(x + tx, 1);
-                DW3_TAP(x + 2 * tx, 2);
-                x += ty;
-                DW3_TAP(x, 3);
-                DW3_TAP(x + tx, 4);
-                DW3_TAP(x + 2 * tx, 5);
-                x += ty;
-                DW3_TAP(x, 6);
-                DW3_TAP(x + tx, 7);
-                DW3_TAP(x + 2 * tx, 8);
-            requant:
-                if (mode >= 2) {
-                    op[0] = ta__rqs_s8(&rs[0], ro, mode == 2, a0);
-                    op[1] = ta__rqs_s8(&rs[1], ro, mode == 2, a1);
-                    op[2] = ta__rqs_s8(&rs[2], ro, mode == 2, a2);
-                    op[3] = ta__rqs_s8(&rs[3], ro, mode == 2, a3);
+                if (mode == 3) {
+                    op[0] = ta__rqs_s8(&rs[0], ro, false, a0);
+                    op[1] = ta__rqs_s8(&rs[1], ro, false, a1);
+                    op[2] = ta__rqs_s8(&rs[2], ro, false, a2);
+                    op[3] = ta__rqs_s8(&rs[3], ro, false, a3);
                 } else if (mode == 1) {
                     op[0] = ta__rq_s8_sat(&rq[0], ro, (uint32_t)a0 + fold[0]);
                     op[1] = ta__rq_s8_sat(&rq[1], ro, (uint32_t)a1 + fold[1]);
@@ -274,7 +372,6 @@ static TA__ALWAYS_INLINE void dw3_block(const ta_dwconv_params *p, const int8_t 
         }
     }
 }
-#undef DW3_TAP
 #undef DW3_LOAD
 
 /* Whether dw3_block covers the layer; then runs it on every block. */
