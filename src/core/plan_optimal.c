@@ -700,7 +700,41 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
         }
         if (lo >= hi || M.timed_out || spent >= work_cap) break;
         heur = (heur + 1) % OPT_HEURISTICS;
-        if (heur == 0 && budget < UINT64_MAX / 2) budget *= 2;
+        if (heur) continue;
+        /* After each rotation, as much work again on a descent: short
+         * probes (128 nodes a buffer) each at the incumbent minus a step,
+         * the three orders in turn; the step starts at an eighth of the gap,
+         * doubles after a plan and halves after a miss.  Where the bound is
+         * far below any plan (D, J), whether a probe above finds a plan is
+         * the luck of its order and capacity, and a plan, when there is
+         * one, comes within a few thousand nodes: many short probes near
+         * the incumbent beat few long ones at the bisection's midpoint. */
+        uint64_t ncap = 128u * M.m, nwork = 0, rot = budget * 3 + budget * 3 / 2;
+        size_t step = TA_MAX(g, (hi - lo) / 8 / g * g);
+        for (uint32_t k = 0; lo < hi && nwork < rot && !M.timed_out && spent < work_cap; k++) {
+            size_t C = hi - lo > step ? (hi - step) / g * g : lo;
+            if (C < lo) C = lo;
+            ta__opt_set_heuristic(&M, k % OPT_HEURISTICS);
+            M.nodes = 0;
+            uint64_t left = work_cap - spent;
+            M.node_cap = ncap < left ? ncap : left;
+            size_t thr = 0, arena = 0;
+            int r = decide(&M, C, &thr, &arena);
+            spent += M.nodes;
+            nwork += M.nodes;
+            if (r == R_FOUND) {
+                for (uint32_t i = 0; i < M.m; i++) offsets[M.id[i]] = M.sol[i];
+                hi = ta_plan_arena_bytes(reqs, n, offsets);
+                step *= 2;
+            } else if (r == R_INFEASIBLE) {
+                lo = TA_MIN(hi, TA_MAX(lo + g, round_up_to(thr, g)));
+            } else {
+                step = TA_MAX(g, step / 2);
+            }
+        }
+        up = lo + (hi - lo) / 2;
+        if (lo >= hi || M.timed_out || spent >= work_cap) break;
+        if (budget < UINT64_MAX / 2) budget *= 2;
     }
     res->work = best_work + spent;
     if (lo >= hi) {
