@@ -66,6 +66,18 @@ bool ta__rw_walk_geometry(const ta_graph *g, const ta_op *op, ta_conv_geometry *
  * larger member), so d is moved by those differences: the relation on the
  * requests then permits exactly the placements the walk permits on the
  * tensors (Y's bytes start its request, X's start its request). */
+/* A STRIDED_SLICE's begin, end and strides (inputs 1-3): constant int32
+ * vectors of r elements each, their bytes in bv[0..2]. */
+static bool slice_vectors(const ta_graph *g, const ta_op *op, int32_t r, const unsigned char *bv[3]) {
+    for (int k = 0; k < 3; k++) {
+        const ta_tensor *t = tensor0(g, op->inputs[1 + k]);
+        if (!t || t->dtype != TA_DTYPE_INT32 || ta_tensor_elements(t) != (uint64_t)r) return false;
+        bv[k] = const_data(t, (size_t)r * 4);
+        if (!bv[k]) return false;
+    }
+    return true;
+}
+
 /* A STRIDED_SLICE whose walk is a forward gather (walk.h ta_walk_gather):
  * constant int32 begin, end and strides, every stride positive, no
  * ellipsis or new-axis mask, a non-empty output of the input's dtype.
@@ -83,12 +95,7 @@ static bool slice_first(const ta_graph *g, const ta_op *op, uint64_t *first) {
     if (!es || x->dtype == TA_DTYPE_INT4) return false;
     const int32_t r = x->rank;
     const unsigned char *bv[3];
-    for (int k = 0; k < 3; k++) {
-        const ta_tensor *t = tensor0(g, op->inputs[1 + k]);
-        if (!t || t->dtype != TA_DTYPE_INT32 || ta_tensor_elements(t) != (uint64_t)r) return false;
-        bv[k] = const_data(t, (size_t)r * 4);
-        if (!bv[k]) return false;
-    }
+    if (!slice_vectors(g, op, r, bv)) return false;
     uint64_t at = 0, stride = 1, elems = 1;
     for (int32_t a = r - 1; a >= 0; a--) {
         int32_t b, e, s;
@@ -127,12 +134,7 @@ bool ta__rw_slice_box(const ta_graph *g, const ta_op *op, int64_t *st, int64_t *
     if (o->ellipsis_mask || o->new_axis_mask || o->shrink_axis_mask) return false;
     const int32_t r = x->rank;
     const unsigned char *bv[3];
-    for (int k = 0; k < 3; k++) {
-        const ta_tensor *t = tensor0(g, op->inputs[1 + k]);
-        if (!t || t->dtype != TA_DTYPE_INT32 || ta_tensor_elements(t) != (uint64_t)r) return false;
-        bv[k] = const_data(t, (size_t)r * 4);
-        if (!bv[k]) return false;
-    }
+    if (!slice_vectors(g, op, r, bv)) return false;
     /* the kernel's resolution for stride 1 (slice_first above) */
     for (int32_t a = 0; a < r; a++) {
         int32_t b, e, sd;
