@@ -15,14 +15,13 @@
 
 #include "runtime/kernels/conv_common.h"
 
-
 /* Small convolutions (the first layer's 3x3 on 3 channels, kws's 10x4 on
  * one): each window's K = h * w * c input bytes gathered into a word-aligned
- * buffer (col), padded to a multiple of 4, so the pointwise loops below run
- * them as a depth-K 1x1 convolution.  Taps outside the image read the byte
- * -input_offset, whose term filter * (input + input_offset) is 0, so the
- * weight sum over all taps stays exact (as in the 3x3 depthwise kernel); the
- * weights past K unpack as 0. */
+ * buffer (col), padded to a multiple of 4, so the including kernel's
+ * pointwise loops run them as a depth-K 1x1 convolution.  Taps outside the
+ * image read the byte -input_offset, whose term filter * (input +
+ * input_offset) is 0, so the weight sum over all taps stays exact (as in the
+ * 3x3 depthwise kernel); the weights past K unpack as 0. */
 typedef struct ta__pw_gather {
     const int8_t *input;
     ta_dims4 in;
