@@ -48,7 +48,7 @@ enum {
     TA_KV_CONV_S8_GEN_DSP,
     TA_KV_CONV_S8_GEN_M0,
     TA_KV_CONV_S8_PW_DSP,    /* 1x1 (and gathered) convolutions: channel groups, weights unpacked */
-    TA_KV_CONV_S8_PW4_R0,    /* its pixel loops: 4 channels, requantisation 0..3 (conv2d_s8_pw.c) */
+    TA_KV_CONV_S8_PW4_R0,    /* its pixel loops: 4 channels, requantisation 0..3 (conv2d_s8_pw_dsp.c) */
     TA_KV_CONV_S8_PW4_R1,
     TA_KV_CONV_S8_PW4_R2,
     TA_KV_CONV_S8_PW4_R3,

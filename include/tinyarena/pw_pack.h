@@ -2,7 +2,7 @@
  * Pre-unpacked 1x1 convolution weights for the DSP cores (Cortex-M4, M7,
  * M33): flash for instructions, no RAM.
  *
- * The DSP cores' int8 1x1 kernel (src/runtime/kernels/conv2d_s8_pw.c) reads
+ * The DSP cores' int8 1x1 kernel (src/runtime/kernels/conv2d_s8_pw_dsp.c) reads
  * its weights as int16 pairs, two per SMLAD.  Without a pack it unpacks
  * every channel group's weights into a 1 KB stack buffer at every call --
  * once per layer layer by layer, but once per row band when the plan

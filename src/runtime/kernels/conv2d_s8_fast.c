@@ -59,7 +59,7 @@ static void full_x_range(const ta_conv_params *p, int32_t *lo, int32_t *hi) {
 }
 
 /* The general loops (TA_KV_CONV_S8_GEN*), from output channel pw_done on
- * (the Cortex-M 1x1 kernels, conv2d_s8_pw.c, did those before it). */
+ * (the Cortex-M 1x1 kernels, conv2d_s8_pw_{dsp,m0}.c, did those before it). */
 #ifdef TA__X86_DISPATCH
 static TA__ALWAYS_INLINE void conv_body(const ta_conv_params *p, const int8_t *input, const int8_t *filter,
                         const int32_t *bias, int8_t *output, int isa) {
@@ -256,7 +256,7 @@ ta_status ta__kv_conv_s8_gen(ta_kernel_args *a) {
 #endif
 
 /* Which variants run, from the parameters: on Cortex-M a 1x1 kernel first
- * (conv2d_s8_pw.c) where it applies, then the general loops for the output
+ * (conv2d_s8_pw_dsp.c, conv2d_s8_pw_m0.c) where it applies, then the general loops for the output
  * channels it left. */
 ta_status ta__conv2d_s8_fast_run(ta_kernel_args *a) {
     const ta_conv_params *p = a->p;

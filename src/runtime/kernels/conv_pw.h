@@ -1,5 +1,5 @@
 /* Internal: the requantisation constants of one channel group of the DSP
- * cores' 1x1 kernel (conv2d_s8_pw.c) and which of its pixel loops
+ * cores' 1x1 kernel (conv2d_s8_pw_dsp.c) and which of its pixel loops
  * (TA_KV_CONV_S8_PW{4,2}_R{0..3}) the group runs.  Plain C: the kernel
  * calls it on the target, the host's recorder (kernel_variants.c) on the
  * same parameters, so both name the same pixel loop. */

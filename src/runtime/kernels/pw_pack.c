@@ -2,7 +2,7 @@
  * Pre-unpacked 1x1 weights (tinyarena/pw_pack.h): the packer, in portable
  * C so that the host CLI builds the packs a Cortex-M firmware reads, and
  * the library's empty default table.  The word layout is the one
- * pw_unpack (conv2d_s8_pw.c) writes into its stack buffer, so the DSP
+ * pw_unpack (conv2d_s8_pw_dsp.c) writes into its stack buffer, so the DSP
  * kernel runs a pack exactly as a buffer it filled itself.
  */
 #include "tinyarena/pw_pack.h"

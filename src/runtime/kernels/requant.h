@@ -303,7 +303,7 @@ static inline ta__rqm ta__rqm_make(const ta__rq *r, ta__rq_out o) {
 
 /* ta__rq_s8_sat of SL for the constants at K (a ta__rqm), into SH; ML, MH,
  * LO and T are scratch, SL too.  Written once as text, for ta__rqm_s8 and
- * the armv6-m 1x1 kernel's assembly (conv2d_s8_pw.c); local labels 1-7.
+ * the armv6-m 1x1 kernel's assembly (conv2d_s8_pw_m0.c); local labels 1-7.
  *  - |s| < 2^19 (the usual window): the high multiply from the
  *    multiplier's three pieces, each product within int32 and the floors
  *    nested exactly: floor((s * m + 2^30) / 2^31) = floor((s * m_hi +
@@ -375,7 +375,7 @@ static inline ta__rqm ta__rqm_make(const ta__rq *r, ta__rq_out o) {
  * their requantisation): the 4 sums (their folds included: the kernels
  * start each sum at its channel's fold) on top of the stack, out 16 bytes
  * above them, r7 = k, the 4 channels' ta__rqm.  TA__M0_RQ4 calls the one
- * routine that requantises and stores them (conv2d_s8_pw.c): it pops the
+ * routine that requantises and stores them (conv2d_s8_pw_m0.c): it pops the
  * sums, keeps lr in r6 and returns with BX; r0-r5 are scratch.  Inside it
  * r3 holds out and r1 2^10 (the short multiply's rounding), which the
  * short path leaves alone and the long path puts back.
