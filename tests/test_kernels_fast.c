@@ -302,8 +302,9 @@ static int32_t out_extent(int32_t in, int32_t f, int32_t stride, int32_t dil, in
 
 /* The 1x1 cases' pack (tinyarena/pw_pack.h): half of them name their
  * filter's pack here, so that on the DSP cores (kernels_mcu) the kernel
- * runs the pre-unpacked words instead of its own unpacking -- byte for byte
- * the same outputs.  The table is this test's; the host never reads it. */
+ * runs the pre-unpacked words instead of its own unpacking, and on armv6-m
+ * the pair words (ta_kernel_pw_pack_m0) instead of its own packing, at any
+ * pixel count -- byte for byte the same outputs.  The table is this test's; the host never reads it. */
 static ta_pw_pack g_pack[1];
 TA_PW_PACKS_LINK(g_pack);
 static uint32_t g_pack_words[19 * 256 / 2];
@@ -369,11 +370,20 @@ static void test_conv(int cases, bool pw) {
         }
         const int32_t *bias = maybe_bias(&t);
         g_pack[0] = (ta_pw_pack){0};
+#if defined(__ARM_ARCH_6M__)
+        /* armv6-m reads its own layout; a pair of -128 weights refuses it */
+        if (pw && groups == 1 && ta_kernel_pw_pack_m0_words(fc, p.filter.n) && rnd(0, 1)) {
+            const ta_status st = ta_kernel_pw_pack_m0(w, fc, p.filter.n, g_pack_words, sizeof g_pack_words / 4, g_pack_wsum);
+            CHECK(st == TA_OK || st == TA_E_UNSUPPORTED);
+            if (st == TA_OK) g_pack[0] = (ta_pw_pack){w, g_pack_words, g_pack_wsum, fc, p.filter.n}, g_pack_cases++;
+        }
+#else
         if (pw && groups == 1 && ta_kernel_pw_pack_words(fc, p.filter.n) && rnd(0, 1)) {
             CHECK(ta_kernel_pw_pack(w, fc, p.filter.n, g_pack_words, sizeof g_pack_words / 4, g_pack_wsum) == TA_OK);
             g_pack[0] = (ta_pw_pack){w, g_pack_words, g_pack_wsum, fc, p.filter.n};
             g_pack_cases++;
         }
+#endif
         memset(ref, 0x55, no), memset(fast, 0x66, no), memset(pub, 0x77, no);
         ta__conv2d_s8_ref(&p, in, w, bias, ref);
         CHECK(ta__conv2d_s8_fast_ok(&p) == fast_mults(&p.q, p.output.c));

@@ -18,8 +18,9 @@
 # link fail unless the image fits a part with that much flash and RAM (the
 # boards have 4 MB of each).
 # --no-pw-packs: leave out the header's pre-unpacked 1x1 weights
-# (tinyarena/pw_pack.h; on the DSP cores they cost flash, twice the 1x1
-# layers' weight bytes, and save the kernel's unpacking at every call).
+# (tinyarena/pw_pack.h; on the DSP and armv6-m cores they cost flash, twice
+# the 1x1 layers' weight bytes, and save the kernel's unpacking or pair
+# packing and weight sums at every call).
 # --rederive: after the run, the firmware re-derives the host's op constants
 # blob on the target through the work-block path (import and prepare, record
 # by record; it prints blob_rederived 1) -- the portability proof
@@ -226,9 +227,11 @@ read -r rt_text rt_rodata sys_text < <(awk '
   }
   END { print t + 0, r + 0, s + 0 }' "$out/fw.map")
 consts=$(awk '/_CONST_BYTES [0-9]/ { sub(/u$/, "", $3); print $3 }' "$out/gen/model_budget.h")
-# the 1x1 weight packs' flash (tinyarena/pw_pack.h): DSP cores only, unless --no-pw-packs
+# the 1x1 weight packs' flash (tinyarena/pw_pack.h): DSP and armv6-m cores, unless --no-pw-packs
 packs=0
-case $cpu in m4|m7) [ -z "$defs_pw" ] && [ "$mainsrc" = main.c ] && packs=$(awk '$2 == "MODEL_BUDGET_PW_PACK_BYTES" { sub(/u$/, "", $3); print $3 }' "$out/gen/model_budget.h") ;; esac
+case $cpu in m0|m4|m7) [ -z "$defs_pw" ] && [ "$mainsrc" = main.c ] && packs=$(awk -v want=$([ $cpu = m0 ] && echo __ARM_ARCH_6M__ || echo __ARM_FEATURE_DSP) '
+  /^#(el)?if defined\(/ { blk = $2; sub(/^defined\(/, "", blk); sub(/\)$/, "", blk) }
+  blk == want && $2 == "MODEL_BUDGET_PW_PACK_BYTES" { sub(/u$/, "", $3); print $3 }' "$out/gen/model_budget.h") ;; esac
 packs=${packs:-0}
 
 # 7. Run.  -icount shift=0: virtual time advances 1 ns per instruction, so

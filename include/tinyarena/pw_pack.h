@@ -18,9 +18,11 @@
  *
  * `tinyarena plan --header` emits <P>_PW_PACKS(model) and the arrays it
  * points to for every int8 1x1 CONV_2D of one group whose depth is a
- * multiple of 4 up to 256, under `#if defined(__ARM_FEATURE_DSP)` (no
- * other target reads them) and unless the firmware defines <P>_NO_PW_PACKS
- * (their flash is twice those layers' weight bytes).  Without a table the
+ * multiple of 4 up to 256, under `#if defined(__ARM_FEATURE_DSP)`, and the
+ * same layers in the armv6-m layout (ta_kernel_pw_pack_m0) under
+ * `#elif defined(__ARM_ARCH_6M__)` (no other target reads them), unless the
+ * firmware defines <P>_NO_PW_PACKS (their flash is twice those layers'
+ * weight bytes).  Without a table the
  * library's weak default is empty and every call unpacks as before.  A
  * pack changes no output byte: the words and sums are exactly what the
  * kernel would have unpacked and summed (tests/test_pw_pack.c,
@@ -77,6 +79,25 @@ size_t ta_kernel_pw_pack_words(int32_t depth, int32_t channels);
  * n_words short of the size. */
 ta_status ta_kernel_pw_pack(const int8_t *w, int32_t depth, int32_t channels, uint32_t *words, size_t n_words,
                             int32_t *wsum);
+
+/* The armv6-m (M0/M0+) layout of the same packs: the M0 1x1 kernel
+ * (conv2d_s8_pw_m0.c) takes two MACs per MULS from words w1 + w0 * 2^16
+ * of a weight pair (w0, w1), 4 output channels a group at every depth.
+ * Words: the channels in full groups of 4 (the last 1 to 3 channels stay
+ * unpacked) times depth / 2; 0 for a depth not a multiple of 4 or outside
+ * 4..256, or fewer than 4 channels. */
+size_t ta_kernel_pw_pack_m0_words(int32_t depth, int32_t channels);
+
+/* Fills words[0 .. ta_kernel_pw_pack_m0_words(depth, channels)) and
+ * wsum[0 .. channels) (each channel's weight sum).  Per group of 4 channels
+ * from channel c0 on (at words + c0 * depth / 2), per input pair i (inputs
+ * 2i, 2i + 1), per channel j of the group: word 4i + j is
+ * w[2i + 1] + w[2i] * 2^16 as integers (mod 2^32).  Returns
+ * TA_E_INVALID_ARG as ta_kernel_pw_pack, and TA_E_UNSUPPORTED when a
+ * grouped channel has a pair of -128 weights (whose two-MAC sum does not
+ * fit the kernel's int16 half: that layer takes no pack). */
+ta_status ta_kernel_pw_pack_m0(const int8_t *w, int32_t depth, int32_t channels, uint32_t *words, size_t n_words,
+                               int32_t *wsum);
 
 #ifdef __cplusplus
 }

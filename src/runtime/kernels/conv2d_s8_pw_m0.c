@@ -459,7 +459,13 @@ static __attribute__((noinline)) bool pw_m0_set_pk128(const ta_conv_params *p, c
  * channel), by pw_m0_set_loop: packed for ta__m0_dot2x4_rq when the
  * requantisation is the assembly's, the depth at most PW_M0_PAIR_DEPTH and
  * the call has PW_M0_PAIR_MIN_PX pixels, else ta__m0_dot1x4_rq or C. */
-static void pw_m0_set_run(const ta_conv_params *p, const int8_t *input, int8_t *output, pw_m0_set *s, bool asm_rq) {
+static void pw_m0_set_run(const ta_conv_params *p, const int8_t *input, int8_t *output, pw_m0_set *s, bool asm_rq,
+                          const uint32_t *pk) {
+    if (pk != NULL) { /* the host packed these 4 channels (tinyarena/pw_pack.h) */
+        s->n = 0;
+        pw_m0_set_loop(p, input, output, s, true, pk);
+        return;
+    }
     for (int j = s->n; j < 4; j++) {
         s->rows[j] = s->rows[j - 1], s->ch[j] = s->ch[j - 1];
         s->rqm[j] = s->rqm[j - 1], s->rq[j] = s->rq[j - 1];
@@ -484,6 +490,19 @@ static void pw_m0_set_run(const ta_conv_params *p, const int8_t *input, int8_t *
  * Only channels whose fold is at least the window's reach are tested for
  * a constant (a window sum then cannot cross 0): the test costs two
  * requantisations, and a live channel's bias is far smaller. */
+/* The layer's pack in the armv6-m layout (ta_kernel_pw_pack_m0), if the
+ * firmware named one for this filter and shape: a few compares per call,
+ * against packing every set's pairs and summing every row again at every
+ * row band of the OVERLAP walk. */
+static const ta_pw_pack *pw_m0_find(const int8_t *filter, int32_t depth, int32_t channels) {
+    const ta_pw_packs *t = &ta__pw_packs;
+    for (uint32_t i = 0; i < t->n; i++) {
+        const ta_pw_pack *k = &t->packs[i];
+        if (k->weights == filter && k->depth == depth && k->channels == channels) return k;
+    }
+    return NULL;
+}
+
 static int32_t pw_m0(const ta_conv_params *p, const int8_t *input, const int8_t *filter, const int32_t *bias,
                      int8_t *output) {
     const ta_dims4 out = p->output;
@@ -491,12 +510,14 @@ static int32_t pw_m0(const ta_conv_params *p, const int8_t *input, const int8_t 
     const ta__rq_out ro = ta__rq_out_make(&p->q);
     const int64_t reach = (int64_t)depth * 16384;
     const ptrdiff_t npx = (ptrdiff_t)out.n * out.h * out.w;
+    const ta_pw_pack *pack = pw_m0_find(filter, depth, out.c);
     pw_m0_set sets[2]; /* [1]: the assembly requantisation's, [0]: the rest */
     sets[0].n = sets[1].n = 0;
     for (int32_t oc = 0; oc < out.c; oc++) {
         const int8_t *w = filter + (ptrdiff_t)oc * depth;
         const ta__rq rq = ta__rq_make(&p->q, oc);
-        const uint32_t fold = ta__fold(bias, oc, p->q.input_offset, pw_m0_wsum(w, depth));
+        const int32_t wsum = pack ? pack->wsum[oc] : pw_m0_wsum(w, depth);
+        const uint32_t fold = ta__fold(bias, oc, p->q.input_offset, wsum);
         const int64_t f = (int32_t)fold;
         int8_t kb;
         if ((f < 0 ? -f : f) >= reach && ta__pw_const(&rq, ro, fold, depth, &kb)) {
@@ -509,10 +530,16 @@ static int32_t pw_m0(const ta_conv_params *p, const int8_t *input, const int8_t 
         s->rows[s->n] = w + depth, s->ch[s->n] = oc, s->rq[s->n] = rq;
         s->rqm[s->n] = ta__rqm_make(&rq, ro);
         s->rqm[s->n].fold = fold;
-        if (++s->n == 4) pw_m0_set_run(p, input, output, s, asm_rq);
+        if (++s->n == 4) {
+            /* the pack's groups are channels 4g .. 4g + 3: a set of them
+             * (none constant, all the assembly's) reads its words, at any
+             * pixel count and depth */
+            const bool grp = pack && asm_rq && s->ch[0] % 4 == 0 && s->ch[3] == s->ch[0] + 3;
+            pw_m0_set_run(p, input, output, s, asm_rq, grp ? pack->words + (ptrdiff_t)s->ch[0] * depth / 2 : NULL);
+        }
     }
     for (int k = 0; k < 2; k++)
-        if (sets[k].n) pw_m0_set_run(p, input, output, &sets[k], k == 1);
+        if (sets[k].n) pw_m0_set_run(p, input, output, &sets[k], k == 1, NULL);
     return out.c;
 }
 

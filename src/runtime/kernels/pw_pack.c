@@ -50,3 +50,31 @@ ta_status ta_kernel_pw_pack(const int8_t *w, int32_t depth, int32_t channels, ui
     }
     return TA_OK;
 }
+
+size_t ta_kernel_pw_pack_m0_words(int32_t depth, int32_t channels) {
+    if (depth < 4 || depth > 256 || depth % 4 || channels < 4) return 0;
+    return (size_t)(channels - channels % 4) * (size_t)depth / 2;
+}
+
+ta_status ta_kernel_pw_pack_m0(const int8_t *w, int32_t depth, int32_t channels, uint32_t *words, size_t n_words,
+                               int32_t *wsum) {
+    const size_t need = ta_kernel_pw_pack_m0_words(depth, channels);
+    if (!w || !words || !wsum || !need) return TA_E_INVALID_ARG;
+    if (n_words < need) return TA_E_INVALID_ARG;
+    const int32_t full = channels - channels % 4;
+    for (int32_t oc = 0; oc < channels; oc++) {
+        const int8_t *r = w + (size_t)oc * (size_t)depth;
+        int32_t s = 0;
+        for (int32_t i = 0; i < depth; i++) s += r[i];
+        wsum[oc] = s;
+        if (oc >= full) continue;
+        /* the pair's word as the kernel's MULS reads it: integers, the
+         * first weight in the top half (its input is in the bottom one) */
+        uint32_t *d = words + (size_t)(oc - oc % 4) * (size_t)depth / 2 + (size_t)(oc % 4);
+        for (int32_t i = 0; i < depth; i += 2, d += 4) {
+            if (r[i] == -128 && r[i + 1] == -128) return TA_E_UNSUPPORTED;
+            *d = (uint32_t)(int32_t)r[i] * 65536u + (uint32_t)(int32_t)r[i + 1];
+        }
+    }
+    return TA_OK;
+}
