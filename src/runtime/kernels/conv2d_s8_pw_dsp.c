@@ -98,14 +98,12 @@ static TA__ALWAYS_INLINE int8_t pw_out(int rmode, const ta__rq *rq, const ta__rq
     "smlad %[a1], %[xv], %[w3], %[a1]\n\t"
 
 
-/* One pixel of rmode 1 (every channel PW_RQS) against nch channels: the
- * dot products from xp (depth bytes) and the 4 words a channel at rc,
- * stored at op; returns xp + depth. */
-static TA__ALWAYS_INLINE const int8_t *pw_px_r1(const int8_t *xp, int32_t depth, bool by16, int32_t nch,
-                                                const uint32_t *wbuf, const uint32_t *rc, int8_t *op) {
+/* The dot products of one pixel (xp to xe, depth bytes) against nch (4 or
+ * 2) channels' unpacked weights at wbuf, into acc[0..nch-1]; returns xe. */
+static TA__ALWAYS_INLINE const int8_t *pw_dot(const int8_t *xp, const int8_t *xe, bool by16, int32_t nch,
+                                              const uint32_t *wbuf, int32_t acc[4]) {
     int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    const int8_t *xe = xp + depth;
-    const uint32_t *wp = wbuf, *cp = rc;
+    const uint32_t *wp = wbuf;
     register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
     uint32_t xv, x02;
     if (nch == 4) {
@@ -132,12 +130,6 @@ static TA__ALWAYS_INLINE const int8_t *pw_px_r1(const int8_t *xp, int32_t depth,
                                [w3] "=&r"(w3)
                              : [xe] "r"(xe)
                              : "cc", "memory");
-        __asm__ volatile(PW_RQS("a0") PW_RQS("a1") PW_RQS("a2") PW_RQS("a3")
-                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [cp] "+r"(cp), [w0] "=&r"(w0),
-                           [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
-                         :
-                         : "memory");
-        op[0] = (int8_t)a0, op[1] = (int8_t)a1, op[2] = (int8_t)a2, op[3] = (int8_t)a3;
     } else {
         if (by16)
             __asm__ volatile("1:\n\t"
@@ -160,6 +152,29 @@ static TA__ALWAYS_INLINE const int8_t *pw_px_r1(const int8_t *xp, int32_t depth,
                                [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
                              : [xe] "r"(xe)
                              : "cc", "memory");
+    }
+    acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+    return xp;
+}
+
+/* One pixel of rmode 1 (every channel PW_RQS) against nch channels: the
+ * dot products from xp (depth bytes) and the 4 words a channel at rc,
+ * stored at op; returns xp + depth. */
+static TA__ALWAYS_INLINE const int8_t *pw_px_r1(const int8_t *xp, int32_t depth, bool by16, int32_t nch,
+                                                const uint32_t *wbuf, const uint32_t *rc, int8_t *op) {
+    int32_t acc[4];
+    xp = pw_dot(xp, xp + depth, by16, nch, wbuf, acc);
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    const uint32_t *cp = rc;
+    register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
+    if (nch == 4) {
+        __asm__ volatile(PW_RQS("a0") PW_RQS("a1") PW_RQS("a2") PW_RQS("a3")
+                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [cp] "+r"(cp), [w0] "=&r"(w0),
+                           [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
+                         :
+                         : "memory");
+        op[0] = (int8_t)a0, op[1] = (int8_t)a1, op[2] = (int8_t)a2, op[3] = (int8_t)a3;
+    } else {
         __asm__ volatile(PW_RQS("a0") PW_RQS("a1")
                          : [a0] "+r"(a0), [a1] "+r"(a1), [cp] "+r"(cp), [w0] "=&r"(w0), [w1] "=&r"(w1),
                            [w2] "=&r"(w2), [w3] "=&r"(w3)
@@ -202,35 +217,11 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
             const int8_t *x = input + ((ptrdiff_t)b * in.h * in.w * in.c) + (ptrdiff_t)oy * ys;
             int8_t *op = output + ta__nhwc_p(&out, b, oy, 0) + oc0;
             for (int32_t ox = 0; ox < out.w; ox++, x += xs, op += out.c) {
-                int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-                const int8_t *xp = x, *xe = x + depth;
-                const uint32_t *wp = wbuf;
+                int32_t acc[4];
+                pw_dot(x, x + depth, by16, nch, wbuf, acc);
+                int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
                 register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
-                uint32_t xv, x02;
                 if (nch == 4) {
-                    if (by16)
-                        __asm__ volatile("1:\n\t"
-                                         "ldr %[xv], [%[xp]], #16\n\t" PW_STEP4
-                                         "ldr %[xv], [%[xp], #-12]\n\t" PW_STEP4
-                                         "ldr %[xv], [%[xp], #-8]\n\t" PW_STEP4
-                                         "ldr %[xv], [%[xp], #-4]\n\t" PW_STEP4
-                                         "cmp %[xp], %[xe]\n\t"
-                                         "bne 1b\n\t"
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
-                                           [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv), [x02] "=&r"(x02),
-                                           [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                         : [xe] "r"(xe)
-                                         : "cc", "memory");
-                    else
-                        __asm__ volatile("1:\n\t"
-                                         "ldr %[xv], [%[xp]], #4\n\t" PW_STEP4
-                                         "cmp %[xp], %[xe]\n\t"
-                                         "bne 1b\n\t"
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
-                                           [xp] "+r"(xp), [wp] "+r"(wp), [xv] "=&r"(xv), [x02] "=&r"(x02),
-                                           [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                         : [xe] "r"(xe)
-                                         : "cc", "memory");
                     if (rmode == 3) {
                         const uint32_t *cp = rc5;
                         register uint32_t w4 __asm__("r12");
@@ -261,29 +252,6 @@ static TA__ALWAYS_INLINE void pw_pixels(const ta_conv_params *p, const int8_t *i
                     op[2] = pw_out(rmode, &rq[2], &rs[2], small[2], full, fold[2], ro, a2);
                     op[3] = pw_out(rmode, &rq[3], &rs[3], small[3], full, fold[3], ro, a3);
                 } else {
-                    if (by16)
-                        __asm__ volatile("1:\n\t"
-                                         "ldr %[xv], [%[xp]], #16\n\t" PW_STEP2
-                                         "ldr %[xv], [%[xp], #-12]\n\t" PW_STEP2
-                                         "ldr %[xv], [%[xp], #-8]\n\t" PW_STEP2
-                                         "ldr %[xv], [%[xp], #-4]\n\t" PW_STEP2
-                                         "cmp %[xp], %[xe]\n\t"
-                                         "bne 1b\n\t"
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp),
-                                           [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1),
-                                           [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                         : [xe] "r"(xe)
-                                         : "cc", "memory");
-                    else
-                        __asm__ volatile("1:\n\t"
-                                         "ldr %[xv], [%[xp]], #4\n\t" PW_STEP2
-                                         "cmp %[xp], %[xe]\n\t"
-                                         "bne 1b\n\t"
-                                         : [a0] "+r"(a0), [a1] "+r"(a1), [xp] "+r"(xp), [wp] "+r"(wp),
-                                           [xv] "=&r"(xv), [x02] "=&r"(x02), [w0] "=&r"(w0), [w1] "=&r"(w1),
-                                           [w2] "=&r"(w2), [w3] "=&r"(w3)
-                                         : [xe] "r"(xe)
-                                         : "cc", "memory");
                     if (rmode == 3) {
                         const uint32_t *cp = rc5;
                         register uint32_t w4 __asm__("r12");
