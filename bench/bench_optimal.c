@@ -225,6 +225,13 @@ int main(int argc, char **argv) {
         bench_challenging(data, extra, &opt);
         return 0;
     }
+    if (argc > 4 && !strcmp(argv[4], "nodes")) {
+        /* deterministic: TIME_LIMIT_S millions of search nodes, no clock */
+        opt.clock = NULL;
+        opt.work_limit = (uint64_t)(opt.time_limit_s * 1e6);
+        bench_challenging(data, extra, &opt);
+        return 0;
+    }
     bench_challenging(data, extra, &opt);
     printf("optimal vs heuristics (data %s, time limit %.1f s)\n", data, opt.time_limit_s);
     printf("%-46s %5s %12s %12s %12s %12s  %-20s %9s\n", "problem", "bufs", "lower_bound", "greedy", "best",

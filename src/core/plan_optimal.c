@@ -100,10 +100,8 @@ static void recompute_minmo(opt_mem *M) {
     for (uint32_t k = 0; k < M->naff; k++) {
         uint32_t s = M->aff[k];
         size_t v = NONE;
-        for (uint32_t x = M->sm_start[s]; x < M->sm_start[s + 1]; x++) {
-            uint32_t u = M->sm[x];
-            if (M->off[u] == NONE && M->mo[u] < v) v = M->mo[u];
-        }
+        /* only the unplaced members: they come first in sm (place) */
+        for (uint32_t x = M->sm_start[s], e = x + M->sm_n[s]; x < e; x++) v = TA_MIN(v, M->mo[M->sm[x]]);
         M->minmo[s] = v;
     }
 }
@@ -164,6 +162,7 @@ static void reset_state(opt_mem *M) {
     for (uint32_t s = 0; s < ns; s++) {
         M->total[s] = 0;
         M->cut[s] = 0;
+        M->sm_n[s] = M->sm_start[s + 1] - M->sm_start[s]; /* sm's order is any permutation */
     }
     for (uint32_t i = 0; i < m; i++) {
         M->off[i] = NONE;
@@ -223,6 +222,16 @@ static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
     F->ptrail = M->pt_top;
     M->off[u] = o;
     P->count--;
+    /* out of each section's unplaced prefix: swap with its last unplaced
+     * member.  Undo is LIFO, so unplace only grows the prefix back: the
+     * members placed after u are back when u returns, u at its end. */
+    for (uint32_t s = M->lo[u], *pu = &M->sm_pos[M->sm_at[u]]; s < M->hi[u]; s++, pu++) {
+        uint32_t x = *pu, e = M->sm_start[s] + --M->sm_n[s], w = M->sm[e];
+        M->sm[x] = w;
+        M->sm[e] = u;
+        M->sm_pos[M->sm_at[w] + s - M->lo[w]] = x;
+        *pu = e;
+    }
     begin_marks(M);
     mark_min_holder(M, u, o);
     for (uint32_t k = M->ov_start[u]; k < M->ov_start[u + 1]; k++) {
@@ -256,6 +265,7 @@ static void unplace(opt_mem *M, frame *F) {
     size_t mu = M->mo[u];
     for (uint32_t s = M->lo[u]; s < M->hi[u]; s++) {
         M->total[s] += M->size[u];
+        M->sm_n[s]++; /* u sits right after the prefix (place) */
         if (mu < M->minmo[s]) M->minmo[s] = mu;
     }
     for (uint32_t s = M->lo[u]; s + 1 < M->hi[u]; s++) M->cut[s]++;

@@ -89,7 +89,11 @@ typedef struct {
     uint32_t *pre;              /* preorder rank (1..m) under the current heuristic */
     uint32_t *by_lo, *lo_start; /* items sorted by lo; first index per section */
     uint32_t *ov_start, *ov;    /* overlapping items (CSR) */
-    uint32_t *sm_start, *sm;    /* items live in each section (CSR) */
+    uint32_t *sm_start, *sm;    /* items live in each section (CSR); the unplaced
+                                   ones first, sm_n[s] of them (place, unplace) */
+    uint32_t *sm_n;             /* per section: unplaced members */
+    uint32_t *sm_at, *sm_pos;   /* item u's index in sm for section s:
+                                   sm_pos[sm_at[u] + s - lo[u]] */
     size_t *fx_off, *fx_end;    /* fixed buffers with a size */
     uint32_t *ifx_start, *ifx;  /* per item: overlapping fixed ones by offset */
     uint32_t *sfx_start, *sfx;  /* per section: fixed ones live in it by offset */

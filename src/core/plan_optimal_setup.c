@@ -69,6 +69,9 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->ov = ta__bump_take(b, 2 * c->pairs + 1, sizeof(uint32_t));
     M->sm_start = ta__bump_take(b, ns + 1, sizeof(uint32_t));
     M->sm = ta__bump_take(b, c->members + 1, sizeof(uint32_t));
+    M->sm_n = ta__bump_take(b, ns, sizeof(uint32_t));
+    M->sm_at = ta__bump_take(b, m + 1, sizeof(uint32_t));
+    M->sm_pos = ta__bump_take(b, c->members + 1, sizeof(uint32_t));
     M->fx_off = ta__bump_take(b, nfx + 1, sizeof(size_t));
     M->fx_end = ta__bump_take(b, nfx + 1, sizeof(size_t));
     M->ifx_start = ta__bump_take(b, m + 1, sizeof(uint32_t));
@@ -244,6 +247,15 @@ void ta__opt_setup(opt_mem *M, const ta_request *r, size_t n) {
         for (uint32_t s = 0; s < ns; s++) fill[s] = M->sm_start[s];
         for (uint32_t i = 0; i < m; i++)
             for (uint32_t s = M->lo[i]; s < M->hi[i]; s++) M->sm[fill[s]++] = i;
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < m; i++) {
+            M->sm_at[i] = at;
+            at += M->hi[i] - M->lo[i];
+        }
+        M->sm_at[m] = at;
+        for (uint32_t s = 0; s < ns; s++)
+            for (uint32_t x = M->sm_start[s]; x < M->sm_start[s + 1]; x++)
+                M->sm_pos[M->sm_at[M->sm[x]] + s - M->lo[M->sm[x]]] = x;
     }
     /* 6. fixed lists, each sorted by offset */
     uint32_t *fo = M->order; /* fixed ids sorted by offset */
