@@ -96,14 +96,22 @@ static void begin_marks(opt_mem *M) {
     }
 }
 
-static void recompute_minmo(opt_mem *M) {
-    for (uint32_t k = 0; k < M->naff; k++) {
-        uint32_t s = M->aff[k];
-        size_t v = NONE;
-        /* only the unplaced members: they come first in sm (place) */
-        for (uint32_t x = M->sm_start[s], e = x + M->sm_n[s]; x < e; x++) v = TA_MIN(v, M->mo[M->sm[x]]);
-        M->minmo[s] = v;
+/* Section s's lowest mo among its unplaced members, and how many hold it. */
+static void rescan(opt_mem *M, uint32_t s) {
+    size_t v = NONE;
+    uint32_t c = 0;
+    /* only the unplaced members: they come first in sm (place) */
+    for (uint32_t x = M->sm_start[s], e = x + M->sm_n[s]; x < e; x++) {
+        size_t w = M->mo[M->sm[x]];
+        c = w < v ? 1 : c + (w == v);
+        v = TA_MIN(v, w);
     }
+    M->minmo[s] = v;
+    M->mcnt[s] = c;
+}
+
+static void recompute_minmo(opt_mem *M) {
+    for (uint32_t k = 0; k < M->naff; k++) rescan(M, M->aff[k]);
 }
 
 /* Bytes of [level, cap) covered by the fixed buffers of section s (their
@@ -176,6 +184,7 @@ static void reset_state(opt_mem *M) {
     recompute_minmo(M);
     M->tr_top = 0;
     M->pt_top = 0;
+    M->mt_top = 0;
     /* agenda: pieces in time order, the first on top */
     M->pool_top = 0;
     M->head = NIL;
@@ -204,12 +213,51 @@ static void reset_state(opt_mem *M) {
 /* Marks for a rescan the sections of item v whose lowest mo was `was`: v
  * held it (possibly tied) and is leaving or rising, so the minimum may rise.
  * Sections whose minimum is lower than `was` cannot change. */
+static void touch(opt_mem *M, uint32_t s) {
+    if (M->mark[s] == M->epoch) return;
+    M->mark[s] = M->epoch;
+    M->a_min[M->naff] = M->minmo[s];
+    M->a_cnt[M->naff] = M->mcnt[s];
+    M->aff[M->naff++] = s;
+}
+
 static void mark_min_holder(opt_mem *M, uint32_t v, size_t was) {
     for (uint32_t s = M->lo[v]; s < M->hi[v]; s++)
-        if (M->minmo[s] == was && M->mark[s] != M->epoch) {
-            M->mark[s] = M->epoch;
-            M->aff[M->naff++] = s;
+        if (M->minmo[s] == was) {
+            touch(M, s);
+            if (M->mcnt[s]) M->mcnt[s]--;
         }
+}
+
+/* After a placement of u (at o, top aligned A) has counted out every holder
+ * that left: a section where some holder is left keeps its minimum.  Where
+ * none is, and u's own section had another holder or one below o, that
+ * one was u's neighbour and was lifted; with no fixed buffer and one
+ * alignment it landed at exactly A, and everything not lifted was at or
+ * above A already, so A is the minimum (held at least once).  Otherwise a
+ * rescan.  Then the old values go on the minimum trail, or, when it is
+ * full, the frame's undo rescans (mtrail = UINT32_MAX). */
+static void settle_minmo(opt_mem *M, frame *F, uint32_t u, size_t o, size_t A) {
+    for (uint32_t k = 0; k < M->naff; k++) {
+        uint32_t s = M->aff[k];
+        if (M->mcnt[s]) continue;
+        if (M->uniform && s >= M->lo[u] && s < M->hi[u] && (M->a_cnt[k] >= 2 || M->a_min[k] < o)) {
+            M->minmo[s] = A;
+            M->mcnt[s] = 1;
+        } else {
+            rescan(M, s);
+        }
+    }
+    if (M->mt_top + M->naff > M->mt_cap) {
+        F->mtrail = UINT32_MAX;
+        return;
+    }
+    F->mtrail = M->mt_top;
+    for (uint32_t k = 0; k < M->naff; k++) {
+        M->mt_s[M->mt_top] = M->aff[k];
+        M->mt_min[M->mt_top] = M->a_min[k];
+        M->mt_cnt[M->mt_top++] = M->a_cnt[k];
+    }
 }
 
 /* Places item u (at mo[u]) for frame F in partition P.  Returns the section
@@ -250,7 +298,7 @@ static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
     for (uint32_t s = M->lo[u]; s + 1 < M->hi[u]; s++)
         if (--M->cut[s] == 0) M->zc[z++] = s;
     *nzc = z;
-    recompute_minmo(M);
+    settle_minmo(M, F, u, o, ta__align_up(top, M->align[u]));
     return section_need(M, P->lo, P->hi, o, C);
 }
 
@@ -262,11 +310,9 @@ static void unplace(opt_mem *M, frame *F) {
     M->pool_top = F->pool_top;
     M->pool[F->head].count++;
     M->off[u] = NONE;
-    size_t mu = M->mo[u];
     for (uint32_t s = M->lo[u]; s < M->hi[u]; s++) {
         M->total[s] += M->size[u];
         M->sm_n[s]++; /* u sits right after the prefix (place) */
-        if (mu < M->minmo[s]) M->minmo[s] = mu;
     }
     for (uint32_t s = M->lo[u]; s + 1 < M->hi[u]; s++) M->cut[s]++;
     for (uint32_t k = M->ov_start[u]; k < M->ov_start[u + 1]; k++)
@@ -275,14 +321,30 @@ static void unplace(opt_mem *M, frame *F) {
         M->pt_top--;
         M->pre[M->pt_item[M->pt_top]] = M->pt_old[M->pt_top];
     }
+    if (F->mtrail != UINT32_MAX) {
+        /* the minima as they were: the trail holds every one place changed */
+        while (M->mt_top > F->mtrail) {
+            M->mt_top--;
+            uint32_t s = M->mt_s[M->mt_top];
+            M->minmo[s] = M->mt_min[M->mt_top];
+            M->mcnt[s] = M->mt_cnt[M->mt_top];
+        }
+        while (M->tr_top > F->trail) {
+            M->tr_top--;
+            M->mo[M->tr_item[M->tr_top]] = M->tr_old[M->tr_top];
+        }
+        return;
+    }
+    /* trail was full: rescan the sections of u and of every lifted item */
+    begin_marks(M);
+    mark_range(M, M->lo[u], M->hi[u]);
     while (M->tr_top > F->trail) {
         M->tr_top--;
         uint32_t v = M->tr_item[M->tr_top];
-        size_t was = M->tr_old[M->tr_top];
-        M->mo[v] = was;
-        for (uint32_t s = M->lo[v]; s < M->hi[v]; s++)
-            if (was < M->minmo[s]) M->minmo[s] = was;
+        M->mo[v] = M->tr_old[M->tr_top];
+        mark_range(M, M->lo[v], M->hi[v]);
     }
+    recompute_minmo(M);
 }
 
 /* Re-ranks the unplaced items of new piece q by the current heuristic with

@@ -47,6 +47,7 @@ typedef struct {
     uint32_t pool_top; /* pool top at entry */
     uint32_t trail;    /* trail top before this frame's placement */
     uint32_t ptrail;   /* rank-trail top before it */
+    uint32_t mtrail;   /* minimum-trail top before it (UINT32_MAX: trail full, rescan on undo) */
     uint32_t item;     /* placed buffer (NIL: none yet) */
     uint32_t last_pre; /* last tried candidate key (mo, pre) */
     uint32_t floor_pre;
@@ -105,6 +106,13 @@ typedef struct {
     uint32_t *order, *tmp;
     /* search state */
     size_t *off, *mo, *total, *minmo;
+    uint32_t *mcnt;             /* per section: unplaced members at minmo (a lower bound, >= 1 while any) */
+    uint32_t *mt_s, *mt_cnt;    /* minimum trail: section, its minmo and mcnt before a placement */
+    size_t *mt_min;
+    uint32_t mt_top, mt_cap;
+    size_t *a_min;              /* per touched section (aff order): minmo, mcnt at a placement's start */
+    uint32_t *a_cnt;
+    bool uniform;               /* no fixed buffer and one alignment: a lifted buffer lands at the top */
     uint32_t *cut;
     uint32_t *nbr;              /* per item: unplaced items overlapping it */
     uint32_t *tr_item;

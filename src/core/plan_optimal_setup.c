@@ -94,6 +94,19 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->mo = ta__bump_take(b, m, sizeof(size_t));
     M->total = ta__bump_take(b, ns, sizeof(size_t));
     M->minmo = ta__bump_take(b, ns, sizeof(size_t));
+    M->mcnt = ta__bump_take(b, ns, sizeof(uint32_t));
+    {
+        /* the minimum trail: up to ns entries a placement; beyond its
+         * capacity a placement's undo rescans instead */
+        size_t cap = m * ns < (1u << 18) ? m * ns : (1u << 18);
+        if (cap < ns) cap = ns;
+        M->mt_s = ta__bump_take(b, cap, sizeof(uint32_t));
+        M->mt_cnt = ta__bump_take(b, cap, sizeof(uint32_t));
+        M->mt_min = ta__bump_take(b, cap, sizeof(size_t));
+        M->mt_cap = (uint32_t)cap;
+    }
+    M->a_min = ta__bump_take(b, ns, sizeof(size_t));
+    M->a_cnt = ta__bump_take(b, ns, sizeof(uint32_t));
     M->cut = ta__bump_take(b, ns, sizeof(uint32_t));
     M->nbr = ta__bump_take(b, m, sizeof(uint32_t));
     M->tr_item = ta__bump_take(b, 2 * c->pairs + 1, sizeof(uint32_t));
@@ -281,6 +294,8 @@ void ta__opt_setup(opt_mem *M, const ta_request *r, size_t n) {
         }
     }
     M->sfx_start[ns] = e;
+    M->uniform = nfx == 0;
+    for (uint32_t i = 1; i < m; i++) M->uniform &= M->align[i] == M->align[0];
     /* scratch arrives uninitialised: the section marks must start clear */
     for (uint32_t s = 0; s < ns; s++) M->mark[s] = 0;
     M->epoch = 0;
