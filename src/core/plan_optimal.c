@@ -467,10 +467,22 @@ enter:
         uint64_t h1 = mix64(F->floor_off * 0x9E3779B97F4A7C15ull + F->floor_pre + ((uint64_t)M->heur << 56));
         uint64_t h2 = mix64(h1 ^ 0x5851F42D4C957F2Dull);
         bool stuck = false;
+        /* the first candidate too (next: the smallest (mo, pre) above the
+         * floor; whether it is below min_height is checked there) */
+        uint32_t first = NIL, fpre = UINT32_MAX;
+        size_t fmo = SIZE_MAX;
         for (uint32_t x = M->lo_start[P->lo]; x < M->lo_start[P->hi]; x++) {
             uint32_t u = M->by_lo[x];
             if (M->off[u] != NONE) continue;
-            size_t h = M->mo[u] + M->size[u];
+            size_t mu = M->mo[u];
+            uint32_t pu = M->pre[u];
+            if ((mu > F->floor_off || (mu == F->floor_off && pu > F->floor_pre)) &&
+                (mu < fmo || (mu == fmo && pu < fpre))) {
+                first = u;
+                fmo = mu;
+                fpre = pu;
+            }
+            size_t h = mu + M->size[u];
             minh = TA_MIN(minh, h);
             maxh = TA_MAX(maxh, h);
             /* below the canonical floor with no unplaced neighbour to lift
@@ -506,16 +518,19 @@ enter:
         }
         F->last_mo = F->floor_off;
         F->last_pre = F->floor_pre;
+        F->first = first;
     }
 next:
     F = &fr[d];
     {
         const part *P = &M->pool[F->head];
-        /* the smallest (mo, pre) above the last one tried, below min_height */
-        uint32_t best = NIL;
-        size_t bmo = SIZE_MAX;
-        uint32_t bpre = UINT32_MAX;
-        for (uint32_t x = M->lo_start[P->lo]; x < M->lo_start[P->hi]; x++) {
+        /* the smallest (mo, pre) above the last one tried, below min_height;
+         * the node's first one comes from its entry scan (nothing changed since) */
+        uint32_t best = F->first;
+        size_t bmo = best == NIL ? SIZE_MAX : M->mo[best];
+        uint32_t bpre = best == NIL ? UINT32_MAX : M->pre[best];
+        if (best != NIL && bmo >= F->min_height) best = NIL;
+        for (uint32_t x = M->lo_start[P->lo]; F->first == NIL && x < M->lo_start[P->hi]; x++) {
             uint32_t u = M->by_lo[x];
             if (M->off[u] != NONE) continue;
             size_t mu = M->mo[u];
@@ -528,6 +543,7 @@ next:
                 bpre = pu;
             }
         }
+        F->first = NIL;
         if (best == NIL) goto fail;
         F->last_mo = bmo;
         F->last_pre = bpre;

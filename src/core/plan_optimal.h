@@ -50,6 +50,7 @@ typedef struct {
     uint32_t mtrail;   /* minimum-trail top before it (UINT32_MAX: trail full, rescan on undo) */
     uint32_t item;     /* placed buffer (NIL: none yet) */
     uint32_t last_pre; /* last tried candidate key (mo, pre) */
+    uint32_t first;    /* the entry scan's first candidate, not tried yet (NIL: scan) */
     uint32_t floor_pre;
     size_t last_mo, floor_off;
     size_t min_height; /* dominance bound at this node */
