@@ -243,7 +243,7 @@ static void settle_minmo(opt_mem *M, frame *F, uint32_t u, size_t o, size_t A) {
         if (M->mcnt[s]) continue;
         if (M->uniform && s >= M->lo[u] && s < M->hi[u] && (M->a_cnt[k] >= 2 || M->a_min[k] < o)) {
             M->minmo[s] = A;
-            M->mcnt[s] = 1;
+            M->mcnt[s] = M->lift[s]; /* >= 1: the holder below A was lifted */
         } else {
             rescan(M, s);
         }
@@ -281,6 +281,8 @@ static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
         *pu = e;
     }
     begin_marks(M);
+    if (M->uniform)
+        for (uint32_t s = M->lo[u]; s < M->hi[u]; s++) M->lift[s] = 0;
     mark_min_holder(M, u, o);
     for (uint32_t k = M->ov_start[u]; k < M->ov_start[u + 1]; k++) {
         uint32_t v = M->ov[k];
@@ -291,6 +293,11 @@ static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
         M->tr_item[M->tr_top] = v;
         M->tr_old[M->tr_top++] = M->mo[v];
         mark_min_holder(M, v, M->mo[v]);
+        if (M->uniform) {
+            /* lifted into u's sections: each lands at u's aligned top */
+            uint32_t s0 = TA_MAX(M->lo[u], M->lo[v]), s1 = TA_MIN(M->hi[u], M->hi[v]);
+            for (uint32_t s = s0; s < s1; s++) M->lift[s]++;
+        }
         M->mo[v] = fixfit(M, v, a);
     }
     for (uint32_t s = M->lo[u]; s < M->hi[u]; s++) M->total[s] -= M->size[u];

@@ -113,6 +113,7 @@ typedef struct {
     uint32_t mt_top, mt_cap;
     size_t *a_min;              /* per touched section (aff order): minmo, mcnt at a placement's start */
     uint32_t *a_cnt;
+    uint32_t *lift;             /* per section of the item being placed: items it lifts there */
     bool uniform;               /* no fixed buffer and one alignment: a lifted buffer lands at the top */
     uint32_t *cut;
     uint32_t *nbr;              /* per item: unplaced items overlapping it */

@@ -107,6 +107,7 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     }
     M->a_min = ta__bump_take(b, ns, sizeof(size_t));
     M->a_cnt = ta__bump_take(b, ns, sizeof(uint32_t));
+    M->lift = ta__bump_take(b, ns, sizeof(uint32_t));
     M->cut = ta__bump_take(b, ns, sizeof(uint32_t));
     M->nbr = ta__bump_take(b, m, sizeof(uint32_t));
     M->tr_item = ta__bump_take(b, 2 * c->pairs + 1, sizeof(uint32_t));
