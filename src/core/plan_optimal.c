@@ -221,8 +221,9 @@ static void touch(opt_mem *M, uint32_t s) {
     M->aff[M->naff++] = s;
 }
 
-static void mark_min_holder(opt_mem *M, uint32_t v, size_t was) {
-    for (uint32_t s = M->lo[v]; s < M->hi[v]; s++)
+/* Holders of `was` in sections [s0, s1) leave it (rising or placed). */
+static void leave_min(opt_mem *M, uint32_t s0, uint32_t s1, size_t was) {
+    for (uint32_t s = s0; s < s1; s++)
         if (M->minmo[s] == was) {
             touch(M, s);
             if (M->mcnt[s]) M->mcnt[s]--;
@@ -230,20 +231,21 @@ static void mark_min_holder(opt_mem *M, uint32_t v, size_t was) {
 }
 
 /* After a placement of u (at o, top aligned A) has counted out every holder
- * that left: a section where some holder is left keeps its minimum.  Where
- * none is, and u's own section had another holder or one below o, that
- * one was u's neighbour and was lifted; with no fixed buffer and one
- * alignment it landed at exactly A, and everything not lifted was at or
- * above A already, so A is the minimum (held at least once).  Otherwise a
- * rescan.  Then the old values go on the minimum trail, or, when it is
- * full, the frame's undo rescans (mtrail = UINT32_MAX). */
-static void settle_minmo(opt_mem *M, frame *F, uint32_t u, size_t o, size_t A) {
+ * that left: a section where some holder is left keeps its minimum.  In
+ * u's own sections none is (every holder was at or below o: u, or a
+ * neighbour of u lifted above it).  Where some buffer was lifted into such
+ * a section, with no fixed buffer and one alignment it landed at exactly
+ * A, and everything not lifted was at or above A already: A is the minimum,
+ * held at least by the lifted ones.  Otherwise a rescan.  Then the old
+ * values go on the minimum trail, or, when it is full, the frame's undo
+ * rescans (mtrail = UINT32_MAX). */
+static void settle_minmo(opt_mem *M, frame *F, uint32_t u, size_t A) {
     for (uint32_t k = 0; k < M->naff; k++) {
         uint32_t s = M->aff[k];
         if (M->mcnt[s]) continue;
-        if (M->uniform && s >= M->lo[u] && s < M->hi[u] && (M->a_cnt[k] >= 2 || M->a_min[k] < o)) {
+        if (M->uniform && s >= M->lo[u] && s < M->hi[u] && M->lift[s]) {
             M->minmo[s] = A;
-            M->mcnt[s] = M->lift[s]; /* >= 1: the holder below A was lifted */
+            M->mcnt[s] = M->lift[s]; /* a lower bound: others may sit at A */
         } else {
             rescan(M, s);
         }
@@ -281,9 +283,11 @@ static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
         *pu = e;
     }
     begin_marks(M);
-    if (M->uniform)
-        for (uint32_t s = M->lo[u]; s < M->hi[u]; s++) M->lift[s] = 0;
-    mark_min_holder(M, u, o);
+    for (uint32_t s = M->lo[u]; s < M->hi[u]; s++) {
+        touch(M, s);
+        M->mcnt[s] = 0; /* every holder leaves (settle_minmo) */
+        M->lift[s] = 0;
+    }
     for (uint32_t k = M->ov_start[u]; k < M->ov_start[u + 1]; k++) {
         uint32_t v = M->ov[k];
         if (M->off[v] != NONE) continue;
@@ -292,12 +296,12 @@ static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
         if (a <= M->mo[v]) continue;
         M->tr_item[M->tr_top] = v;
         M->tr_old[M->tr_top++] = M->mo[v];
-        mark_min_holder(M, v, M->mo[v]);
-        if (M->uniform) {
-            /* lifted into u's sections: each lands at u's aligned top */
-            uint32_t s0 = TA_MAX(M->lo[u], M->lo[v]), s1 = TA_MIN(M->hi[u], M->hi[v]);
-            for (uint32_t s = s0; s < s1; s++) M->lift[s]++;
-        }
+        /* outside u's sections v may have held a minimum; inside, count it
+         * as lifted there */
+        uint32_t s0 = TA_MAX(M->lo[u], M->lo[v]), s1 = TA_MIN(M->hi[u], M->hi[v]);
+        leave_min(M, M->lo[v], s0, M->mo[v]);
+        leave_min(M, s1, M->hi[v], M->mo[v]);
+        for (uint32_t s = s0; s < s1; s++) M->lift[s]++;
         M->mo[v] = fixfit(M, v, a);
     }
     for (uint32_t s = M->lo[u]; s < M->hi[u]; s++) M->total[s] -= M->size[u];
@@ -305,7 +309,7 @@ static size_t place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc) {
     for (uint32_t s = M->lo[u]; s + 1 < M->hi[u]; s++)
         if (--M->cut[s] == 0) M->zc[z++] = s;
     *nzc = z;
-    settle_minmo(M, F, u, o, ta__align_up(top, M->align[u]));
+    settle_minmo(M, F, u, ta__align_up(top, M->align[u]));
     return section_need(M, P->lo, P->hi, o, C);
 }
 
