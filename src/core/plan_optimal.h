@@ -170,6 +170,23 @@ void ta__opt_set_heuristic(opt_mem *M, uint32_t heur);
 /* Sorts ids[0..k) by the current heuristic with k_dyn as its T key. */
 void ta__opt_sort_dyn(opt_mem *M, uint32_t *ids, uint32_t k);
 
+/* plan_optimal_state.c */
+/* Resets the search state to "nothing placed", with the initial agenda
+ * (the partitions between time cuts no buffer crosses). */
+void ta__opt_reset(opt_mem *M);
+/* Places item u at mo[u] for frame F; returns the section bound's need
+ * (<= C: the placement survives) and the new zero cuts in M->zc (*nzc). */
+size_t ta__opt_place(opt_mem *M, frame *F, uint32_t u, size_t C, uint32_t *nzc);
+/* Undoes frame F's placement (the last one not undone). */
+void ta__opt_unplace(opt_mem *M, frame *F);
+/* Splits F's partition at the zero cuts after placing u (pieces re-ranked). */
+void ta__opt_decompose(opt_mem *M, frame *F, uint32_t u, uint32_t nzc);
+/* The section bound over sections [lo, hi) with every remaining buffer at
+ * or above o: the smallest capacity it accepts (<= C: passes). */
+size_t ta__opt_section_need(const opt_mem *M, uint32_t lo, uint32_t hi, size_t o, size_t C);
+/* Bytes of [level, cap) the fixed buffers of section s cover (their union). */
+size_t ta__opt_fixed_cover(const opt_mem *M, uint32_t s, size_t level, size_t cap);
+
 /* plan_optimal_tile.c */
 /* Does the tiling search decide capacity C exactly: no fixed buffers, and
  * every section's live bytes (M->total after ta__opt_preorder_keys) are 0
