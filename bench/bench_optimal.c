@@ -4,11 +4,14 @@
  * file in models/MANIFEST.tsv planned from the .tflite itself (TFLM's rules,
  * tensors only) -- which includes the coral models TFLM rejects.
  *
- *   bench_optimal [DATA_DIR [TIME_LIMIT_S [CHALLENGING_DIR [cpu]]]]
+ *   bench_optimal [DATA_DIR [TIME_LIMIT_S [CHALLENGING_DIR [cpu|nodes]]]]
  *
  * cpu: the limit counts this process's CPU time instead of wall time (what
  * an idle machine would give; on a shared one the wall clock buys a share
- * of a core), and only the challenging table is printed.
+ * of a core), and only the challenging table is printed.  nodes: no clock,
+ * TIME_LIMIT_S millions of search nodes instead (best reads it as its own
+ * placement budget): deterministic, the same plans on any machine and
+ * under any load; only the challenging table.
  *
  * First table: MiniMalloc's challenging problems A-K next to its published
  * results.  A-C are in DATA_DIR/planning; D-K are read from CHALLENGING_DIR

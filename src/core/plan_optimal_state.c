@@ -128,9 +128,8 @@ void ta__opt_reset(opt_mem *M) {
     M->head = first;
 }
 
-/* Marks for a rescan the sections of item v whose lowest mo was `was`: v
- * held it (possibly tied) and is leaving or rising, so the minimum may rise.
- * Sections whose minimum is lower than `was` cannot change. */
+/* Section s changes with this placement: listed once, with its minimum and
+ * count as they were (settle_minmo settles it and trails those). */
 static void touch(opt_mem *M, uint32_t s) {
     if (M->mark[s] == M->epoch) return;
     M->mark[s] = M->epoch;
@@ -139,7 +138,8 @@ static void touch(opt_mem *M, uint32_t s) {
     M->aff[M->naff++] = s;
 }
 
-/* Holders of `was` in sections [s0, s1) leave it (rising or placed). */
+/* Holders of `was` in sections [s0, s1) leave it (rising or placed);
+ * sections whose minimum is below `was` cannot change. */
 static void leave_min(opt_mem *M, uint32_t s0, uint32_t s1, size_t was) {
     for (uint32_t s = s0; s < s1; s++)
         if (M->minmo[s] == was) {
