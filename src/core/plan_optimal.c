@@ -548,7 +548,12 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     memset(&M, 0, sizeof M);
     ta__bump_init_aligned(&b, scratch, scratch_bytes);
     void *best_scratch = ta__bump_take(&b, best_need, 1);
+    /* too large to search: the windows of plan_optimal_large.c instead */
+    const bool large = !c.search && !related;
+    size_t large_bytes = large ? ta__opt_large_bytes(n) : 0;
+    void *large_mem = NULL;
     if (c.search) ta__opt_carve(&b, &c, &M);
+    else if (large) large_mem = ta__bump_take(&b, large_bytes, 1);
     if (b.fail) return TA_E_NO_MEMORY;
     /* The time limit covers the whole call, incumbent included.  Without a
      * clock a fixed node budget stands in for it, so results never depend
@@ -579,7 +584,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     const ta_plan_options *bo = opt;
     if (opt && opt->clock) {
         bopt = *opt;
-        bopt.time_limit_s = !c.search ? limit_s : tiling ? limit_s / 16 : limit_s / 2; /* no search: all of it */
+        bopt.time_limit_s = related ? limit_s : tiling ? limit_s / 16 : limit_s / 2; /* no search: all of it */
         bo = &bopt;
     }
     if (opt && opt->start) {
@@ -611,6 +616,8 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     res->proven_bytes = hi;
     if (c.m == 0) return TA_OK; /* only fixed and empty buffers: nothing to choose */
     size_t lo = round_up_to(lb, g);
+    if (large && lo < hi)
+        return ta__opt_large(reqs, n, opt, large_mem, large_bytes, offsets, lo, g, M.deadline, work_cap, res);
     if (!c.search) {
         if (lo < hi) {
             res->proof = TA_PROOF_TIMEOUT;

@@ -156,6 +156,23 @@ void ta__opt_set_heuristic(opt_mem *M, uint32_t heur);
 /* Sorts ids[0..k) by the current heuristic with k_dyn as its T key. */
 void ta__opt_sort_dyn(opt_mem *M, uint32_t *ids, uint32_t k);
 
+/* plan_optimal_large.c: problems the search above does not take (more than
+ * OPT_MAX_ITEMS buffers, OPT_MAX_PAIRS pairs or OPT_MAX_SCRATCH bytes; no
+ * overlap relations).  Scratch it needs for n requests: linear in n plus a
+ * constant block for its sub-problems (about 3 MB). */
+size_t ta__opt_large_bytes(size_t n);
+/* Improves offsets[] (a valid plan of reqs[0..n) above lo, the bound
+ * rounded to g, the gcd of sizes and alignments) by exact search on the
+ * small parts between time cuts and a local search of re-packed windows,
+ * until the clock reaches deadline (when opt->clock) or work_cap work units
+ * are spent.  Adds its work to res->work and sets res->proof and
+ * res->proven_bytes (OPTIMAL when the arena meets what it proved, else GAP
+ * when it improved on the plan it was given, TIMEOUT when not).  mem:
+ * ta__opt_large_bytes(n) bytes.  Returns TA_OK, or TA_E_NO_MEMORY. */
+ta_status ta__opt_large(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *mem, size_t bytes,
+                        size_t *offsets, size_t lo, size_t g, uint64_t deadline, uint64_t work_cap,
+                        ta_plan_result *res);
+
 /* plan_optimal_tile.c */
 /* Does the tiling search decide capacity C exactly: no fixed buffers, and
  * every section's live bytes (M->total after ta__opt_preorder_keys) are 0
