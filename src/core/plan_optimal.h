@@ -172,6 +172,11 @@ size_t ta__opt_large_bytes(size_t n);
 ta_status ta__opt_large(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *mem, size_t bytes,
                         size_t *offsets, size_t lo, size_t g, uint64_t deadline, uint64_t work_cap,
                         ta_plan_result *res);
+/* The time cuts it decomposes at (for tests): of[i] = the part of free
+ * sized buffer i, numbered in order of time; NIL for fixed and empty ones,
+ * which never stop a cut.  ids: 3 n + 1 entries of scratch.  Returns the
+ * number of parts. */
+uint32_t ta__opt_large_parts(const ta_request *reqs, size_t n, uint32_t *of, uint32_t *ids);
 
 /* plan_optimal_tile.c */
 /* Does the tiling search decide capacity C exactly: no fixed buffers, and

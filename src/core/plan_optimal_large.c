@@ -40,12 +40,22 @@
  */
 #include "core/plan_optimal.h"
 
-/* A part goes to the exact search with at most this many free buffers ...
- * (the sub-problems' scratch is sized for this many, pairwise: about 2.5 MB) */
-#define LG_PART_FREE 128u
-/* ... and at most this many obstacles (fixed buffers, or a window's rest). */
-#define LG_SUB_FIXED 512u
-#define LG_SUB_MAX (LG_PART_FREE + LG_SUB_FIXED)
+/* A sub-problem (a part, a slab, a window) has at most pf(n) free buffers
+ * and 4 pf(n) obstacles (fixed buffers, or a window's rest): n / 80, from
+ * 8 to 128, and 8 up to OPT_MAX_ITEMS buffers (those are here for their
+ * pairs: dense lists).  The exact search's state for it is sized pairwise
+ * (its memo alone takes 16 KB a free buffer), so the cap grows with n to
+ * keep the scratch linear. */
+#define LG_PF_MIN 8u
+#define LG_PF_MAX 128u
+static uint32_t pf_of(size_t n) {
+    if (n <= OPT_MAX_ITEMS) return LG_PF_MIN; /* too many pairs, few buffers: dense, small blocks */
+    size_t k = n / 80;
+    return (uint32_t)(k < LG_PF_MIN ? LG_PF_MIN : k > LG_PF_MAX ? LG_PF_MAX : k);
+}
+#define LG_PART_FREE (L->pf)
+#define LG_SUB_FIXED (4 * L->pf)
+#define LG_SUB_MAX (5 * L->pf)
 /* A window's free buffers: the narrow one, the wide ones. */
 #define LG_WIN_NARROW 24u
 #define LG_WIN_WIDE 48u
@@ -81,6 +91,7 @@ typedef struct {
     uint32_t *sid, *sord, *stmp;
     uint64_t *skey;
     uint32_t kf, kx;
+    uint32_t pf;        /* pf_of(n) */
     ta__placer sp;
     void *sub;
     size_t sub_bytes;
@@ -96,7 +107,7 @@ typedef struct {
  * most LG_PART_FREE free buffers and LG_SUB_FIXED fixed ones: the search
  * state for the worst counts of that shape (every pair overlapping), best's
  * scratch, the bound's and the check's. */
-static size_t sub_need(void) {
+static size_t sub_need(const lg_mem *L) {
     opt_counts c;
     memset(&c, 0, sizeof c);
     size_t m = LG_PART_FREE, x = LG_SUB_FIXED, k = LG_SUB_MAX;
@@ -124,6 +135,7 @@ static size_t sub_need(void) {
 }
 
 static void carve(ta__bump *b, size_t n, lg_mem *L) {
+    L->pf = pf_of(n);
     memset(&L->gp, 0, sizeof L->gp);
     memset(&L->sp, 0, sizeof L->sp);
     ta__placer_carve(&L->gp, b, n);
@@ -148,13 +160,14 @@ static void carve(ta__bump *b, size_t n, lg_mem *L) {
     L->stmp = ta__bump_take(b, LG_SUB_MAX, sizeof(uint32_t));
     L->skey = ta__bump_take(b, LG_SUB_MAX, sizeof(uint64_t));
     ta__placer_carve(&L->sp, b, LG_SUB_MAX);
-    L->sub_bytes = sub_need();
+    L->sub_bytes = sub_need(L);
     L->sub = ta__bump_take(b, L->sub_bytes, 1);
 }
 
 size_t ta__opt_large_bytes(size_t n) {
     ta__bump b;
     lg_mem L;
+    memset(&L, 0, sizeof L);
     ta__bump_init(&b, NULL, 0);
     carve(&b, n, &L);
     return ta__bump_need(&b);
@@ -297,28 +310,45 @@ static double secs_left(const lg_mem *L) {
 
 /* ---- 1. time cuts ------------------------------------------------------- */
 
-/* Groups the free sized buffers into parts (gp.tree is every buffer by
- * first step) and records each part's arena. */
-static void find_parts(lg_mem *L) {
-    uint32_t k = 0;
-    L->np = 0;
+/* Groups the free sized buffers of by_first[0..n) (every buffer, sorted by
+ * first step) into parts: a part ends where none of its buffers is live
+ * past the next one's first step.  Fixed and empty buffers get NIL and
+ * stay out (they never stop a cut).  pids receives the free buffers by
+ * part, pstart (np + 1 entries) where each part starts; returns np. */
+static uint32_t group_parts(const ta_request *reqs, const uint32_t *by_first, size_t n, uint32_t *of, uint32_t *pids,
+                            uint32_t *pstart) {
+    uint32_t k = 0, np = 0;
     int32_t reach = INT32_MIN;
-    for (size_t t = 0; t < L->n; t++) {
-        uint32_t i = L->gp.tree[t];
-        L->part[i] = NIL;
-        if (!is_free(&L->reqs[i])) continue;
-        if (k == 0 || L->reqs[i].first > reach) {
-            L->pstart[L->np] = k;
-            L->parena[L->np] = 0;
-            L->pdone[L->np] = 0;
-            L->np++;
-        }
-        reach = k == 0 ? L->reqs[i].last : TA_MAX(reach, L->reqs[i].last);
-        L->pids[k++] = i;
-        L->part[i] = L->np - 1;
-        L->parena[L->np - 1] = TA_MAX(L->parena[L->np - 1], end_of(L, i));
+    for (size_t t = 0; t < n; t++) {
+        uint32_t i = by_first[t];
+        of[i] = NIL;
+        if (!is_free(&reqs[i])) continue;
+        if (k == 0 || reqs[i].first > reach) pstart[np++] = k;
+        reach = k == 0 ? reqs[i].last : TA_MAX(reach, reqs[i].last);
+        pids[k++] = i;
+        of[i] = np - 1;
     }
-    L->pstart[L->np] = k;
+    pstart[np] = k;
+    return np;
+}
+
+uint32_t ta__opt_large_parts(const ta_request *reqs, size_t n, uint32_t *of, uint32_t *ids) {
+    ta__iota(ids, n);
+    ta__sort_by_step(ids, n, reqs, false, ids + n);
+    /* (pids and pstart go to the second half, which the sort is done with) */
+    uint32_t *pids = ids + n, *pstart = ids + 2 * n;
+    return group_parts(reqs, ids, n, of, pids, pstart);
+}
+
+/* The parts of the problem and each one's arena. */
+static void find_parts(lg_mem *L) {
+    L->np = group_parts(L->reqs, L->gp.tree, L->n, L->part, L->pids, L->pstart);
+    for (uint32_t q = 0; q < L->np; q++) {
+        size_t a = 0;
+        for (uint32_t x = L->pstart[q]; x < L->pstart[q + 1]; x++) a = TA_MAX(a, end_of(L, L->pids[x]));
+        L->parena[q] = a;
+        L->pdone[q] = 0;
+    }
 }
 
 /* Solves the parts at the top exactly while they are small; returns the
@@ -411,7 +441,7 @@ static bool build_slab(lg_mem *L, uint32_t v, int32_t rad) {
 static bool build_window(lg_mem *L, uint32_t v, uint32_t mode, size_t C) {
     if (mode >= 3) return build_slab(L, v, mode == 3 ? 4 : mode == 4 ? 12 : 32);
     new_epoch(L);
-    uint32_t cap = mode == 0 ? LG_WIN_NARROW : LG_WIN_WIDE;
+    uint32_t cap = TA_MIN(mode == 0 ? LG_WIN_NARROW : LG_WIN_WIDE, LG_PART_FREE);
     int32_t rad = mode == 1 ? 2 : 8;
     const ta_request *rv = &L->reqs[v];
     int64_t wa = (int64_t)rv->first - rad, wz = (int64_t)rv->last + rad;
@@ -546,8 +576,8 @@ static bool repack(lg_mem *L, size_t C, size_t A, uint32_t mode) {
     return false;
 }
 
-/* The local search; returns the final arena. */
-static size_t windows(lg_mem *L, size_t lo, size_t g, size_t proven) {
+/* The local search. */
+static void windows(lg_mem *L, size_t lo, size_t g, size_t proven) {
     size_t A = ta_plan_arena_bytes(L->reqs, L->n, L->off);
     size_t floor_ = TA_MAX(lo, proven);
     size_t step = TA_MAX(g, (A - TA_MIN(A, floor_)) / 8 / g * g);
@@ -594,7 +624,6 @@ static size_t windows(lg_mem *L, size_t lo, size_t g, size_t proven) {
             else stall++;
         }
     }
-    return A;
 }
 
 /* ---- entry --------------------------------------------------------------- */
@@ -629,8 +658,14 @@ ta_status ta__opt_large(const ta_request *reqs, size_t n, const ta_plan_options 
     L.spent += n;
     find_parts(&L);
     size_t proven = lo;
-    if (L.np > 1) proven = TA_MAX(proven, solve_parts(&L, top_fixed));
-    size_t A = windows(&L, lo, g, proven);
+    if (L.np > 1) {
+        size_t pp = solve_parts(&L, top_fixed); /* (not inside TA_MAX: it evaluates twice) */
+        proven = TA_MAX(proven, pp);
+    }
+    windows(&L, lo, g, proven);
+    /* (windows() knows the arena at its last full pass; a pass cut short
+     * by the limit may have lowered it since) */
+    size_t A = ta_plan_arena_bytes(reqs, n, offsets);
     res->work += L.spent;
     if (A <= proven) {
         res->proof = TA_PROOF_OPTIMAL;
