@@ -1,21 +1,22 @@
 /* Large problems (issue 14, item 3): `optimal` above the exact search's
  * limit of 4,096 buffers, against `best` and the lower bound.
  *
- *   bench_optimal_large [SECONDS [SEEDS [work]]]
+ *   bench_optimal_large [SECONDS [SEEDS [clock|work [LIST]]]]
  *
  * SECONDS (default 10) is the time limit of each `best` and `optimal` run;
  * SEEDS (default 3) random model-like lists per size.  With `work` there
  * is no clock: each run gets SECONDS x 1e6 work units (`best`: placements;
  * `optimal`: best's own budget, then as many units of its search), so the
- * arenas are the same on any machine, whatever its load.
+ * arenas are the same on any machine, whatever its load.  LIST: only the
+ * lists of that name (below).
  *
  * Lists:
  *   random      bench_plan's generator of model-like lists (n/2 steps, most
  *               tensors live 1-4 steps, a tenth up to 64, sizes 16 B-512 KB
  *               log-uniform, 16-aligned), at 10k, 20k and 50k buffers;
- *   blocks      the same lists cut into 100-buffer blocks in time (each
- *               block's steps shifted past the previous one's): time cuts,
- *               every part small enough for the exact search;
+ *   blocks      100-buffer blocks, one after the other in time (each 100
+ *               buffers of 1-65,536 bytes living 1-8 of 20 steps): time
+ *               cuts, every part small enough for the exact search;
  *   lifetimes   bench_scaling's random lists (lifetimes <= 200 steps,
  *               1-65,536 bytes) at 20k;
  *   chain-like  bench_scaling's (k/2, lifetimes <= 8) at 100k.
@@ -63,19 +64,12 @@ static void gen_random(ta_request *r, size_t n) {
     }
 }
 
-/* 100-buffer blocks of model-like lists, one after the other in time. */
+/* 100-buffer blocks one after the other in time: each 100 buffers of
+ * 1-65,536 bytes living 1-8 of 20 steps (about 25 live at once). */
 static void gen_blocks(ta_request *r, size_t n) {
-    int32_t base = 0;
-    for (size_t k = 0; k < n; k += 100) {
-        size_t m = n - k < 100 ? n - k : 100;
-        gen_random(r + k, m);
-        int32_t top = base;
-        for (size_t i = 0; i < m; i++) {
-            r[k + i].first += base;
-            r[k + i].last += base;
-            if (r[k + i].last > top) top = r[k + i].last;
-        }
-        base = top + 1;
+    for (size_t k = 0; k < n; k++) {
+        int32_t base = (int32_t)(k / 100) * 30, f = base + (int32_t)rnd(20);
+        r[k] = ta_request_make(1 + rnd(65536), f, f + (int32_t)rnd(8));
     }
 }
 
@@ -118,8 +112,10 @@ static ta_status plan(const char *name, const ta_request *r, size_t n, size_t *o
 }
 
 static int g_rows, g_improved, g_above;
+static const char *g_only;
 
 static void row(const char *label, const ta_request *r, size_t n, uint32_t seed) {
+    if (g_only && strcmp(g_only, label)) return;
     size_t *off = cli_xcalloc(n, sizeof *off);
     ta_plan_result rb, ro;
     double wb, cb, wo, co;
@@ -147,6 +143,7 @@ int main(int argc, char **argv) {
     uint32_t seeds = argc > 2 ? (uint32_t)atoi(argv[2]) : 3;
     if (!seeds) seeds = 1;
     g_work = argc > 3 && !strcmp(argv[3], "work");
+    g_only = argc > 4 ? argv[4] : NULL;
     printf("optimal above 4,096 buffers: %s %.1f %s per run\n", g_work ? "a budget of" : "a limit of",
            g_work ? g_limit * 1e6 : g_limit, g_work ? "work units" : "s");
     printf("%-12s %7s %4s %12s %12s %7s %12s %7s %-20s %9s %7s %7s\n", "list", "buffers", "seed", "bound", "best",

@@ -168,10 +168,16 @@ size_t ta__opt_large_bytes(size_t n);
  * are spent.  Adds its work to res->work and sets res->proof and
  * res->proven_bytes (OPTIMAL when the arena meets what it proved, else GAP
  * when it improved on the plan it was given, TIMEOUT when not).  mem:
- * ta__opt_large_bytes(n) bytes.  Returns TA_OK, or TA_E_NO_MEMORY. */
+ * ta__opt_large_bytes(n) bytes; best_mem: best's scratch for these
+ * requests (when the windows are stuck, best's local search goes on from
+ * their plan).  Returns TA_OK, or TA_E_NO_MEMORY. */
 ta_status ta__opt_large(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *mem, size_t bytes,
-                        size_t *offsets, size_t lo, size_t g, uint64_t deadline, uint64_t work_cap,
-                        ta_plan_result *res);
+                        void *best_mem, size_t best_bytes, size_t *offsets, size_t lo, size_t g, uint64_t deadline,
+                        uint64_t work_cap, ta_plan_result *res);
+/* The share of the time limit best gets before ta__opt_large: 1/2, or 7/8
+ * on dense lists (more buffers live at a step on average than a window
+ * holds), where best's local search does better than the windows. */
+double ta__opt_large_best_share(const ta_request *reqs, size_t n);
 /* The time cuts it decomposes at (for tests): of[i] = the part of free
  * sized buffer i, numbered in order of time; NIL for fixed and empty ones,
  * which never stop a cut.  ids: 3 n + 1 entries of scratch.  Returns the

@@ -63,8 +63,16 @@ static uint32_t pf_of(size_t n) {
  * nodes per free buffer. */
 #define LG_EXACT_WIN LG_SUB_MAX
 #define LG_EXACT_NODES 400u
-/* Window modes (1-hop; 2-hop within 2 steps; 2-hop within 8 steps). */
+/* Window modes: 1-hop; 2-hop within 2 steps; 2-hop within 8 steps; slabs
+ * of 4, 12 and 32 steps either side. */
 #define LG_MODES 6u
+/* Passes in a row without progress before the windows give up and best's
+ * local search takes the rest of the limit (dense lists: a hundred buffers
+ * live at once, where re-packing a few dozen of them finds nothing). */
+#define LG_IDLE 4u
+/* More buffers than this live at a step on average, and a window (at most
+ * LG_WIN_WIDE) cannot hold one step's: best keeps 7/8 of the limit. */
+#define LG_DENSE 48.0
 
 typedef struct {
     const ta_request *reqs;
@@ -84,6 +92,7 @@ typedef struct {
     uint32_t *pstart;   /* part k is pids[pstart[k], pstart[k + 1]) */
     size_t *parena;     /* per part: the largest end of its buffers */
     uint8_t *pdone;     /* per part: 1 solved (exactly, within its budget), 2 proven optimal */
+    size_t *boff;       /* best's plan, when the windows hand over to it */
     uint32_t np;
     /* the sub-problem: free buffers first, obstacles after */
     ta_request *sr;
@@ -151,6 +160,7 @@ static void carve(ta__bump *b, size_t n, lg_mem *L) {
     L->pstart = ta__bump_take(b, n + 1, sizeof(uint32_t));
     L->parena = ta__bump_take(b, n, sizeof(size_t));
     L->pdone = ta__bump_take(b, n, 1);
+    L->boff = ta__bump_take(b, n, sizeof(size_t));
     L->sr = ta__bump_take(b, LG_SUB_MAX, sizeof(ta_request));
     L->so = ta__bump_take(b, LG_SUB_MAX, sizeof(size_t));
     L->sbest = ta__bump_take(b, LG_SUB_MAX, sizeof(size_t));
@@ -576,12 +586,13 @@ static bool repack(lg_mem *L, size_t C, size_t A, uint32_t mode) {
     return false;
 }
 
-/* The local search. */
-static void windows(lg_mem *L, size_t lo, size_t g, size_t proven) {
+/* The local search, until the limit, the floor, or LG_IDLE passes in a
+ * row without progress (then it returns true: stuck). */
+static bool windows(lg_mem *L, size_t lo, size_t g, size_t proven) {
     size_t A = ta_plan_arena_bytes(L->reqs, L->n, L->off);
     size_t floor_ = TA_MAX(lo, proven);
     size_t step = TA_MAX(g, (A - TA_MIN(A, floor_)) / 8 / g * g);
-    uint32_t stall = 0, pass = 0;
+    uint32_t stall = 0, idle = 0;
     while (A > floor_ && !out_of_time(L)) {
         size_t C = A - TA_MIN(A, step);
         if (C < floor_) C = floor_;
@@ -613,24 +624,40 @@ static void windows(lg_mem *L, size_t lo, size_t g, size_t proven) {
                 }
             }
         }
-        pass++;
         size_t a2 = ta_plan_arena_bytes(L->reqs, L->n, L->off);
+        idle = progress ? 0 : idle + 1;
         if (a2 <= C) {
             A = a2;
             step = TA_MIN(step * 2, TA_MAX(g, (A - TA_MIN(A, floor_)) / 2 / g * g));
             stall = 0;
         } else if (!progress) {
+            if (idle >= LG_IDLE) return true;
             if (step > g) step = TA_MAX(g, step / 2 / g * g);
             else stall++;
         }
     }
+    return false;
 }
 
 /* ---- entry --------------------------------------------------------------- */
 
+double ta__opt_large_best_share(const ta_request *reqs, size_t n) {
+    /* buffers live at a step on average: lifetimes summed over the span */
+    int64_t a = INT64_MAX, z = INT64_MIN;
+    double steps = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!is_free(&reqs[i])) continue;
+        a = TA_MIN(a, (int64_t)reqs[i].first);
+        z = TA_MAX(z, (int64_t)reqs[i].last);
+        steps += (double)((int64_t)reqs[i].last - reqs[i].first + 1);
+    }
+    if (z < a) return 0.5;
+    return steps / (double)(z - a + 1) > LG_DENSE ? 0.875 : 0.5;
+}
+
 ta_status ta__opt_large(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *mem, size_t bytes,
-                        size_t *offsets, size_t lo, size_t g, uint64_t deadline, uint64_t work_cap,
-                        ta_plan_result *res) {
+                        void *best_mem, size_t best_bytes, size_t *offsets, size_t lo, size_t g, uint64_t deadline,
+                        uint64_t work_cap, ta_plan_result *res) {
     ta__bump b;
     lg_mem L;
     memset(&L, 0, sizeof L);
@@ -662,7 +689,24 @@ ta_status ta__opt_large(const ta_request *reqs, size_t n, const ta_plan_options 
         size_t pp = solve_parts(&L, top_fixed); /* (not inside TA_MAX: it evaluates twice) */
         proven = TA_MAX(proven, pp);
     }
-    windows(&L, lo, g, proven);
+    /* the windows; when they are stuck, best's local search from their
+     * plan (its own portfolio too: it keeps the smallest), and again while
+     * either improves and the limit allows */
+    const ta_strategy *best = ta_strategy_find("best");
+    while (windows(&L, lo, g, proven) && !out_of_time(&L)) {
+        size_t before = ta_plan_arena_bytes(reqs, n, offsets);
+        ta_plan_options bo;
+        memset(&bo, 0, sizeof bo);
+        if (opt) bo = *opt;
+        bo.start = offsets;
+        bo.work_limit = L.work_cap == UINT64_MAX ? 0 : L.work_cap - L.spent;
+        bo.time_limit_s = secs_left(&L);
+        ta_plan_result br = *res;
+        if (best->plan(reqs, n, &bo, best_mem, best_bytes, L.boff, &br, NULL)) break;
+        L.spent += br.work;
+        if (ta_plan_arena_bytes(reqs, n, L.boff) >= before) break;
+        memcpy(offsets, L.boff, n * sizeof *offsets);
+    }
     /* (windows() knows the arena at its last full pass; a pass cut short
      * by the limit may have lowered it since) */
     size_t A = ta_plan_arena_bytes(reqs, n, offsets);
