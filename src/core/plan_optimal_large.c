@@ -64,8 +64,9 @@ static uint32_t pf_of(size_t n) {
 #define LG_EXACT_WIN LG_SUB_MAX
 #define LG_EXACT_NODES 400u
 /* Window modes: 1-hop; 2-hop within 2 steps; 2-hop within 8 steps; slabs
- * of 4, 12 and 32 steps either side. */
-#define LG_MODES 6u
+ * of 4, 12 and 32 steps either side; 2-hop within 64 steps, as many as a
+ * part. */
+#define LG_MODES 7u
 /* Passes in a row without progress before the windows give up and best's
  * local search takes the rest of the limit (dense lists: a hundred buffers
  * live at once, where re-packing a few dozen of them finds nothing). */
@@ -449,10 +450,10 @@ static bool build_slab(lg_mem *L, uint32_t v, int32_t rad) {
 }
 
 static bool build_window(lg_mem *L, uint32_t v, uint32_t mode, size_t C) {
-    if (mode >= 3) return build_slab(L, v, mode == 3 ? 4 : mode == 4 ? 12 : 32);
+    if (mode >= 3 && mode <= 5) return build_slab(L, v, mode == 3 ? 4 : mode == 4 ? 12 : 32);
     new_epoch(L);
-    uint32_t cap = TA_MIN(mode == 0 ? LG_WIN_NARROW : LG_WIN_WIDE, LG_PART_FREE);
-    int32_t rad = mode == 1 ? 2 : 8;
+    uint32_t cap = TA_MIN(mode == 0 ? LG_WIN_NARROW : mode == 6 ? LG_PART_FREE : LG_WIN_WIDE, LG_PART_FREE);
+    int32_t rad = mode == 1 ? 2 : mode == 2 ? 8 : 64;
     const ta_request *rv = &L->reqs[v];
     int64_t wa = (int64_t)rv->first - rad, wz = (int64_t)rv->last + rad;
     /* candidates: the violator's time neighbours, and in the wide modes
@@ -469,10 +470,10 @@ static bool build_window(lg_mem *L, uint32_t v, uint32_t mode, size_t C) {
     }
     if (mode > 0) {
         uint32_t n1 = nc;
-        for (uint32_t c = 0; c < n1 && nc < 8 * LG_WIN_WIDE; c++) {
+        for (uint32_t c = 0; c < n1 && nc < 8 * cap; c++) {
             k = ta__placer_overlapping(&L->gp, L->cand[c], false);
             L->spent += k + 1;
-            for (size_t h = 0; h < k && nc < 8 * LG_WIN_WIDE; h++) {
+            for (size_t h = 0; h < k && nc < 8 * cap; h++) {
                 uint32_t u = L->gp.hits[h];
                 const ta_request *r = &L->reqs[u];
                 if (L->fmark[u] == L->epoch || !movable(L, u)) continue;
@@ -690,8 +691,8 @@ ta_status ta__opt_large(const ta_request *reqs, size_t n, const ta_plan_options 
         proven = TA_MAX(proven, pp);
     }
     /* the windows; when they are stuck, best's local search from their
-     * plan (its own portfolio too: it keeps the smallest), and again while
-     * either improves and the limit allows */
+     * plan (its own portfolio too: it keeps the smallest), then the
+     * windows again (other seeds), in turn until the limit */
     const ta_strategy *best = ta_strategy_find("best");
     while (windows(&L, lo, g, proven) && !out_of_time(&L)) {
         size_t before = ta_plan_arena_bytes(reqs, n, offsets);
@@ -704,8 +705,7 @@ ta_status ta__opt_large(const ta_request *reqs, size_t n, const ta_plan_options 
         ta_plan_result br = *res;
         if (best->plan(reqs, n, &bo, best_mem, best_bytes, L.boff, &br, NULL)) break;
         L.spent += br.work;
-        if (ta_plan_arena_bytes(reqs, n, L.boff) >= before) break;
-        memcpy(offsets, L.boff, n * sizeof *offsets);
+        if (ta_plan_arena_bytes(reqs, n, L.boff) < before) memcpy(offsets, L.boff, n * sizeof *offsets);
     }
     /* (windows() knows the arena at its last full pass; a pass cut short
      * by the limit may have lowered it since) */
