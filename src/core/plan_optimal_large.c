@@ -3,40 +3,51 @@
  * The exact search (plan_optimal.c) counts overlapping pairs to size its
  * state, so it stops at OPT_MAX_ITEMS buffers, OPT_MAX_PAIRS pairs or
  * OPT_MAX_SCRATCH bytes.  Above that, opt_plan hands best's plan to
- * ta__opt_large, which improves it in two ways, both with bounded scratch:
+ * ta__opt_large, which improves it in three ways, with bounded scratch:
  *
  *  1. Time cuts.  Sorted by first step, the free buffers fall into parts:
- *     a part ends where no free buffer of it is live past the next one's
- *     first step.  Parts are independent (fixed buffers are obstacles to
- *     every part they meet) and the arena is the largest part's.  The part
- *     at the top, when small (LG_PART_FREE free buffers, LG_SUB_FIXED
- *     obstacles), is handed to the exact search as a problem of its own,
- *     with best's offsets as its start and half of what is left of the
- *     limit; then the next part at the top, and so on.  A part proven
- *     optimal is a lower bound of the whole, and is not touched again.
- *  2. Windows.  Everything else is a local search with a target capacity
- *     C below the arena A.  Every free buffer ending above C is a
- *     violator; for each in turn, a window (the violator and the buffers
- *     live with it, or within a few steps of it, those nearest the top
- *     first) is taken out and re-packed against the rest, which is fixed
- *     (an obstacle, its lifetime clipped to the window's): first fit and
- *     best fit in several orders (by offset, by size, violators first,
- *     seeded shuffles), then, when none does, the exact search on the
- *     window with a node budget.  A re-pack is kept only when no buffer of
- *     the window rises above A and it lowers (violators above C, bytes
- *     above C) lexicographically, so the search never cycles and never
- *     gets worse.  When no violator is left the arena is below C: C steps
- *     down, the step doubling after a success and halving after a pass
- *     without progress (from an eighth of the gap down to g); at g the
- *     windows widen in turn.
+ *     a part ends where none of its buffers is live past the next one's
+ *     first step (fixed and empty buffers never stop a cut: fixed ones are
+ *     obstacles to every part they meet).  Parts are independent and the
+ *     arena is the largest part's.  The part at the top, when small (pf(n)
+ *     free buffers, 4 pf(n) obstacles), is handed to the exact search as a
+ *     problem of its own (ta_plan_run of `optimal` on it, best's offsets as
+ *     its start, half of what is left of the limit); then the next part at
+ *     the top, and so on.  What a part's search proves bounds the whole; a
+ *     part proven optimal is not touched again.
+ *  2. Windows.  A local search with a target capacity C below the arena A.
+ *     Every free buffer ending above C is a violator; for each in turn, a
+ *     window is taken out and re-packed against the rest, which is fixed
+ *     (obstacles: every other buffer live beside one of the window's, at
+ *     its offset, its lifetime clipped to the window's).  Windows, tried in
+ *     turn until one helps: the violator's time neighbours (the nearest
+ *     the top first); two hops out within 2 or 8 steps; slabs (every
+ *     buffer whose whole lifetime lies within 4, 12 or 32 steps of the
+ *     violator's); two hops out within 64 steps, as many as a part.  A
+ *     re-pack is first fit and best fit in several orders (by offset, by
+ *     size, violators first, seeded shuffles), then, for all but the
+ *     first window, the exact search on the window with a node budget.  It
+ *     is kept only when no buffer of the window rises above A and it
+ *     lowers (violators above C, bytes above C) lexicographically, so the
+ *     search never cycles and never gets worse.  When no violator is left
+ *     the arena is at most C: C steps down, the step doubling after a
+ *     success and halving after a pass without progress (from an eighth of
+ *     the gap down to g).  The exact search on a slab is what closes the
+ *     model-like lists: the buffers around the peak re-packed together.
+ *  3. best.  After LG_IDLE passes without progress the windows hand their
+ *     plan to best (its portfolio and local search, the plan as its start,
+ *     the rest of the limit), then take it back, in turn until the limit.
+ *     On dense lists (a hundred buffers live at a step) windows of a few
+ *     dozen find nothing; there best keeps 7/8 of the limit to begin with.
  *
  * Every call is bounded: the clock's deadline (opt_plan's, which covers
  * best's run too) and a work budget (placements plus search nodes; with no
  * clock it is the only limit, so the result depends only on the input).
- * The scratch is linear in n plus one constant block for the sub-problems
- * (ta__opt_large_bytes); nothing here allocates.  Every window's plan is a
- * valid plan of the whole (obstacles are exactly the buffers that overlap
- * it in time, at their offsets), and ta_plan_run checks the final one.
+ * The scratch is linear in n plus one block for the sub-problems, sized
+ * for pf(n) (ta__opt_large_bytes); nothing here allocates.  Every window's
+ * plan is a valid plan of the whole (its obstacles are exactly the buffers
+ * that overlap it in time, at their offsets), and ta_plan_run checks the
+ * final one.
  */
 #include "core/plan_optimal.h"
 
