@@ -549,8 +549,9 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     memset(&M, 0, sizeof M);
     ta__bump_init_aligned(&b, scratch, scratch_bytes);
     void *best_scratch = ta__bump_take(&b, best_need, 1);
-    /* too large to search: the windows of plan_optimal_large.c instead */
-    const bool large = !c.search && !related;
+    /* too large to search: the windows of plan_optimal_large.c instead
+     * (not when nothing is free to place: then there is nothing to do) */
+    const bool large = !c.search && !related && c.m;
     size_t large_bytes = large ? ta__opt_large_bytes(n) : 0;
     void *large_mem = NULL;
     if (c.search) ta__opt_carve(&b, &c, &M);
