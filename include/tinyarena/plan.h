@@ -227,12 +227,18 @@ typedef struct ta_strategy {
  * TA_PLAN_ALLOW_FIXED_CONFLICT, lower_bound_bytes counts colliding fixed
  * bytes twice, and proven_bytes is the planner's own, valid bound).
  * Scratch grows with the overlapping pairs (a few MB for real models, at most
- * 64 MB plus best's); problems with more than 4096 sized buffers, 2^20
- * overlapping pairs or a larger search state are not searched: best's plan
- * comes back as OPTIMAL when it meets the bound, else TIMEOUT.  The same
- * holds for every problem with overlap relations (ta_plan_options.overlaps):
- * the search's placements and section bounds assume disjoint buffers, so it
- * does not run there (yet); the bound is then the relation-aware one.
+ * 64 MB plus best's).  Problems with more than 4096 sized buffers, 2^20
+ * overlapping pairs or a larger search state get a bounded search instead:
+ * split at time cuts, the small parts at the top searched exactly, the rest
+ * by re-packing windows of buffers around the arena's top (never above
+ * best's plan); scratch linear in n (about 0.5 KB a buffer at 10,000, 0.2
+ * KB at 100,000, on top of best's).  Its proof is OPTIMAL when the arena
+ * meets the bound or what the parts proved, else GAP (it improved on best)
+ * or TIMEOUT.  Problems with overlap relations (ta_plan_options.overlaps)
+ * are not searched: best's plan comes back as OPTIMAL when it meets the
+ * bound, else TIMEOUT.  The search's placements and section bounds assume
+ * disjoint buffers, so it does not run there (yet); the bound is then the
+ * relation-aware one.
  *
  * Relations in the other strategies: greedy and best place a related buffer
  * against what its placed partners' relations still forbid (best also runs

@@ -29,7 +29,8 @@
  *
  * Limits: opt->time_limit_s (default 10 s) against opt->clock covers the
  * whole call, best's incumbent included (best gets half of it, or all of
- * it when the problem is too large to search);
+ * it with overlap relations, which are not searched); problems too large
+ * for this search go to plan_optimal_large.c's (time cuts, windows);
  * opt->work_limit caps search nodes (best gets the same options and reads
  * work_limit as its own placement budget); with neither a clock
  * nor a work limit, time_limit_s x OPT_NODES_PER_S nodes.  res->work is
@@ -312,7 +313,13 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     memset(&M, 0, sizeof M);
     ta__bump_init_aligned(&b, scratch, scratch_bytes);
     void *best_scratch = ta__bump_take(&b, best_need, 1);
+    /* too large to search: the windows of plan_optimal_large.c instead
+     * (not when nothing is free to place: then there is nothing to do) */
+    const bool large = !c.search && !related && c.m;
+    size_t large_bytes = large ? ta__opt_large_bytes(n) : 0;
+    void *large_mem = NULL;
     if (c.search) ta__opt_carve(&b, &c, &M);
+    else if (large) large_mem = ta__bump_take(&b, large_bytes, 1);
     if (b.fail) return TA_E_NO_MEMORY;
     /* The time limit covers the whole call, incumbent included.  Without a
      * clock a fixed node budget stands in for it, so results never depend
@@ -343,7 +350,8 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     const ta_plan_options *bo = opt;
     if (opt && opt->clock) {
         bopt = *opt;
-        bopt.time_limit_s = !c.search ? limit_s : tiling ? limit_s / 16 : limit_s / 2; /* no search: all of it */
+        bopt.time_limit_s = related ? limit_s : large ? limit_s * ta__opt_large_best_share(reqs, n)
+                            : tiling ? limit_s / 16 : limit_s / 2; /* relations: all of it */
         bo = &bopt;
     }
     if (opt && opt->start) {
@@ -375,6 +383,9 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     res->proven_bytes = hi;
     if (c.m == 0) return TA_OK; /* only fixed and empty buffers: nothing to choose */
     size_t lo = round_up_to(lb, g);
+    if (large && lo < hi)
+        return ta__opt_large(reqs, n, opt, large_mem, large_bytes, best_scratch, best_need, offsets, lo, g,
+                             M.deadline, work_cap, res);
     if (!c.search) {
         if (lo < hi) {
             res->proof = TA_PROOF_TIMEOUT;

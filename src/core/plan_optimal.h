@@ -187,6 +187,34 @@ size_t ta__opt_section_need(const opt_mem *M, uint32_t lo, uint32_t hi, size_t o
 /* Bytes of [level, cap) the fixed buffers of section s cover (their union). */
 size_t ta__opt_fixed_cover(const opt_mem *M, uint32_t s, size_t level, size_t cap);
 
+/* plan_optimal_large.c: problems the search above does not take (more than
+ * OPT_MAX_ITEMS buffers, OPT_MAX_PAIRS pairs or OPT_MAX_SCRATCH bytes; no
+ * overlap relations).  Scratch it needs for n requests: linear in n plus a
+ * constant block for its sub-problems (about 3 MB). */
+size_t ta__opt_large_bytes(size_t n);
+/* Improves offsets[] (a valid plan of reqs[0..n) above lo, the bound
+ * rounded to g, the gcd of sizes and alignments) by exact search on the
+ * small parts between time cuts and a local search of re-packed windows,
+ * until the clock reaches deadline (when opt->clock) or work_cap work units
+ * are spent.  Adds its work to res->work and sets res->proof and
+ * res->proven_bytes (OPTIMAL when the arena meets what it proved, else GAP
+ * when it improved on the plan it was given, TIMEOUT when not).  mem:
+ * ta__opt_large_bytes(n) bytes; best_mem: best's scratch for these
+ * requests (when the windows are stuck, best's local search goes on from
+ * their plan).  Returns TA_OK, or TA_E_NO_MEMORY. */
+ta_status ta__opt_large(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *mem, size_t bytes,
+                        void *best_mem, size_t best_bytes, size_t *offsets, size_t lo, size_t g, uint64_t deadline,
+                        uint64_t work_cap, ta_plan_result *res);
+/* The share of the time limit best gets before ta__opt_large: 1/2, or 7/8
+ * on dense lists (more buffers live at a step on average than a window
+ * holds), where best's local search does better than the windows. */
+double ta__opt_large_best_share(const ta_request *reqs, size_t n);
+/* The time cuts it decomposes at (for tests): of[i] = the part of free
+ * sized buffer i, numbered in order of time; NIL for fixed and empty ones,
+ * which never stop a cut.  ids: 3 n + 1 entries of scratch.  Returns the
+ * number of parts. */
+uint32_t ta__opt_large_parts(const ta_request *reqs, size_t n, uint32_t *of, uint32_t *ids);
+
 /* plan_optimal_tile.c */
 /* Does the tiling search decide capacity C exactly: no fixed buffers, and
  * every section's live bytes (M->total after ta__opt_preorder_keys) are 0

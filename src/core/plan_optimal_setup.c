@@ -164,6 +164,7 @@ ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_option
     ta__bump_init(&b, NULL, 0);
     ta__bump_take(&b, best_need, 1);
     if (c.search) ta__opt_carve(&b, &c, &M);
+    else if (!ta__n_rel(opt) && c.m) ta__bump_take(&b, ta__opt_large_bytes(n), 1); /* plan_optimal_large.c */
     *bytes = ta__bump_need(&b);
     return *bytes == SIZE_MAX ? TA_E_OVERFLOW : TA_OK;
 }
