@@ -535,14 +535,11 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     size_t best_need = 0;
     ta_status st = best->scratch_bytes(reqs, n, opt, &best_need);
     if (st) return st;
+    /* Overlap relations: this search's canonical placements and section
+     * bounds assume disjoint buffers; plan_optimal_rel.c searches those. */
+    if (ta__n_rel(opt)) return ta__opt_rel_plan(reqs, n, opt, scratch, scratch_bytes, offsets, res, d);
     opt_counts c;
     ta__opt_layout(reqs, n, &c);
-    /* Overlap relations: the search's canonical placements and section
-     * bounds assume related buffers never share bytes, so it does not run
-     * (yet); best's plan, which uses the relations, comes back, proven when
-     * it meets the core's bound (which counts related pairs as unions). */
-    const bool related = ta__n_rel(opt) > 0;
-    if (related) c.search = false;
     ta__bump b;
     opt_mem M;
     memset(&M, 0, sizeof M);
@@ -605,7 +602,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
             lb = TA_MAX(lb, reqs[i].fixed + p);
         }
     }
-    if (!g || related) g = 1; /* relations place buffers at any byte */
+    if (!g) g = 1;
     res->work = best_work;
     res->proof = TA_PROOF_OPTIMAL;
     res->proven_bytes = hi;
