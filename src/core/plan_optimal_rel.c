@@ -110,6 +110,7 @@ typedef struct {
     uint32_t item;  /* NIL: nothing placed yet */
     size_t c;       /* last tried move's offset ... */
     uint32_t r;     /* ... and rank (the node's key) */
+    bool forced;    /* an independent item's one move: no alternatives, excludes nothing */
 } rel_frame;
 
 typedef struct {
@@ -130,6 +131,9 @@ typedef struct {
     size_t *sh;          /* per section: the pairs' shares still allowed */
     size_t *off;         /* per item: offset, NONE while unplaced */
     int32_t *dep;        /* per item: depth it was placed at (-1: fixed) */
+    uint32_t *nunpl;     /* per item: unplaced free items live with it */
+    uint8_t *has;        /* per item, during a scan: it has a move left */
+    size_t *plo;         /* per unplaced item, during a node: the lowest offset it can still take */
     rel_frame *fr;       /* m + 1 */
     size_t *suf_c;       /* per depth: the largest key among ancestors at or below it */
     uint32_t *suf_r;
@@ -188,6 +192,9 @@ static void rel_carve(ta__bump *b, const rel_counts *c, rel_mem *M) {
     M->sh = ta__bump_take(b, ns, sizeof(size_t));
     M->off = ta__bump_take(b, m, sizeof(size_t));
     M->dep = ta__bump_take(b, m, sizeof(int32_t));
+    M->nunpl = ta__bump_take(b, m, sizeof(uint32_t));
+    M->has = ta__bump_take(b, m, sizeof(uint8_t));
+    M->plo = ta__bump_take(b, m, sizeof(size_t));
     M->fr = ta__bump_take(b, m + 1, sizeof(rel_frame));
     M->suf_c = ta__bump_take(b, m + 1, sizeof(size_t));
     M->suf_r = ta__bump_take(b, m + 1, sizeof(uint32_t));
@@ -413,14 +420,34 @@ static size_t rel_setup(rel_mem *M, const ta_request *r, size_t n, const ta_plan
         M->dep[i] = -1;
         shares_update(M, i, false);
     }
+    for (uint32_t i = 0; i < m; i++) {
+        M->nunpl[i] = 0;
+        for (uint32_t t = M->nb_start[i]; t < M->nb_start[i + 1]; t++) M->nunpl[i] += M->nb[t].k < nf;
+    }
     return section_need(M, 0, M->ns);
 }
 
 /* ---- the decision search ----------------------------------------------- */
 
+static void set_off(rel_mem *M, uint32_t j, size_t c) {
+    M->off[j] = c;
+    for (uint32_t t = M->nb_start[j]; t < M->nb_start[j + 1]; t++) M->nunpl[M->nb[t].k]--;
+}
+
+static void clear_off(rel_mem *M, uint32_t j) {
+    M->off[j] = NONE;
+    for (uint32_t t = M->nb_start[j]; t < M->nb_start[j + 1]; t++) M->nunpl[M->nb[t].k]++;
+}
+
 enum { R_FOUND, R_INFEASIBLE, R_LIMIT };
 
-static bool key_lt(size_t c1, uint32_t r1, size_t c2, uint32_t r2) { return c1 < c2 || (c1 == c2 && r1 < r2); }
+static bool key_lt(size_t c1, uint32_t r1, size_t c2, uint32_t r2) {
+#ifdef REL_RANK_MAJOR
+    return r1 < r2 || (r1 == r2 && c1 < c2);
+#else
+    return c1 < c2 || (c1 == c2 && r1 < r2);
+#endif
+}
 
 static bool out_of_budget(rel_mem *M) {
     if (M->work >= M->cap) return true;
@@ -448,6 +475,63 @@ static bool legal(const rel_mem *M, uint32_t j, size_t c, int32_t *gen) {
     return true;
 }
 
+/* The end of j's lowest position legal against every placed neighbour
+ * (ignoring candidates and capacity): above C, j can never be placed here,
+ * as placements only add obstacles. */
+static size_t lowest_end(const rel_mem *M, uint32_t j) {
+    size_t x = 0;
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (uint32_t t = M->nb_start[j]; t < M->nb_start[j + 1]; t++) {
+            const rel_nb *q = &M->nb[t];
+            size_t ok = M->off[q->k];
+            if (ok == NONE) continue;
+            int64_t delta = i64(x) - i64(ok);
+            if (delta > q->L && delta < q->U) {
+                x = ta__align_up((size_t)(i64(ok) + q->U), M->align[j]);
+                moved = true;
+            }
+        }
+    }
+    return x + M->size[j];
+}
+
+/* Bounds on the unplaced items' offsets within C: each starts at its
+ * lowest position legal against the placed ones and ends by C; for an
+ * unplaced pair (j, k) whose lower ray is out of reach (the smallest
+ * distance the bounds allow is above L), j must sit at least U above k, so
+ * j's lowest offset rises to k's plus U.  Repeated a few rounds.  False
+ * when an item's lowest offset no longer fits: no plan within C here. */
+static bool propagate(rel_mem *M, size_t C) {
+    uint32_t nf = M->nfree;
+    for (uint32_t j = 0; j < nf; j++) {
+        if (M->off[j] != NONE) continue;
+        size_t e = lowest_end(M, j);
+        if (e > C) return false;
+        M->plo[j] = e - M->size[j];
+    }
+    bool changed = true;
+    for (int pass = 0; pass < 4 && changed; pass++) {
+        changed = false;
+        for (uint32_t j = 0; j < nf; j++) {
+            if (M->off[j] != NONE) continue;
+            for (uint32_t t = M->nb_start[j]; t < M->nb_start[j + 1]; t++) {
+                const rel_nb *q = &M->nb[t];
+                uint32_t k = q->k;
+                if (k >= nf || M->off[k] != NONE) continue;
+                int64_t hik = i64(C) - i64(M->size[k]);
+                if (i64(M->plo[j]) - hik <= q->L) continue; /* j may still sit below k */
+                int64_t need = i64(M->plo[k]) + q->U;
+                if (need <= i64(M->plo[j])) continue;
+                M->plo[j] = ta__align_up((size_t)need, M->align[j]);
+                if (M->plo[j] + M->size[j] > C) return false;
+                changed = true;
+            }
+        }
+    }
+    return true;
+}
+
 /* Is there a plan within C?  R_FOUND (offsets in M->sol), R_INFEASIBLE
  * (*thr: no plan below it) or R_LIMIT. */
 static int decide(rel_mem *M, size_t C, size_t *thr) {
@@ -455,6 +539,7 @@ static int decide(rel_mem *M, size_t C, size_t *thr) {
     uint32_t d = 0, nf = M->nfree;
     rel_frame *fr = M->fr;
     fr[0].item = NIL;
+    fr[0].forced = false;
     fr[0].c = 0;
     fr[0].r = 0;
     uint64_t scans = 0;
@@ -468,14 +553,48 @@ static int decide(rel_mem *M, size_t C, size_t *thr) {
             M->suf_c[a] = gt ? fr[a].c : M->suf_c[a + 1];
             M->suf_r[a] = gt ? fr[a].r : M->suf_r[a + 1];
         }
-        /* the smallest legal, allowed move above the last one tried */
+        /* An unplaced item none of whose time neighbours is unplaced is
+         * independent of the rest: its offset constrains no one left and
+         * generates no one's candidate, so any of its moves is as good as
+         * another -- take its smallest, with no alternatives (and when it
+         * has none left, this node fails). */
         uint32_t bj = NIL;
         size_t bc = SIZE_MAX;
         uint32_t br = UINT32_MAX;
-        for (uint32_t j = 0; j < nf; j++) {
+        bool forced = false;
+        if (F->item == NIL)
+            for (uint32_t j = 0; j < nf && !forced; j++) {
+                if (M->off[j] != NONE || M->nunpl[j]) continue;
+                forced = true;
+                for (uint32_t t = M->nb_start[j]; t <= M->nb_start[j + 1]; t++) {
+                    size_t c = 0;
+                    if (t < M->nb_start[j + 1]) {
+                        const rel_nb *q = &M->nb[t];
+                        int64_t v = i64(M->off[q->k]) + q->U;
+                        if (v <= 0) continue;
+                        c = ta__align_up((size_t)v, M->align[j]);
+                    }
+                    M->work++;
+                    int32_t g;
+                    if (c + M->size[j] > C) {
+                        if (c + M->size[j] < *thr && legal(M, j, c, &g)) *thr = c + M->size[j];
+                        continue;
+                    }
+                    if (!key_lt(c, M->rank[j], bc, br) || !legal(M, j, c, &g)) continue;
+                    uint32_t a = (uint32_t)(g + 1);
+                    if (a < d && key_lt(c, M->rank[j], M->suf_c[a], M->suf_r[a])) continue;
+                    bj = j;
+                    bc = c;
+                    br = M->rank[j];
+                }
+            }
+        /* else the smallest legal, allowed move above the last one tried */
+        bool scanned = !forced && !F->forced;
+        for (uint32_t j = 0; j < nf && scanned; j++) {
             if (M->off[j] != NONE) continue;
             size_t P = M->size[j];
             uint32_t rj = M->rank[j];
+            M->has[j] = 0;
             for (uint32_t t = M->nb_start[j]; t <= M->nb_start[j + 1]; t++) {
                 size_t c = 0;
                 if (t < M->nb_start[j + 1]) {
@@ -494,13 +613,59 @@ static int decide(rel_mem *M, size_t C, size_t *thr) {
                     if (c + P < *thr && legal(M, j, c, &g)) *thr = c + P;
                     continue;
                 }
-                if (!key_lt(c, rj, bc, br)) continue;
+                bool better = key_lt(c, rj, bc, br);
+                if (!better && M->has[j]) continue;
                 if (!legal(M, j, c, &g)) continue;
                 uint32_t a = (uint32_t)(g + 1);
                 if (a < d && key_lt(c, rj, M->suf_c[a], M->suf_r[a])) continue; /* explored already */
+                M->has[j] = 1;
+                if (!better) continue;
                 bj = j;
                 bc = c;
                 br = rj;
+            }
+        }
+        /* A set of items with no move left whose unplaced time neighbours
+         * are all in the set can never be placed: new candidates come only
+         * from placing a neighbour, and the first of them placed would need
+         * one.  Find the largest such set (drop, until none changes, every
+         * member with a neighbour that still has a move); any: this node
+         * fails. */
+        if (scanned && bj != NIL) {
+            bool any = false, changed = true;
+            for (uint32_t j = 0; j < nf && bj != NIL; j++)
+                if (M->off[j] == NONE && !M->has[j]) {
+                    any = true;
+                    /* no room at all: fails up to that end */
+                    size_t e = lowest_end(M, j);
+                    if (e > C) {
+                        if (e < *thr) *thr = e;
+                        bj = NIL;
+                    }
+                }
+            if (bj == NIL) any = false;
+            while (any && changed) {
+                changed = false;
+                any = false;
+                for (uint32_t j = 0; j < nf; j++) {
+                    if (M->off[j] != NONE || M->has[j]) continue;
+                    for (uint32_t t = M->nb_start[j]; t < M->nb_start[j + 1]; t++) {
+                        uint32_t k = M->nb[t].k;
+                        if (k < nf && M->off[k] == NONE && M->has[k]) {
+                            M->has[j] = 1; /* may still get a move */
+                            changed = true;
+                            break;
+                        }
+                    }
+                    if (!M->has[j]) any = true;
+                }
+            }
+            if (any) bj = NIL;
+            /* bounds propagation: a failure here may pass at any larger
+             * capacity, so the threshold is C + 1 */
+            if (bj != NIL && !propagate(M, C)) {
+                if (C + 1 < *thr) *thr = C + 1;
+                bj = NIL;
             }
         }
         if ((++scans & 63) == 0 && out_of_budget(M)) return R_LIMIT;
@@ -510,20 +675,23 @@ static int decide(rel_mem *M, size_t C, size_t *thr) {
             d--;
             uint32_t it = fr[d].item;
             shares_update(M, it, true);
-            M->off[it] = NONE;
+            clear_off(M, it);
             continue;
         }
-        F->c = bc;
-        F->r = br;
+        /* a forced node's key excludes nothing below it (its item's
+         * alternatives were never tried); it has no siblings */
+        F->forced = forced;
+        F->c = forced ? 0 : bc;
+        F->r = forced ? 0 : br;
         F->item = bj;
-        M->off[bj] = bc;
+        set_off(M, bj, bc);
         M->dep[bj] = (int32_t)d;
         if (shares_update(M, bj, false)) {
             size_t need = section_need(M, M->lo[bj], M->hi[bj]);
             if (need > C) {
                 if (need < *thr) *thr = need;
                 shares_update(M, bj, true);
-                M->off[bj] = NONE;
+                clear_off(M, bj);
                 continue;
             }
         }
@@ -532,12 +700,13 @@ static int decide(rel_mem *M, size_t C, size_t *thr) {
             /* leave the state clean for the next probe */
             for (uint32_t k = d + 1; k-- > 0;) {
                 shares_update(M, fr[k].item, true);
-                M->off[fr[k].item] = NONE;
+                clear_off(M, fr[k].item);
             }
             return R_FOUND;
         }
         d++;
         fr[d].item = NIL;
+        fr[d].forced = false;
         fr[d].c = 0;
         fr[d].r = 0;
     }
@@ -548,7 +717,7 @@ static void clear_free(rel_mem *M) {
     for (uint32_t i = 0; i < M->nfree; i++)
         if (M->off[i] != NONE) {
             shares_update(M, i, true);
-            M->off[i] = NONE;
+            clear_off(M, i);
         }
 }
 
