@@ -229,10 +229,20 @@ typedef struct ta_strategy {
  * Scratch grows with the overlapping pairs (a few MB for real models, at most
  * 64 MB plus best's); problems with more than 4096 sized buffers, 2^20
  * overlapping pairs or a larger search state are not searched: best's plan
- * comes back as OPTIMAL when it meets the bound, else TIMEOUT.  The same
- * holds for every problem with overlap relations (ta_plan_options.overlaps):
- * the search's placements and section bounds assume disjoint buffers, so it
- * does not run there (yet); the bound is then the relation-aware one.
+ * comes back as OPTIMAL when it meets the bound, else TIMEOUT.
+ *
+ * With overlap relations (ta_plan_options.overlaps) a second search runs
+ * instead (src/core/plan_optimal_rel.c): each node places any unplaced
+ * buffer at 0 or at a placed neighbour's stop (its end, or where a relation
+ * lets the buffer start: ABOVE's y at off(x) + d, BELOW's x at
+ * off(y) + Py + d - Px), never the same plan twice; pruned by the relation-aware section bound (pairs counted at
+ * the bytes they actually share once placed), sets of buffers left with no
+ * position, and offset bounds propagated over unplaced pairs.  Same proofs,
+ * limits and determinism as above (its work unit: one candidate offset
+ * looked at; without a clock or a work limit, time_limit_s x 2e7 of them);
+ * searched up to 1,024 sized buffers (above: best's plan, as above).  Its
+ * proofs need every free buffer to share one alignment; with mixed ones it
+ * still improves plans but proves only by meeting the bound.
  *
  * Relations in the other strategies: greedy and best place a related buffer
  * against what its placed partners' relations still forbid (best also runs
