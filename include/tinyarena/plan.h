@@ -239,7 +239,8 @@ typedef struct ta_strategy {
  * the bytes they actually share once placed), sets of buffers left with no
  * position, and offset bounds propagated over unplaced pairs.  Same proofs,
  * limits and determinism as above (its work unit: one candidate offset
- * looked at; without a clock or a work limit, time_limit_s x 2e7 of them);
+ * looked at or one placed neighbour compared; without a clock or a work
+ * limit, time_limit_s x 1e8 of them);
  * searched up to 1,024 sized buffers (above: best's plan, as above).  Its
  * proofs need every free buffer to share one alignment; with mixed ones it
  * still improves plans but proves only by meeting the bound.

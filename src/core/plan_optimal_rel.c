@@ -83,7 +83,8 @@
  * contract as optimal: time_limit_s (default 10 s) against opt->clock for
  * the whole call (best gets half), work_limit caps the search's work, and
  * with neither a clock nor a work limit the cap is time_limit_s x
- * REL_WORK_PER_S work units (one unit: one candidate offset looked at), so
+ * REL_WORK_PER_S work units (one unit: one candidate offset looked at, or
+ * one placed neighbour compared with one), so
  * results never depend on the machine.  The search order is fixed by the
  * input; the clock only decides when to stop.
  */
@@ -92,9 +93,10 @@
 /* Problems with more sized buffers (free and fixed) than this are not
  * searched here: the pairwise tables below grow with the square. */
 #define REL_MAX_ITEMS 1024u
-/* Work units (candidate offsets looked at) per second assumed without a
- * clock; about what this machine does on the shared models (Release). */
-#define REL_WORK_PER_S 2.0e7
+/* Work units (candidate offsets looked at, neighbours compared) per second
+ * assumed without a clock: this machine does about 2.5e8 in a Release
+ * build, so a deterministic run stays well inside its nominal limit. */
+#define REL_WORK_PER_S 1.0e8
 
 typedef struct {
     uint32_t k;   /* the other item, live at a common step */
@@ -140,7 +142,7 @@ typedef struct {
     size_t *sol;
     bool exact;          /* every free item has the same alignment */
     /* limits */
-    uint64_t work, cap, deadline;
+    uint64_t work, cap, deadline, clock_at;
     const ta_plan_options *opt;
     bool timed_out;
 } rel_mem;
@@ -449,19 +451,25 @@ static bool key_lt(size_t c1, uint32_t r1, size_t c2, uint32_t r2) {
 #endif
 }
 
+/* The work cap at every call; the clock every 2^16 units of work (a scan
+ * of a dense problem can take millions). */
 static bool out_of_budget(rel_mem *M) {
     if (M->work >= M->cap) return true;
-    if (M->opt && M->opt->clock && M->opt->clock(M->opt->clock_ctx) >= M->deadline) {
-        M->timed_out = true;
-        return true;
+    if (M->opt && M->opt->clock && M->work >= M->clock_at) {
+        M->clock_at = M->work + 65536;
+        if (M->opt->clock(M->opt->clock_ctx) >= M->deadline) {
+            M->timed_out = true;
+            return true;
+        }
     }
     return false;
 }
 
 /* The candidate c for j: legal against every placed partner?  *gen gets the
  * depth at which c's earliest generator was placed (-1: 0 or a fixed one). */
-static bool legal(const rel_mem *M, uint32_t j, size_t c, int32_t *gen) {
+static bool legal(rel_mem *M, uint32_t j, size_t c, int32_t *gen) {
     int32_t g = c == 0 ? -1 : INT32_MAX;
+    M->work += M->nb_start[j + 1] - M->nb_start[j];
     for (uint32_t t = M->nb_start[j]; t < M->nb_start[j + 1]; t++) {
         const rel_nb *q = &M->nb[t];
         size_t ok = M->off[q->k];
@@ -478,10 +486,11 @@ static bool legal(const rel_mem *M, uint32_t j, size_t c, int32_t *gen) {
 /* The end of j's lowest position legal against every placed neighbour
  * (ignoring candidates and capacity): above C, j can never be placed here,
  * as placements only add obstacles. */
-static size_t lowest_end(const rel_mem *M, uint32_t j) {
+static size_t lowest_end(rel_mem *M, uint32_t j) {
     size_t x = 0;
     for (bool moved = true; moved;) {
         moved = false;
+        M->work += M->nb_start[j + 1] - M->nb_start[j];
         for (uint32_t t = M->nb_start[j]; t < M->nb_start[j + 1]; t++) {
             const rel_nb *q = &M->nb[t];
             size_t ok = M->off[q->k];
@@ -515,6 +524,7 @@ static bool propagate(rel_mem *M, size_t C) {
         changed = false;
         for (uint32_t j = 0; j < nf; j++) {
             if (M->off[j] != NONE) continue;
+            M->work += M->nb_start[j + 1] - M->nb_start[j];
             for (uint32_t t = M->nb_start[j]; t < M->nb_start[j + 1]; t++) {
                 const rel_nb *q = &M->nb[t];
                 uint32_t k = q->k;
@@ -542,7 +552,7 @@ static int decide(rel_mem *M, size_t C, size_t *thr) {
     fr[0].forced = false;
     fr[0].c = 0;
     fr[0].r = 0;
-    uint64_t scans = 0;
+    M->clock_at = 0;
     for (;;) {
         rel_frame *F = &fr[d];
         /* suffix maxima of the ancestors' keys: suf[a] = max over a..d-1 */
@@ -592,6 +602,7 @@ static int decide(rel_mem *M, size_t C, size_t *thr) {
         bool scanned = !forced && !F->forced;
         for (uint32_t j = 0; j < nf && scanned; j++) {
             if (M->off[j] != NONE) continue;
+            if (out_of_budget(M)) return R_LIMIT;
             size_t P = M->size[j];
             uint32_t rj = M->rank[j];
             M->has[j] = 0;
@@ -628,11 +639,12 @@ static int decide(rel_mem *M, size_t C, size_t *thr) {
         /* A set of items with no move left whose unplaced time neighbours
          * are all in the set can never be placed: new candidates come only
          * from placing a neighbour, and the first of them placed would need
-         * one.  Find the largest such set (drop, until none changes, every
-         * member with a neighbour that still has a move); any: this node
-         * fails. */
+         * one.  The largest such set: the unplaced items that no item with
+         * a move reaches through unplaced neighbours; any: this node
+         * fails.  (And an item without a move that has no legal position
+         * at all within C fails it too.) */
         if (scanned && bj != NIL) {
-            bool any = false, changed = true;
+            bool any = false;
             for (uint32_t j = 0; j < nf && bj != NIL; j++)
                 if (M->off[j] == NONE && !M->has[j]) {
                     any = true;
@@ -644,21 +656,24 @@ static int decide(rel_mem *M, size_t C, size_t *thr) {
                     }
                 }
             if (bj == NIL) any = false;
-            while (any && changed) {
-                changed = false;
-                any = false;
-                for (uint32_t j = 0; j < nf; j++) {
-                    if (M->off[j] != NONE || M->has[j]) continue;
+            if (any) {
+                /* the items that may still get a move: those with one, and
+                 * (breadth first) every unplaced neighbour of such an item */
+                uint32_t *queue = M->tmp, qn = 0;
+                for (uint32_t j = 0; j < nf; j++)
+                    if (M->off[j] == NONE && M->has[j]) queue[qn++] = j;
+                for (uint32_t h = 0; h < qn; h++) {
+                    uint32_t j = queue[h];
+                    M->work += M->nb_start[j + 1] - M->nb_start[j];
                     for (uint32_t t = M->nb_start[j]; t < M->nb_start[j + 1]; t++) {
                         uint32_t k = M->nb[t].k;
-                        if (k < nf && M->off[k] == NONE && M->has[k]) {
-                            M->has[j] = 1; /* may still get a move */
-                            changed = true;
-                            break;
+                        if (k < nf && M->off[k] == NONE && !M->has[k]) {
+                            M->has[k] = 1;
+                            queue[qn++] = k;
                         }
                     }
-                    if (!M->has[j]) any = true;
                 }
+                any = qn < nf - d; /* d items are placed: the rest unreached */
             }
             if (any) bj = NIL;
             /* bounds propagation: a failure here may pass at any larger
@@ -668,7 +683,7 @@ static int decide(rel_mem *M, size_t C, size_t *thr) {
                 bj = NIL;
             }
         }
-        if ((++scans & 63) == 0 && out_of_budget(M)) return R_LIMIT;
+        if (out_of_budget(M)) return R_LIMIT;
         if (bj == NIL) {
             /* no move left: back up */
             if (d == 0) return R_INFEASIBLE;
