@@ -74,6 +74,17 @@
  * it, and a node whose sections need more than C is pruned.  The largest
  * padded buffer and every fixed buffer's end are bounds too.
  *
+ * Other prunings, each sound for the node's whole subtree: an unplaced
+ * buffer whose time neighbours are all placed interacts with no one left,
+ * so it is placed once at its smallest move (a forced node: no siblings,
+ * and its key excludes nothing); buffers left with no move whose unplaced
+ * neighbours all have none either can never get one (candidates come only
+ * from placing a neighbour), nor can a buffer with no legal position at all
+ * within C; and offset bounds are propagated over unplaced pairs (when the
+ * lower ray of a pair is out of reach of the bounds, the upper one must
+ * hold).  These prunings make KWS_2_001_002_attention's chain of two
+ * relations, 168 B above the bound, fail at the root.
+ *
  * Driver: like plan_optimal.c -- best's plan (or opt->start) as incumbent,
  * then probes "is there a plan within C?" at C = lo (a plan there is
  * optimal; an exhausted search raises lo to the smallest capacity at which
