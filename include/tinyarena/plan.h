@@ -234,11 +234,22 @@ typedef struct ta_strategy {
  * best's plan); scratch linear in n (about 0.5 KB a buffer at 10,000, 0.2
  * KB at 100,000, on top of best's).  Its proof is OPTIMAL when the arena
  * meets the bound or what the parts proved, else GAP (it improved on best)
- * or TIMEOUT.  Problems with overlap relations (ta_plan_options.overlaps)
- * are not searched: best's plan comes back as OPTIMAL when it meets the
- * bound, else TIMEOUT.  The search's placements and section bounds assume
- * disjoint buffers, so it does not run there (yet); the bound is then the
- * relation-aware one.
+ * or TIMEOUT.
+ *
+ * With overlap relations (ta_plan_options.overlaps) a second search runs
+ * instead (src/core/plan_optimal_rel.c): each node places any unplaced
+ * buffer at 0 or at a placed neighbour's stop (its end, or where a relation
+ * lets the buffer start: ABOVE's y at off(x) + d, BELOW's x at
+ * off(y) + Py + d - Px), never the same plan twice; pruned by the relation-aware section bound (pairs counted at
+ * the bytes they actually share once placed), sets of buffers left with no
+ * position, and offset bounds propagated over unplaced pairs.  Same proofs,
+ * limits and determinism as above (its work unit: one candidate offset
+ * looked at or one placed neighbour compared; without a clock or a work
+ * limit, time_limit_s x 1e8 of them);
+ * searched up to 1,024 sized buffers (above: best's plan, OPTIMAL when it
+ * meets the relation-aware bound, else TIMEOUT).  Its
+ * proofs need every free buffer to share one alignment; with mixed ones it
+ * still improves plans but proves only by meeting the bound.
  *
  * Relations in the other strategies: greedy and best place a related buffer
  * against what its placed partners' relations still forbid (best also runs

@@ -28,9 +28,9 @@
  *     the incumbent) or TIMEOUT (it did not), with proven_bytes = lo.
  *
  * Limits: opt->time_limit_s (default 10 s) against opt->clock covers the
- * whole call, best's incumbent included (best gets half of it, or all of
- * it with overlap relations, which are not searched); problems too large
- * for this search go to plan_optimal_large.c's (time cuts, windows);
+ * whole call, best's incumbent included (best gets half of it); overlap
+ * relations go to plan_optimal_rel.c's search and problems too large for
+ * this one to plan_optimal_large.c's (time cuts, windows);
  * opt->work_limit caps search nodes (best gets the same options and reads
  * work_limit as its own placement budget); with neither a clock
  * nor a work limit, time_limit_s x OPT_NODES_PER_S nodes.  res->work is
@@ -300,14 +300,11 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     size_t best_need = 0;
     ta_status st = best->scratch_bytes(reqs, n, opt, &best_need);
     if (st) return st;
+    /* Overlap relations: this search's canonical placements and section
+     * bounds assume disjoint buffers; plan_optimal_rel.c searches those. */
+    if (ta__n_rel(opt)) return ta__opt_rel_plan(reqs, n, opt, scratch, scratch_bytes, offsets, res, d);
     opt_counts c;
     ta__opt_layout(reqs, n, &c);
-    /* Overlap relations: the search's canonical placements and section
-     * bounds assume related buffers never share bytes, so it does not run
-     * (yet); best's plan, which uses the relations, comes back, proven when
-     * it meets the core's bound (which counts related pairs as unions). */
-    const bool related = ta__n_rel(opt) > 0;
-    if (related) c.search = false;
     ta__bump b;
     opt_mem M;
     memset(&M, 0, sizeof M);
@@ -315,7 +312,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     void *best_scratch = ta__bump_take(&b, best_need, 1);
     /* too large to search: the windows of plan_optimal_large.c instead
      * (not when nothing is free to place: then there is nothing to do) */
-    const bool large = !c.search && !related && c.m;
+    const bool large = !c.search && c.m;
     size_t large_bytes = large ? ta__opt_large_bytes(n) : 0;
     void *large_mem = NULL;
     if (c.search) ta__opt_carve(&b, &c, &M);
@@ -350,8 +347,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
     const ta_plan_options *bo = opt;
     if (opt && opt->clock) {
         bopt = *opt;
-        bopt.time_limit_s = related ? limit_s : large ? limit_s * ta__opt_large_best_share(reqs, n)
-                            : tiling ? limit_s / 16 : limit_s / 2; /* relations: all of it */
+        bopt.time_limit_s = large ? limit_s * ta__opt_large_best_share(reqs, n) : tiling ? limit_s / 16 : limit_s / 2;
         bo = &bopt;
     }
     if (opt && opt->start) {
@@ -377,7 +373,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
             lb = TA_MAX(lb, reqs[i].fixed + p);
         }
     }
-    if (!g || related) g = 1; /* relations place buffers at any byte */
+    if (!g) g = 1;
     res->work = best_work;
     res->proof = TA_PROOF_OPTIMAL;
     res->proven_bytes = hi;

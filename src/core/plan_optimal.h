@@ -215,6 +215,12 @@ double ta__opt_large_best_share(const ta_request *reqs, size_t n);
  * number of parts. */
 uint32_t ta__opt_large_parts(const ta_request *reqs, size_t n, uint32_t *of, uint32_t *ids);
 
+/* plan_optimal_rel.c: the search with overlap relations (opt->overlaps).
+ * Scratch bytes and the whole strategy call for such problems. */
+ta_status ta__opt_rel_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes);
+ta_status ta__opt_rel_plan(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *scratch,
+                           size_t scratch_bytes, size_t *offsets, ta_plan_result *res, ta_diag *d);
+
 /* plan_optimal_tile.c */
 /* Does the tiling search decide capacity C exactly: no fixed buffers, and
  * every section's live bytes (M->total after ta__opt_preorder_keys) are 0

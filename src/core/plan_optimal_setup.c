@@ -156,9 +156,9 @@ ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_option
     size_t best_need = 0;
     ta_status st = best->scratch_bytes(reqs, n, opt, &best_need);
     if (st) return st;
+    if (ta__n_rel(opt)) return ta__opt_rel_scratch(reqs, n, opt, bytes); /* see opt_plan */
     opt_counts c;
     ta__opt_layout(reqs, n, &c);
-    if (ta__n_rel(opt)) c.search = false; /* see opt_plan */
     ta__bump b;
     opt_mem M;
     ta__bump_init(&b, NULL, 0);
