@@ -67,21 +67,29 @@ typedef struct {
 } ev_buf;
 
 /* Splits bytes [y0, y1) into 1-4 buffers (at most `room`, at least 1)
- * starting at t; returns how many were appended at out[k..]. */
+ * starting at t; returns how many were appended at out[k..].  The want - 1
+ * cuts are distinct points drawn uniformly among the units - 1 inner unit
+ * boundaries (every split into `want` pieces equally likely).  (It used to
+ * draw the pieces one after another, each uniform in what the earlier ones
+ * left, which made the later pieces of a split small: half, a quarter, an
+ * eighth of the range -- many more 16-byte buffers than a random split.) */
 static size_t ev_split(ev_buf *out, size_t k, size_t y0, size_t y1, int32_t t, int32_t max_life, size_t quantum,
                        size_t room, uint64_t *s) {
-    size_t units = (y1 - y0) / quantum, want = 1 + (size_t)(next(s) % 4);
+    size_t units = (y1 - y0) / quantum, want = 1 + (size_t)(next(s) % 4), cut[4];
     if (want > units) want = units;
     if (want > room) want = room;
-    /* want - 1 distinct cut points among units - 1: pick one at a time
-     * in the remaining tail, leaving a unit for each later piece */
+    for (size_t j = 0; j + 1 < want;) { /* distinct cuts in 1..units-1, by rejection (want <= units) */
+        size_t c = 1 + (size_t)(next(s) % (units - 1)), i = j;
+        bool dup = false;
+        for (size_t q = 0; q < j; q++) dup = dup || cut[q] == c;
+        if (dup) continue;
+        for (; i > 0 && cut[i - 1] > c; i--) cut[i] = cut[i - 1]; /* keep them sorted */
+        cut[i] = c;
+        j++;
+    }
     size_t y = y0;
     for (size_t j = 0; j < want; j++) {
-        size_t left = want - 1 - j, end = y1;
-        if (left) {
-            size_t span = (y1 - y) / quantum - left; /* units this piece may take: 1..span */
-            end = y + quantum * (1 + (size_t)(next(s) % span));
-        }
+        size_t end = j + 1 < want ? y0 + quantum * cut[j] : y1;
         out[k + j] = (ev_buf){t, t + 1 + (int32_t)(next(s) % (uint64_t)max_life), y, end};
         y = end;
     }

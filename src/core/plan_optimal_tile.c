@@ -10,14 +10,13 @@
  * In a tiling, the bytes a section boundary t frees (the buffers ending at
  * t) are exactly the bytes the buffers starting at t take: every byte is
  * covered on both sides, and a buffer live on both sides covers the same
- * byte on both.  So the search sweeps time: at each boundary t the freed
- * set F_t is known (every buffer ending at t started earlier, so it is
- * placed), and the buffers starting at t must fill F_t exactly.  It fills
- * the lowest free byte y of F_t: the buffer covering it starts at t and
- * sits at exactly y (the bytes below are full), so a node's candidates are
- * the unplaced buffers starting at t that fit between y and the end of y's
- * interval.  A plan exists iff one of these branches leads to one, so an
- * exhausted search proves that no tiling within C exists.
+ * byte on both.  So the search sweeps time: once every buffer ending at
+ * boundary t is placed, the freed set F_t is known, and the buffers
+ * starting at t must fill F_t exactly.  A node takes one such boundary and
+ * one of its unplaced starting buffers, and tries it at every offset of
+ * F_t's free part from which the rest can still be filled.  Every tiling
+ * puts the buffer at one of them, so an exhausted search proves that no
+ * tiling within C exists.
  *
  * Pruning: a candidate must leave a gap that the sizes starting at t can
  * fill (subset sums per boundary, precomputed); and when a placement puts
@@ -147,15 +146,18 @@ static void memo_put(opt_mem *M, uint64_t key) {
 }
 
 /* Order within each start boundary (the buffer a node places, unless one
- * has at most one offset left): larger first (fewer offsets, and the small
- * ones fill what is left), then the one that ends first (its end is the
- * next boundary it shapes, so a wrong offset shows soonest); ties by a
- * per-restart random key. */
+ * has at most one offset left): the one that ends first (its end is the
+ * next boundary it shapes: once the last buffer ending there is placed,
+ * that freed set is checked, and a wrong offset shows while it is still
+ * the latest decision), then larger first (fewer offsets, and the small
+ * ones fill what is left); ties by a per-restart random key.  Larger first
+ * used to come before the end: a wrong order of small buffers with late
+ * ends then showed only after everything placed in between. */
 static int cmp_tile(uint32_t a, uint32_t b, const void *ctx) {
     const opt_mem *M = ctx;
     if (M->lo[a] != M->lo[b]) return M->lo[a] < M->lo[b] ? -1 : 1;
-    if (M->size[a] != M->size[b]) return M->size[a] > M->size[b] ? -1 : 1;
     if (M->hi[a] != M->hi[b]) return M->hi[a] < M->hi[b] ? -1 : 1;
+    if (M->size[a] != M->size[b]) return M->size[a] > M->size[b] ? -1 : 1;
     if (M->align[a] != M->align[b]) return M->align[a] > M->align[b] ? -1 : 1;
     if (M->t_rnd[a] != M->t_rnd[b]) return M->t_rnd[a] < M->t_rnd[b] ? -1 : 1;
     return (a > b) - (a < b);
@@ -385,12 +387,27 @@ enter:
         F[d].item = NIL;
         goto fail;
     }
-    /* the current boundary: the first with an unplaced starting buffer */
-    t = d ? M->lo[F[d - 1].item] : 0;
-    for (;; t++) {
-        uint32_t x = M->lo_start[t];
-        while (x < M->lo_start[t + 1] && M->off[M->t_list[x]] != NONE) x++;
-        if (x < M->lo_start[t + 1]) break;
+    /* The boundary to work on: among those whose freed set is known (every
+     * buffer ending there placed) and still has buffers to place, the one
+     * whose next buffer ends first.  A boundary need not wait for the
+     * earlier ones to be complete: its starters go into its own freed set,
+     * whose bytes no buffer placed elsewhere can take, so the order of
+     * boundaries is free, and running ahead along the short-lived buffers
+     * completes the freed sets they shape soonest.  (The buffer with the
+     * least start always qualifies: all that ends at its start began
+     * earlier and is placed.) */
+    {
+        uint32_t bh = UINT32_MAX;
+        t = NIL;
+        for (uint32_t b = 0; b < M->ns; b++) {
+            if (M->t_left[b]) continue;
+            uint32_t x = M->lo_start[b];
+            while (x < M->lo_start[b + 1] && M->off[M->t_list[x]] != NONE) x++;
+            if (x < M->lo_start[b + 1] && M->hi[M->t_list[x]] < bh) {
+                bh = M->hi[M->t_list[x]];
+                t = b;
+            }
+        }
     }
     F[d].t = t;
     {
