@@ -72,10 +72,10 @@ typedef struct {
 /* A node of the byte sweep (plan_optimal_sweep.c): the lowest skyline
  * segment [t0, t1) at height h, the buffer placed there now (NIL: none),
  * the rank of the last candidate tried (0: none), the placed set's key at
- * entry, and whether the node was entered. */
+ * entry, whether the node was entered, and the side it branches at. */
 typedef struct {
     uint32_t t0, t1, item;
-    bool init;
+    bool init, right; /* right: the candidates end at t1 (else start at t0) */
     size_t h;
     uint64_t last, key;
 } sframe;
@@ -148,6 +148,7 @@ typedef struct {
     size_t *s_mh;               /* per item: the highest skyline over its lifetime */
     size_t *s_acc;              /* scratch: per boundary, bytes of buffers confined to a range */
     uint32_t *s_list, *s_rnk;   /* items by (lo, class); per item: its rank in this run */
+    uint32_t *s_hs, *s_hl;      /* items by (hi, class): first index per end boundary; the list */
     uint64_t *s_z;              /* per item: its class's key */
     uint32_t *s_mark, s_epoch;  /* per boundary: reached in the current chain check */
     sframe *s_fr;

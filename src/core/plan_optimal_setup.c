@@ -124,6 +124,8 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->s_h = ta__bump_take(b, ns, sizeof(size_t));
     M->s_off = ta__bump_take(b, m, sizeof(size_t));
     M->s_mh = ta__bump_take(b, m, sizeof(size_t));
+    M->s_hs = ta__bump_take(b, ns + 2, sizeof(uint32_t));
+    M->s_hl = ta__bump_take(b, m, sizeof(uint32_t));
     M->s_acc = ta__bump_take(b, ns + 1, sizeof(size_t));
     M->s_list = ta__bump_take(b, m, sizeof(uint32_t));
     M->s_rnk = ta__bump_take(b, m, sizeof(uint32_t));

@@ -115,6 +115,13 @@ static int cmp_class(uint32_t a, uint32_t b, const void *ctx) {
     return (a > b) - (a < b);
 }
 
+/* By end, then class, then index. */
+static int cmp_class_hi(uint32_t a, uint32_t b, const void *ctx) {
+    const opt_mem *M = ctx;
+    if (M->hi[a] != M->hi[b]) return M->hi[a] < M->hi[b] ? -1 : 1;
+    return cmp_class(a, b, ctx);
+}
+
 /* A run's static order: larger first, then longer, ties by the run's
  * random key (in t_rnd's place: s_off holds it while sorting). */
 static int cmp_static(uint32_t a, uint32_t b, const void *ctx) {
@@ -229,9 +236,9 @@ static bool pit_ok(opt_mem *M, uint32_t s, size_t C) {
     }
 }
 
-/* After u went to (t0, h) in the segment [t0, t1): what it changed must
+/* After u went to the bottom of a valley at one of its ends: what it changed must
  * still be completable. */
-static bool prune_ok(opt_mem *M, uint32_t u, uint32_t t1, size_t C) {
+static bool prune_ok(opt_mem *M, uint32_t u, size_t C) {
     /* every unplaced buffer overlapping u fits above the skyline */
     uint32_t ra = M->lo[u], rb = M->hi[u];
     for (uint32_t k = M->ov_start[u]; k < M->ov_start[u + 1]; k++) {
@@ -259,35 +266,64 @@ static bool prune_ok(opt_mem *M, uint32_t u, uint32_t t1, size_t C) {
     }
     if ((!pit_ok(M, M->hi[u], C) || (M->lo[u] > 0 && !pit_ok(M, M->lo[u] - 1, C)) || !pit_ok(M, M->lo[u], C)))
         return false;
-    /* the rest of the segment (still a valley: u rose on its left) */
-    if (M->hi[u] < t1 && !chain_ok(M, M->hi[u], t1, M->s_h[M->hi[u]], C)) return false;
-    /* u's new segment */
+    /* the rest of the valley on either side of u (still a valley: u rose
+     * beside it), and u's new segment */
     uint32_t a, b;
+    if (M->hi[u] < M->ns) {
+        segment_of(M, M->hi[u], &a, &b);
+        if (!valley_ok(M, a, b, C)) return false;
+    }
+    if (M->lo[u] > 0) {
+        segment_of(M, M->lo[u] - 1, &a, &b);
+        if (!valley_ok(M, a, b, C)) return false;
+    }
     segment_of(M, M->lo[u], &a, &b);
     return valley_ok(M, a, b, C);
 }
 
-/* Candidates at the bottom-left of valley [a, b) at height g (at most
- * `stop` counted).  (Counting only those that pass prune_ok once placed
- * took 5x the placements for the same problems solved.) */
-static uint32_t count_cands(const opt_mem *M, uint32_t a, uint32_t b, size_t g, size_t C, uint32_t stop) {
-    uint32_t n = 0;
-    for (uint32_t k = M->lo_start[a]; k < M->lo_start[a + 1] && n < stop; k++) {
-        uint32_t u = M->s_list[k];
-        if (M->s_off[u] != NONE || M->hi[u] > b || M->size[u] > C - g || g % M->align[u]) continue;
-        if (k > M->lo_start[a] && same_class(M, M->s_list[k - 1], u) && M->s_off[M->s_list[k - 1]] == NONE)
-            continue;
-        n++;
+/* The candidates of valley [a, b) at height g on one side: the buffers
+ * starting at a and ending by b (left), or ending at b and starting at a
+ * or later (right): by the bottom-left argument mirrored in time, the
+ * byte (b - 1, g) is covered by a buffer that ends at b and sits at g.
+ * *k0 and *k1: their range in s_list or s_hl. */
+static const uint32_t *side_list(const opt_mem *M, bool right, uint32_t a, uint32_t b, uint32_t *k0, uint32_t *k1) {
+    if (right) {
+        *k0 = M->s_hs[b];
+        *k1 = M->s_hs[b + 1];
+        return M->s_hl;
     }
+    *k0 = M->lo_start[a];
+    *k1 = M->lo_start[a + 1];
+    return M->s_list;
+}
+
+/* Is list[k] a candidate of valley [a, b) at g on that side (the first
+ * unplaced one of its class: equal buffers are interchangeable)? */
+static bool is_cand(const opt_mem *M, const uint32_t *list, uint32_t k0, uint32_t k, bool right, uint32_t a,
+                    uint32_t b, size_t g, size_t C) {
+    uint32_t u = list[k];
+    if (M->s_off[u] != NONE || M->size[u] > C - g || g % M->align[u]) return false;
+    if (right ? M->lo[u] < a : M->hi[u] > b) return false;
+    return !(k > k0 && same_class(M, list[k - 1], u) && M->s_off[list[k - 1]] == NONE);
+}
+
+/* Candidates on one side of valley [a, b) at g (at most `stop` counted).
+ * (Counting only those that pass prune_ok once placed took 5x the
+ * placements for the same problems solved.) */
+static uint32_t count_cands(const opt_mem *M, bool right, uint32_t a, uint32_t b, size_t g, size_t C, uint32_t stop) {
+    uint32_t k0, k1, n = 0;
+    const uint32_t *list = side_list(M, right, a, b, &k0, &k1);
+    for (uint32_t k = k0; k < k1 && n < stop; k++) n += is_cand(M, list, k0, k, right, a, b, g, C);
     return n;
 }
 
-/* The node's segment: any valley (a segment whose neighbours both stand
- * higher) has its bottom-left byte covered by a buffer that starts there
- * and sits exactly at its height, not only the lowest one.  So branch where
- * that buffer has the fewest candidates (a forced one first, a dead valley
- * at once), ties to the lowest, then leftmost.  False when the skyline is
- * at C everywhere. */
+/* The node's segment and side: any valley (a segment whose neighbours both
+ * stand higher) has its bottom-left byte covered by a buffer that starts
+ * there and sits exactly at its height, and its bottom-right byte by one
+ * that ends there, not only the lowest valley.  So branch where that buffer
+ * has the fewest candidates (a forced one first, a dead valley at once),
+ * ties to the lowest, then leftmost, then the left side.  False when the
+ * skyline is at C everywhere. */
 static bool choose(const opt_mem *M, size_t C, sframe *f) {
     uint32_t ns = M->ns, bn = UINT32_MAX;
     bool any = false;
@@ -296,13 +332,16 @@ static bool choose(const opt_mem *M, size_t C, sframe *f) {
         uint32_t b = a + 1;
         while (b < ns && M->s_h[b] == g) b++;
         if (g < C && (a == 0 || M->s_h[a - 1] > g) && (b == ns || M->s_h[b] > g)) {
-            uint32_t n = count_cands(M, a, b, g, C, bn);
-            if (!any || n < bn || (n == bn && g < f->h)) {
-                bn = n;
-                f->t0 = a;
-                f->t1 = b;
-                f->h = g;
-                any = true;
+            for (int side = 0; side < 2 && bn; side++) {
+                uint32_t n = count_cands(M, side == 1, a, b, g, C, bn);
+                if (!any || n < bn || (n == bn && g < f->h)) {
+                    bn = n;
+                    f->t0 = a;
+                    f->t1 = b;
+                    f->h = g;
+                    f->right = side == 1;
+                    any = true;
+                }
             }
             if (!bn) break;
         }
@@ -311,24 +350,24 @@ static bool choose(const opt_mem *M, size_t C, sframe *f) {
     return any;
 }
 
-/* The next candidate at node f: the unplaced buffer (the first of its
- * class) starting at t0, ending by t1, fitting at h, with the least rank
- * above f->last; NIL when none is left.  Rank: merges first (its top meets
- * the skyline left of t0, or right of its end when that is t1, or C), then
- * the run's order. */
+/* The next candidate at node f: the one with the least rank above
+ * f->last; NIL when none is left.  Rank: merges first (its top meets the
+ * skyline beside the valley on its side, or on both sides when it spans
+ * the valley, or C), then the run's order. */
 static uint32_t next_cand(const opt_mem *M, const sframe *f, size_t C, uint64_t *rank) {
-    uint32_t best = NIL;
+    uint32_t best = NIL, k0, k1;
     uint64_t br = UINT64_MAX;
     size_t left = f->t0 > 0 ? M->s_h[f->t0 - 1] : C, right = f->t1 < M->ns ? M->s_h[f->t1] : C;
-    for (uint32_t k = M->lo_start[f->t0]; k < M->lo_start[f->t0 + 1]; k++) {
-        uint32_t u = M->s_list[k];
-        if (M->s_off[u] != NONE || M->hi[u] > f->t1 || M->size[u] > C - f->h || f->h % M->align[u]) continue;
-        if (k > M->lo_start[f->t0] && same_class(M, M->s_list[k - 1], u) && M->s_off[M->s_list[k - 1]] == NONE)
-            continue; /* an equal buffer before it is a candidate */
+    size_t near = f->right ? right : left, far = f->right ? left : right;
+    const uint32_t *list = side_list(M, f->right, f->t0, f->t1, &k0, &k1);
+    for (uint32_t k = k0; k < k1; k++) {
+        if (!is_cand(M, list, k0, k, f->right, f->t0, f->t1, f->h, C)) continue;
+        uint32_t u = list[k];
         size_t top = f->h + M->size[u];
+        bool spans = M->lo[u] == f->t0 && M->hi[u] == f->t1;
         uint64_t prio = 2;
-        if (top == C || top == left || (M->hi[u] == f->t1 && top == right)) prio = 1;
-        if (top == left && M->hi[u] == f->t1 && top == right) prio = 0;
+        if (top == C || top == near || (spans && top == far)) prio = 1;
+        if (spans && top == near && top == far) prio = 0;
         uint64_t r = (prio << 32) + M->s_rnk[u] + 1;
         if (r > f->last && r < br) {
             br = r;
@@ -370,6 +409,14 @@ void ta__opt_sweep_init(opt_mem *M, size_t C) {
         M->s_list[i] = i;
     }
     ta__sort_ids(M->s_list, m, cmp_class, M, M->tmp);
+    /* items by end boundary */
+    for (uint32_t t = 0; t <= M->ns + 1; t++) M->s_hs[t] = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        M->s_hs[M->hi[i] + 1]++;
+        M->s_hl[i] = i;
+    }
+    for (uint32_t t = 0; t <= M->ns; t++) M->s_hs[t + 1] += M->s_hs[t];
+    ta__sort_ids(M->s_hl, m, cmp_class_hi, M, M->tmp);
     for (uint32_t s = 0; s <= M->ns; s++) M->s_mark[s] = 0;
     M->s_epoch = 0;
     M->s_round = 0;
@@ -418,7 +465,7 @@ int ta__opt_sweep(opt_mem *M, size_t C, uint64_t node_cap) {
             f->last = r;
             splace(M, u, f->h);
             f->item = u;
-            if (!prune_ok(M, u, f->t1, C)) {
+            if (!prune_ok(M, u, C)) {
                 continue;
             }
             M->s_d = d + 1;
@@ -439,14 +486,18 @@ int ta__opt_sweep(opt_mem *M, size_t C, uint64_t node_cap) {
 }
 
 int ta__opt_tile_portfolio(opt_mem *M, size_t C, uint64_t node_cap) {
-    /* Slices double: the time sweep starts over at each of its slices (its
-     * nogoods stay in the memo), so doubling wastes at most half of its
-     * share; the byte sweep resumes where it stopped. */
+    /* Slices grow 4x a round.  The time sweep starts over at each of its
+     * slices (its nogoods stay in the memo), so its last slice is most of
+     * what it had; the byte sweep resumes where it stopped.  The byte sweep
+     * takes a quarter: it is the stronger one on cuts in bytes (a few
+     * thousand nodes where the time sweep needs hundreds of thousands) and
+     * the weaker on the event packings, where the time sweep needs all it
+     * can get.  It goes first: its first slice is small. */
     ta__opt_sweep_init(M, C);
-    uint64_t spent = 0, slice = 2000u + 50u * (uint64_t)M->m;
+    uint64_t spent = 0, slice = 3000u + 60u * (uint64_t)M->m;
     for (;;) {
-        for (int which = 0; which < 2; which++) {
-            uint64_t left = node_cap - spent, cap = slice < left ? slice : left;
+        for (int which = 1; which >= 0; which--) {
+            uint64_t want = which ? slice / 3 : slice, left = node_cap - spent, cap = want < left ? want : left;
             int r = which ? ta__opt_sweep(M, C, cap) : ta__opt_tile(M, C, cap);
             spent += M->nodes;
             if (r != S_LIMIT) {
@@ -458,6 +509,6 @@ int ta__opt_tile_portfolio(opt_mem *M, size_t C, uint64_t node_cap) {
                 return S_LIMIT;
             }
         }
-        slice = slice <= UINT64_MAX / 2 ? slice * 2 : UINT64_MAX;
+        slice = slice <= UINT64_MAX / 4 ? slice * 4 : UINT64_MAX;
     }
 }
