@@ -10,27 +10,35 @@
  * end, several boundaries later.  The byte sweep fills from the bottom up,
  * the bottom-left rule of perfect rectangle packing with every buffer's
  * lifetime fixed and only its offset free.  The placed buffers always fill
- * exactly the bytes under a skyline: one height per time section.  The
- * lowest skyline segment [t0, t1) at height h (the leftmost of the lowest)
- * has its byte (t0, h) free, so some unplaced buffer covers it; every byte
- * under h is taken there, so it sits at offset exactly h; the section left
- * of t0 is higher (or t0 is the beginning, or nothing lives there), so the
- * buffer starts at t0; the section at t1 is higher too, so it ends by t1.
- * A node branches on those candidates only: a plan exists iff one of them
- * leads to one, and an exhausted search proves that none does.
+ * exactly the bytes under a skyline: one height per time section.  Take a
+ * valley of the skyline: a segment [a, b) at height h whose neighbours both
+ * stand higher (or are the ends, or sections where nothing lives).  Its
+ * byte (a, h) is free, so some unplaced buffer covers it; every byte under
+ * h is taken there, so it sits at offset exactly h; the section left of a
+ * is taken at h, so the buffer starts at a; the one at b too, so it ends by
+ * b.  Mirrored in time, the byte (b - 1, h) is covered by a buffer that
+ * ends at b, starts at a or later and sits at h.  A node takes the valley
+ * and the end with the fewest such candidates and branches on them only
+ * (a placement keeps the skyline exact: the buffer's sections were all at
+ * h): a plan exists iff one of them leads to one, so an exhausted search
+ * proves that none does.
  *
- * Why it complements the time sweep: the tiny buffers that the time sweep
- * can put at dozens of offsets within a freed set have one place here (the
- * bottom of a segment), and a wrong choice shows at once as a skyline that
- * cannot be continued: pruning looks at the segments the placement made.
+ * Why it complements the time sweep: the buffers that the time sweep can
+ * put at dozens of offsets within a freed set have one place here (the
+ * bottom of a valley), and cuts in bytes, which give many buffers the same
+ * lifetime and so many exact refills at a boundary, cost it nothing.
+ * Pruning after a placement:
  *
- *  - a segment that is a valley (both neighbours higher) is covered along
- *    its bottom row by a chain of buffers at its height, the first starting
- *    at its left end, each next where the previous ends, the last ending at
- *    its right end: a reachability check over the boundaries (a DAG whose
- *    edges are the unplaced buffers that fit);
+ *  - a valley beside the placed buffer is covered along its bottom row by a
+ *    chain of buffers at its height, the first starting at its left end,
+ *    each next where the previous ends, the last ending at its right end:
+ *    a reachability check over the boundaries (a DAG whose edges are the
+ *    unplaced buffers that fit);
  *  - every unplaced buffer overlapping the placed one must still fit under
- *    C above the highest skyline over its lifetime;
+ *    C above the highest skyline over its lifetime, and every section's
+ *    lowest free byte must have an unplaced buffer that can sit there;
+ *  - pits (pit_ok): below the level of its higher neighbours, a range of
+ *    sections is filled only by buffers that live within it;
  *  - the skyline depends only on the placed set (its height at a section is
  *    the placed bytes live there), so what is left to do depends only on
  *    which buffers are placed: a failed placed set is remembered (the
@@ -48,8 +56,6 @@
 #include "core/plan_optimal.h"
 
 enum { S_FOUND, S_INFEASIBLE, S_LIMIT };
-
-
 
 static uint64_t smix(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -123,7 +129,7 @@ static int cmp_class_hi(uint32_t a, uint32_t b, const void *ctx) {
 }
 
 /* A run's static order: larger first, then longer, ties by the run's
- * random key (in t_rnd's place: s_off holds it while sorting). */
+ * random key (s_off holds it while new_run sorts). */
 static int cmp_static(uint32_t a, uint32_t b, const void *ctx) {
     const opt_mem *M = ctx;
     if (M->size[a] != M->size[b]) return M->size[a] > M->size[b] ? -1 : 1;
@@ -236,8 +242,8 @@ static bool pit_ok(opt_mem *M, uint32_t s, size_t C) {
     }
 }
 
-/* After u went to the bottom of a valley at one of its ends: what it changed must
- * still be completable. */
+/* After u went to the bottom of a valley at one of its ends: what it
+ * changed must still be completable. */
 static bool prune_ok(opt_mem *M, uint32_t u, size_t C) {
     /* every unplaced buffer overlapping u fits above the skyline */
     uint32_t ra = M->lo[u], rb = M->hi[u];
@@ -264,7 +270,8 @@ static bool prune_ok(opt_mem *M, uint32_t u, size_t C) {
         }
         if (!ok) return false;
     }
-    if ((!pit_ok(M, M->hi[u], C) || (M->lo[u] > 0 && !pit_ok(M, M->lo[u] - 1, C)) || !pit_ok(M, M->lo[u], C)))
+    /* the pits beside u and the one it now stands in */
+    if (!pit_ok(M, M->hi[u], C) || (M->lo[u] > 0 && !pit_ok(M, M->lo[u] - 1, C)) || !pit_ok(M, M->lo[u], C))
         return false;
     /* the rest of the valley on either side of u (still a valley: u rose
      * beside it), and u's new segment */
