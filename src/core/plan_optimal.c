@@ -411,7 +411,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
             if (now < M.deadline) M.deadline = now + (M.deadline - now) / 8 * 7;
         }
         uint64_t cap = work_cap == UINT64_MAX ? UINT64_MAX : work_cap / 8 * 7;
-        int r = ta__opt_tile(&M, lo, cap);
+        int r = ta__opt_tile_portfolio(&M, lo, cap); /* the time and the byte sweep */
         spent += M.nodes;
         M.deadline = keep;
         if (r == 0) {

@@ -71,6 +71,17 @@ typedef struct {
     uint64_t key;
 } tframe;
 
+/* A node of the byte sweep (plan_optimal_sweep.c): the lowest skyline
+ * segment [t0, t1) at height h, the buffer placed there now (NIL: none),
+ * the rank of the last candidate tried (0: none), the placed set's key at
+ * entry, whether the node was entered, and the side it branches at. */
+typedef struct {
+    uint32_t t0, t1, item;
+    bool init, right; /* right: the candidates end at t1 (else start at t0) */
+    size_t h;
+    uint64_t last, key;
+} sframe;
+
 typedef struct {
     uint64_t key; /* 0: empty */
     uint64_t thr;
@@ -146,6 +157,17 @@ typedef struct {
     uint64_t *t_pr;             /* ... their ranks ... */
     uint32_t *t_pg, *t_pid, *t_ptmp; /* ... their segments, their order */
     tframe *t_fr;
+    /* byte sweep (plan_optimal_sweep.c); its state lives on between slices */
+    size_t *s_h, *s_off;        /* per section: skyline height; per item: offset (NONE: unplaced) */
+    size_t *s_mh;               /* per item: the highest skyline over its lifetime */
+    size_t *s_acc;              /* scratch: per boundary, bytes of buffers confined to a range */
+    uint32_t *s_list, *s_rnk;   /* items by (lo, class); per item: its rank in this run */
+    uint32_t *s_hs, *s_hl;      /* items by (hi, class): first index per end boundary; the list */
+    uint64_t *s_z;              /* per item: its class's key */
+    uint32_t *s_mark, s_epoch;  /* per boundary: reached in the current chain check */
+    sframe *s_fr;
+    uint32_t s_d, s_round;      /* depth; runs so far (0: not started) */
+    uint64_t s_key, s_rng, s_run, s_run_cap;
     /* limits */
     uint64_t nodes, node_cap;
     const ta_plan_options *opt;
@@ -232,5 +254,20 @@ bool ta__opt_tile_applies(const opt_mem *M, size_t C);
  * 1 (no tiling: every plan needs more than C) or 2 (limit reached);
  * M->nodes = the nodes spent. */
 int ta__opt_tile(opt_mem *M, size_t C, uint64_t node_cap);
+
+/* plan_optimal_sweep.c */
+/* Starts the byte sweep for capacity C (ta__opt_tile_applies must hold;
+ * reads M->total): nothing placed, no run yet. */
+void ta__opt_sweep_init(opt_mem *M, size_t C);
+/* Continues the byte sweep (started by ta__opt_sweep_init with the same C)
+ * for at most node_cap nodes and M->deadline; shares the memo with the
+ * tiling search (the caller clears it afterwards).  Returns 0 (found:
+ * offsets in M->off), 1 (no tiling within C) or 2 (limit reached: the next
+ * call goes on where this one stopped); M->nodes = the nodes spent. */
+int ta__opt_sweep(opt_mem *M, size_t C, uint64_t node_cap);
+/* Both tiling searches as a portfolio: the time sweep (ta__opt_tile) and
+ * the byte sweep in alternating slices of growing budgets, at most
+ * node_cap nodes in all.  Same returns and M->nodes as ta__opt_tile. */
+int ta__opt_tile_portfolio(opt_mem *M, size_t C, uint64_t node_cap);
 
 #endif

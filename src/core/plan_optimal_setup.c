@@ -138,6 +138,17 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->t_pid = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
     M->t_ptmp = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
     M->t_fr = ta__bump_take(b, m + 1, sizeof(tframe));
+    M->s_h = ta__bump_take(b, ns, sizeof(size_t));
+    M->s_off = ta__bump_take(b, m, sizeof(size_t));
+    M->s_mh = ta__bump_take(b, m, sizeof(size_t));
+    M->s_hs = ta__bump_take(b, ns + 2, sizeof(uint32_t));
+    M->s_hl = ta__bump_take(b, m, sizeof(uint32_t));
+    M->s_acc = ta__bump_take(b, ns + 1, sizeof(size_t));
+    M->s_list = ta__bump_take(b, m, sizeof(uint32_t));
+    M->s_rnk = ta__bump_take(b, m, sizeof(uint32_t));
+    M->s_z = ta__bump_take(b, m, sizeof(uint64_t));
+    M->s_mark = ta__bump_take(b, ns + 1, sizeof(uint32_t));
+    M->s_fr = ta__bump_take(b, m + 1, sizeof(sframe));
 }
 
 /* count_sizes, then drop the search when its state would be too large. */
