@@ -264,6 +264,12 @@ static void test_fixed_and_aligned(void) {
 
 /* ---- limits ------------------------------------------------------------- */
 
+static uint64_t cpu_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
 static uint64_t real_clock(void *ctx) {
     (void)ctx;
     struct timespec ts;
@@ -272,8 +278,8 @@ static uint64_t real_clock(void *ctx) {
 }
 
 /* A 1 s limit on a 20,000-buffer list whose search does not finish in it:
- * the call returns within the limit plus a constant (generous for sanitizer
- * builds), with a valid plan no worse than greedy's.  Scratch stays linear:
+ * the call returns within the limit plus a constant of CPU (generous for
+ * sanitizer builds), with a valid plan no worse than greedy's.  Scratch stays linear:
  * under 1 KB a buffer at 20,000 buffers. */
 static void test_time_limit(void) {
     size_t n = 20000;
@@ -292,15 +298,20 @@ static void test_time_limit(void) {
     size_t need = 0;
     CHECK(ta_plan_scratch_bytes(ta_strategy_find("optimal"), r, n, &opt, &need) == TA_OK);
     CHECK(need < n * 1024);
-    uint64_t t0 = real_clock(NULL);
+    uint64_t t0 = real_clock(NULL), c0 = cpu_us();
     outcome o = run("optimal", r, n, &opt, off);
-    uint64_t us = real_clock(NULL) - t0;
+    uint64_t us = real_clock(NULL) - t0, cus = cpu_us() - c0;
     CHECK(o.st == TA_OK);
     CHECK(o.res.arena_bytes <= og.res.arena_bytes);
-    CHECK(us < 1000000 + 2500000);
+    /* CPU time, as test_optimal does: the deadline is on the wall clock, so
+     * a starved process (a loaded machine) stops early in CPU terms, while
+     * work that ignores the deadline still shows; the wall time only
+     * within three times that (a hang) */
+    CHECK(cus < 1000000 + 2500000);
+    CHECK(us < 3 * (1000000 + 2500000));
     check_plan(r, n, off, o.res.arena_bytes);
-    printf("time limit 1 s, 20,000 buffers: %llu us, greedy %zu, optimal %zu (%s), scratch %zu B\n",
-           (unsigned long long)us, og.res.arena_bytes, o.res.arena_bytes, ta_proof_str(o.res.proof), need);
+    printf("time limit 1 s, 20,000 buffers: %llu us wall, %llu us CPU, greedy %zu, optimal %zu (%s), scratch %zu B\n",
+           (unsigned long long)us, (unsigned long long)cus, og.res.arena_bytes, o.res.arena_bytes, ta_proof_str(o.res.proof), need);
     free(r);
     free(off);
     free(g);

@@ -212,7 +212,7 @@ size_t ta__opt_fixed_cover(const opt_mem *M, uint32_t s, size_t level, size_t ca
 /* plan_optimal_large.c: problems the search above does not take (more than
  * OPT_MAX_ITEMS buffers, OPT_MAX_PAIRS pairs or OPT_MAX_SCRATCH bytes; no
  * overlap relations).  Scratch it needs for n requests: linear in n plus a
- * constant block for its sub-problems (about 3 MB). */
+ * block for its sub-problems sized by n (a few MB at most). */
 size_t ta__opt_large_bytes(size_t n);
 /* Improves offsets[] (a valid plan of reqs[0..n) above lo, the bound
  * rounded to g, the gcd of sizes and alignments) by exact search on the
