@@ -72,13 +72,15 @@ static inline void ta__bump_init_aligned(ta__bump *b, void *mem, size_t cap) {
 typedef int (*ta__cmp_fn)(uint32_t a, uint32_t b, const void *ctx);
 void ta__sort_ids(uint32_t *ids, size_t n, ta__cmp_fn cmp, const void *ctx, uint32_t *tmp);
 
-/* Deterministic 64-bit PRNG (splitmix64) for seeded heuristics. */
-static inline uint64_t ta__rng_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+/* splitmix64's finaliser: a 64-bit hash of z (keys, tie orders). */
+static inline uint64_t ta__mix64(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+
+/* Deterministic 64-bit PRNG (splitmix64) for seeded heuristics. */
+static inline uint64_t ta__rng_next(uint64_t *s) { return ta__mix64(*s += 0x9E3779B97F4A7C15ull); }
 
 void ta__memset(void *dst, int v, size_t n);
 

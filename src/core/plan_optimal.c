@@ -70,25 +70,9 @@
  */
 #include "core/plan_optimal.h"
 
-static uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* ---- the decision search ---------------------------------------------- */
 
 enum { R_FOUND, R_INFEASIBLE, R_LIMIT };
-
-static bool out_of_budget(opt_mem *M) {
-    if (M->nodes >= M->node_cap) return true;
-    if (M->opt && M->opt->clock && (M->nodes & 255) == 1 &&
-        M->opt->clock(M->opt->clock_ctx) >= M->deadline) {
-        M->timed_out = true;
-        return true;
-    }
-    return false;
-}
 
 /* Is there a plan with every buffer inside [0, C)?  R_FOUND fills M->sol;
  * R_INFEASIBLE sets *thr to a capacity below which none exists. */
@@ -138,11 +122,11 @@ enter:
             F->floor_pre = P->floor_pre;
         }
         M->nodes++;
-        if (out_of_budget(M)) return R_LIMIT;
+        if (ta__opt_out_of_budget(M)) return R_LIMIT;
         /* scan: dominance bound, dead buffers, memo key */
         size_t minh = SIZE_MAX, maxh = 0;
-        uint64_t h1 = mix64(F->floor_off * 0x9E3779B97F4A7C15ull + F->floor_pre + ((uint64_t)M->heur << 56));
-        uint64_t h2 = mix64(h1 ^ 0x5851F42D4C957F2Dull);
+        uint64_t h1 = ta__mix64(F->floor_off * 0x9E3779B97F4A7C15ull + F->floor_pre + ((uint64_t)M->heur << 56));
+        uint64_t h2 = ta__mix64(h1 ^ 0x5851F42D4C957F2Dull);
         bool stuck = false;
         /* the first candidate too (next: the smallest (mo, pre) above the
          * floor; whether it is below min_height is checked there) */
@@ -168,10 +152,10 @@ enter:
                 stuck = true;
             /* ranks are in the key: a re-ranked piece (rerank) orders, and so
              * floors, its candidates differently from the same set unranked */
-            uint64_t z = mix64(((uint64_t)u << 40) ^ (uint64_t)M->mo[u] ^ ((uint64_t)M->pre[u] * 0x9E3779B97F4A7C15ull) ^
+            uint64_t z = ta__mix64(((uint64_t)u << 40) ^ (uint64_t)M->mo[u] ^ ((uint64_t)M->pre[u] * 0x9E3779B97F4A7C15ull) ^
                                0xD6E8FEB86659FD93ull);
             h1 += z;
-            h2 += mix64(z ^ 0xA0761D6478BD642Full);
+            h2 += ta__mix64(z ^ 0xA0761D6478BD642Full);
         }
         F->min_height = minh;
         F->key1 = 0; /* not worth remembering: the scan finds it again */
@@ -231,7 +215,7 @@ next:
             F->item = NIL;
             if (need < F->thr) F->thr = need;
             M->nodes++;
-            if (out_of_budget(M)) return R_LIMIT;
+            if (ta__opt_out_of_budget(M)) return R_LIMIT;
             /* no unplaced neighbour: any later sibling strands it below the floor */
             if (!M->nbr[best]) goto fail;
             goto next;
@@ -508,13 +492,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
         if (budget < UINT64_MAX / 2) budget *= 2;
     }
     res->work = best_work + spent;
-    if (lo >= hi) {
-        res->proof = TA_PROOF_OPTIMAL;
-        res->proven_bytes = hi;
-    } else {
-        res->proof = hi < incumbent ? TA_PROOF_GAP : TA_PROOF_TIMEOUT;
-        res->proven_bytes = lo;
-    }
+    ta__opt_conclude(res, lo, hi, incumbent);
     return TA_OK;
 }
 

@@ -175,6 +175,30 @@ typedef struct {
     bool timed_out;
 } opt_mem;
 
+/* Has the search spent its node cap, or (checked every 256 nodes) reached
+ * the clock's deadline?  The latter sets M->timed_out. */
+static inline bool ta__opt_out_of_budget(opt_mem *M) {
+    if (M->nodes >= M->node_cap) return true;
+    if (M->opt && M->opt->clock && (M->nodes & 255) == 1 && M->opt->clock(M->opt->clock_ctx) >= M->deadline) {
+        M->timed_out = true;
+        return true;
+    }
+    return false;
+}
+
+/* Concludes a search's result: OPTIMAL when what it proved (lo: no arena
+ * below it exists) meets the arena hi it holds, else GAP (hi is below the
+ * incumbent it started from) or TIMEOUT, with proven_bytes = lo. */
+static inline void ta__opt_conclude(ta_plan_result *res, size_t lo, size_t hi, size_t incumbent) {
+    if (lo >= hi) {
+        res->proof = TA_PROOF_OPTIMAL;
+        res->proven_bytes = hi;
+    } else {
+        res->proof = hi < incumbent ? TA_PROOF_GAP : TA_PROOF_TIMEOUT;
+        res->proven_bytes = lo;
+    }
+}
+
 /* plan_optimal_setup.c */
 /* Counts what the search state takes for reqs[0..n) into *c (c->search:
  * the problem is searched at all). */

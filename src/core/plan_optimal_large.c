@@ -201,12 +201,7 @@ static bool is_free(const ta_request *r) { return !ta__is_fixed(r) && ta_request
 
 static size_t end_of(const lg_mem *L, uint32_t i) { return L->off[i] + L->gp.pad[i]; }
 
-static uint64_t next_rng(lg_mem *L) {
-    uint64_t z = (L->rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+static uint64_t next_rng(lg_mem *L) { return ta__rng_next(&L->rng); }
 
 static bool out_of_time(lg_mem *L) {
     if (L->stop) return true;
@@ -419,6 +414,21 @@ static size_t solve_parts(lg_mem *L, size_t top_fixed) {
 
 static bool movable(const lg_mem *L, uint32_t u) { return L->part[u] != NIL; }
 
+/* Frees v and the first `take` candidates (in cord order) into the window
+ * and loads them; every other buffer stays an obstacle. */
+static void load_window(lg_mem *L, uint32_t v, uint32_t take) {
+    new_epoch(L);
+    L->kf = 0;
+    L->sid[L->kf++] = v;
+    L->fmark[v] = L->epoch;
+    for (uint32_t c = 0; c < take; c++) {
+        uint32_t u = L->cand[L->cord[c]];
+        L->sid[L->kf++] = u;
+        L->fmark[u] = L->epoch;
+    }
+    load_free(L);
+}
+
 /* Builds the window around violator v (mode: see LG_MODES) into sid /
  * sr; returns false when it cannot be built. */
 /* A slab: v and every movable buffer whose whole lifetime lies within
@@ -447,16 +457,7 @@ static bool build_slab(lg_mem *L, uint32_t v, int32_t rad) {
     }
     ta__sort_ids(L->cord, nc, cmp_key_desc, L->ckey, L->tmp);
     uint32_t take = TA_MIN(nc, LG_PART_FREE - 1);
-    new_epoch(L);
-    L->kf = 0;
-    L->sid[L->kf++] = v;
-    L->fmark[v] = L->epoch;
-    for (uint32_t c = 0; c < take; c++) {
-        uint32_t u = L->cand[L->cord[c]];
-        L->sid[L->kf++] = u;
-        L->fmark[u] = L->epoch;
-    }
-    load_free(L);
+    load_window(L, v, take);
     return add_obstacles(L);
 }
 
@@ -504,16 +505,7 @@ static bool build_window(lg_mem *L, uint32_t v, uint32_t mode, size_t C) {
     uint32_t take = TA_MIN(nc, cap - 1);
     ta__sort_ids(L->cord, nc, cmp_key_desc, L->ckey, L->tmp);
     /* the rest go back to being obstacles */
-    new_epoch(L);
-    L->kf = 0;
-    L->sid[L->kf++] = v;
-    L->fmark[v] = L->epoch;
-    for (uint32_t c = 0; c < take; c++) {
-        uint32_t u = L->cand[L->cord[c]];
-        L->sid[L->kf++] = u;
-        L->fmark[u] = L->epoch;
-    }
-    load_free(L);
+    load_window(L, v, take);
     if (!add_obstacles(L)) return false;
     /* obstacles above C cannot let the window go below it: take them in
      * while there is room (one round: their own neighbours stay fixed) */
@@ -722,12 +714,6 @@ ta_status ta__opt_large(const ta_request *reqs, size_t n, const ta_plan_options 
      * by the limit may have lowered it since) */
     size_t A = ta_plan_arena_bytes(reqs, n, offsets);
     res->work += L.spent;
-    if (A <= proven) {
-        res->proof = TA_PROOF_OPTIMAL;
-        res->proven_bytes = A;
-    } else {
-        res->proof = A < incumbent ? TA_PROOF_GAP : TA_PROOF_TIMEOUT;
-        res->proven_bytes = proven;
-    }
+    ta__opt_conclude(res, proven, A, incumbent);
     return TA_OK;
 }

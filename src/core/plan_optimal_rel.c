@@ -847,12 +847,6 @@ ta_status ta__opt_rel_plan(const ta_request *reqs, size_t n, const ta_plan_optio
         if (budget < UINT64_MAX / 2) budget *= 2;
     }
     res->work = best_work + spent;
-    if (lo >= hi) {
-        res->proof = TA_PROOF_OPTIMAL;
-        res->proven_bytes = hi;
-    } else {
-        res->proof = hi < incumbent ? TA_PROOF_GAP : TA_PROOF_TIMEOUT;
-        res->proven_bytes = lo;
-    }
+    ta__opt_conclude(res, lo, hi, incumbent);
     return TA_OK;
 }

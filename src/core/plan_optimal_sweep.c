@@ -57,12 +57,6 @@
 
 enum { S_FOUND, S_INFEASIBLE, S_LIMIT };
 
-static uint64_t smix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* The Luby sequence (1, 1, 2, 1, 1, 2, 4, ...), i >= 1. */
 static uint64_t sluby(uint64_t i) {
     for (;;) {
@@ -76,7 +70,7 @@ static uint64_t sluby(uint64_t i) {
 /* Memo keys of this search live in the same table as the time sweep's:
  * a domain constant keeps the two key sets apart. */
 static uint64_t skey1(uint64_t key) { return (key ^ 0x6A09E667F3BCC909ull) | 1; }
-static uint64_t skey2(uint64_t key) { return smix(key ^ 0xB7E151628AED2A6Bull); }
+static uint64_t skey2(uint64_t key) { return ta__mix64(key ^ 0xB7E151628AED2A6Bull); }
 
 static bool smemo_has(const opt_mem *M, uint64_t key) {
     uint64_t k1 = skey1(key), k2 = skey2(key);
@@ -96,15 +90,6 @@ static void smemo_put(opt_mem *M, uint64_t key) {
     if (!slot) slot = &M->memo[(k2 + (k1 >> 62)) & M->memo_mask];
     slot->key = k1;
     slot->thr = SIZE_MAX;
-}
-
-static bool sbudget(opt_mem *M) {
-    if (M->nodes >= M->node_cap) return true;
-    if (M->opt && M->opt->clock && (M->nodes & 255) == 1 && M->opt->clock(M->opt->clock_ctx) >= M->deadline) {
-        M->timed_out = true;
-        return true;
-    }
-    return false;
 }
 
 static bool same_class(const opt_mem *M, uint32_t u, uint32_t v) {
@@ -390,7 +375,7 @@ static uint32_t next_cand(const opt_mem *M, const sframe *f, size_t C, uint64_t 
 static void new_run(opt_mem *M, size_t C) {
     uint32_t m = M->m;
     for (uint32_t i = 0; i < m; i++) {
-        M->s_off[i] = M->s_round ? smix(M->s_rng += 0x9E3779B97F4A7C15ull) : i;
+        M->s_off[i] = M->s_round ? ta__mix64(M->s_rng += 0x9E3779B97F4A7C15ull) : i;
         M->tmp[i] = i;
     }
     uint32_t *ord = M->tmp, *tmp = M->tmp + m;
@@ -411,8 +396,8 @@ static void new_run(opt_mem *M, size_t C) {
 void ta__opt_sweep_init(opt_mem *M, size_t C) {
     uint32_t m = M->m;
     for (uint32_t i = 0; i < m; i++) {
-        M->s_z[i] = smix(((uint64_t)M->lo[i] << 40) ^ ((uint64_t)M->hi[i] << 12) ^ 0x3C6EF372FE94F82Bull) +
-                    smix((uint64_t)M->size[i] * 0x9E3779B97F4A7C15ull + M->align[i] + 0xA54FF53A5F1D36F1ull);
+        M->s_z[i] = ta__mix64(((uint64_t)M->lo[i] << 40) ^ ((uint64_t)M->hi[i] << 12) ^ 0x3C6EF372FE94F82Bull) +
+                    ta__mix64((uint64_t)M->size[i] * 0x9E3779B97F4A7C15ull + M->align[i] + 0xA54FF53A5F1D36F1ull);
         M->s_list[i] = i;
     }
     ta__sort_ids(M->s_list, m, cmp_class, M, M->tmp);
@@ -440,7 +425,7 @@ int ta__opt_sweep(opt_mem *M, size_t C, uint64_t node_cap) {
     if (!M->s_run_cap) new_run(M, C);
     sframe *F = M->s_fr;
     for (;;) {
-        if (sbudget(M)) return S_LIMIT;
+        if (ta__opt_out_of_budget(M)) return S_LIMIT;
         if (M->s_run >= M->s_run_cap) new_run(M, C); /* restart; the memo stays */
         uint32_t d = M->s_d;
         sframe *f = &F[d];

@@ -41,26 +41,11 @@
 
 enum { T_FOUND, T_INFEASIBLE, T_LIMIT };
 
-static uint64_t tmix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 bool ta__opt_tile_applies(const opt_mem *M, size_t C) {
     if (M->nfx || !C) return false;
     for (uint32_t s = 0; s < M->ns; s++)
         if (M->total[s] && M->total[s] != C) return false;
     return true;
-}
-
-static bool tbudget(opt_mem *M) {
-    if (M->nodes >= M->node_cap) return true;
-    if (M->opt && M->opt->clock && (M->nodes & 255) == 1 && M->opt->clock(M->opt->clock_ctx) >= M->deadline) {
-        M->timed_out = true;
-        return true;
-    }
-    return false;
 }
 
 /* Can bytes `len` be made of sizes starting at boundary t (some subset)? */
@@ -105,7 +90,7 @@ static uint32_t ending_sorted(opt_mem *M, uint32_t t) {
 
 /* A placed buffer's share of the state key: its class and its offset. */
 static uint64_t zkey(const opt_mem *M, uint32_t u, size_t y) {
-    return tmix(M->t_z[u] ^ ((uint64_t)y * 0xD6E8FEB86659FD93ull));
+    return ta__mix64(M->t_z[u] ^ ((uint64_t)y * 0xD6E8FEB86659FD93ull));
 }
 
 static void tplace(opt_mem *M, uint32_t u, size_t y, uint32_t d) {
@@ -126,14 +111,14 @@ static bool same_class(const opt_mem *M, uint32_t u, uint32_t v) {
 }
 
 static bool memo_has(const opt_mem *M, uint64_t key) {
-    uint64_t k1 = key | 1, k2 = tmix(key ^ 0x243F6A8885A308D3ull);
+    uint64_t k1 = key | 1, k2 = ta__mix64(key ^ 0x243F6A8885A308D3ull);
     for (uint64_t k = 0; k < 4; k++)
         if (M->memo[(k2 + k) & M->memo_mask].key == k1) return true;
     return false;
 }
 
 static void memo_put(opt_mem *M, uint64_t key) {
-    uint64_t k1 = key | 1, k2 = tmix(key ^ 0x243F6A8885A308D3ull);
+    uint64_t k1 = key | 1, k2 = ta__mix64(key ^ 0x243F6A8885A308D3ull);
     memo_ent *slot = NULL;
     for (uint64_t k = 0; k < 4; k++) {
         memo_ent *q = &M->memo[(k2 + k) & M->memo_mask];
@@ -166,9 +151,9 @@ static int cmp_tile(uint32_t a, uint32_t b, const void *ctx) {
 /* A freed set's key: its boundary and its intervals in order.  A
  * boundary's search fails or not by its freed set alone when nothing else
  * is blamed (tsearch's fail), so failures are remembered by this key. */
-static uint64_t shape_seed(uint32_t t) { return tmix(0x51A9E0F1ull ^ ((uint64_t)t << 20)); }
+static uint64_t shape_seed(uint32_t t) { return ta__mix64(0x51A9E0F1ull ^ ((uint64_t)t << 20)); }
 static uint64_t shape_add(uint64_t key, size_t a, size_t e) {
-    return tmix(key ^ ((uint64_t)a * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)e << 1));
+    return ta__mix64(key ^ ((uint64_t)a * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)e << 1));
 }
 
 /* ---- exact partition: can the sizes fill the segments exactly? ---- */
@@ -372,7 +357,7 @@ static int tsearch(opt_mem *M, size_t C) {
     M->t_key = 0;
 enter:
     M->nodes++;
-    if (tbudget(M)) return T_LIMIT;
+    if (ta__opt_out_of_budget(M)) return T_LIMIT;
     if (d == m) return T_FOUND;
     cs_clear(M, d);
     F[d].key = M->t_key;
@@ -463,7 +448,7 @@ next: {
             size_t y = a + k * q;
             if (f->ymin != NONE && y <= f->ymin) continue;
             if (!bit(bits, (e - y - sz) / q) || y % M->align[u]) continue;
-            uint64_t r = M->t_seed ? tmix((uint64_t)y ^ M->t_seed) >> 1 : (uint64_t)y;
+            uint64_t r = M->t_seed ? ta__mix64((uint64_t)y ^ M->t_seed) >> 1 : (uint64_t)y;
             if (e - a != sz) r |= (uint64_t)1 << 63; /* exact fits first */
             if (f->tried && r <= f->r) continue;
             if (!d && M->t_mirror && 2 * y + sz > C) continue; /* its mirror image is tried */
@@ -600,8 +585,8 @@ static uint64_t luby(uint64_t i) {
 int ta__opt_tile(opt_mem *M, size_t C, uint64_t node_cap) {
     uint32_t m = M->m, ns = M->ns;
     for (uint32_t i = 0; i < m; i++) {
-        M->t_z[i] = tmix(((uint64_t)M->lo[i] << 40) ^ ((uint64_t)M->hi[i] << 12) ^ 0x8CB92BA72F3D8DD7ull) +
-                    tmix((uint64_t)M->size[i] * 0x9E3779B97F4A7C15ull + M->align[i]);
+        M->t_z[i] = ta__mix64(((uint64_t)M->lo[i] << 40) ^ ((uint64_t)M->hi[i] << 12) ^ 0x8CB92BA72F3D8DD7ull) +
+                    ta__mix64((uint64_t)M->size[i] * 0x9E3779B97F4A7C15ull + M->align[i]);
         M->t_list[i] = M->by_lo[i];
     }
     for (uint32_t s = 0; s < ns; s++) M->total0[s] = M->total[s];
@@ -622,8 +607,8 @@ int ta__opt_tile(opt_mem *M, size_t C, uint64_t node_cap) {
     uint64_t spent = 0, run = base, rng = 0x7A11E5u;
     for (uint32_t round = 0;; round++) {
         /* restart: shuffle the ties (the first run keeps the input order) */
-        for (uint32_t i = 0; i < m; i++) M->t_rnd[i] = round ? (uint32_t)tmix(rng += 0x9E3779B97F4A7C15ull) : i;
-        M->t_seed = round ? tmix(rng += 0x9E3779B97F4A7C15ull) | 1 : 0;
+        for (uint32_t i = 0; i < m; i++) M->t_rnd[i] = round ? (uint32_t)ta__mix64(rng += 0x9E3779B97F4A7C15ull) : i;
+        M->t_seed = round ? ta__mix64(rng += 0x9E3779B97F4A7C15ull) | 1 : 0;
         ta__sort_ids(M->t_list, m, cmp_tile, M, M->tmp);
         M->nodes = 0;
         uint64_t left = node_cap - spent;
