@@ -186,6 +186,28 @@ static inline bool ta__opt_out_of_budget(opt_mem *M) {
     return false;
 }
 
+/* The tiling searches' failure memo (plan_optimal_tile.c and
+ * plan_optimal_sweep.c share M->memo): a failed state stored under its
+ * check key k1 (odd, so never the empty 0) in one of four slots from k2.
+ * When all four are taken, the put overwrites one picked by k1's top bits. */
+static inline bool ta__opt_fail_has(const opt_mem *M, uint64_t k1, uint64_t k2) {
+    for (uint64_t k = 0; k < 4; k++)
+        if (M->memo[(k2 + k) & M->memo_mask].key == k1) return true;
+    return false;
+}
+
+static inline void ta__opt_fail_put(opt_mem *M, uint64_t k1, uint64_t k2) {
+    memo_ent *slot = NULL;
+    for (uint64_t k = 0; k < 4; k++) {
+        memo_ent *q = &M->memo[(k2 + k) & M->memo_mask];
+        if (q->key == k1) return;
+        if (!slot && q->key == 0) slot = q;
+    }
+    if (!slot) slot = &M->memo[(k2 + (k1 >> 62)) & M->memo_mask];
+    slot->key = k1;
+    slot->thr = SIZE_MAX;
+}
+
 /* Concludes a search's result: OPTIMAL when what it proved (lo: no arena
  * below it exists) meets the arena hi it holds, else GAP (hi is below the
  * incumbent it started from) or TIMEOUT, with proven_bytes = lo. */

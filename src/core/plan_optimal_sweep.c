@@ -72,25 +72,8 @@ static uint64_t sluby(uint64_t i) {
 static uint64_t skey1(uint64_t key) { return (key ^ 0x6A09E667F3BCC909ull) | 1; }
 static uint64_t skey2(uint64_t key) { return ta__mix64(key ^ 0xB7E151628AED2A6Bull); }
 
-static bool smemo_has(const opt_mem *M, uint64_t key) {
-    uint64_t k1 = skey1(key), k2 = skey2(key);
-    for (uint64_t k = 0; k < 4; k++)
-        if (M->memo[(k2 + k) & M->memo_mask].key == k1) return true;
-    return false;
-}
-
-static void smemo_put(opt_mem *M, uint64_t key) {
-    uint64_t k1 = skey1(key), k2 = skey2(key);
-    memo_ent *slot = NULL;
-    for (uint64_t k = 0; k < 4; k++) {
-        memo_ent *q = &M->memo[(k2 + k) & M->memo_mask];
-        if (q->key == k1) return;
-        if (!slot && q->key == 0) slot = q;
-    }
-    if (!slot) slot = &M->memo[(k2 + (k1 >> 62)) & M->memo_mask];
-    slot->key = k1;
-    slot->thr = SIZE_MAX;
-}
+static bool smemo_has(const opt_mem *M, uint64_t key) { return ta__opt_fail_has(M, skey1(key), skey2(key)); }
+static void smemo_put(opt_mem *M, uint64_t key) { ta__opt_fail_put(M, skey1(key), skey2(key)); }
 
 static bool same_class(const opt_mem *M, uint32_t u, uint32_t v) {
     return M->lo[u] == M->lo[v] && M->hi[u] == M->hi[v] && M->size[u] == M->size[v] && M->align[u] == M->align[v];

@@ -110,25 +110,10 @@ static bool same_class(const opt_mem *M, uint32_t u, uint32_t v) {
     return M->hi[u] == M->hi[v] && M->size[u] == M->size[v] && M->align[u] == M->align[v];
 }
 
-static bool memo_has(const opt_mem *M, uint64_t key) {
-    uint64_t k1 = key | 1, k2 = ta__mix64(key ^ 0x243F6A8885A308D3ull);
-    for (uint64_t k = 0; k < 4; k++)
-        if (M->memo[(k2 + k) & M->memo_mask].key == k1) return true;
-    return false;
-}
-
-static void memo_put(opt_mem *M, uint64_t key) {
-    uint64_t k1 = key | 1, k2 = ta__mix64(key ^ 0x243F6A8885A308D3ull);
-    memo_ent *slot = NULL;
-    for (uint64_t k = 0; k < 4; k++) {
-        memo_ent *q = &M->memo[(k2 + k) & M->memo_mask];
-        if (q->key == k1) return;
-        if (!slot && q->key == 0) slot = q;
-    }
-    if (!slot) slot = &M->memo[(k2 + (k1 >> 62)) & M->memo_mask];
-    slot->key = k1;
-    slot->thr = SIZE_MAX;
-}
+static uint64_t tkey1(uint64_t key) { return key | 1; }
+static uint64_t tkey2(uint64_t key) { return ta__mix64(key ^ 0x243F6A8885A308D3ull); }
+static bool memo_has(const opt_mem *M, uint64_t key) { return ta__opt_fail_has(M, tkey1(key), tkey2(key)); }
+static void memo_put(opt_mem *M, uint64_t key) { ta__opt_fail_put(M, tkey1(key), tkey2(key)); }
 
 /* Order within each start boundary (the buffer a node places, unless one
  * has at most one offset left): the one that ends first (its end is the
