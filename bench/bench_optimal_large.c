@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "gen_lists.h"
 #include "tinyarena/plan.h"
 
 static double cpu_s(void) {
@@ -47,21 +48,7 @@ static double wall_s(void) {
 
 static uint64_t rng = 42;
 static uint32_t rnd(uint32_t n) {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)((rng >> 33) % n);
-}
-
-/* bench_plan's gen(): the same lists for the same seed. */
-static void gen_random(ta_request *r, size_t n) {
-    uint32_t horizon = (uint32_t)(n / 2 + 2);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t first = rnd(horizon);
-        uint32_t len = rnd(10) == 0 ? rnd(64) : rnd(4);
-        size_t size = (size_t)16 << rnd(15);
-        size += 16 * rnd((uint32_t)(size / 16));
-        r[i] = ta_request_make(size, (int32_t)first, (int32_t)(first + len));
-        r[i].align = 16;
-    }
+    return gen_lists_rnd(&rng, n);
 }
 
 /* 100-buffer blocks one after the other in time: each 100 buffers of
@@ -154,7 +141,7 @@ int main(int argc, char **argv) {
             size_t n = sizes[k];
             ta_request *r = cli_xcalloc(n, sizeof *r);
             rng = 42 + n + s; /* seed 0 at 10k is bench_plan's random n=10000 */
-            gen_random(r, n);
+            gen_list_model_like(r, n, &rng); /* bench_plan's lists: the same for the same seed */
             row("random", r, n, s);
             free(r);
         }

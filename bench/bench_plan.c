@@ -10,6 +10,7 @@
 
 #include "buffers_csv.h"
 #include "cli.h"
+#include "gen_lists.h"
 #include "tinyarena/plan.h"
 
 static uint64_t now_us(void) {
@@ -18,25 +19,7 @@ static uint64_t now_us(void) {
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-static uint64_t rng = 42;
-static uint32_t rnd(uint32_t n) {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)((rng >> 33) % n);
-}
-
-/* Model-like lists: ~n/2 steps; most tensors live a few steps, some (skip
- * connections) live long; sizes log-uniform from 16 B to 256 KB, 16-aligned. */
-static void gen(ta_request *r, size_t n) {
-    uint32_t horizon = (uint32_t)(n / 2 + 2);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t first = rnd(horizon);
-        uint32_t len = rnd(10) == 0 ? rnd(64) : rnd(4);
-        size_t size = (size_t)16 << rnd(15);
-        size += 16 * rnd((uint32_t)(size / 16));
-        r[i] = ta_request_make(size, (int32_t)first, (int32_t)(first + len));
-        r[i].align = 16;
-    }
-}
+static uint64_t rng = 42; /* gen_list_model_like's state, reseeded per row */
 
 static void run_row(const char *label, const ta_request *r, size_t n, const char *only) {
     size_t count;
@@ -79,7 +62,7 @@ int main(int argc, char **argv) {
         size_t n = sizes[k];
         ta_request *r = cli_xmalloc(n * sizeof *r);
         rng = 42 + n;
-        gen(r, n);
+        gen_list_model_like(r, n, &rng);
         char label[64];
         snprintf(label, sizeof label, "random n=%zu", n);
         run_row(label, r, n, only);

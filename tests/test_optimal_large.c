@@ -9,27 +9,10 @@
 #include <time.h>
 
 #include "core/plan_optimal.h"
+#include "gen_lists.h"
 #include "testutil.h"
+#include "plan_harness.h"
 #include "tinyarena/plan.h"
-
-typedef struct {
-    ta_status st;
-    ta_plan_result res;
-} outcome;
-
-static outcome run(const char *name, const ta_request *r, size_t n, const ta_plan_options *opt, size_t *off) {
-    outcome o;
-    memset(&o, 0, sizeof o);
-    const ta_strategy *s = ta_strategy_find(name);
-    size_t need = 0;
-    CHECK(ta_plan_scratch_bytes(s, r, n, opt, &need) == TA_OK);
-    void *scratch = malloc(need ? need : 1);
-    ta_diag d;
-    o.st = ta_plan_run(s, r, n, opt, scratch, need, off, &o.res, &d);
-    if (o.st) fprintf(stderr, "%s failed: %s: %s\n", name, ta_status_str(o.st), d.msg);
-    free(scratch);
-    return o;
-}
 
 /* An independent check of a plan: offsets aligned, fixed ones kept, inside
  * the arena, and no two buffers live at one step share a byte (a sweep
@@ -74,22 +57,13 @@ static void check_plan(const ta_request *r, size_t n, const size_t *off, size_t 
 
 static uint64_t rng;
 static uint32_t rnd(uint32_t n) {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)((rng >> 33) % n);
+    return gen_lists_rnd(&rng, n);
 }
 
 /* bench_plan's model-like lists (bench_optimal_large's "random"). */
 static void gen_random(ta_request *r, size_t n, uint64_t seed) {
     rng = seed;
-    uint32_t horizon = (uint32_t)(n / 2 + 2);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t first = rnd(horizon);
-        uint32_t len = rnd(10) == 0 ? rnd(64) : rnd(4);
-        size_t size = (size_t)16 << rnd(15);
-        size += 16 * rnd((uint32_t)(size / 16));
-        r[i] = ta_request_make(size, (int32_t)first, (int32_t)(first + len));
-        r[i].align = 16;
-    }
+    gen_list_model_like(r, n, &rng);
 }
 
 /* ---- time cuts ---------------------------------------------------------- */

@@ -7,29 +7,8 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "plan_harness.h"
 #include "tinyarena/plan.h"
-
-typedef struct {
-    ta_status st;
-    ta_plan_result res;
-} outcome;
-
-static ta_request req(size_t size, int32_t first, int32_t last) { return ta_request_make(size, first, last); }
-
-static outcome run(const char *name, const ta_request *r, size_t n, const ta_plan_options *opt, size_t *off) {
-    outcome o;
-    memset(&o, 0, sizeof o);
-    const ta_strategy *s = ta_strategy_find(name);
-    CHECK(s != NULL);
-    size_t need = 0;
-    CHECK(ta_plan_scratch_bytes(s, r, n, opt, &need) == TA_OK);
-    void *scratch = malloc(need ? need : 1);
-    ta_diag d;
-    o.st = ta_plan_run(s, r, n, opt, scratch, need, off, &o.res, &d);
-    if (o.st) fprintf(stderr, "%s failed: %s: %s\n", name, ta_status_str(o.st), d.msg);
-    free(scratch);
-    return o;
-}
 
 static size_t padded(const ta_request *r) { return ta_request_padded(r); }
 static bool overlap_t(const ta_request *a, const ta_request *b) { return a->first <= b->last && b->first <= a->last; }
