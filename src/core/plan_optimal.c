@@ -280,13 +280,13 @@ static size_t round_up_to(size_t x, size_t g) {
 
 static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_options *opt, void *scratch,
                           size_t scratch_bytes, size_t *offsets, ta_plan_result *res, ta_diag *d) {
+    /* Overlap relations: this search's canonical placements and section
+     * bounds assume disjoint buffers; plan_optimal_rel.c searches those. */
+    if (ta__n_rel(opt)) return ta__opt_rel_plan(reqs, n, opt, scratch, scratch_bytes, offsets, res, d);
     const ta_strategy *best = ta_strategy_find("best");
     size_t best_need = 0;
     ta_status st = best->scratch_bytes(reqs, n, opt, &best_need);
     if (st) return st;
-    /* Overlap relations: this search's canonical placements and section
-     * bounds assume disjoint buffers; plan_optimal_rel.c searches those. */
-    if (ta__n_rel(opt)) return ta__opt_rel_plan(reqs, n, opt, scratch, scratch_bytes, offsets, res, d);
     opt_counts c;
     ta__opt_layout(reqs, n, &c);
     ta__bump b;

@@ -163,11 +163,11 @@ void ta__opt_layout(const ta_request *reqs, size_t n, opt_counts *c) {
 }
 
 ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
+    if (ta__n_rel(opt)) return ta__opt_rel_scratch(reqs, n, opt, bytes); /* see opt_plan */
     const ta_strategy *best = ta_strategy_find("best");
     size_t best_need = 0;
     ta_status st = best->scratch_bytes(reqs, n, opt, &best_need);
     if (st) return st;
-    if (ta__n_rel(opt)) return ta__opt_rel_scratch(reqs, n, opt, bytes); /* see opt_plan */
     opt_counts c;
     ta__opt_layout(reqs, n, &c);
     ta__bump b;
@@ -175,7 +175,7 @@ ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_option
     ta__bump_init(&b, NULL, 0);
     ta__bump_take(&b, best_need, 1);
     if (c.search) ta__opt_carve(&b, &c, &M);
-    else if (!ta__n_rel(opt) && c.m) ta__bump_take(&b, ta__opt_large_bytes(n), 1); /* plan_optimal_large.c */
+    else if (c.m) ta__bump_take(&b, ta__opt_large_bytes(n), 1); /* plan_optimal_large.c */
     *bytes = ta__bump_need(&b);
     return *bytes == SIZE_MAX ? TA_E_OVERFLOW : TA_OK;
 }
