@@ -408,6 +408,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
         memset(M.memo, 0, c.memo * sizeof(memo_ent));
     }
     uint32_t heur = 0;
+    uint32_t hot = 0; /* the order of the last improving plan (the descent's) */
     size_t up = lo + (hi - lo) / 2; /* the upper probe; clamped below */
     for (;;) {
         /* Round: C = lo (a plan there is optimal; an exhausted search raises
@@ -441,6 +442,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
                 for (uint32_t i = 0; i < M.m; i++) offsets[M.id[i]] = M.sol[i];
                 hi = ta_plan_arena_bytes(reqs, n, offsets);
                 up = lo + (hi - lo) / 2;
+                if (phase == 1) hot = heur;
             } else if (r == R_INFEASIBLE) {
                 lo = TA_MIN(hi, TA_MAX(lo + g, round_up_to(thr, g))); /* thr <= hi: hi is feasible */
                 up = lo + (hi - lo) / 2;
@@ -457,19 +459,25 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
         heur = (heur + 1) % OPT_HEURISTICS;
         if (heur) continue;
         /* After each rotation, as much work again on a descent: short
-         * probes (128 nodes a buffer) each at the incumbent minus a step,
-         * the three orders in turn; the step starts at an eighth of the gap,
-         * doubles after a plan and halves after a miss.  Where the bound is
-         * far below any plan (D, J), whether a probe above finds a plan is
-         * the luck of its order and capacity, and a plan, when there is
-         * one, comes within a few thousand nodes: many short probes near
-         * the incumbent beat few long ones at the bisection's midpoint. */
+         * probes (128 nodes a buffer) each at the incumbent minus a step;
+         * the step starts at an eighth of the gap, doubles after a plan and
+         * halves after a miss.  Where the bound is far below any plan (D,
+         * J), whether a probe above finds a plan is the luck of its order
+         * and capacity, and a plan, when there is one, comes within a few
+         * thousand nodes: many short probes near the incumbent beat few
+         * long ones at the bisection's midpoint.  Every other probe takes
+         * the order that found the last improving plan (an upper probe's or
+         * the descent's), the others the three in turn: the order that
+         * found a plan tends to find the next one just below it (on J and
+         * D one order finds nearly all of them), and the rotation keeps the
+         * other two in play. */
         uint64_t ncap = 128u * M.m, nwork = 0, rot = budget * 3 + budget * 3 / 2;
         size_t step = TA_MAX(g, (hi - lo) / 8 / g * g);
         for (uint32_t k = 0; lo < hi && nwork < rot && !M.timed_out && spent < work_cap; k++) {
             size_t C = hi - lo > step ? (hi - step) / g * g : lo;
             if (C < lo) C = lo;
-            ta__opt_set_heuristic(&M, k % OPT_HEURISTICS);
+            uint32_t h = k % 2 ? hot : (k / 2) % OPT_HEURISTICS;
+            ta__opt_set_heuristic(&M, h);
             M.nodes = 0;
             uint64_t left = work_cap - spent;
             M.node_cap = ncap < left ? ncap : left;
@@ -481,6 +489,7 @@ static ta_status opt_plan(const ta_request *reqs, size_t n, const ta_plan_option
                 for (uint32_t i = 0; i < M.m; i++) offsets[M.id[i]] = M.sol[i];
                 hi = ta_plan_arena_bytes(reqs, n, offsets);
                 step *= 2;
+                hot = h;
             } else if (r == R_INFEASIBLE) {
                 lo = TA_MIN(hi, TA_MAX(lo + g, round_up_to(thr, g)));
             } else {
