@@ -4,14 +4,15 @@
  * file in models/MANIFEST.tsv planned from the .tflite itself (TFLM's rules,
  * tensors only) -- which includes the coral models TFLM rejects.
  *
- *   bench_optimal [DATA_DIR [TIME_LIMIT_S [CHALLENGING_DIR [cpu|nodes]]]]
+ *   bench_optimal [DATA_DIR [TIME_LIMIT_S [CHALLENGING_DIR [cpu|nodes [challenging]]]]]
  *
  * cpu: the limit counts this process's CPU time instead of wall time (what
  * an idle machine would give; on a shared one the wall clock buys a share
  * of a core), and only the challenging table is printed.  nodes: no clock,
  * TIME_LIMIT_S millions of search nodes instead (best reads it as its own
  * placement budget): deterministic, the same plans on any machine and
- * under any load; only the challenging table.
+ * under any load; only the challenging table.  challenging (after cpu):
+ * the challenging table alone, without the perfect packings.
  *
  * Second table (bench_perfect, at the end): perfect packings of 150-500
  * buffers (tests/gen_packing.c, issue 14), the share optimal proves within
@@ -233,7 +234,7 @@ int main(int argc, char **argv) {
     if (argc > 4 && !strcmp(argv[4], "cpu")) {
         opt.clock = cpu_clock;
         bench_challenging(data, extra, &opt);
-        bench_perfect(&opt);
+        if (!(argc > 5 && !strcmp(argv[5], "challenging"))) bench_perfect(&opt);
         return 0;
     }
     if (argc > 4 && !strcmp(argv[4], "nodes")) {
