@@ -4,8 +4,11 @@
  * seeds), how many tilings each finds within a node budget, and the nodes
  * it took.  No clock: the counts are the same on any machine at any load.
  *
- *   bench_sweep [MILLION_NODES] [INSTANCES] [tile|sweep|portfolio|all] [events|cuts]
- *   (defaults: 3 M nodes, 5 per size, all, events)
+ *   bench_sweep [MILLION_NODES] [INSTANCES] [tile|sweep|portfolio|all] [events|cuts] [FIRST_SEED] [SIZE]
+ *   (defaults: 3 M nodes, 5 per size, all, events, seeds from 0, every size)
+ *
+ * FIRST_SEED runs seeds FIRST_SEED.. instead of 0.. (seeds not used when
+ * tuning); SIZE runs that one size only.
  *
  * cuts: bench_packing's guillotine packings instead (gen_packing: 64 steps
  * x 16,384 B, 80-200 buffers, its seeds).
@@ -77,25 +80,29 @@ int main(int argc, char **argv) {
     int count = argc > 2 ? atoi(argv[2]) : 5;
     const char *which = argc > 3 ? argv[3] : "all";
     bool cuts = argc > 4 && !strcmp(argv[4], "cuts");
+    int first = argc > 5 ? atoi(argv[5]) : 0;
+    size_t only = argc > 6 ? (size_t)atol(argv[6]) : 0;
     if (!(mn > 0)) mn = 3.0;
+    if (first < 0) first = 0;
     if (count < 1) count = 5;
     uint64_t cap = (uint64_t)(mn * 1e6);
     static const char *names[] = {"tile", "sweep", "portfolio"};
     static const size_t ev_sizes[] = {150, 200, 300, 400, 500}, cut_sizes[] = {80, 120, 160, 200};
     const size_t *sizes = cuts ? cut_sizes : ev_sizes, nsizes = cuts ? 4 : 5;
     const size_t height = 16384;
-    printf("tiling searches on %s packings: %d per size, a budget of %llu nodes each, no clock\n", cuts ? "guillotine" : "event", count,
-           (unsigned long long)cap);
+    printf("tiling searches on %s packings: %d per size (seeds %d-%d), a budget of %llu nodes each, no clock\n",
+           cuts ? "guillotine" : "event", count, first, first + count - 1, (unsigned long long)cap);
     for (int w = 0; w < 3; w++) {
         if (strcmp(which, "all") && strcmp(which, names[w])) continue;
         printf("%-10s %8s %8s %14s %14s\n", names[w], "buffers", "found", "median nodes", "max nodes");
         int all = 0, made = 0;
         for (size_t si = 0; si < nsizes; si++) {
             size_t n = sizes[si];
+            if (only && n != only) continue;
             ta_request *r = cli_xcalloc(n, sizeof *r);
             uint64_t *nodes = cli_xcalloc((size_t)count, sizeof *nodes);
             int ok = 0, k = 0;
-            for (int s = 0; s < count; s++) {
+            for (int s = first; s < first + count; s++) {
                 size_t got = cuts ? (gen_packing(r, NULL, n, 64, height, 16, 0x9ac4 + 1000 * (uint64_t)n + (uint64_t)s) ? n : 0)
                                   : gen_packing_events(r, NULL, n, 16, height, 16, 0x5eed + 1000 * (uint64_t)n + (uint64_t)s);
                 if (!got) continue;
