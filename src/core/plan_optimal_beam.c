@@ -62,6 +62,7 @@ enum { B_FOUND, B_INFEASIBLE, B_LIMIT };
 #define BEAM_DIVES 6u
 #define BEAM_KIDS 4u
 #define BEAM_DIVE_NODES(k) (8u * (k) + 64u)
+#define BEAM_PASSES 4u
 
 #define PART_MAX 64u
 #define PART_STEPS 512u
@@ -87,6 +88,7 @@ struct ta__beam {
     uint8_t *f_tried;
     uint16_t *st;         /* 3 wmax states of m offsets (units) */
     uint32_t *cur, ncur;  /* the level's states (slots) */
+    uint8_t *pst;         /* per state: settled in this level (a child, or no refill) */
     uint32_t *p_slot, *p_score, *p_id, *p_tmp, np; /* the next level's pool */
     uint64_t *p_tie, *p_tie2;
     uint32_t *p_score2;
@@ -132,6 +134,7 @@ void ta__opt_beam_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     B->f_tried = ta__bump_take(b, m + 1, sizeof(uint8_t));
     B->st = ta__bump_take(b, 3 * w * m, sizeof(uint16_t));
     B->cur = ta__bump_take(b, w, sizeof(uint32_t));
+    B->pst = ta__bump_take(b, w, sizeof(uint8_t));
     B->p_slot = ta__bump_take(b, p, sizeof(uint32_t));
     B->p_score = ta__bump_take(b, p, sizeof(uint32_t));
     B->p_id = ta__bump_take(b, p, sizeof(uint32_t));
@@ -394,17 +397,19 @@ static void undo(opt_mem *M, uint32_t u) {
 }
 
 /* A depth-first dive over the k starters at t (list[x0..x0+k)) in their
- * order, offsets in the order of `seed`, at most `cap` placements.  Returns
- * 1 with every starter placed, 0 when the whole tree was exhausted (no
- * refill of this state exists), -1 at the cap. */
-static int dive(opt_mem *M, uint32_t t, size_t C, uint64_t seed, uint64_t cap) {
+ * order, offsets in the order of `seed`, until M->nodes reaches `stop`.
+ * Returns 1 with every starter placed, 0 when the whole tree was exhausted
+ * (no further refill of this state exists), -1 at the stop (then nothing
+ * is left placed).  resume: the previous call returned 1 and its refill
+ * was rejected; go on to the next one. */
+static int dive(opt_mem *M, uint32_t t, size_t C, uint64_t seed, uint64_t stop, bool resume) {
     ta__beam *B = M->bm;
     uint32_t x0 = M->lo_start[t], k = M->lo_start[t + 1] - x0, j = 0;
-    uint64_t n0 = M->nodes;
-    if (!k) return 1;
-    B->f_tried[0] = 0;
+    if (!k) return resume ? 0 : 1;
+    if (resume) j = k - 1;
+    else B->f_tried[0] = 0;
     for (;;) {
-        if (M->nodes - n0 >= cap || ta__opt_out_of_budget(M)) {
+        if (M->nodes >= stop || ta__opt_out_of_budget(M)) {
             /* placed: 0..j-1, and j itself when it is being retried */
             for (uint32_t i = 0; i < j + (B->f_tried[j] ? 1u : 0u); i++) undo(M, B->f_item[i]);
             return -1;
@@ -422,7 +427,7 @@ static int dive(opt_mem *M, uint32_t t, size_t C, uint64_t seed, uint64_t cap) {
             B->f_tried[j] = 0;
             continue;
         }
-        if (M->nodes - n0 >= cap || ta__opt_out_of_budget(M)) {
+        if (M->nodes >= stop || ta__opt_out_of_budget(M)) {
             for (uint32_t i = 0; i < j; i++) undo(M, B->f_item[i]);
             return -1;
         }
@@ -460,27 +465,37 @@ static uint32_t score(opt_mem *M, size_t C, uint64_t *key) {
     ta__sort_ids(B->ord, n, cmp_off, M, B->tmp);
     for (uint32_t o = 0; o < B->nopen; o++) {
         uint32_t b = B->openb[o];
-        /* W: lives past b; E: ends at b (placed); U: ends before b, its
-         * bytes at b's left are a later buffer's, not placed yet */
-        size_t run = 0;
-        bool lopen = false;
-        int prev = 0; /* 0 wall (or the floor), 2 unknown */
+        /* Items by offset, as W (lives past b), E (ends at b, placed) or U
+         * (ends before b: its bytes just before b belong to a later buffer,
+         * not placed yet).  Between two W (or the floor and the ceiling) is
+         * a stretch [sa, se); an interval of b's freed set that contains a
+         * run of E lies within the stretch, so its length is a subset sum
+         * of b's starters between the run's length and the stretch's: when
+         * none is, no refill exists (sound).  A run whose own length is not
+         * such a sum must grow by just the right later enders: a point. */
+        const uint64_t *bits = &B->sums[(size_t)b * B->sw];
+        size_t sa = 0, at = 0, run = 0, top = C / B->q;
+        uint32_t nr = 0;
         for (uint32_t i = 0; i <= n; i++) {
-            int ty = i == n ? 0 : M->hi[B->ord[i]] > b ? 0 : M->hi[B->ord[i]] == b ? 1 : 2;
+            uint32_t u = i < n ? B->ord[i] : NIL;
+            int ty = i == n ? 0 : M->hi[u] > b ? 0 : M->hi[u] == b ? 1 : 2;
             if (ty == 1) {
-                if (!run) lopen = prev == 2;
-                run += M->size[B->ord[i]];
-                continue;
-            }
-            if (run) {
-                bool closed = !lopen && ty == 0;
-                if (!sum_ok(B, b, run)) {
-                    if (closed) return UINT32_MAX;
-                    pen++;
-                }
+                run += M->size[u];
+            } else if (run) {
+                B->seg[nr++] = run;
                 run = 0;
             }
-            prev = ty;
+            if (!ty) {
+                size_t span = (at - sa) / B->q;
+                for (uint32_t r = 0; r < nr; r++) {
+                    size_t len = B->seg[r] / B->q;
+                    if (len > top || next_bit(bits, len, span) == SIZE_MAX) return UINT32_MAX;
+                    if (!bit(bits, len)) pen++;
+                }
+                nr = 0;
+                sa = at + (i < n ? M->size[u] : 0);
+            }
+            if (i < n) at += M->size[u];
         }
     }
     return pen;
@@ -571,36 +586,57 @@ static int run(opt_mem *M, size_t C, uint32_t w) {
         for (uint32_t x = x0; x < x0 + k; x++) B->left[M->hi[B->list[x]]]++;
         B->np = 0;
         for (uint32_t i = 0; i <= B->hmask; i++) B->ht[i] = 0;
-        for (uint32_t pi = 0; pi < B->ncur; pi++) {
-            const uint16_t *ps = &B->st[(size_t)B->cur[pi] * m];
-            for (uint32_t i = 0; i < nprev; i++) M->off[B->plive[i]] = (size_t)ps[B->plive[i]] * B->q;
-            uint64_t pseed = ta__mix64(B->seed ^ ((uint64_t)t << 32) ^ pi);
-            uint32_t got = 0;
-            for (uint32_t dv = 0; dv < BEAM_DIVES && got < BEAM_KIDS; dv++) {
-                int r = dive(M, t, C, ta__mix64(pseed + dv), BEAM_DIVE_NODES(k));
-                if (r == 0) break; /* this parent has no refill */
-                if (r < 0) {
-                    if (ta__opt_out_of_budget(M)) return B_LIMIT;
-                    continue;
+        /* Passes: every parent gets a few short dives; those whose dives
+         * all ran out of placements (neither a refill nor a proof that
+         * none exists) get longer ones while the pool is not full: a hard
+         * boundary (20-odd starters) needs them, the easy ones do not. */
+        for (uint32_t pi = 0; pi < B->ncur; pi++) B->pst[pi] = 0;
+        for (uint32_t pass = 0; pass < BEAM_PASSES; pass++) {
+            bool open = false;
+            for (uint32_t pi = 0; pi < B->ncur; pi++) {
+                if (B->pst[pi]) continue;
+                const uint16_t *ps = &B->st[(size_t)B->cur[pi] * m];
+                for (uint32_t i = 0; i < nprev; i++) M->off[B->plive[i]] = (size_t)ps[B->plive[i]] * B->q;
+                uint64_t pseed = ta__mix64(B->seed ^ ((uint64_t)t << 32) ^ ((uint64_t)pass << 24) ^ pi);
+                uint32_t got = 0, dives = pass ? 2u : BEAM_DIVES;
+                for (uint32_t dv = 0; dv < dives && got < BEAM_KIDS && !B->pst[pi]; dv++) {
+                    /* a dive goes on past refills the look-ahead rejects
+                     * (or that another parent already gave) to the next */
+                    uint64_t stop = M->nodes + (BEAM_DIVE_NODES(k) << (2 * pass)), dseed = ta__mix64(pseed + dv);
+                    for (bool resume = false;; resume = true) {
+                        int r = dive(M, t, C, dseed, stop, resume);
+                        if (r == 0) { /* no (further) refill of this parent */
+                            B->pst[pi] = 1;
+                            break;
+                        }
+                        if (r < 0) {
+                            if (ta__opt_out_of_budget(M)) return B_LIMIT;
+                            break;
+                        }
+                        if (ta__opt_out_of_budget(M)) return B_LIMIT;
+                        M->nodes++; /* the look-ahead */
+                        uint64_t key;
+                        uint32_t sc = score(M, C, &key);
+                        if (sc == UINT32_MAX || !ht_add(B, key)) continue;
+                        got++;
+                        if (B->np == pcap) prune_pool(B, w);
+                        uint32_t s = B->freel[--B->nfree];
+                        uint16_t *cs = &B->st[(size_t)s * m];
+                        memcpy(cs, ps, (size_t)m * sizeof *cs);
+                        for (uint32_t x = x0; x < x0 + k; x++) cs[B->list[x]] = (uint16_t)(M->off[B->list[x]] / B->q);
+                        B->p_slot[B->np] = s;
+                        B->p_score[B->np] = sc;
+                        B->p_tie[B->np] = ta__mix64(key ^ B->seed);
+                        B->np++;
+                        for (uint32_t x = x0; x < x0 + k; x++) undo(M, B->list[x]);
+                        break;
+                    }
                 }
-                M->nodes++; /* the look-ahead */
-                uint64_t key;
-                uint32_t sc = score(M, C, &key);
-                if (sc != UINT32_MAX && ht_add(B, key)) {
-                    got++;
-                    if (B->np == pcap) prune_pool(B, w);
-                    uint32_t s = B->freel[--B->nfree];
-                    uint16_t *cs = &B->st[(size_t)s * m];
-                    memcpy(cs, ps, (size_t)m * sizeof *cs);
-                    for (uint32_t x = x0; x < x0 + k; x++) cs[B->list[x]] = (uint16_t)(M->off[B->list[x]] / B->q);
-                    B->p_slot[B->np] = s;
-                    B->p_score[B->np] = sc;
-                    B->p_tie[B->np] = ta__mix64(key ^ B->seed);
-                    B->np++;
-                }
-                for (uint32_t x = x0; x < x0 + k; x++) undo(M, B->list[x]);
+                if (got) B->pst[pi] = 1;
+                if (ta__opt_out_of_budget(M)) return B_LIMIT;
+                open = open || !B->pst[pi];
             }
-            if (ta__opt_out_of_budget(M)) return B_LIMIT;
+            if (!open || B->np >= w) break;
         }
         for (uint32_t pi = 0; pi < B->ncur; pi++) B->freel[B->nfree++] = B->cur[pi];
         if (!B->np) return B_LIMIT; /* the beam died out */
