@@ -52,8 +52,10 @@
 
 enum { B_FOUND, B_INFEASIBLE, B_LIMIT };
 
-/* The states' storage: at most this many bytes, and W at most BEAM_WMAX. */
+/* The states' storage: this many bytes a buffer, at most BEAM_BYTES in
+ * all, and W at most BEAM_WMAX. */
 #define BEAM_BYTES ((size_t)4 << 20)
+#define BEAM_BYTES_ITEM ((size_t)8 << 10)
 #define BEAM_WMAX 4096u
 #define BEAM_WMIN 64u
 #define BEAM_SUM_WORDS OPT_TILE_SUM_WORDS
@@ -74,7 +76,8 @@ struct ta__beam {
     uint32_t *hs, *hl;    /* items by end boundary (CSR) */
     uint32_t *left;       /* per boundary: enders not placed */
     uint64_t *z;          /* per item: its class's key */
-    uint64_t *sums, sw;   /* per boundary: subset sums of the starting sizes (units) */
+    uint64_t *sums, sw;   /* per boundary: subset sums of the starting sizes (units):
+                             M->t_sums, which the time sweep rebuilds on every call */
     size_t q;             /* the unit */
     uint32_t *live, nlive; /* items live in the current section */
     uint32_t *plive;      /* items live before the current boundary (the parents') */
@@ -100,7 +103,8 @@ struct ta__beam {
 };
 
 static size_t beam_states(size_t m) {
-    size_t w = BEAM_BYTES / (3 * 2 * (m ? m : 1));
+    size_t bytes = m * BEAM_BYTES_ITEM < BEAM_BYTES ? m * BEAM_BYTES_ITEM : BEAM_BYTES;
+    size_t w = bytes / (3 * 2 * (m ? m : 1));
     if (w > BEAM_WMAX) w = BEAM_WMAX;
     if (w < 16) w = 16;
     return w;
@@ -120,7 +124,6 @@ void ta__opt_beam_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     B->hl = ta__bump_take(b, m, sizeof(uint32_t));
     B->left = ta__bump_take(b, ns + 1, sizeof(uint32_t));
     B->z = ta__bump_take(b, m, sizeof(uint64_t));
-    B->sums = ta__bump_take(b, (ns + 1) * (size_t)BEAM_SUM_WORDS, sizeof(uint64_t));
     B->live = ta__bump_take(b, m + 1, sizeof(uint32_t));
     B->plive = ta__bump_take(b, m + 1, sizeof(uint32_t));
     B->ord = ta__bump_take(b, m + 1, sizeof(uint32_t));
@@ -701,6 +704,7 @@ int ta__opt_beam(opt_mem *M, size_t C, uint64_t node_cap) {
     size_t units = C / q + 1;
     if (units > 64 * (size_t)BEAM_SUM_WORDS || units > 65535) return B_LIMIT; /* offsets too fine */
     B->sw = (units + 63) / 64;
+    B->sums = M->t_sums;
     for (uint32_t t = 0; t <= ns; t++) {
         uint64_t *bits = &B->sums[(size_t)t * B->sw];
         for (uint64_t w = 0; w < B->sw; w++) bits[w] = 0;

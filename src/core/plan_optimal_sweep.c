@@ -462,19 +462,25 @@ int ta__opt_sweep(opt_mem *M, size_t C, uint64_t node_cap) {
 
 /* Runs one search of the portfolio on at most `cap` nodes and, with a
  * clock, until `share` of the time left (the deadline is put back after). */
-static int slice(opt_mem *M, size_t C, bool sweep, uint64_t cap, double share) {
+static int slice(opt_mem *M, size_t C, int which, uint64_t cap, double share) {
     uint64_t keep = M->deadline;
     bool clock = M->opt && M->opt->clock;
     if (clock) {
         uint64_t now = M->opt->clock(M->opt->clock_ctx);
         if (now < keep) M->deadline = now + (uint64_t)((double)(keep - now) * share);
     }
-    int r = sweep ? ta__opt_sweep(M, C, cap) : ta__opt_tile(M, C, cap);
+    int r = which == 1 ? ta__opt_sweep(M, C, cap) : which == 2 ? ta__opt_beam(M, C, cap) : ta__opt_tile(M, C, cap);
     M->deadline = keep;
     if (clock && M->timed_out && M->opt->clock(M->opt->clock_ctx) < keep) M->timed_out = false;
     return r;
 }
 
+#ifndef PF_TILE
+#define PF_TILE (7.0 / 16)
+#endif
+#ifndef PF_BEAM
+#define PF_BEAM (7.0 / 8)
+#endif
 int ta__opt_tile_portfolio(opt_mem *M, size_t C, uint64_t node_cap) {
     /* Three slices: the byte sweep briefly (it solves guillotine packings
      * in a few thousand nodes, where the time sweep needs hundreds of
@@ -486,10 +492,14 @@ int ta__opt_tile_portfolio(opt_mem *M, size_t C, uint64_t node_cap) {
      * two slices are one search. */
     ta__opt_sweep_init(M, C);
     uint64_t spent = 0, first = 3000u + 60u * (uint64_t)M->m;
-    for (int k = 0; k < 3; k++) {
+    /* slices: byte sweep, time sweep, beam (plan_optimal_beam.c), byte sweep;
+     * share: of what is left (of the nodes, or of the time under a clock) */
+    static const int which[] = {1, 0, 2, 1};
+    static const double share[] = {1.0, PF_TILE, PF_BEAM, 1.0};
+    for (int k = 0; k < 4; k++) {
         uint64_t left = node_cap - spent;
-        uint64_t cap = k == 0 ? (first < left ? first : left) : k == 1 && left != UINT64_MAX ? left / 8 * 7 : left;
-        int r = slice(M, C, k != 1, cap, k == 1 ? 7.0 / 8 : 1.0);
+        uint64_t cap = k == 0 ? (first < left ? first : left) : share[k] < 1.0 ? (uint64_t)((double)left * share[k]) : left;
+        int r = slice(M, C, which[k], cap, share[k]);
         spent += M->nodes;
         if (r != S_LIMIT) {
             M->nodes = spent;
