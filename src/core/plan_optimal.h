@@ -325,9 +325,10 @@ void ta__opt_beam_carve(ta__bump *b, const opt_counts *c, opt_mem *M);
  * nodes spent. */
 int ta__opt_beam(opt_mem *M, size_t C, uint64_t node_cap);
 
-/* Both tiling searches as a portfolio: the time sweep (ta__opt_tile) and
- * the byte sweep in alternating slices of growing budgets, at most
- * node_cap nodes in all.  Same returns and M->nodes as ta__opt_tile. */
+/* The tiling searches as a portfolio: the byte sweep, the time sweep
+ * (ta__opt_tile), the beam (ta__opt_beam) and the byte sweep again, in
+ * slices, at most node_cap nodes in all.  Same returns and M->nodes as
+ * ta__opt_tile. */
 int ta__opt_tile_portfolio(opt_mem *M, size_t C, uint64_t node_cap);
 
 #endif

@@ -482,10 +482,12 @@ static int slice(opt_mem *M, size_t C, int which, uint64_t cap, double share) {
 #define PF_BEAM (7.0 / 8)
 #endif
 int ta__opt_tile_portfolio(opt_mem *M, size_t C, uint64_t node_cap) {
-    /* Three slices: the byte sweep briefly (it solves guillotine packings
+    /* Four slices: the byte sweep briefly (it solves guillotine packings
      * in a few thousand nodes, where the time sweep needs hundreds of
-     * thousands), the time sweep with 7/8 of what is left, the byte sweep
-     * with the rest.  The time sweep gets one long slice because it cannot
+     * thousands), the time sweep with 7/16 of what is left, the beam
+     * (plan_optimal_beam.c; its nodes cost a fifth to a tenth of the time
+     * sweep's CPU, so under a clock it gets far more of them) with 7/8 of
+     * what is left then, the byte sweep with the rest.  The time sweep gets one long slice because it cannot
      * resume: it starts over at each call, so slices that alternate and
      * grow (4x, a quarter to the byte sweep) cost it 3 of its 15 event
      * packings on 3 M nodes (bench_sweep); the byte sweep resumes, so its
