@@ -14,18 +14,22 @@
  *   is left to do depends only on the offsets of the buffers live after t;
  * - a state's children are exact refills of the next boundary's freed set
  *   by the buffers starting there.  They are sampled: a few randomised
- *   depth-first dives per state, each stopping at its first refill, with
- *   the time sweep's checks (both sides of an offset are subset sums of
- *   what starts there, the rest of the freed set still partitions exactly,
- *   and a later freed set whose last ender is placed refills exactly);
+ *   depth-first dives per state, with the time sweep's checks (both sides
+ *   of an offset are subset sums of what starts there, the rest of the
+ *   freed set still partitions exactly, and a later freed set whose last
+ *   ender is placed refills exactly); a dive stops at its first refill
+ *   that the look-ahead accepts and no other state gave.  States whose
+ *   dives all ran out of placements get dives 4x longer (up to 64x) while
+ *   the next level is not full: a boundary where 20-odd buffers start
+ *   needs them, most do not;
  * - a child is scored by a look-ahead on the later boundaries: the buffers
- *   live after t, in offset order, split every later freed set into runs of
- *   placed enders.  A run bounded on both sides by buffers that live past
- *   that boundary is a whole interval of its freed set, so its length must
- *   be a subset sum of the sizes starting there (a failure drops the child:
- *   this is sound); a run that touches bytes whose later buffers are not
- *   placed yet may still grow, and one whose length is not such a sum
- *   costs a point (it must grow by just the right buffers);
+ *   live after t, in offset order, cut every later boundary b into
+ *   stretches between buffers that live past b.  The interval of b's freed
+ *   set that contains a run of placed enders lies within the run's
+ *   stretch, so some subset sum of the sizes starting at b lies between
+ *   the run's length and the stretch's: when none does, the child is
+ *   dropped (sound).  A run whose own length is not such a sum must grow
+ *   by just the right later enders: it costs a point;
  * - the W best distinct children become the next level: equal live offsets
  *   are one state (alike buffers share a key, so swapped twins are one), and
  *   so are mirror images when turning a tiling upside down gives one;
@@ -46,7 +50,9 @@
  * as 16-bit offsets in units of the gcd of the sizes (the subset sums only
  * run to 4,096 units, so they fit), 3 W of them (the current level and a
  * pool twice as large for the next), W capped so that they take at most
- * BEAM_BYTES.
+ * BEAM_BYTES_ITEM a buffer and BEAM_BYTES in all.  The per-boundary subset
+ * sums are the time sweep's array (M->t_sums), which it rebuilds on every
+ * call.
  */
 #include "core/plan_optimal.h"
 
