@@ -68,7 +68,9 @@ static int search(const ta_request *r, size_t n, size_t C, int which, uint64_t c
     int rc = ERROR;
     if (ta__opt_tile_applies(&M, C)) {
         if (which == BYTE_SWEEP) ta__opt_sweep_init(&M, C);
-        rc = which == BEAM ? ta__opt_beam(&M, C, cap) : which == BYTE_SWEEP ? ta__opt_sweep(&M, C, cap) : ta__opt_tile(&M, C, cap);
+        rc = which == BEAM         ? ta__opt_beam(&M, C, cap)
+             : which == BYTE_SWEEP ? ta__opt_sweep(&M, C, cap)
+                                   : ta__opt_tile(&M, C, cap);
         CHECK(M.nodes <= cap);
         if (nodes) *nodes = M.nodes;
         if (which == BEAM) CHECK(rc != NONE_EXISTS); /* it only finds */
@@ -179,12 +181,6 @@ static void test_random(void) {
         CHECK(b == FOUND || b == LIMIT);
         if (a == FOUND || s == FOUND) a = FOUND;
         if (a == NONE_EXISTS) CHECK_EQ_U(b, LIMIT);
-        if (getenv("BDUMP") && a == FOUND && b != FOUND) {
-            search(r, n, h, s == FOUND ? BYTE_SWEEP : TIME_SWEEP, 200000, off, NULL);
-            fprintf(stderr, "MISS it=%d h=%zu:", it, h);
-            for (size_t i = 0; i < n; i++) fprintf(stderr, " {%zu,%d,%d,a%zu}@%zu", ta_request_padded(&r[i]), r[i].first, r[i].last, r[i].align, off[i]);
-            fprintf(stderr, "\n");
-        }
         tile += a == FOUND;
         none += a == NONE_EXISTS;
         found += b == FOUND;

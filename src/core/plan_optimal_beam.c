@@ -76,33 +76,33 @@ enum { B_FOUND, B_INFEASIBLE, B_LIMIT };
 #define PART_STEPS 512u
 
 struct ta__beam {
-    uint32_t wmax;        /* W the slots allow */
-    uint32_t *list;       /* items by (lo, hi, size desc, align desc, tie) */
-    uint32_t *rnd;        /* per item: tie key of the round */
-    uint32_t *hs, *hl;    /* items by end boundary (CSR) */
-    uint32_t *left;       /* per boundary: enders not placed */
-    uint64_t *z;          /* per item: its class's key */
-    uint64_t *sums, sw;   /* per boundary: subset sums of the starting sizes (units):
+    uint32_t wmax;          /* W the slots allow */
+    uint32_t *list;         /* items by (lo, hi, size desc, align desc, tie) */
+    uint32_t *rnd;          /* per item: tie key of the round */
+    uint32_t *hs, *hl;      /* items by end boundary (CSR) */
+    uint32_t *left;         /* per boundary: enders not placed */
+    uint64_t *z;            /* per item: its class's key */
+    uint64_t *sums, sw;     /* per boundary: subset sums of the starting sizes (units):
                              M->t_sums, which the time sweep rebuilds on every call */
-    size_t q;             /* the unit */
-    uint32_t *live, nlive; /* items live in the current section */
-    uint32_t *plive;      /* items live before the current boundary (the parents') */
-    uint32_t *ord, *tmp;  /* live items by offset; sort scratch */
+    size_t q;               /* the unit */
+    uint32_t *live, nlive;  /* items live in the current section */
+    uint32_t *plive;        /* items live before the current boundary (the parents') */
+    uint32_t *ord, *tmp;    /* live items by offset; sort scratch */
     uint32_t *openb, nopen; /* later boundaries whose freed set is not complete */
-    uint32_t *iv;         /* scratch: enders or starters by offset */
-    size_t *seg;          /* scratch: free segments (start, end) */
-    uint32_t *f_item;     /* dive frames: buffer, lowest offset allowed (equal ones) ... */
+    uint32_t *iv;           /* scratch: enders or starters by offset */
+    size_t *seg;            /* scratch: free segments (start, end) */
+    uint32_t *f_item;       /* dive frames: buffer, lowest offset allowed (equal ones) ... */
     size_t *f_ymin;
-    uint64_t *f_r;        /* ... rank of the last offset tried */
+    uint64_t *f_r; /* ... rank of the last offset tried */
     uint8_t *f_tried;
-    uint16_t *st;         /* 3 wmax states of m offsets (units) */
-    uint32_t *cur, ncur;  /* the level's states (slots) */
-    uint8_t *pst;         /* per state: settled in this level (a child, or no refill) */
+    uint16_t *st;                                  /* 3 wmax states of m offsets (units) */
+    uint32_t *cur, ncur;                           /* the level's states (slots) */
+    uint8_t *pst;                                  /* per state: settled in this level (a child, or no refill) */
     uint32_t *p_slot, *p_score, *p_id, *p_tmp, np; /* the next level's pool */
     uint64_t *p_tie, *p_tie2;
     uint32_t *p_score2;
     uint32_t *freel, nfree; /* free slots */
-    uint64_t *ht;         /* the next level's keys (open addressing; 0 empty) */
+    uint64_t *ht;           /* the next level's keys (open addressing; 0 empty) */
     uint32_t hmask;
     uint64_t seed;
     bool mirror;
@@ -415,8 +415,10 @@ static int dive(opt_mem *M, uint32_t t, size_t C, uint64_t seed, uint64_t stop, 
     ta__beam *B = M->bm;
     uint32_t x0 = M->lo_start[t], k = M->lo_start[t + 1] - x0, j = 0;
     if (!k) return resume ? 0 : 1;
-    if (resume) j = k - 1;
-    else B->f_tried[0] = 0;
+    if (resume)
+        j = k - 1;
+    else
+        B->f_tried[0] = 0;
     for (;;) {
         if (M->nodes >= stop || ta__opt_out_of_budget(M)) {
             /* placed: 0..j-1, and j itself when it is being retried */

@@ -500,7 +500,9 @@ int ta__opt_tile_portfolio(opt_mem *M, size_t C, uint64_t node_cap) {
     static const double share[] = {1.0, PF_TILE, PF_BEAM, 1.0};
     for (int k = 0; k < 4; k++) {
         uint64_t left = node_cap - spent;
-        uint64_t cap = k == 0 ? (first < left ? first : left) : share[k] < 1.0 ? (uint64_t)((double)left * share[k]) : left;
+        uint64_t cap = k == 0             ? (first < left ? first : left)
+                       : share[k] < 1.0 ? (uint64_t)((double)left * share[k])
+                                        : left;
         int r = slice(M, C, which[k], cap, share[k]);
         spent += M->nodes;
         if (r != S_LIMIT) {
