@@ -316,7 +316,8 @@ int ta__opt_sweep(opt_mem *M, size_t C, uint64_t node_cap);
 /* plan_optimal_beam.c */
 typedef struct ta__beam ta__beam;
 /* Carves the beam search's scratch (at most about 4 MB of states plus
- * O(m) arrays) for c from b, into M->bm. */
+ * O(m) arrays) for c from b, into M->bm; nothing (M->bm = NULL) when there
+ * are fixed buffers, which no tiling question has. */
 void ta__opt_beam_carve(ta__bump *b, const opt_counts *c, opt_mem *M);
 /* The beam search for a tiling within C (ta__opt_tile_applies must hold;
  * reads M->total) with at most node_cap nodes and M->deadline.  It only

@@ -117,6 +117,8 @@ static size_t beam_states(size_t m) {
 }
 
 void ta__opt_beam_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
+    M->bm = NULL;
+    if (c->nfx) return; /* a tiling question has no fixed buffer (ta__opt_tile_applies) */
     size_t m = c->m, ns = 2 * m + 1, w = beam_states(m), p = 2 * w, h = 1;
     while (h < 4 * p) h <<= 1;
     ta__beam *B = ta__bump_take(b, 1, sizeof(ta__beam));
@@ -689,6 +691,7 @@ int ta__opt_beam(opt_mem *M, size_t C, uint64_t node_cap) {
     uint32_t m = M->m, ns = M->ns;
     M->nodes = 0;
     M->node_cap = node_cap;
+    if (!B || M->nfx) return B_LIMIT;
     for (uint32_t i = 0; i < m; i++)
         B->z[i] = ta__mix64(((uint64_t)M->lo[i] << 40) ^ ((uint64_t)M->hi[i] << 12) ^ 0x1F83D9ABFB41BD6Bull) +
                   ta__mix64((uint64_t)M->size[i] * 0x9E3779B97F4A7C15ull + M->align[i] + 0x5BE0CD19137E2179ull);
