@@ -168,6 +168,8 @@ typedef struct {
     sframe *s_fr;
     uint32_t s_d, s_round;      /* depth; runs so far (0: not started) */
     uint64_t s_key, s_rng, s_run, s_run_cap;
+    /* beam search (plan_optimal_beam.c): its own block */
+    struct ta__beam *bm;
     /* limits */
     uint64_t nodes, node_cap;
     const ta_plan_options *opt;
@@ -311,9 +313,23 @@ void ta__opt_sweep_init(opt_mem *M, size_t C);
  * offsets in M->off), 1 (no tiling within C) or 2 (limit reached: the next
  * call goes on where this one stopped); M->nodes = the nodes spent. */
 int ta__opt_sweep(opt_mem *M, size_t C, uint64_t node_cap);
-/* Both tiling searches as a portfolio: the time sweep (ta__opt_tile) and
- * the byte sweep in alternating slices of growing budgets, at most
- * node_cap nodes in all.  Same returns and M->nodes as ta__opt_tile. */
+/* plan_optimal_beam.c */
+typedef struct ta__beam ta__beam;
+/* Carves the beam search's scratch (at most about 4 MB of states plus
+ * O(m) arrays) for c from b, into M->bm; nothing (M->bm = NULL) when there
+ * are fixed buffers, which no tiling question has. */
+void ta__opt_beam_carve(ta__bump *b, const opt_counts *c, opt_mem *M);
+/* The beam search for a tiling within C (ta__opt_tile_applies must hold;
+ * reads M->total) with at most node_cap nodes and M->deadline.  It only
+ * finds: returns 0 (found: a checked tiling in M->off) or 2 (limit), never
+ * 1.  A node is one placement tried or one child scored.  M->nodes = the
+ * nodes spent. */
+int ta__opt_beam(opt_mem *M, size_t C, uint64_t node_cap);
+
+/* The tiling searches as a portfolio: the byte sweep, the time sweep
+ * (ta__opt_tile), the beam (ta__opt_beam) and the byte sweep again, in
+ * slices, at most node_cap nodes in all.  Same returns and M->nodes as
+ * ta__opt_tile. */
 int ta__opt_tile_portfolio(opt_mem *M, size_t C, uint64_t node_cap);
 
 #endif

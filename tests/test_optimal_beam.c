@@ -1,0 +1,239 @@
+/* The beam search (src/core/plan_optimal_beam.c), the optimal strategy's
+ * third tiling search: hand-checked tilings, a problem with no tiling (the
+ * beam must give up, never answer), random small problems against the time
+ * sweep (plan_optimal_tile.c, exhaustive on them), generated event packings
+ * found, and its node budget kept.  Every tiling it returns passes the
+ * validator and an independent pairwise check.  Node budgets only, so the
+ * outcome is the same on any machine. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/plan_optimal.h"
+#include "gen_packing.h"
+#include "testutil.h"
+#include "tinyarena/plan.h"
+
+enum { FOUND = 0, NONE_EXISTS = 1, LIMIT = 2, ERROR = -1 };
+enum { BEAM = 3, TIME_SWEEP = 0, BYTE_SWEEP = 1 };
+#ifndef BEAM_CAP
+#define BEAM_CAP 50000
+#endif
+
+static ta_request req(size_t size, int32_t first, int32_t last) { return ta_request_make(size, first, last); }
+
+static void check_plan(const ta_request *r, size_t n, const size_t *off, size_t arena) {
+    size_t need = ta_plan_check_scratch_bytes(n);
+    void *scr = malloc(need ? need : 1);
+    ta_diag d;
+    ta_status st = ta_plan_check(r, n, off, arena, 0, scr, need, &d);
+    if (st) fprintf(stderr, "validator: %s\n", d.msg);
+    CHECK(st == TA_OK);
+    free(scr);
+    for (size_t i = 0; i < n; i++) {
+        size_t a = r[i].align ? r[i].align : 1, pi = ta_request_padded(&r[i]);
+        CHECK(off[i] % a == 0);
+        CHECK(off[i] + pi <= arena);
+        for (size_t j = i + 1; j < n; j++) {
+            size_t pj = ta_request_padded(&r[j]);
+            if (!pi || !pj || !ta_request_overlap_time(&r[i], &r[j])) continue;
+            CHECK(off[i] + pi <= off[j] || off[j] + pj <= off[i]);
+        }
+    }
+}
+
+/* Runs the beam, the time sweep or the byte sweep at height C on the
+ * optimal search's state for r[0..n), as plan_optimal.c sets it up.  FOUND
+ * fills off[] (validated); ERROR when it is not a tiling question.
+ * *nodes: the nodes spent. */
+static int search(const ta_request *r, size_t n, size_t C, int which, uint64_t cap, size_t *off, uint64_t *nodes) {
+    opt_counts c;
+    ta__opt_layout(r, n, &c);
+    if (!c.search) return ERROR;
+    ta__bump b;
+    opt_mem M;
+    memset(&M, 0, sizeof M);
+    ta__bump_init(&b, NULL, 0);
+    ta__opt_carve(&b, &c, &M);
+    size_t need = ta__bump_need(&b);
+    if (need == SIZE_MAX) return ERROR;
+    void *scr = malloc(need);
+    if (!scr) return ERROR;
+    ta__bump_init_aligned(&b, scr, need);
+    ta__opt_carve(&b, &c, &M);
+    CHECK(!b.fail);
+    ta__opt_setup(&M, r, n);
+    ta__opt_preorder_keys(&M);
+    M.memo_mask = c.memo - 1;
+    memset(M.memo, 0, c.memo * sizeof(memo_ent));
+    int rc = ERROR;
+    if (ta__opt_tile_applies(&M, C)) {
+        if (which == BYTE_SWEEP) ta__opt_sweep_init(&M, C);
+        rc = which == BEAM         ? ta__opt_beam(&M, C, cap)
+             : which == BYTE_SWEEP ? ta__opt_sweep(&M, C, cap)
+                                   : ta__opt_tile(&M, C, cap);
+        CHECK(M.nodes <= cap);
+        if (nodes) *nodes = M.nodes;
+        if (which == BEAM) CHECK(rc != NONE_EXISTS); /* it only finds */
+        if (rc == FOUND) {
+            for (size_t i = 0; i < n; i++) off[i] = 0;
+            for (uint32_t i = 0; i < M.m; i++) off[M.id[i]] = M.off[i];
+            check_plan(r, n, off, C);
+        }
+    }
+    free(scr);
+    return rc;
+}
+
+/* ---- hand-checked cases ------------------------------------------------ */
+
+static void test_hand(void) {
+    size_t off[8];
+    {
+        /* a 16 B at steps 0-1, b 16 B at 0, c 16 B at 1, 32 B every step:
+         * b and c share the half a leaves */
+        ta_request r[3] = {req(16, 0, 1), req(16, 0, 0), req(16, 1, 1)};
+        CHECK_EQ_U(search(r, 3, 32, BEAM, 1000, off, NULL), FOUND);
+        CHECK(off[1] == off[2] && off[0] != off[1]);
+    }
+    {
+        /* a staircase: a [0,1] and b [1,2], x at 0, y at 2, z over all
+         * three, 16 B each, 48 B every step: x takes b's bytes at step 0
+         * and y a's at step 2 */
+        ta_request r[5] = {req(16, 0, 1), req(16, 1, 2), req(16, 0, 0), req(16, 2, 2), req(16, 0, 2)};
+        CHECK_EQ_U(search(r, 5, 48, BEAM, 1000, off, NULL), FOUND);
+        CHECK_EQ_U(off[2], off[1]);
+        CHECK_EQ_U(off[3], off[0]);
+    }
+    {
+        /* 112 B every step and no tiling (a, 64 B aligned to 64, sits at 0
+         * at step 1, so c, 32 B aligned to 32, at 64, and d's 80 B at step
+         * 0 find 64 B below c and 16 B above it): the beam gives up, the
+         * time sweep refutes */
+        ta_request r[4] = {req(64, 1, 1), req(16, 1, 1), req(32, 0, 1), req(80, 0, 0)};
+        r[0].align = 64;
+        r[1].align = 16;
+        r[2].align = 32;
+        r[3].align = 16;
+        CHECK_EQ_U(search(r, 4, 112, BEAM, 5000, off, NULL), LIMIT);
+        CHECK_EQ_U(search(r, 4, 112, TIME_SWEEP, 5000, off, NULL), NONE_EXISTS);
+        /* with d 64 B and another 16 B at step 0, one tiling (and its
+         * mirror, which the alignments forbid): a 0, c 64, d 0, e 96 */
+        r[3] = req(64, 0, 0);
+        r[3].align = 16;
+        ta_request r2[5] = {r[0], r[1], r[2], r[3], req(16, 0, 0)};
+        CHECK_EQ_U(search(r2, 5, 112, BEAM, 5000, off, NULL), FOUND);
+        CHECK_EQ_U(off[0], 0);
+        CHECK_EQ_U(off[2], 64);
+        CHECK_EQ_U(off[3], 0);
+        CHECK_EQ_U(off[4], 96);
+    }
+    {
+        /* a gap step with nothing live (steps 4-5) between two parts; a
+         * step of 16 B alone is not a tiling question at 64 B */
+        ta_request r[6] = {req(32, 0, 2), req(32, 1, 1), req(32, 0, 0), req(32, 2, 2), req(64, 6, 7), req(16, 3, 3)};
+        CHECK_EQ_U(search(r, 6, 64, BEAM, 1000, off, NULL), ERROR);
+        r[5] = req(64, 3, 3);
+        CHECK_EQ_U(search(r, 6, 64, BEAM, 1000, off, NULL), FOUND);
+        CHECK_EQ_U(off[2], off[1]);
+        CHECK_EQ_U(off[3], off[1]);
+    }
+}
+
+/* ---- random problems against the time sweep ---------------------------- */
+
+static uint64_t rng = 0xBEA3u;
+static uint32_t rnd(uint32_t n) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((rng >> 33) % n);
+}
+
+/* 4-10 random buffers over 6 steps, aligned to 8, 16 or 32 B, every step
+ * topped up to the same height by single-step buffers: a tiling exists
+ * only sometimes.  The time and the byte sweep decide each (a tiling
+ * either finds is validated; none when both refute: the time sweep alone
+ * refutes 2 of these 600 that the byte sweep and the beam tile, a bug of
+ * the time sweep's, plan_optimal_tile.c, found by this test and left to
+ * its owner).  The beam never returns a tiling where none exists (every
+ * one it returns is validated) and finds every tiling of these. */
+static void test_random(void) {
+    enum { MAXN = 20 };
+    ta_request r[MAXN];
+    size_t off[MAXN];
+    int tile = 0, none = 0, found = 0;
+    for (int it = 0; it < 600; it++) {
+        size_t n = 0, tot[6] = {0}, h = 0, k = 4 + rnd(7);
+        for (size_t i = 0; i < k; i++) {
+            int32_t f = (int32_t)rnd(6), l = f + (int32_t)rnd((uint32_t)(6 - f));
+            r[n++] = req(8 * (1 + rnd(6)), f, l);
+            r[n - 1].align = (size_t)8 << rnd(3);
+            for (int32_t t = f; t <= l; t++) tot[t] += ta_request_padded(&r[n - 1]);
+        }
+        for (int t = 0; t < 6; t++) h = tot[t] > h ? tot[t] : h;
+        for (int32_t t = 0; t < 6; t++)
+            if (h > tot[t]) r[n++] = req(h - tot[t], t, t);
+        /* the truth: a tiling when either exhaustive search finds one (the
+         * validator checks it), none when both refute */
+        int a = search(r, n, h, TIME_SWEEP, 200000, off, NULL);
+        int s = search(r, n, h, BYTE_SWEEP, 200000, off, NULL);
+        int b = search(r, n, h, BEAM, BEAM_CAP, off, NULL);
+        CHECK(a == FOUND || a == NONE_EXISTS);
+        CHECK(s == FOUND || s == NONE_EXISTS);
+        CHECK(b == FOUND || b == LIMIT);
+        if (a == FOUND || s == FOUND) a = FOUND;
+        if (a == NONE_EXISTS) CHECK_EQ_U(b, LIMIT);
+        tile += a == FOUND;
+        none += a == NONE_EXISTS;
+        found += b == FOUND;
+    }
+    CHECK(tile > 50 && none > 50);
+    CHECK_EQ_U(found, tile);
+    printf("random: the beam finds %d of the %d tilings, none of the %d non-tilings\n", found, tile, none);
+}
+
+/* ---- generated event packings ------------------------------------------ */
+
+/* gen_packing_events of 8-40 buffers, then two of 150: found, validated,
+ * within the budget. */
+static void test_event_packings(void) {
+    enum { MAXN = 150 };
+    ta_request r[MAXN];
+    size_t off[MAXN];
+    int found = 0, made = 0;
+    for (size_t n = 8; n <= 40; n += 8)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            size_t k = gen_packing_events(r, NULL, n, 6, 1024, 16, seed * 131 + n);
+            CHECK(k > 0);
+            made++;
+            found += search(r, k, 1024, BEAM, 200000, off, NULL) == FOUND;
+        }
+    CHECK_EQ_U(found, made);
+    printf("event packings: the beam finds %d of %d (8-40 buffers)\n", found, made);
+    for (uint64_t s = 0; s < 2; s++) {
+        size_t k = gen_packing_events(r, NULL, 150, 16, 16384, 16, 0x5eed + 150000 + s);
+        CHECK(k > 0);
+        uint64_t nodes = 0;
+        CHECK_EQ_U(search(r, k, 16384, BEAM, 2000000, off, &nodes), FOUND);
+        printf("event packing of %zu buffers (seed %llu): found in %llu nodes\n", k, (unsigned long long)s,
+               (unsigned long long)nodes);
+    }
+}
+
+/* The budget: a 300-buffer packing on 3,000 nodes stops there. */
+static void test_budget(void) {
+    enum { N = 300 };
+    ta_request r[N];
+    size_t off[N];
+    size_t k = gen_packing_events(r, NULL, N, 16, 16384, 16, 0x5eed + 300000);
+    CHECK(k > 0);
+    uint64_t nodes = 0;
+    CHECK_EQ_U(search(r, k, 16384, BEAM, 3000, off, &nodes), LIMIT);
+    CHECK(nodes <= 3000 && nodes > 2000);
+}
+
+int main(void) {
+    test_hand();
+    test_random();
+    test_event_packings();
+    test_budget();
+    return ta_test_finish("test_optimal_beam");
+}
