@@ -296,6 +296,22 @@ ta_status ta__opt_rel_plan(const ta_request *reqs, size_t n, const ta_plan_optio
  * every section's live bytes (M->total after ta__opt_preorder_keys) are 0
  * or C?  Then a plan within C leaves no byte free at any step. */
 bool ta__opt_tile_applies(const opt_mem *M, size_t C);
+/* The exact-partition check the tiling searches share: can the sizes
+ * sz[0..n) fill the rooms rem[0..k) exactly (units of the search's
+ * quantum)?  A check, never a proof: beyond TA__PART_MAX pieces (the
+ * adders below return false: do not check) or 512 steps it answers yes. */
+#define TA__PART_MAX 64u
+typedef struct {
+    uint32_t rem[TA__PART_MAX], sz[TA__PART_MAX], k, n, steps;
+} ta__part_chk;
+/* Sorts the sizes largest first and searches; true: a partition exists
+ * (or the check gave up). */
+bool ta__opt_part_run(ta__part_chk *P);
+/* Sets P's sizes to the unplaced buffers starting at boundary t, read in
+ * list[lo_start[t]..lo_start[t + 1]), in units of q; false: too many. */
+bool ta__opt_part_items(const opt_mem *M, const uint32_t *list, size_t q, uint32_t t, ta__part_chk *P);
+/* Adds the room [a, e) (bytes, q-aligned; nothing when empty); false: too many. */
+bool ta__opt_part_seg(ta__part_chk *P, size_t q, size_t a, size_t e);
 /* Searches for a tiling within C (ta__opt_tile_applies must hold; reads
  * M->total) with at most node_cap nodes and M->deadline; uses the memo
  * (the caller clears it afterwards).  Returns 0 (found: offsets in M->off),

@@ -72,9 +72,6 @@ enum { B_FOUND, B_INFEASIBLE, B_LIMIT };
 #define BEAM_DIVE_NODES(k) (8u * (k) + 64u)
 #define BEAM_PASSES 4u
 
-#define PART_MAX 64u
-#define PART_STEPS 512u
-
 struct ta__beam {
     uint32_t wmax;          /* W the slots allow */
     uint32_t *list;         /* items by (lo, hi, size desc, align desc, tie) */
@@ -191,59 +188,6 @@ static void add_sum(uint64_t *bits, uint64_t sw, size_t k) {
     }
 }
 
-typedef struct {
-    uint32_t rem[PART_MAX], sz[PART_MAX], k, n, steps;
-} part_chk;
-
-/* Can the sizes fill the segments' rooms exactly?  Gives up (yes) after
- * PART_STEPS steps or beyond PART_MAX pieces: a check, never a proof. */
-static bool part_rec(part_chk *P, uint32_t i) {
-    if (i == P->n) return true;
-    if (++P->steps > PART_STEPS) return true;
-    for (uint32_t j = 0; j < P->k; j++) {
-        if (P->rem[j] < P->sz[i]) continue;
-        bool dup = false;
-        for (uint32_t q = 0; q < j && !dup; q++) dup = P->rem[q] == P->rem[j];
-        if (dup) continue;
-        P->rem[j] -= P->sz[i];
-        bool ok = part_rec(P, i + 1);
-        P->rem[j] += P->sz[i];
-        if (ok) return true;
-    }
-    return false;
-}
-
-static bool part_run(part_chk *P) {
-    for (uint32_t i = 1; i < P->n; i++)
-        for (uint32_t j = i; j > 0 && P->sz[j - 1] < P->sz[j]; j--) {
-            uint32_t x = P->sz[j];
-            P->sz[j] = P->sz[j - 1];
-            P->sz[j - 1] = x;
-        }
-    P->steps = 0;
-    return part_rec(P, 0);
-}
-
-/* Adds the unplaced buffers starting at t; false: too many to check. */
-static bool part_items(const opt_mem *M, uint32_t t, part_chk *P) {
-    const ta__beam *B = M->bm;
-    P->n = 0;
-    for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1]; x++) {
-        uint32_t u = B->list[x];
-        if (M->off[u] != NONE) continue;
-        if (P->n == PART_MAX) return false;
-        P->sz[P->n++] = (uint32_t)(M->size[u] / B->q);
-    }
-    return true;
-}
-
-static bool part_seg(const ta__beam *B, part_chk *P, size_t a, size_t e) {
-    if (e <= a) return true;
-    if (P->k == PART_MAX) return false;
-    P->rem[P->k++] = (uint32_t)((e - a) / B->q);
-    return true;
-}
-
 /* ---- the freed sets ---- */
 
 /* Sorts ids[0..k) by offset (insertion: the lists are short). */
@@ -273,16 +217,16 @@ static bool future_ok(opt_mem *M, uint32_t t) {
     ta__beam *B = M->bm;
     if (t >= M->ns || !M->total[t] || !M->total[t - 1]) return true;
     uint32_t k = enders(M, t);
-    part_chk P;
+    ta__part_chk P;
     P.k = 0;
-    bool exact = part_items(M, t, &P);
+    bool exact = ta__opt_part_items(M, B->list, B->q, t, &P);
     for (uint32_t i = 0; i < k;) {
         size_t a = M->off[B->iv[i]], e = a + M->size[B->iv[i]];
         for (i++; i < k && M->off[B->iv[i]] == e; i++) e += M->size[B->iv[i]];
         if (!sum_ok(B, t, e - a)) return false;
-        if (exact) exact = part_seg(B, &P, a, e);
+        if (exact) exact = ta__opt_part_seg(&P, B->q, a, e);
     }
-    return !exact || part_run(&P);
+    return !exact || ta__opt_part_run(&P);
 }
 
 /* The free segments at boundary t: the freed set minus the starters placed
@@ -383,16 +327,16 @@ static bool next_offset(opt_mem *M, uint32_t t, uint32_t j, size_t C, uint64_t s
         M->off[u] = by;
         B->left[M->hi[u]]--;
         /* the rest of the freed set must still partition exactly */
-        part_chk P;
+        ta__part_chk P;
         P.k = 0;
         bool ok = true;
-        if (part_items(M, t, &P)) {
+        if (ta__opt_part_items(M, B->list, B->q, t, &P)) {
             bool all = true;
             for (uint32_t h = 0; h < nseg && all; h++) {
                 size_t sa = B->seg[2 * h], se = B->seg[2 * h + 1];
-                all = h == bg ? part_seg(B, &P, sa, by) && part_seg(B, &P, by + sz, se) : part_seg(B, &P, sa, se);
+                all = h == bg ? ta__opt_part_seg(&P, B->q, sa, by) && ta__opt_part_seg(&P, B->q, by + sz, se) : ta__opt_part_seg(&P, B->q, sa, se);
             }
-            ok = !all || part_run(&P);
+            ok = !all || ta__opt_part_run(&P);
         }
         if (ok && !B->left[M->hi[u]]) ok = future_ok(M, M->hi[u]);
         if (ok) return true;

@@ -143,14 +143,9 @@ static uint64_t shape_add(uint64_t key, size_t a, size_t e) {
 
 /* ---- exact partition: can the sizes fill the segments exactly? ---- */
 
-#define PART_MAX 64u        /* larger sets are not checked (taken as possible) */
-#define PART_STEPS 512u    /* nor those whose check takes longer */
+#define PART_STEPS 512u /* a check that takes longer is given up (taken as possible) */
 
-typedef struct {
-    uint32_t rem[PART_MAX], sz[PART_MAX], k, n, steps;
-} part_chk;
-
-static bool part_rec(part_chk *P, uint32_t i) {
+static bool part_rec(ta__part_chk *P, uint32_t i) {
     if (i == P->n) return true;
     if (++P->steps > PART_STEPS) return true;
     for (uint32_t j = 0; j < P->k; j++) {
@@ -166,8 +161,7 @@ static bool part_rec(part_chk *P, uint32_t i) {
     return false;
 }
 
-/* Sizes (units) sorted largest first, then the search. */
-static bool part_run(part_chk *P) {
+bool ta__opt_part_run(ta__part_chk *P) {
     for (uint32_t i = 1; i < P->n; i++)
         for (uint32_t j = i; j > 0 && P->sz[j - 1] < P->sz[j]; j--) {
             uint32_t x = P->sz[j];
@@ -178,22 +172,21 @@ static bool part_run(part_chk *P) {
     return part_rec(P, 0);
 }
 
-/* Adds the unplaced buffers starting at t to P; false: too many. */
-static bool part_items(const opt_mem *M, uint32_t t, part_chk *P) {
+bool ta__opt_part_items(const opt_mem *M, const uint32_t *list, size_t q, uint32_t t, ta__part_chk *P) {
     P->n = 0;
     for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1]; x++) {
-        uint32_t u = M->t_list[x];
+        uint32_t u = list[x];
         if (M->off[u] != NONE) continue;
-        if (P->n == PART_MAX) return false;
-        P->sz[P->n++] = (uint32_t)(M->size[u] / M->t_q);
+        if (P->n == TA__PART_MAX) return false;
+        P->sz[P->n++] = (uint32_t)(M->size[u] / q);
     }
     return true;
 }
 
-static bool part_seg(const opt_mem *M, part_chk *P, size_t a, size_t e) {
+bool ta__opt_part_seg(ta__part_chk *P, size_t q, size_t a, size_t e) {
     if (e <= a) return true;
-    if (P->k == PART_MAX) return false;
-    P->rem[P->k++] = (uint32_t)((e - a) / M->t_q);
+    if (P->k == TA__PART_MAX) return false;
+    P->rem[P->k++] = (uint32_t)((e - a) / q);
     return true;
 }
 
@@ -204,19 +197,19 @@ static bool future_ok(opt_mem *M, uint32_t t) {
     if (t >= M->ns || !M->total0[t] || !M->total0[t - 1]) return true;
     uint32_t k = ending_sorted(M, t);
     const uint32_t *v = M->t_iv;
-    part_chk P;
+    ta__part_chk P;
     P.k = 0;
-    bool exact = part_items(M, t, &P);
+    bool exact = ta__opt_part_items(M, M->t_list, M->t_q, t, &P);
     uint64_t key = shape_seed(t);
     for (uint32_t i = 0; i < k;) {
         size_t a = M->off[v[i]], e = a + M->size[v[i]];
         for (i++; i < k && M->off[v[i]] == e; i++) e += M->size[v[i]];
         if (!sum_ok(M, t, e - a)) return false;
-        if (exact) exact = part_seg(M, &P, a, e);
+        if (exact) exact = ta__opt_part_seg(&P, M->t_q, a, e);
         key = shape_add(key, a, e);
     }
     if (memo_has(M, key)) return false; /* this freed set failed before */
-    return !exact || part_run(&P);
+    return !exact || ta__opt_part_run(&P);
 }
 
 /* The free segments of F_t at boundary t (F_t minus the buffers placed at
@@ -455,17 +448,17 @@ next: {
         tplace(M, u, y, d);
         f->on = true;
         /* the rest of F_t must still be fillable by the rest */
-        part_chk P;
+        ta__part_chk P;
         P.k = 0;
         bool ok = true;
-        if (part_items(M, t, &P)) {
+        if (ta__opt_part_items(M, M->t_list, M->t_q, t, &P)) {
             bool fits_all = true;
             for (uint32_t h = 0; h < nseg && fits_all; h++) {
                 size_t sa = M->t_seg[2 * h], se = M->t_seg[2 * h + 1];
-                if (h == g) fits_all = part_seg(M, &P, sa, y) && part_seg(M, &P, y + sz, se);
-                else fits_all = part_seg(M, &P, sa, se);
+                if (h == g) fits_all = ta__opt_part_seg(&P, M->t_q, sa, y) && ta__opt_part_seg(&P, M->t_q, y + sz, se);
+                else fits_all = ta__opt_part_seg(&P, M->t_q, sa, se);
             }
-            ok = !fits_all || part_run(&P);
+            ok = !fits_all || ta__opt_part_run(&P);
         }
         if (ok && !M->t_left[M->hi[u]] && !future_ok(M, M->hi[u])) {
             /* the bytes freed at u's end cannot be refilled: blame their makers */
