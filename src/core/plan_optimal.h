@@ -312,6 +312,12 @@ bool ta__opt_part_run(ta__part_chk *P);
 bool ta__opt_part_items(const opt_mem *M, const uint32_t *list, size_t q, uint32_t t, ta__part_chk *P);
 /* Adds the room [a, e) (bytes, q-aligned; nothing when empty); false: too many. */
 bool ta__opt_part_seg(ta__part_chk *P, size_t q, size_t a, size_t e);
+/* The free segments of a freed set: the runs of the enders v[0..k) (by
+ * offset; with C != 0 the whole [0, C) instead) less the buffers already
+ * placed there, w[0..j) (by offset), into seg as (start, end) byte pairs;
+ * returns their number.  seg holds 2 * (k + j + 1) entries at least. */
+uint32_t ta__opt_free_segs(const opt_mem *M, const uint32_t *v, uint32_t k, const uint32_t *w, uint32_t j, size_t C,
+                           size_t *seg);
 /* Searches for a tiling within C (ta__opt_tile_applies must hold; reads
  * M->total) with at most node_cap nodes and M->deadline; uses the memo
  * (the caller clears it afterwards).  Returns 0 (found: offsets in M->off),

@@ -234,39 +234,12 @@ static bool future_ok(opt_mem *M, uint32_t t) {
 static uint32_t free_segs(opt_mem *M, uint32_t t, size_t C) {
     ta__beam *B = M->bm;
     bool whole = t == 0 || !M->total[t - 1];
-    uint32_t k = whole ? 0 : enders(M, t), j = 0, ns = 0;
+    uint32_t k = whole ? 0 : enders(M, t), j = 0;
     uint32_t *v = B->iv, *w = B->iv + k;
     for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1]; x++)
         if (M->off[B->list[x]] != NONE) w[j++] = B->list[x];
     by_offset(M, w, j);
-    uint32_t p = 0;
-    for (uint32_t i = 0; whole || i < k;) {
-        size_t a, e;
-        if (whole) {
-            a = 0;
-            e = C;
-        } else {
-            a = M->off[v[i]];
-            e = a + M->size[v[i]];
-            for (i++; i < k && M->off[v[i]] == e; i++) e += M->size[v[i]];
-        }
-        for (; p < j && M->off[w[p]] < e; p++) {
-            size_t o = M->off[w[p]];
-            if (o > a) {
-                B->seg[2 * ns] = a;
-                B->seg[2 * ns + 1] = o;
-                ns++;
-            }
-            a = o + M->size[w[p]];
-        }
-        if (a < e) {
-            B->seg[2 * ns] = a;
-            B->seg[2 * ns + 1] = e;
-            ns++;
-        }
-        if (whole) break;
-    }
-    return ns;
+    return ta__opt_free_segs(M, v, k, w, j, whole ? C : 0, B->seg);
 }
 
 /* Subset sums of the unplaced buffers starting at t other than xu. */

@@ -183,6 +183,39 @@ bool ta__opt_part_items(const opt_mem *M, const uint32_t *list, size_t q, uint32
     return true;
 }
 
+uint32_t ta__opt_free_segs(const opt_mem *M, const uint32_t *v, uint32_t k, const uint32_t *w, uint32_t j, size_t C,
+                           size_t *seg) {
+    bool whole = C != 0;
+    uint32_t p = 0, ns = 0;
+    for (uint32_t i = 0; whole || i < k;) {
+        size_t a, e;
+        if (whole) {
+            a = 0;
+            e = C;
+        } else {
+            a = M->off[v[i]];
+            e = a + M->size[v[i]];
+            for (i++; i < k && M->off[v[i]] == e; i++) e += M->size[v[i]];
+        }
+        for (; p < j && M->off[w[p]] < e; p++) {
+            size_t o = M->off[w[p]];
+            if (o > a) {
+                seg[2 * ns] = a;
+                seg[2 * ns + 1] = o;
+                ns++;
+            }
+            a = o + M->size[w[p]];
+        }
+        if (a < e) {
+            seg[2 * ns] = a;
+            seg[2 * ns + 1] = e;
+            ns++;
+        }
+        if (whole) break;
+    }
+    return ns;
+}
+
 bool ta__opt_part_seg(ta__part_chk *P, size_t q, size_t a, size_t e) {
     if (e <= a) return true;
     if (P->k == TA__PART_MAX) return false;
@@ -216,7 +249,7 @@ static bool future_ok(opt_mem *M, uint32_t t) {
  * t), into t_seg as (start, end) pairs; returns their number.  Adds the
  * depths that shape them to c. */
 static uint32_t free_segs(opt_mem *M, uint32_t t, size_t C, uint64_t *c) {
-    uint32_t k = 0, j = 0, ns = 0;
+    uint32_t k = 0, j = 0;
     bool whole = t == 0 || !M->total0[t - 1];
     if (!whole) {
         cs_add_ending(M, c, t);
@@ -234,34 +267,7 @@ static uint32_t free_segs(opt_mem *M, uint32_t t, size_t C, uint64_t *c) {
         }
         w[q] = u;
     }
-    uint32_t p = 0;
-    for (uint32_t i = 0; whole || i < k;) {
-        size_t a, e;
-        if (whole) {
-            a = 0;
-            e = C;
-        } else {
-            a = M->off[v[i]];
-            e = a + M->size[v[i]];
-            for (i++; i < k && M->off[v[i]] == e; i++) e += M->size[v[i]];
-        }
-        for (; p < j && M->off[w[p]] < e; p++) {
-            size_t o = M->off[w[p]];
-            if (o > a) {
-                M->t_seg[2 * ns] = a;
-                M->t_seg[2 * ns + 1] = o;
-                ns++;
-            }
-            a = o + M->size[w[p]];
-        }
-        if (a < e) {
-            M->t_seg[2 * ns] = a;
-            M->t_seg[2 * ns + 1] = e;
-            ns++;
-        }
-        if (whole) break;
-    }
-    return ns;
+    return ta__opt_free_segs(M, v, k, w, j, whole ? C : 0, M->t_seg);
 }
 
 /* Subset sums (units) of the unplaced buffers starting at t other than x. */
