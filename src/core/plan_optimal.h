@@ -351,9 +351,7 @@ int ta__opt_beam(opt_mem *M, size_t C, uint64_t node_cap);
 /* The tiling searches as a portfolio: the byte sweep, the time sweep
  * (ta__opt_tile), the beam (ta__opt_beam) and the byte sweep again, in
  * slices, at most node_cap nodes in all.  Same returns and M->nodes as
- * ta__opt_tile, but "no tiling" only from the byte sweep: the time sweep's
- * is taken as "limit" (it refutes some tileable problems with mixed
- * alignments; see plan_optimal_sweep.c). */
+ * ta__opt_tile. */
 int ta__opt_tile_portfolio(opt_mem *M, size_t C, uint64_t node_cap);
 
 #endif

@@ -443,7 +443,12 @@ next: {
             np++;
         }
     }
-    if (M->t_seed) ta__sort_ids(M->t_pid, np, cmp_rank, M->t_pr, M->t_ptmp);
+    /* Tried in rank order, always: a node that is re-entered skips every
+     * rank up to the last one tried, so an order that is not by rank (the
+     * first run's enumeration puts a segment's exact fit after a lower
+     * segment's other offsets) would skip offsets never tried -- a false
+     * "no tiling" (test_optimal_beam's random problems found it). */
+    ta__sort_ids(M->t_pid, np, cmp_rank, M->t_pr, M->t_ptmp);
     for (uint32_t pi = 0; pi < np; pi++) {
         uint32_t id = M->t_pid[pi];
         size_t y = M->t_py[id];
