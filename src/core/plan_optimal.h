@@ -296,6 +296,37 @@ ta_status ta__opt_rel_plan(const ta_request *reqs, size_t n, const ta_plan_optio
  * every section's live bytes (M->total after ta__opt_preorder_keys) are 0
  * or C?  Then a plan within C leaves no byte free at any step. */
 bool ta__opt_tile_applies(const opt_mem *M, size_t C);
+/* Bit sets of subset sums (bit k: k units), sw 64-bit words. */
+static inline bool ta__bits_has(const uint64_t *b, size_t k) { return (b[k / 64] >> (k % 64)) & 1; }
+/* The first set bit at or after k, at most top (else SIZE_MAX). */
+static inline size_t ta__bits_next(const uint64_t *b, size_t k, size_t top) {
+    while (k <= top) {
+        uint64_t w = b[k / 64] >> (k % 64);
+        if (w) {
+            k += (size_t)__builtin_ctzll(w);
+            return k <= top ? k : SIZE_MAX;
+        }
+        k = (k / 64 + 1) * 64;
+    }
+    return SIZE_MAX;
+}
+/* bits |= bits << k (adds one item of k units to the sums). */
+static inline void ta__bits_add(uint64_t *bits, uint64_t sw, size_t k) {
+    size_t ws = k / 64, bs = k % 64;
+    for (size_t w = sw; w-- > ws;) {
+        uint64_t v = bits[w - ws] << bs;
+        if (bs && w > ws) v |= bits[w - ws - 1] >> (64 - bs);
+        bits[w] |= v;
+    }
+}
+/* The tiling searches' unit and subset sums: M->t_q = the gcd of C and
+ * every size, M->t_sums[t] = the subset sums (units) of the sizes starting
+ * at boundary t, M->t_sw words each; M->t_sw = 0 (and false) when C / t_q
+ * units do not fit OPT_TILE_SUM_WORDS words. */
+bool ta__opt_tile_sums(opt_mem *M, size_t C);
+/* Subset sums (units of M->t_q) of the unplaced buffers starting at t
+ * other than xu, read in list[lo_start[t]..lo_start[t + 1]), into bits. */
+void ta__opt_rem_sums(const opt_mem *M, const uint32_t *list, uint32_t t, uint32_t xu, uint64_t *bits);
 /* The exact-partition check the tiling searches share: can the sizes
  * sz[0..n) fill the rooms rem[0..k) exactly (units of the search's
  * quantum)?  A check, never a proof: beyond TA__PART_MAX pieces (the

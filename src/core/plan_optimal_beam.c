@@ -165,29 +165,6 @@ static bool sum_ok(const ta__beam *B, uint32_t t, size_t len) {
     return (B->sums[(size_t)t * B->sw + u / 64] >> (u % 64)) & 1;
 }
 
-static bool bit(const uint64_t *b, size_t u) { return (b[u / 64] >> (u % 64)) & 1; }
-
-static size_t next_bit(const uint64_t *b, size_t k, size_t top) {
-    while (k <= top) {
-        uint64_t w = b[k / 64] >> (k % 64);
-        if (w) {
-            k += (size_t)__builtin_ctzll(w);
-            return k <= top ? k : SIZE_MAX;
-        }
-        k = (k / 64 + 1) * 64;
-    }
-    return SIZE_MAX;
-}
-
-static void add_sum(uint64_t *bits, uint64_t sw, size_t k) {
-    size_t ws = k / 64, bs = k % 64;
-    for (size_t w = sw; w-- > ws;) {
-        uint64_t v = bits[w - ws] << bs;
-        if (bs && w > ws) v |= bits[w - ws - 1] >> (64 - bs);
-        bits[w] |= v;
-    }
-}
-
 /* ---- the freed sets ---- */
 
 /* Sorts ids[0..k) by offset (insertion: the lists are short). */
@@ -242,18 +219,6 @@ static uint32_t free_segs(opt_mem *M, uint32_t t, size_t C) {
     return ta__opt_free_segs(M, v, k, w, j, whole ? C : 0, B->seg);
 }
 
-/* Subset sums of the unplaced buffers starting at t other than xu. */
-static void rem_sums(const opt_mem *M, uint32_t t, uint32_t xu, uint64_t *bits) {
-    const ta__beam *B = M->bm;
-    for (uint64_t w = 0; w < B->sw; w++) bits[w] = 0;
-    bits[0] = 1;
-    for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1]; x++) {
-        uint32_t u = B->list[x];
-        if (u == xu || M->off[u] != NONE) continue;
-        add_sum(bits, B->sw, M->size[u] / B->q);
-    }
-}
-
 static bool same_class(const opt_mem *M, uint32_t u, uint32_t v) {
     return M->hi[u] == M->hi[v] && M->size[u] == M->size[v] && M->align[u] == M->align[v];
 }
@@ -268,7 +233,7 @@ static bool next_offset(opt_mem *M, uint32_t t, uint32_t j, size_t C, uint64_t s
     uint64_t bits[BEAM_SUM_WORDS];
     for (;;) {
         uint32_t nseg = free_segs(M, t, C);
-        rem_sums(M, t, u, bits);
+        ta__opt_rem_sums(M, B->list, t, u, bits);
         size_t sz = M->size[u], q = B->q, ymin = B->f_ymin[j];
         uint64_t br = UINT64_MAX;
         size_t by = NONE;
@@ -277,10 +242,10 @@ static bool next_offset(opt_mem *M, uint32_t t, uint32_t j, size_t C, uint64_t s
             size_t a = B->seg[2 * g], e = B->seg[2 * g + 1];
             if (e - a < sz || (ymin != NONE && e <= ymin + 1)) continue;
             size_t top = (e - a - sz) / q;
-            for (size_t k = next_bit(bits, 0, top); k != SIZE_MAX; k = next_bit(bits, k + 1, top)) {
+            for (size_t k = ta__bits_next(bits, 0, top); k != SIZE_MAX; k = ta__bits_next(bits, k + 1, top)) {
                 size_t y = a + k * q;
                 if (ymin != NONE && y <= ymin) continue;
-                if (!bit(bits, (e - y - sz) / q) || y % M->align[u]) continue;
+                if (!ta__bits_has(bits, (e - y - sz) / q) || y % M->align[u]) continue;
                 /* exact fits first, then a hash of the offset (a new order
                  * for every dive) */
                 uint64_t r = ta__mix64((uint64_t)y ^ seed) >> 1;
@@ -419,8 +384,8 @@ static uint32_t score(opt_mem *M, size_t C, uint64_t *key) {
                 size_t span = (at - sa) / B->q;
                 for (uint32_t r = 0; r < nr; r++) {
                     size_t len = B->seg[r] / B->q;
-                    if (len > top || next_bit(bits, len, span) == SIZE_MAX) return UINT32_MAX;
-                    if (!bit(bits, len)) pen++;
+                    if (len > top || ta__bits_next(bits, len, span) == SIZE_MAX) return UINT32_MAX;
+                    if (!ta__bits_has(bits, len)) pen++;
                 }
                 nr = 0;
                 sa = at + (i < n ? M->size[u] : 0);
@@ -617,29 +582,12 @@ int ta__opt_beam(opt_mem *M, size_t C, uint64_t node_cap) {
     for (uint32_t b = 0; b <= ns; b++) B->hs[b + 1] += B->hs[b];
     for (uint32_t b = 0; b <= ns; b++) B->left[b] = B->hs[b];
     for (uint32_t i = 0; i < m; i++) B->hl[B->left[M->hi[i]]++] = i;
-    /* the unit and the subset sums of the sizes starting at every boundary */
-    size_t q = C;
-    for (uint32_t i = 0; i < m; i++) {
-        size_t a = q, b = M->size[i];
-        while (b) {
-            size_t r = a % b;
-            a = b;
-            b = r;
-        }
-        q = a;
-    }
-    B->q = q;
-    size_t units = C / q + 1;
-    if (units > 64 * (size_t)BEAM_SUM_WORDS || units > 65535) return B_LIMIT; /* offsets too fine */
-    B->sw = (units + 63) / 64;
+    /* the unit and the subset sums of the sizes starting at every boundary:
+     * the time sweep's tables, which the beam reads in place */
+    if (!ta__opt_tile_sums(M, C) || C / M->t_q + 1 > 65535) return B_LIMIT; /* offsets too fine */
+    B->q = M->t_q;
+    B->sw = M->t_sw;
     B->sums = M->t_sums;
-    for (uint32_t t = 0; t <= ns; t++) {
-        uint64_t *bits = &B->sums[(size_t)t * B->sw];
-        for (uint64_t w = 0; w < B->sw; w++) bits[w] = 0;
-        bits[0] = 1;
-        if (t == ns) continue;
-        for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1]; x++) add_sum(bits, B->sw, M->size[M->by_lo[x]] / q);
-    }
     B->mirror = true;
     for (uint32_t i = 0; i < m; i++) B->mirror = B->mirror && C % M->align[i] == 0;
     uint64_t rng = 0xBEA5EEDull;

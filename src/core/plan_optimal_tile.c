@@ -270,19 +270,13 @@ static uint32_t free_segs(opt_mem *M, uint32_t t, size_t C, uint64_t *c) {
     return ta__opt_free_segs(M, v, k, w, j, whole ? C : 0, M->t_seg);
 }
 
-/* Subset sums (units) of the unplaced buffers starting at t other than x. */
-static void rem_sums(const opt_mem *M, uint32_t t, uint32_t xu, uint64_t *bits) {
+void ta__opt_rem_sums(const opt_mem *M, const uint32_t *list, uint32_t t, uint32_t xu, uint64_t *bits) {
     for (uint64_t w = 0; w < M->t_sw; w++) bits[w] = 0;
     bits[0] = 1;
     for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1]; x++) {
-        uint32_t u = M->t_list[x];
+        uint32_t u = list[x];
         if (u == xu || M->off[u] != NONE) continue;
-        size_t k = M->size[u] / M->t_q, ws = k / 64, bs = k % 64;
-        for (size_t w = M->t_sw; w-- > ws;) {
-            uint64_t val = bits[w - ws] << bs;
-            if (bs && w > ws) val |= bits[w - ws - 1] >> (64 - bs);
-            bits[w] |= val;
-        }
+        ta__bits_add(bits, M->t_sw, M->size[u] / M->t_q);
     }
 }
 
@@ -292,37 +286,21 @@ static int cmp_rank(uint32_t a, uint32_t b, const void *ctx) {
     return (r[a] > r[b]) - (r[a] < r[b]);
 }
 
-static bool bit(const uint64_t *b, size_t u) { return (b[u / 64] >> (u % 64)) & 1; }
-
-/* The first set bit at or after k, at most top (else SIZE_MAX): offsets
- * are walked over the subset sums only, which are few. */
-static size_t next_bit(const uint64_t *b, size_t k, size_t top) {
-    while (k <= top) {
-        uint64_t w = b[k / 64] >> (k % 64);
-        if (w) {
-            k += (size_t)__builtin_ctzll(w);
-            return k <= top ? k : SIZE_MAX;
-        }
-        k = (k / 64 + 1) * 64;
-    }
-    return SIZE_MAX;
-}
-
 /* Offsets for u in the free segments (t_seg) above ymin from which the
  * rest of the segment can be filled; stops counting at `stop`. */
 static uint32_t count_pos(const opt_mem *M, uint32_t t, uint32_t u, uint32_t nseg, size_t ymin, uint64_t *bits,
                           uint32_t stop) {
-    rem_sums(M, t, u, bits);
+    ta__opt_rem_sums(M, M->t_list, t, u, bits);
     size_t sz = M->size[u], q = M->t_q;
     uint32_t n = 0;
     for (uint32_t g = 0; g < nseg && n < stop; g++) {
         size_t a = M->t_seg[2 * g], e = M->t_seg[2 * g + 1];
         if (e - a < sz) continue;
         size_t top = (e - a - sz) / q;
-        for (size_t k = next_bit(bits, 0, top); k != SIZE_MAX && n < stop; k = next_bit(bits, k + 1, top)) {
+        for (size_t k = ta__bits_next(bits, 0, top); k != SIZE_MAX && n < stop; k = ta__bits_next(bits, k + 1, top)) {
             size_t y = a + k * q;
             if (ymin != NONE && y <= ymin) continue;
-            if (bit(bits, (e - y - sz) / q) && !(y % M->align[u])) n++;
+            if (ta__bits_has(bits, (e - y - sz) / q) && !(y % M->align[u])) n++;
         }
     }
     return n;
@@ -417,7 +395,7 @@ next: {
         f->on = false;
     }
     uint32_t nseg = free_segs(M, t, C, c);
-    rem_sums(M, t, u, bits);
+    ta__opt_rem_sums(M, M->t_list, t, u, bits);
     size_t sz = M->size[u];
     /* the untried offsets, by rank: those where the buffer fills its
      * segment exactly first (a refill of one freed range by one buffer is
@@ -428,10 +406,10 @@ next: {
         size_t a = M->t_seg[2 * g], e = M->t_seg[2 * g + 1];
         if (e - a < sz || (f->ymin != NONE && e <= f->ymin + 1)) continue;
         size_t top = (e - a - sz) / q;
-        for (size_t k = next_bit(bits, 0, top); k != SIZE_MAX; k = next_bit(bits, k + 1, top)) {
+        for (size_t k = ta__bits_next(bits, 0, top); k != SIZE_MAX; k = ta__bits_next(bits, k + 1, top)) {
             size_t y = a + k * q;
             if (f->ymin != NONE && y <= f->ymin) continue;
-            if (!bit(bits, (e - y - sz) / q) || y % M->align[u]) continue;
+            if (!ta__bits_has(bits, (e - y - sz) / q) || y % M->align[u]) continue;
             uint64_t r = M->t_seed ? ta__mix64((uint64_t)y ^ M->t_seed) >> 1 : (uint64_t)y;
             if (e - a != sz) r |= (uint64_t)1 << 63; /* exact fits first */
             if (f->tried && r <= f->r) continue;
@@ -529,7 +507,7 @@ fail: {
 }
 
 /* Subset sums (in units of t_q) of the sizes starting at every boundary. */
-static void build_sums(opt_mem *M, size_t C) {
+bool ta__opt_tile_sums(opt_mem *M, size_t C) {
     size_t q = C;
     for (uint32_t i = 0; i < M->m; i++) {
         size_t a = q, b = M->size[i];
@@ -543,21 +521,17 @@ static void build_sums(opt_mem *M, size_t C) {
     M->t_q = q;
     size_t units = C / q + 1;
     M->t_sw = units <= 64 * (size_t)OPT_TILE_SUM_WORDS ? (units + 63) / 64 : 0;
-    if (!M->t_sw) return;
+    if (!M->t_sw) return false;
     for (uint32_t t = 0; t <= M->ns; t++) {
         uint64_t *bits = &M->t_sums[(size_t)t * M->t_sw];
         for (uint64_t w = 0; w < M->t_sw; w++) bits[w] = 0;
         bits[0] = 1;
         if (t == M->ns) continue;
         for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1]; x++) {
-            size_t k = M->size[M->by_lo[x]] / q, ws = k / 64, bs = k % 64;
-            for (size_t w = M->t_sw; w-- > ws;) {
-                uint64_t v = bits[w - ws] << bs;
-                if (bs && w > ws) v |= bits[w - ws - 1] >> (64 - bs);
-                bits[w] |= v;
-            }
+            ta__bits_add(bits, M->t_sw, M->size[M->by_lo[x]] / q);
         }
     }
+    return true;
 }
 
 /* The Luby sequence (1, 1, 2, 1, 1, 2, 4, ...), i >= 1: restart budgets
@@ -585,7 +559,7 @@ int ta__opt_tile(opt_mem *M, size_t C, uint64_t node_cap) {
     for (uint32_t b = 0; b <= ns; b++) M->t_hs[b + 1] += M->t_hs[b];
     for (uint32_t b = 0; b <= ns; b++) M->t_left[b] = M->t_hs[b];
     for (uint32_t i = 0; i < m; i++) M->t_hl[M->t_left[M->hi[i]]++] = i;
-    build_sums(M, C);
+    ta__opt_tile_sums(M, C);
     /* Turning a tiling upside down (offset y to C - y - size) gives a
      * tiling when every offset stays aligned: then the first buffer placed
      * need only be tried in the lower half. */
