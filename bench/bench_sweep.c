@@ -4,7 +4,7 @@
  * seeds), how many tilings each finds within a node budget, and the nodes
  * it took.  No clock: the counts are the same on any machine at any load.
  *
- *   bench_sweep [MILLION_NODES] [INSTANCES] [tile|sweep|portfolio|beam|all] [events|cuts] [FIRST_SEED] [SIZE]
+ *   bench_sweep [MILLION_NODES] [INSTANCES] [tile|sweep|portfolio|beam|pq|all] [events|cuts] [FIRST_SEED] [SIZE]
  *   (defaults: 3 M nodes, 5 per size, all, events, seeds from 0, every size)
  *
  * FIRST_SEED runs seeds FIRST_SEED.. instead of 0.. (seeds not used when
@@ -30,7 +30,7 @@ static int cmp_u64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Runs search `which` (0 time sweep, 1 byte sweep, 2 portfolio, 3 beam) at the
+/* Runs search `which` (0 time sweep, 1 byte sweep, 2 portfolio, 3 beam, 4 order search) at the
  * height C; returns 0 found (offsets validated), 1 refuted, 2 limit, -1
  * error; *nodes = nodes spent. */
 static int run_one(const ta_request *r, size_t n, size_t C, int which, uint64_t cap, uint64_t *nodes) {
@@ -56,6 +56,7 @@ static int run_one(const ta_request *r, size_t n, size_t C, int which, uint64_t 
         if (which == 1) ta__opt_sweep_init(&M, C);
         rc = which == 0 ? ta__opt_tile(&M, C, cap) : which == 1 ? ta__opt_sweep(&M, C, cap)
                                      : which == 3 ? ta__opt_beam(&M, C, cap) /* plan_optimal_beam.c */
+                                     : which == 4 ? ta__opt_pq(&M, C, cap)   /* plan_optimal_pq.c */
                                                   : ta__opt_tile_portfolio(&M, C, cap);
         *nodes = M.nodes;
         if (rc == 0) {
@@ -87,13 +88,13 @@ int main(int argc, char **argv) {
     if (first < 0) first = 0;
     if (count < 1) count = 5;
     uint64_t cap = (uint64_t)(mn * 1e6);
-    static const char *names[] = {"tile", "sweep", "portfolio", "beam"};
+    static const char *names[] = {"tile", "sweep", "portfolio", "beam", "pq"};
     static const size_t ev_sizes[] = {150, 200, 300, 400, 500}, cut_sizes[] = {80, 120, 160, 200};
     const size_t *sizes = cuts ? cut_sizes : ev_sizes, nsizes = cuts ? 4 : 5;
     const size_t height = 16384;
     printf("tiling searches on %s packings: %d per size (seeds %d-%d), a budget of %llu nodes each, no clock\n",
            cuts ? "guillotine" : "event", count, first, first + count - 1, (unsigned long long)cap);
-    for (int w = 0; w < 4; w++) {
+    for (int w = 0; w < 5; w++) {
         if (strcmp(which, "all") && strcmp(which, names[w])) continue;
         printf("%-10s %8s %8s %14s %14s\n", names[w], "buffers", "found", "median nodes", "max nodes");
         int all = 0, made = 0;

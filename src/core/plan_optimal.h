@@ -170,6 +170,8 @@ typedef struct {
     uint64_t s_key, s_rng, s_run, s_run_cap;
     /* beam search (plan_optimal_beam.c): its own block */
     struct ta__beam *bm;
+    /* order search (plan_optimal_pq.c): its own block */
+    struct ta__pqs *pq;
     /* limits */
     uint64_t nodes, node_cap;
     const ta_plan_options *opt;
@@ -378,6 +380,23 @@ void ta__opt_beam_carve(ta__bump *b, const opt_counts *c, opt_mem *M);
  * 1.  A node is one placement tried or one child scored.  M->nodes = the
  * nodes spent. */
 int ta__opt_beam(opt_mem *M, size_t C, uint64_t node_cap);
+
+/* plan_optimal_pq.c */
+typedef struct ta__pqs ta__pqs;
+/* Carves the order search's scratch (O(m) arrays, a trail of about
+ * 64 m + 96 (2 m + 64) entries and a candidate pool of 16 m) for c from b,
+ * into M->pq; nothing (M->pq = NULL) when there are fixed buffers. */
+void ta__opt_pq_carve(ta__bump *b, const opt_counts *c, opt_mem *M);
+/* The order search for a tiling within C: it keeps the orders of the live
+ * buffers still possible in a PQ-tree and decides, boundary by boundary,
+ * which enders are neighbours and which starters refill them.  Needs
+ * ta__opt_tile_applies and every size a multiple of every alignment (else
+ * returns 2 at once).  At most node_cap nodes and M->deadline.  Returns 0
+ * (found: offsets in M->off), 1 (no tiling within C) or 2 (limit: the next
+ * call goes on with the next restart); M->nodes = the nodes spent.  A node
+ * is one option tried, one step of a group's enumeration or one test that
+ * a set of enders can be consecutive. */
+int ta__opt_pq(opt_mem *M, size_t C, uint64_t node_cap);
 
 /* The tiling searches as a portfolio: the byte sweep, the time sweep
  * (ta__opt_tile), the beam (ta__opt_beam) and the byte sweep again, in

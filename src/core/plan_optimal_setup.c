@@ -150,6 +150,7 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->s_mark = ta__bump_take(b, ns + 1, sizeof(uint32_t));
     M->s_fr = ta__bump_take(b, m + 1, sizeof(sframe));
     ta__opt_beam_carve(b, c, M); /* plan_optimal_beam.c */
+    ta__opt_pq_carve(b, c, M);   /* plan_optimal_pq.c */
 }
 
 /* count_sizes, then drop the search when its state would be too large. */
