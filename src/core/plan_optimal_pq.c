@@ -111,7 +111,7 @@ struct ta__pqs {
     size_t q, cu;              /* unit in bytes; capacity in units */
     uint64_t run, parts, run_end, rng, clk;
     int mode;
-    bool incomplete, overflow, started, usable;
+    bool incomplete, overflow, started, usable, halt; /* halt: out of nodes inside a step */
 };
 
 /* ---- the trail ---- */
@@ -618,12 +618,14 @@ static bool sum_ok(const ta__pqs *Q, int32_t s) {
  * breadth first (smaller first), whose size the starters left can make,
  * into out.  Every consecutive set containing d is reached: grow it from d
  * outwards, one neighbour at a time, through consecutive sets.  Returns the
- * count, or PQ_CANDS + 1 when there are more. */
-static size_t runs_of(opt_mem *M, ta__pqs *Q, int32_t d, const int32_t *U2, int32_t nu, uint64_t *out) {
+ * count; *cut: more than PQ_CANDS were feasible and only the first
+ * (smallest) PQ_CANDS were kept, so the list is not every option. */
+static size_t runs_of(opt_mem *M, ta__pqs *Q, int32_t d, const int32_t *U2, int32_t nu, uint64_t *out, bool *cut) {
     int32_t *R = Q->buf;
     size_t nc = 0, head = 0;
     out[nc++] = 0;
-    while (head < nc) {
+    *cut = false;
+    while (head < nc && !*cut) {
         uint64_t b = out[head++];
         for (int32_t i = 0; i < nu; i++) {
             if (b >> i & 1) continue;
@@ -631,6 +633,10 @@ static size_t runs_of(opt_mem *M, ta__pqs *Q, int32_t d, const int32_t *U2, int3
             bool dup = false;
             for (size_t j = head; j < nc && !dup; j++) dup = out[j] == b2;
             if (dup) continue;
+            if (M->nodes >= M->node_cap) {
+                Q->halt = true;
+                return 0;
+            }
             int32_t k = 0;
             R[k++] = d;
             for (int32_t j = 0; j < nu; j++)
@@ -643,7 +649,10 @@ static size_t runs_of(opt_mem *M, ta__pqs *Q, int32_t d, const int32_t *U2, int3
             if (Q->overflow) Q->incomplete = true;
             Q->overflow = false;
             if (!ok) continue;
-            if (nc == PQ_CANDS) return PQ_CANDS + 1;
+            if (nc == PQ_CANDS) {
+                *cut = true;
+                break;
+            }
             out[nc++] = b2;
         }
     }
@@ -689,22 +698,25 @@ static int open_level(opt_mem *M, ta__pqs *Q, int32_t t) {
     uint64_t *best = &Q->cand[Q->ctop];
     size_t nbest = SIZE_MAX;
     int32_t d = -1;
+    bool best_cut = false;
     for (int32_t i = 0; i < nu; i++) {
         if (Q->mode == 0 && i > 0) break;
         int32_t k = 0;
         for (int32_t j = 0; j < nu; j++)
             if (j != i) Q->U2[k++] = Q->U[j];
-        size_t n = runs_of(M, Q, Q->U[i], Q->U2, k, Q->work);
-        if (n < nbest) {
-            nbest = n, d = Q->U[i];
-            if (n <= PQ_CANDS) memcpy(best, Q->work, n * sizeof(uint64_t));
-            if (!n) break;
+        bool cut;
+        size_t n = runs_of(M, Q, Q->U[i], Q->U2, k, Q->work, &cut);
+        if (Q->halt) return 2;
+        /* fewest options first; a cut list counts as more than any whole one */
+        size_t key = cut ? PQ_CANDS + 1 + n : n;
+        size_t kbest = best_cut ? PQ_CANDS + 1 + nbest : nbest;
+        if (nbest == SIZE_MAX || key < kbest) {
+            nbest = n, d = Q->U[i], best_cut = cut;
+            memcpy(best, Q->work, n * sizeof(uint64_t));
+            if (!n && !cut) break;
         }
     }
-    if (nbest > PQ_CANDS) {
-        Q->incomplete = true;
-        return 2;
-    }
+    if (best_cut) Q->incomplete = true; /* a refutation below is no proof */
     if (!nbest) return 1;
     pq_level *L = &Q->lv[Q->nlv++];
     memset(L, 0, sizeof *L);
@@ -748,6 +760,10 @@ static bool next_group(opt_mem *M, ta__pqs *Q, pq_level *L, int32_t na) {
         pos[g]++;
     }
     while (g >= 0) {
+        if (M->nodes >= M->node_cap) {
+            Q->halt = true;
+            return false;
+        }
         M->nodes++;
         int32_t r = want - g, j = pos[g];
         bool found = false;
@@ -781,7 +797,7 @@ static bool next_group(opt_mem *M, ta__pqs *Q, pq_level *L, int32_t na) {
 }
 
 /* Tries the level's next option (R, G) and applies it.  Returns 0 applied,
- * 1 exhausted. */
+ * 1 exhausted, 2 out of nodes (Q->halt). */
 static int next_option(opt_mem *M, ta__pqs *Q, pq_level *L) {
     int32_t nu, na = lists(Q, L->t, &nu);
     for (;;) {
@@ -797,6 +813,7 @@ static int next_option(opt_mem *M, ta__pqs *Q, pq_level *L) {
             continue;
         }
         if (!next_group(M, Q, L, na)) {
+            if (Q->halt) return 2;
             L->want++;
             L->fresh = true;
             continue;
@@ -969,7 +986,9 @@ static int one_run(opt_mem *M, ta__pqs *Q) {
         if (r == 2) return 2;
         if (r == 0) { /* a level was opened: take its first option */
             pq_level *L = &Q->lv[Q->nlv - 1];
-            if (next_option(M, Q, L) == 0) {
+            int o = next_option(M, Q, L);
+            if (o == 2) return 2;
+            if (o == 0) {
                 if (stop(M, Q)) return 2;
                 /* more enders at this boundary? */
                 int32_t t = L->t;
@@ -990,7 +1009,9 @@ static int one_run(opt_mem *M, ta__pqs *Q) {
                 continue;
             }
             unapply(Q, L);
-            if (next_option(M, Q, L) == 0) break;
+            int o = next_option(M, Q, L);
+            if (o == 2) return 2;
+            if (o == 0) break;
             Q->ctop = L->c0;
             Q->nlv--;
         }
@@ -1047,6 +1068,7 @@ int ta__opt_pq(opt_mem *M, size_t C, uint64_t node_cap) {
     for (;;) {
         Q->incomplete = false;
         Q->overflow = false;
+        Q->halt = false;
         Q->mode = Q->run % 2 ? 0 : 1;
         order_run(M, Q);
         Q->run_end = Q->parts + base * luby(Q->run + 1);
