@@ -4,7 +4,7 @@
  * file in models/MANIFEST.tsv planned from the .tflite itself (TFLM's rules,
  * tensors only) -- which includes the coral models TFLM rejects.
  *
- *   bench_optimal [DATA_DIR [TIME_LIMIT_S [CHALLENGING_DIR [cpu|nodes [challenging]]]]]
+ *   bench_optimal [DATA_DIR [TIME_LIMIT_S [CHALLENGING_DIR [cpu|nodes [challenging|perfect [SEEDS [FIRST]]]]]]]
  *
  * cpu: the limit counts this process's CPU time instead of wall time (what
  * an idle machine would give; on a shared one the wall clock buys a share
@@ -12,7 +12,9 @@
  * TIME_LIMIT_S millions of search nodes instead (best reads it as its own
  * placement budget): deterministic, the same plans on any machine and
  * under any load; only the challenging table.  challenging (after cpu):
- * the challenging table alone, without the perfect packings.
+ * the challenging table alone, without the perfect packings.  perfect
+ * [SEEDS [FIRST]] (after cpu): the perfect packings alone, SEEDS per size
+ * (default 5) from seed FIRST (default 0).
  *
  * Second table (bench_perfect, at the end): perfect packings of 150-500
  * buffers (tests/gen_packing.c, issue 14), the share optimal proves within
@@ -216,7 +218,7 @@ static void bench_models(const char *data, const ta_plan_options *base, double *
 }
 
 /* The process's CPU time in microseconds (the "cpu" mode's clock). */
-static void bench_perfect(const ta_plan_options *opt);
+static void bench_perfect(const ta_plan_options *opt, int seeds, int first);
 
 static uint64_t cpu_clock(void *ctx) {
     (void)ctx;
@@ -233,8 +235,13 @@ int main(int argc, char **argv) {
     const char *extra = argc > 3 ? argv[3] : getenv("MINIMALLOC_CHALLENGING");
     if (argc > 4 && !strcmp(argv[4], "cpu")) {
         opt.clock = cpu_clock;
+        if (argc > 5 && !strcmp(argv[5], "perfect")) { /* the perfect packings alone, more seeds */
+            int seeds = argc > 6 ? atoi(argv[6]) : 5, first = argc > 7 ? atoi(argv[7]) : 0;
+            bench_perfect(&opt, seeds < 1 ? 5 : seeds > 1000 ? 1000 : seeds, first < 0 ? 0 : first);
+            return 0;
+        }
         bench_challenging(data, extra, &opt);
-        if (!(argc > 5 && !strcmp(argv[5], "challenging"))) bench_perfect(&opt);
+        if (!(argc > 5 && !strcmp(argv[5], "challenging"))) bench_perfect(&opt, 5, 0);
         return 0;
     }
     if (argc > 4 && !strcmp(argv[4], "nodes")) {
@@ -245,7 +252,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     bench_challenging(data, extra, &opt);
-    bench_perfect(&opt);
+    bench_perfect(&opt, 5, 0);
     printf("optimal vs heuristics (data %s, time limit %.1f s)\n", data, opt.time_limit_s);
     printf("%-46s %5s %12s %12s %12s %12s  %-20s %9s\n", "problem", "bufs", "lower_bound", "greedy", "best",
            "optimal", "status", "time_s");
@@ -280,21 +287,20 @@ static int cmp_dbl(const void *a, const void *b) {
  * (median, 90th percentile, max; a seed not proven counts at its full
  * time).  MiniMalloc's figure is the issue's: built at 9f5cf810, it finds 2
  * of 12 such problems of 160-520 buffers within 60 s. */
-static void bench_perfect(const ta_plan_options *opt) {
-    enum { SEEDS = 5 };
+static void bench_perfect(const ta_plan_options *opt, int seeds, int first) {
     static const size_t sizes[] = {150, 200, 300, 400, 500};
     const size_t height = 16384;
-    printf("perfect packings (event tilings, 16,384 B, %d seeds per size), time limit %.1f s\n", SEEDS,
-           opt->time_limit_s);
+    printf("perfect packings (event tilings, 16,384 B, %d seeds per size from seed %d), time limit %.1f s\n", seeds,
+           first, opt->time_limit_s);
     printf("%-10s %8s %8s %10s %10s %10s\n", "buffers", "proven", "rate", "median s", "p90 s", "max s");
     int all = 0, made = 0;
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         size_t n = sizes[si], kmin = n;
         ta_request *r = cli_xcalloc(n, sizeof *r);
         size_t *off = cli_xcalloc(n, sizeof *off);
-        double secs[SEEDS];
+        double *secs = cli_xcalloc((size_t)seeds, sizeof *secs);
         int ok = 0, k = 0;
-        for (int seed = 0; seed < SEEDS; seed++) {
+        for (int seed = first; seed < first + seeds; seed++) {
             size_t got = gen_packing_events(r, NULL, n, 16, height, 16, 0x5eed + 1000 * (uint64_t)n + (uint64_t)seed);
             if (!got) continue;
             if (got < kmin) kmin = got;
@@ -321,6 +327,7 @@ static void bench_perfect(const ta_plan_options *opt) {
         }
         all += ok;
         made += k;
+        free(secs);
         free(off);
         free(r);
     }
