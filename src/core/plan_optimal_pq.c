@@ -109,10 +109,27 @@ struct ta__pqs {
     uint64_t *work;            /* candidate scratch */
     int32_t *ord, *pos, *buf;  /* rebuild */
     size_t q, cu;              /* unit in bytes; capacity in units */
-    uint64_t run, parts, run_end, rng, clk;
+    uint64_t run, parts, run_end, rng;
     int mode;
     bool incomplete, overflow, started, usable, halt; /* halt: out of nodes inside a step */
 };
+
+/* Counts one node; false (and halt) when the node cap is spent or, checked
+ * every 256 nodes, the clock's deadline has passed: every loop of the
+ * search counts its steps here, so no call runs long past either. */
+static bool tick(opt_mem *M, ta__pqs *Q) {
+    if (M->nodes >= M->node_cap) {
+        Q->halt = true;
+        return false;
+    }
+    M->nodes++;
+    if (M->opt && M->opt->clock && (M->nodes & 255) == 0 && M->opt->clock(M->opt->clock_ctx) >= M->deadline) {
+        M->timed_out = true;
+        Q->halt = true;
+        return false;
+    }
+    return true;
+}
 
 /* ---- the trail ---- */
 
@@ -633,15 +650,11 @@ static size_t runs_of(opt_mem *M, ta__pqs *Q, int32_t d, const int32_t *U2, int3
             bool dup = false;
             for (size_t j = head; j < nc && !dup; j++) dup = out[j] == b2;
             if (dup) continue;
-            if (M->nodes >= M->node_cap) {
-                Q->halt = true;
-                return 0;
-            }
+            if (!tick(M, Q)) return 0;
             int32_t k = 0;
             R[k++] = d;
             for (int32_t j = 0; j < nu; j++)
                 if (b2 >> j & 1) R[k++] = U2[j];
-            M->nodes++;
             size_t mark = Q->ttop;
             bool ok = reduce(Q, R, k);
             reset_marks(Q);
@@ -760,11 +773,7 @@ static bool next_group(opt_mem *M, ta__pqs *Q, pq_level *L, int32_t na) {
         pos[g]++;
     }
     while (g >= 0) {
-        if (M->nodes >= M->node_cap) {
-            Q->halt = true;
-            return false;
-        }
-        M->nodes++;
+        if (!tick(M, Q)) return false;
         int32_t r = want - g, j = pos[g];
         bool found = false;
         for (; j + r <= na; j++) {
@@ -827,7 +836,7 @@ static int next_option(opt_mem *M, ta__pqs *Q, pq_level *L) {
         for (int32_t i = 0; i < L->want; i++) G[i] = Q->it_sel[L->g0 + i];
         L->ng = L->want;
         L->gg0 = L->r0 + L->nr;
-        M->nodes++;
+        if (!tick(M, Q)) return 2;
         Q->parts++;
         L->mark = Q->ttop;
         if (!reduce(Q, R, L->nr)) { /* cannot happen: R was feasible on this tree */
@@ -966,14 +975,10 @@ static int advance(opt_mem *M, ta__pqs *Q, int32_t t, bool *done) {
     }
 }
 
-/* Out of nodes, past the run's share, or (every 64th call) past the clock's deadline? */
+/* Out of nodes or time (Q->halt), or past the run's share? */
 static bool stop(opt_mem *M, ta__pqs *Q) {
-    if (M->nodes >= M->node_cap || Q->parts > Q->run_end) return true;
-    if (M->opt && M->opt->clock && (++Q->clk & 63) == 0 && M->opt->clock(M->opt->clock_ctx) >= M->deadline) {
-        M->timed_out = true;
-        return true;
-    }
-    return false;
+    (void)M;
+    return Q->halt || M->nodes >= M->node_cap || Q->parts > Q->run_end;
 }
 
 /* One run from the empty tree: depth first over the levels.  Returns 0
