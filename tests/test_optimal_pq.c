@@ -92,7 +92,7 @@ static int search(const ta_request *r, size_t n, size_t C, int which, uint64_t c
 /* ---- hand-checked cases ------------------------------------------------ */
 
 static void test_hand(void) {
-    size_t off[8];
+    size_t off[16];
     {
         /* a 16 B at steps 0-1, b 32 B at 0, c 32 B at 1, 48 B every step:
          * c takes b's bytes, a the rest */
