@@ -11,77 +11,32 @@
 #include "core/plan_optimal.h"
 #include "gen_packing.h"
 #include "testutil.h"
+#include "tile_harness.h"
 #include "tinyarena/plan.h"
 
-enum { FOUND = 0, NONE_EXISTS = 1, LIMIT = 2, ERROR = -1 };
-enum { BEAM = 3, TIME_SWEEP = 0, BYTE_SWEEP = 1, PORTFOLIO = 4 };
+enum { FOUND = TILE_FOUND, NONE_EXISTS = TILE_NONE, LIMIT = TILE_LIMIT, ERROR = TILE_NOT_ASKED };
+enum { BEAM = TILE_BEAM, TIME_SWEEP = TILE_TIME_SWEEP, BYTE_SWEEP = TILE_BYTE_SWEEP, PORTFOLIO = TILE_PORTFOLIO };
 #ifndef BEAM_CAP
 #define BEAM_CAP 50000
 #endif
 
 static ta_request req(size_t size, int32_t first, int32_t last) { return ta_request_make(size, first, last); }
 
-static void check_plan(const ta_request *r, size_t n, const size_t *off, size_t arena) {
-    size_t need = ta_plan_check_scratch_bytes(n);
-    void *scr = malloc(need ? need : 1);
-    ta_diag d;
-    ta_status st = ta_plan_check(r, n, off, arena, 0, scr, need, &d);
-    if (st) fprintf(stderr, "validator: %s\n", d.msg);
-    CHECK(st == TA_OK);
-    free(scr);
-    for (size_t i = 0; i < n; i++) {
-        size_t a = r[i].align ? r[i].align : 1, pi = ta_request_padded(&r[i]);
-        CHECK(off[i] % a == 0);
-        CHECK(off[i] + pi <= arena);
-        for (size_t j = i + 1; j < n; j++) {
-            size_t pj = ta_request_padded(&r[j]);
-            if (!pi || !pj || !ta_request_overlap_time(&r[i], &r[j])) continue;
-            CHECK(off[i] + pi <= off[j] || off[j] + pj <= off[i]);
-        }
-    }
-}
-
-/* Runs the beam, the time sweep or the byte sweep at height C on the
- * optimal search's state for r[0..n), as plan_optimal.c sets it up.  FOUND
- * fills off[] (validated); ERROR when it is not a tiling question.
- * *nodes: the nodes spent. */
+/* Runs the beam, the time sweep, the byte sweep or the portfolio at height
+ * C on the optimal search's state for r[0..n), as plan_optimal.c sets it up
+ * (tile_harness.h).  FOUND fills off[] (validated); ERROR when it is not a
+ * tiling question.  *nodes: the nodes spent. */
 static int search(const ta_request *r, size_t n, size_t C, int which, uint64_t cap, size_t *off, uint64_t *nodes) {
-    opt_counts c;
-    ta__opt_layout(r, n, &c);
-    if (!c.search) return ERROR;
-    ta__bump b;
-    opt_mem M;
-    memset(&M, 0, sizeof M);
-    ta__bump_init(&b, NULL, 0);
-    ta__opt_carve(&b, &c, &M);
-    size_t need = ta__bump_need(&b);
-    if (need == SIZE_MAX) return ERROR;
-    void *scr = malloc(need);
-    if (!scr) return ERROR;
-    ta__bump_init_aligned(&b, scr, need);
-    ta__opt_carve(&b, &c, &M);
-    CHECK(!b.fail);
-    ta__opt_setup(&M, r, n);
-    ta__opt_preorder_keys(&M);
-    M.memo_mask = c.memo - 1;
-    memset(M.memo, 0, c.memo * sizeof(memo_ent));
-    int rc = ERROR;
-    if (ta__opt_tile_applies(&M, C)) {
-        if (which == BYTE_SWEEP) ta__opt_sweep_init(&M, C);
-        rc = which == BEAM         ? ta__opt_beam(&M, C, cap)
-             : which == BYTE_SWEEP ? ta__opt_sweep(&M, C, cap)
-             : which == PORTFOLIO  ? ta__opt_tile_portfolio(&M, C, cap)
-                                   : ta__opt_tile(&M, C, cap);
-        CHECK(M.nodes <= cap);
-        if (nodes) *nodes = M.nodes;
+    uint64_t spent = 0;
+    int rc = tile_search(r, n, C, which, cap, off, &spent);
+    CHECK(rc != TILE_NO_SCRATCH);
+    if (rc == TILE_NO_SCRATCH) rc = ERROR;
+    if (rc != ERROR) {
+        CHECK(spent <= cap);
+        if (nodes) *nodes = spent;
         if (which == BEAM) CHECK(rc != NONE_EXISTS); /* it only finds */
-        if (rc == FOUND) {
-            for (size_t i = 0; i < n; i++) off[i] = 0;
-            for (uint32_t i = 0; i < M.m; i++) off[M.id[i]] = M.off[i];
-            check_plan(r, n, off, C);
-        }
+        if (rc == FOUND) CHECK(tile_plan_ok(r, n, off, C));
     }
-    free(scr);
     return rc;
 }
 
@@ -142,12 +97,6 @@ static void test_hand(void) {
 
 /* ---- random problems against the time sweep ---------------------------- */
 
-static uint64_t rng = 0xBEA3u;
-static uint32_t rnd(uint32_t n) {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)((rng >> 33) % n);
-}
-
 /* 4-10 random buffers over 6 steps, aligned to 8, 16 or 32 B, every step
  * topped up to the same height by single-step buffers: a tiling exists
  * only sometimes.  The time and the byte sweep decide each and must agree
@@ -160,17 +109,9 @@ static void test_random(void) {
     ta_request r[MAXN];
     size_t off[MAXN];
     int tile = 0, none = 0, found = 0;
+    uint64_t rng = 0xBEA3u;
     for (int it = 0; it < 600; it++) {
-        size_t n = 0, tot[6] = {0}, h = 0, k = 4 + rnd(7);
-        for (size_t i = 0; i < k; i++) {
-            int32_t f = (int32_t)rnd(6), l = f + (int32_t)rnd((uint32_t)(6 - f));
-            r[n++] = req(8 * (1 + rnd(6)), f, l);
-            r[n - 1].align = (size_t)8 << rnd(3);
-            for (int32_t t = f; t <= l; t++) tot[t] += ta_request_padded(&r[n - 1]);
-        }
-        for (int t = 0; t < 6; t++) h = tot[t] > h ? tot[t] : h;
-        for (int32_t t = 0; t < 6; t++)
-            if (h > tot[t]) r[n++] = req(h - tot[t], t, t);
+        size_t h, n = tile_random_question(r, 7, &rng, &h);
         /* the truth: a tiling when either exhaustive search finds one (the
          * validator checks it), none when both refute */
         int a = search(r, n, h, TIME_SWEEP, 200000, off, NULL);
