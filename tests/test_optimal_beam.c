@@ -132,6 +132,77 @@ static void test_random(void) {
     printf("random: the beam finds %d of the %d tilings, none of the %d non-tilings\n", found, tile, none);
 }
 
+/* ---- the beam's scratch ------------------------------------------------ */
+
+/* The beam's states are carved only for a problem that can be a tiling
+ * question (opt_counts.tiling, decided from the requests before any
+ * scratch): it must be exactly ta__opt_tile_applies at the most live bytes,
+ * as plan_optimal.c asks it, or the beam would run without its states (or
+ * carry them for nothing).  On random tiling questions as made and with one
+ * change each; and `optimal` plans every one in exactly the scratch
+ * ta_plan_scratch_bytes asks for. */
+static void test_tiling_flag(void) {
+    enum { MAXN = 20 };
+    ta_request r[MAXN];
+    size_t off[MAXN];
+    uint64_t rng = 0x7111u;
+    int yes = 0, no = 0;
+    const ta_strategy *opt_s = ta_strategy_find("optimal");
+    CHECK(opt_s != NULL);
+    if (!opt_s) return;
+    for (int it = 0; it < 240; it++) {
+        size_t h, n = tile_random_question(r, 7, &rng, &h);
+        switch (it % 6) {
+        case 1: /* one buffer larger */
+            r[gen_lists_rnd(&rng, (uint32_t)n)].size += 8;
+            break;
+        case 2: /* a later part at the same height, after empty steps */
+            r[n++] = req(h, 9, 10);
+            break;
+        case 3: /* ... at another height */
+            r[n++] = req(h / 2, 9, 9);
+            break;
+        case 4: /* an empty request, which no section counts */
+            r[n++] = req(0, 2, 7);
+            break;
+        case 5: /* a fixed buffer */
+            r[n] = req(8, 0, 0);
+            r[n++].fixed = h;
+            break;
+        default: /* as made */
+            break;
+        }
+        opt_counts c;
+        opt_mem M;
+        int rc;
+        void *scr = tile_setup(&M, &c, r, n, &rc);
+        CHECK(scr != NULL);
+        if (!scr) continue;
+        size_t top = 0;
+        for (uint32_t s = 0; s < M.ns; s++) top = M.total[s] > top ? M.total[s] : top;
+        bool applies = ta__opt_tile_applies(&M, top);
+        CHECK_EQ_U(c.tiling, applies);
+        CHECK_EQ_U(M.bm != NULL, applies);
+        yes += applies;
+        no += !applies;
+        free(scr);
+        ta_plan_options o;
+        memset(&o, 0, sizeof o);
+        o.work_limit = 2000;
+        size_t need = 0;
+        CHECK(ta_plan_scratch_bytes(opt_s, r, n, &o, &need) == TA_OK);
+        void *ps = malloc(need);
+        ta_plan_result res;
+        ta_diag d;
+        ta_status st = ta_plan_run(opt_s, r, n, &o, ps, need, off, &res, &d);
+        if (st) fprintf(stderr, "optimal: %s\n", d.msg);
+        CHECK(st == TA_OK);
+        free(ps);
+    }
+    CHECK(yes > 60 && no > 60);
+    printf("tiling flag: %d tiling questions, %d not; the carve agrees with ta__opt_tile_applies\n", yes, no);
+}
+
 /* ---- generated event packings ------------------------------------------ */
 
 /* gen_packing_events of 8-40 buffers, then two of 150: found, validated,
@@ -199,6 +270,7 @@ static void test_time_sweep_refutation(void) {
 int main(void) {
     test_time_sweep_refutation();
     test_hand();
+    test_tiling_flag();
     test_random();
     test_event_packings();
     test_budget();

@@ -90,6 +90,8 @@ typedef struct {
 typedef struct {
     size_t m, nfx, pairs, members, itfx, secfx, memo;
     bool search;
+    bool tiling; /* no fixed buffers and every section's live bytes 0 or the
+                    same: ta__opt_tile_applies can hold, so the beam is carved */
 } opt_counts;
 
 typedef struct {
@@ -369,13 +371,13 @@ int ta__opt_sweep(opt_mem *M, size_t C, uint64_t node_cap);
 /* plan_optimal_beam.c */
 typedef struct ta__beam ta__beam;
 /* Carves the beam search's scratch (at most about 4 MB of states plus
- * O(m) arrays) for c from b, into M->bm; nothing (M->bm = NULL) when there
- * are fixed buffers, which no tiling question has. */
+ * O(m) arrays) for c from b, into M->bm; nothing (M->bm = NULL) unless
+ * c->tiling: the beam only runs where ta__opt_tile_applies holds. */
 void ta__opt_beam_carve(ta__bump *b, const opt_counts *c, opt_mem *M);
 /* The beam search for a tiling within C (ta__opt_tile_applies must hold;
  * reads M->total) with at most node_cap nodes and M->deadline.  It only
- * finds: returns 0 (found: a checked tiling in M->off) or 2 (limit), never
- * 1.  A node is one placement tried or one child scored.  M->nodes = the
+ * finds: returns 0 (found: a checked tiling in M->off) or 2 (limit; at
+ * once, no node spent, when M->bm is NULL), never 1.  A node is one placement tried or one child scored.  M->nodes = the
  * nodes spent. */
 int ta__opt_beam(opt_mem *M, size_t C, uint64_t node_cap);
 

@@ -11,6 +11,36 @@
 static bool is_item(const ta_request *r) { return !ta__is_fixed(r) && ta_request_padded(r) > 0; }
 static bool is_fx(const ta_request *r) { return ta__is_fixed(r) && ta_request_padded(r) > 0; }
 
+/* The live bytes of the items at step t. */
+static size_t live_at(const ta_request *r, size_t n, int64_t t) {
+    size_t sum = 0;
+    for (size_t j = 0; j < n; j++)
+        if (is_item(&r[j]) && r[j].first <= t && t <= r[j].last) sum += ta_request_padded(&r[j]);
+    return sum;
+}
+
+/* Can the problem be a tiling question: are the live bytes of every time
+ * section (ta__opt_setup's: between consecutive firsts and lasts + 1 of the
+ * items) 0 or one same total?  Then and only then ta__opt_tile_applies
+ * holds at that total, and the tiling searches run.  Decided here, before
+ * any scratch, so the carve can leave out what only they use.  Every
+ * section starts at some item's first or last + 1, so the live bytes there
+ * are every section's.  O(n m), as the counting below; most problems that
+ * are not tiling questions show it at their first few points. */
+static bool tiling_question(const ta_request *r, size_t n) {
+    size_t height = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!is_item(&r[i])) continue;
+        for (int k = 0; k < 2; k++) {
+            size_t live = live_at(r, n, k ? (int64_t)r[i].last + 1 : r[i].first);
+            if (!live) continue;
+            if (!height) height = live;
+            if (live != height) return false;
+        }
+    }
+    return true;
+}
+
 /* Exact or upper-bound counts for every variable-size array.  Pairwise, so
  * O(n^2), which is why the search is capped at OPT_MAX_ITEMS. */
 static void count_sizes(const ta_request *r, size_t n, opt_counts *c) {
@@ -50,6 +80,7 @@ static void count_sizes(const ta_request *r, size_t n, opt_counts *c) {
         c->search = false;
         return;
     }
+    c->tiling = c->nfx == 0 && tiling_question(r, n);
     size_t want = c->m * 1024, e = 1u << 12;
     while (e < want && e < (1u << 20)) e <<= 1;
     c->memo = e;
