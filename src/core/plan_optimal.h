@@ -377,8 +377,8 @@ void ta__opt_beam_carve(ta__bump *b, const opt_counts *c, opt_mem *M);
 /* The beam search for a tiling within C (ta__opt_tile_applies must hold;
  * reads M->total) with at most node_cap nodes and M->deadline.  It only
  * finds: returns 0 (found: a checked tiling in M->off) or 2 (limit; at
- * once, no node spent, when M->bm is NULL), never 1.  A node is one placement tried or one child scored.  M->nodes = the
- * nodes spent. */
+ * once, no node spent, when M->bm is NULL), never 1.  A node is one
+ * placement tried or one child scored.  M->nodes = the nodes spent. */
 int ta__opt_beam(opt_mem *M, size_t C, uint64_t node_cap);
 
 /* The tiling searches as a portfolio: the byte sweep, the time sweep

@@ -183,18 +183,28 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     ta__opt_beam_carve(b, c, M); /* plan_optimal_beam.c */
 }
 
-/* count_sizes, then drop the search when its state would be too large. */
+/* count_sizes, then drop the search when its state would be too large.
+ * The limit counts the beam's states whenever nothing is fixed, as it did
+ * when they were carved for every such problem, so which problems are
+ * searched exactly stays as it was: counting only what is carved would
+ * move some dense problems of 1,900-3,500 buffers from plan_optimal_large.c's
+ * windows to the exact search, a change of strategy to measure on its own. */
 void ta__opt_layout(const ta_request *reqs, size_t n, opt_counts *c) {
     count_sizes(reqs, n, c);
     if (!c->search) return;
+    opt_counts lim = *c;
+    lim.tiling = c->nfx == 0;
     ta__bump b;
     opt_mem M;
     ta__bump_init(&b, NULL, 0);
-    ta__opt_carve(&b, c, &M);
+    ta__opt_carve(&b, &lim, &M);
     if (ta__bump_need(&b) > OPT_MAX_SCRATCH) c->search = false;
 }
 
-ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
+/* any_subset: the beam's states counted even when reqs[0..n) is no tiling
+ * question, for a caller that plans subsets of it in this scratch. */
+static ta_status opt_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, bool any_subset,
+                             size_t *bytes) {
     if (ta__n_rel(opt)) return ta__opt_rel_scratch(reqs, n, opt, bytes); /* see opt_plan */
     const ta_strategy *best = ta_strategy_find("best");
     size_t best_need = 0;
@@ -202,6 +212,7 @@ ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_option
     if (st) return st;
     opt_counts c;
     ta__opt_layout(reqs, n, &c);
+    if (any_subset) c.tiling = true;
     ta__bump b;
     opt_mem M;
     ta__bump_init(&b, NULL, 0);
@@ -210,6 +221,18 @@ ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_option
     else if (c.m) ta__bump_take(&b, ta__opt_large_bytes(n), 1); /* plan_optimal_large.c */
     *bytes = ta__bump_need(&b);
     return *bytes == SIZE_MAX ? TA_E_OVERFLOW : TA_OK;
+}
+
+ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
+    return opt_scratch(reqs, n, opt, false, bytes);
+}
+
+/* A subset can be a tiling question where the whole list is not (the
+ * beam's states are carved only for those), so this is the whole list's
+ * need with the beam counted: the subset's other arrays grow with its
+ * buffers and pairs, which the whole list has more of. */
+ta_status ta__opt_scratch_subsets(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
+    return opt_scratch(reqs, n, opt, true, bytes);
 }
 
 /* ---- problem setup ---------------------------------------------------- */
