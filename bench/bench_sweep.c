@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "core/plan_optimal.h"
 #include "gen_packing.h"
+#include "tile_harness.h"
 #include "tinyarena/plan.h"
 
 static int cmp_u64(const void *a, const void *b) {
@@ -31,49 +32,17 @@ static int cmp_u64(const void *a, const void *b) {
 }
 
 /* Runs search `which` (0 time sweep, 1 byte sweep, 2 portfolio, 3 beam, 4 order search) at the
- * height C; returns 0 found (offsets validated), 1 refuted, 2 limit, -1
- * error; *nodes = nodes spent. */
+ * height C (tests/tile_harness.h, shared with the tests); returns 0 found
+ * (offsets validated), 1 refuted, 2 limit, -1 error; *nodes = nodes spent. */
 static int run_one(const ta_request *r, size_t n, size_t C, int which, uint64_t cap, uint64_t *nodes) {
-    opt_counts c;
-    ta__opt_layout(r, n, &c);
-    if (!c.search) return -1;
-    ta__bump b;
-    opt_mem M;
-    memset(&M, 0, sizeof M);
-    ta__bump_init(&b, NULL, 0);
-    ta__opt_carve(&b, &c, &M);
-    size_t need = ta__bump_need(&b);
-    if (need == SIZE_MAX) return -1;
-    void *scr = cli_xmalloc(need);
-    ta__bump_init_aligned(&b, scr, need);
-    ta__opt_carve(&b, &c, &M);
-    ta__opt_setup(&M, r, n);
-    ta__opt_preorder_keys(&M);
-    int rc = -1;
-    if (ta__opt_tile_applies(&M, C)) {
-        M.memo_mask = c.memo - 1;
-        memset(M.memo, 0, c.memo * sizeof(memo_ent));
-        if (which == 1) ta__opt_sweep_init(&M, C);
-        rc = which == 0 ? ta__opt_tile(&M, C, cap) : which == 1 ? ta__opt_sweep(&M, C, cap)
-                                     : which == 3 ? ta__opt_beam(&M, C, cap) /* plan_optimal_beam.c */
-                                     : which == 4 ? ta__opt_pq(&M, C, cap)   /* plan_optimal_pq.c */
-                                                  : ta__opt_tile_portfolio(&M, C, cap);
-        *nodes = M.nodes;
-        if (rc == 0) {
-            size_t *off = cli_xcalloc(n, sizeof *off);
-            for (uint32_t i = 0; i < M.m; i++) off[M.id[i]] = M.off[i];
-            size_t cn = ta_plan_check_scratch_bytes(n);
-            void *cs = cli_xmalloc(cn);
-            ta_diag d;
-            if (ta_plan_check(r, n, off, C, 0, cs, cn, &d) != TA_OK) {
-                fprintf(stderr, "bench_sweep: invalid tiling: %s\n", d.msg);
-                rc = -1;
-            }
-            free(cs);
-            free(off);
-        }
+    size_t *off = cli_xcalloc(n, sizeof *off);
+    int rc = tile_search(r, n, C, which, cap, off, nodes);
+    if (rc < 0) rc = -1;
+    if (rc == 0 && !tile_plan_ok(r, n, off, C)) {
+        fprintf(stderr, "bench_sweep: invalid tiling\n");
+        rc = -1;
     }
-    free(scr);
+    free(off);
     return rc;
 }
 

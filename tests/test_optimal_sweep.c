@@ -10,78 +10,29 @@
 #include "core/plan_optimal.h"
 #include "gen_packing.h"
 #include "testutil.h"
+#include "tile_harness.h"
 #include "tinyarena/plan.h"
 
-enum { FOUND = 0, NONE_EXISTS = 1, LIMIT = 2, ERROR = -1 };
+enum { FOUND = TILE_FOUND, NONE_EXISTS = TILE_NONE, LIMIT = TILE_LIMIT, ERROR = TILE_NOT_ASKED };
 
 static ta_request req(size_t size, int32_t first, int32_t last) { return ta_request_make(size, first, last); }
 
+/* The validator and an independent pairwise check (tile_harness.h). */
 static void check_plan(const ta_request *r, size_t n, const size_t *off, size_t arena) {
-    size_t need = ta_plan_check_scratch_bytes(n);
-    void *scr = malloc(need ? need : 1);
-    ta_diag d;
-    ta_status st = ta_plan_check(r, n, off, arena, 0, scr, need, &d);
-    if (st) fprintf(stderr, "validator: %s\n", d.msg);
-    CHECK(st == TA_OK);
-    free(scr);
-    /* and an independent pairwise check */
-    for (size_t i = 0; i < n; i++) {
-        size_t a = r[i].align ? r[i].align : 1, pi = ta_request_padded(&r[i]);
-        CHECK(off[i] % a == 0);
-        CHECK(off[i] + pi <= arena);
-        for (size_t j = i + 1; j < n; j++) {
-            size_t pj = ta_request_padded(&r[j]);
-            if (!pi || !pj || !ta_request_overlap_time(&r[i], &r[j])) continue;
-            CHECK(off[i] + pi <= off[j] || off[j] + pj <= off[i]);
-        }
-    }
+    CHECK(tile_plan_ok(r, n, off, arena));
 }
 
-/* The optimal search's state for r[0..n), as plan_optimal.c sets it up
- * (the memo cleared); returns its scratch (the caller frees it), NULL when
- * the problem is not searched. */
-static void *setup(opt_mem *M, opt_counts *c, const ta_request *r, size_t n) {
-    ta__opt_layout(r, n, c);
-    if (!c->search) return NULL;
-    ta__bump b;
-    memset(M, 0, sizeof *M);
-    ta__bump_init(&b, NULL, 0);
-    ta__opt_carve(&b, c, M);
-    size_t need = ta__bump_need(&b);
-    if (need == SIZE_MAX) return NULL;
-    void *scr = malloc(need);
-    if (!scr) return NULL;
-    ta__bump_init_aligned(&b, scr, need);
-    ta__opt_carve(&b, c, M);
-    CHECK(!b.fail);
-    ta__opt_setup(M, r, n);
-    ta__opt_preorder_keys(M);
-    M->memo_mask = c->memo - 1;
-    memset(M->memo, 0, c->memo * sizeof(memo_ent));
-    return scr;
-}
-
-/* Runs one tiling search at height C as plan_optimal.c does: which 0 the
- * time sweep, 1 the byte sweep, 2 the portfolio.  FOUND fills off[] (and
- * validates it); ERROR when the problem is not a tiling question. */
+/* Runs one tiling search at height C as plan_optimal.c does (tile_harness.h):
+ * which 0 the time sweep, 1 the byte sweep, 2 the portfolio.  FOUND fills
+ * off[] (and validates it); ERROR when the problem is not a tiling
+ * question. */
 static int search(const ta_request *r, size_t n, size_t C, int which, uint64_t cap, size_t *off) {
-    opt_counts c;
-    opt_mem M;
-    void *scr = setup(&M, &c, r, n);
-    if (!scr) return ERROR;
-    int rc = ERROR;
-    if (ta__opt_tile_applies(&M, C)) {
-        if (which == 1) ta__opt_sweep_init(&M, C);
-        rc = which == 0 ? ta__opt_tile(&M, C, cap) : which == 1 ? ta__opt_sweep(&M, C, cap)
-                                                             : ta__opt_tile_portfolio(&M, C, cap);
-        CHECK(M.nodes <= cap);
-        if (rc == FOUND) {
-            for (size_t i = 0; i < n; i++) off[i] = 0; /* items only: every request here has a size */
-            for (uint32_t i = 0; i < M.m; i++) off[M.id[i]] = M.off[i];
-            check_plan(r, n, off, C);
-        }
-    }
-    free(scr);
+    uint64_t spent = 0;
+    int rc = tile_search(r, n, C, which, cap, off, &spent);
+    CHECK(rc != TILE_NO_SCRATCH);
+    if (rc == TILE_NO_SCRATCH) return ERROR;
+    if (rc != ERROR) CHECK(spent <= cap);
+    if (rc == FOUND) check_plan(r, n, off, C); /* items only: every request here has a size */
     return rc;
 }
 
@@ -146,12 +97,6 @@ static void test_hand(void) {
 
 /* ---- random problems against the time sweep ---------------------------- */
 
-static uint64_t rng = 0x5EE9u;
-static uint32_t rnd(uint32_t n) {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)((rng >> 33) % n);
-}
-
 /* 4-8 random buffers over 6 steps, aligned to 8, 16 or 32 B, every step's
  * slack up to the most live filled by single-step buffers: every step adds
  * up to the same height, but a tiling exists only sometimes.  The byte
@@ -162,17 +107,9 @@ static void test_random_vs_time_sweep(void) {
     ta_request r[MAXN];
     size_t off[MAXN];
     int tile = 0, none = 0;
+    uint64_t rng = 0x5EE9u;
     for (int it = 0; it < 600; it++) {
-        size_t n = 0, tot[6] = {0}, h = 0, k = 4 + rnd(5);
-        for (size_t i = 0; i < k; i++) {
-            int32_t f = (int32_t)rnd(6), l = f + (int32_t)rnd((uint32_t)(6 - f));
-            r[n++] = req(8 * (1 + rnd(6)), f, l);
-            r[n - 1].align = (size_t)8 << rnd(3);
-            for (int32_t t = f; t <= l; t++) tot[t] += ta_request_padded(&r[n - 1]);
-        }
-        for (int t = 0; t < 6; t++) h = tot[t] > h ? tot[t] : h;
-        for (int32_t t = 0; t < 6; t++)
-            if (h > tot[t]) r[n++] = req(h - tot[t], t, t);
+        size_t h, n = tile_random_question(r, 5, &rng, &h);
         int a = search(r, n, h, 1, 200000, off);
         int b = search(r, n, h, 0, 200000, off);
         int p = search(r, n, h, 2, 400000, off);
@@ -287,11 +224,13 @@ static void test_resume(void) {
     CHECK_EQ_U(search(r, N, 4096, 1, 100000, off1), FOUND);
     opt_counts c;
     opt_mem M;
-    void *scr = setup(&M, &c, r, N);
+    int rc = 0;
+    void *scr = tile_setup(&M, &c, r, N, &rc);
     CHECK(scr != NULL);
     if (!scr) return;
     ta__opt_sweep_init(&M, 4096);
-    int rc = 2, calls = 0;
+    int calls = 0;
+    rc = 2;
     while (rc == 2 && calls < 100000) {
         rc = ta__opt_sweep(&M, 4096, 7);
         CHECK(M.nodes <= 7);

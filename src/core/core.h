@@ -175,5 +175,9 @@ uint64_t ta__budget_hash_halves(const void *bytes, size_t len);
 /* The strategies (plan_<name>.c), listed by ta_strategy_list/_find. */
 extern const ta_strategy ta__strategy_naive, ta__strategy_pingpong, ta__strategy_linear, ta__strategy_greedy,
     ta__strategy_best, ta__strategy_optimal;
+/* optimal's scratch_bytes for planning any subset of reqs[0..n) in it
+ * (plan_optimal_setup.c): a subset can need the beam's states where the
+ * whole list does not. */
+ta_status ta__opt_scratch_subsets(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes);
 
 #endif

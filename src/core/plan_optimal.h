@@ -90,6 +90,12 @@ typedef struct {
 typedef struct {
     size_t m, nfx, pairs, members, itfx, secfx, memo;
     bool search;
+    bool tiling; /* no fixed buffers and every section's live bytes 0 or the
+                    same: ta__opt_tile_applies can hold, so the beam is carved */
+    bool order;  /* the same, for the order search's scratch (plan_optimal_pq.c);
+                    kept apart because the size limit counts the beam for every
+                    problem with nothing fixed, but the order search only for
+                    real tiling questions */
 } opt_counts;
 
 typedef struct {
@@ -371,21 +377,22 @@ int ta__opt_sweep(opt_mem *M, size_t C, uint64_t node_cap);
 /* plan_optimal_beam.c */
 typedef struct ta__beam ta__beam;
 /* Carves the beam search's scratch (at most about 4 MB of states plus
- * O(m) arrays) for c from b, into M->bm; nothing (M->bm = NULL) when there
- * are fixed buffers, which no tiling question has. */
+ * O(m) arrays) for c from b, into M->bm; nothing (M->bm = NULL) unless
+ * c->tiling: the beam only runs where ta__opt_tile_applies holds. */
 void ta__opt_beam_carve(ta__bump *b, const opt_counts *c, opt_mem *M);
 /* The beam search for a tiling within C (ta__opt_tile_applies must hold;
  * reads M->total) with at most node_cap nodes and M->deadline.  It only
- * finds: returns 0 (found: a checked tiling in M->off) or 2 (limit), never
- * 1.  A node is one placement tried or one child scored.  M->nodes = the
- * nodes spent. */
+ * finds: returns 0 (found: a checked tiling in M->off) or 2 (limit; at
+ * once, no node spent, when M->bm is NULL), never 1.  A node is one
+ * placement tried or one child scored.  M->nodes = the nodes spent. */
 int ta__opt_beam(opt_mem *M, size_t C, uint64_t node_cap);
 
 /* plan_optimal_pq.c */
 typedef struct ta__pqs ta__pqs;
-/* Carves the order search's scratch (O(m) arrays, a trail of about
- * 64 m + 96 (2 m + 64) entries and a candidate pool of 16 m) for c from b,
- * into M->pq; nothing (M->pq = NULL) when there are fixed buffers. */
+/* Carves the order search's scratch (O(m) arrays, a trail of
+ * 32 m + 48 (2 m + 64) + 65,536 entries of 8 B and a candidate pool of
+ * 16 m + 1,024 of 8 B: about 1 MB at 500 buffers) for c from b, into M->pq;
+ * nothing (M->pq = NULL, and ta__opt_pq returns 2 at once) unless c->order. */
 void ta__opt_pq_carve(ta__bump *b, const opt_counts *c, opt_mem *M);
 /* The order search for a tiling within C: it keeps the orders of the live
  * buffers still possible in a PQ-tree and decides, boundary by boundary,

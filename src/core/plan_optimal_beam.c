@@ -115,7 +115,10 @@ static size_t beam_states(size_t m) {
 
 void ta__opt_beam_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->bm = NULL;
-    if (c->nfx) return; /* a tiling question has no fixed buffer (ta__opt_tile_applies) */
+    /* Only where the beam can run (ta__opt_tile_applies): its states are
+     * up to 4 MB, most of optimal's scratch on problems of a few hundred
+     * buffers, and most problems are no tiling question. */
+    if (!c->tiling) return;
     size_t m = c->m, ns = 2 * m + 1, w = beam_states(m), p = 2 * w, h = 1;
     while (h < 4 * p) h <<= 1;
     ta__beam *B = ta__bump_take(b, 1, sizeof(ta__beam));

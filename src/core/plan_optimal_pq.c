@@ -168,7 +168,7 @@ static void undo_to(ta__pqs *Q, size_t mark) {
 
 /* Room for one more reduction and replacement (each writes at most a few
  * fields a node). */
-static bool room(const ta__pqs *Q) { return Q->tcap - Q->ttop > (size_t)Q->nn * 48 + 64; }
+static bool room(const ta__pqs *Q) { return Q->tcap - Q->ttop > (size_t)Q->nn * 40 + 64; }
 
 /* ---- the tree ---- */
 
@@ -487,7 +487,7 @@ static bool replace_region(ta__pqs *Q, const int32_t *G, int32_t g) {
 
 void ta__opt_pq_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->pq = NULL;
-    if (c->nfx) return; /* a tiling question has no fixed buffer */
+    if (!c->order) return; /* it only runs where ta__opt_tile_applies holds */
     size_t m = c->m, ns = 2 * m + 1, nn = 2 * m + 64;
     ta__pqs *Q = ta__bump_take(b, 1, sizeof(ta__pqs)), tmp;
     M->pq = Q;
@@ -495,7 +495,7 @@ void ta__opt_pq_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     memset(Q, 0, sizeof *Q);
     Q->nn = (int32_t)nn;
     Q->v = ta__bump_take(b, nn * NF + 1 + nn, sizeof(int32_t));
-    Q->tcap = 64 * m + 65536 + nn * 96;
+    Q->tcap = 32 * m + 65536 + nn * 48; /* the path's writes, and room() for one more step */
     Q->tr_i = ta__bump_take(b, Q->tcap, sizeof(uint32_t));
     Q->tr_v = ta__bump_take(b, Q->tcap, sizeof(int32_t));
     Q->cnt = ta__bump_take(b, nn, sizeof(int32_t));
@@ -858,9 +858,10 @@ static int next_option(opt_mem *M, ta__pqs *Q, pq_level *L) {
         if (!tick(M, Q)) return 2;
         Q->parts++;
         L->mark = Q->ttop;
-        if (!reduce(Q, R, L->nr)) { /* cannot happen: R was feasible on this tree */
+        if (!reduce(Q, R, L->nr)) { /* R was feasible on this tree: only a full trail gets here */
             reset_marks(Q);
-            undo_to(Q, L->mark);
+            undo_to(Q, L->mark); /* a write the full trail refused was never made: undone exactly */
+            if (Q->overflow) Q->incomplete = true;
             Q->overflow = false;
             continue;
         }

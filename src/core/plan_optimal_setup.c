@@ -11,6 +11,36 @@
 static bool is_item(const ta_request *r) { return !ta__is_fixed(r) && ta_request_padded(r) > 0; }
 static bool is_fx(const ta_request *r) { return ta__is_fixed(r) && ta_request_padded(r) > 0; }
 
+/* The live bytes of the items at step t. */
+static size_t live_at(const ta_request *r, size_t n, int64_t t) {
+    size_t sum = 0;
+    for (size_t j = 0; j < n; j++)
+        if (is_item(&r[j]) && r[j].first <= t && t <= r[j].last) sum += ta_request_padded(&r[j]);
+    return sum;
+}
+
+/* Can the problem be a tiling question: are the live bytes of every time
+ * section (ta__opt_setup's: between consecutive firsts and lasts + 1 of the
+ * items) 0 or one same total?  Then and only then ta__opt_tile_applies
+ * holds at that total, and the tiling searches run.  Decided here, before
+ * any scratch, so the carve can leave out what only they use.  Every
+ * section starts at some item's first or last + 1, so the live bytes there
+ * are every section's.  O(n m), as the counting below; most problems that
+ * are not tiling questions show it at their first few points. */
+static bool tiling_question(const ta_request *r, size_t n) {
+    size_t height = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!is_item(&r[i])) continue;
+        for (int k = 0; k < 2; k++) {
+            size_t live = live_at(r, n, k ? (int64_t)r[i].last + 1 : r[i].first);
+            if (!live) continue;
+            if (!height) height = live;
+            if (live != height) return false;
+        }
+    }
+    return true;
+}
+
 /* Exact or upper-bound counts for every variable-size array.  Pairwise, so
  * O(n^2), which is why the search is capped at OPT_MAX_ITEMS. */
 static void count_sizes(const ta_request *r, size_t n, opt_counts *c) {
@@ -50,6 +80,8 @@ static void count_sizes(const ta_request *r, size_t n, opt_counts *c) {
         c->search = false;
         return;
     }
+    c->tiling = c->nfx == 0 && tiling_question(r, n);
+    c->order = c->tiling;
     size_t want = c->m * 1024, e = 1u << 12;
     while (e < want && e < (1u << 20)) e <<= 1;
     c->memo = e;
@@ -153,18 +185,28 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     ta__opt_pq_carve(b, c, M);   /* plan_optimal_pq.c */
 }
 
-/* count_sizes, then drop the search when its state would be too large. */
+/* count_sizes, then drop the search when its state would be too large.
+ * The limit counts the beam's states whenever nothing is fixed, as it did
+ * when they were carved for every such problem, so which problems are
+ * searched exactly stays as it was: counting only what is carved would
+ * move some dense problems of 1,900-3,500 buffers from plan_optimal_large.c's
+ * windows to the exact search, a change of strategy to measure on its own. */
 void ta__opt_layout(const ta_request *reqs, size_t n, opt_counts *c) {
     count_sizes(reqs, n, c);
     if (!c->search) return;
+    opt_counts lim = *c;
+    lim.tiling = c->nfx == 0;
     ta__bump b;
     opt_mem M;
     ta__bump_init(&b, NULL, 0);
-    ta__opt_carve(&b, c, &M);
+    ta__opt_carve(&b, &lim, &M);
     if (ta__bump_need(&b) > OPT_MAX_SCRATCH) c->search = false;
 }
 
-ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
+/* any_subset: the beam's states counted even when reqs[0..n) is no tiling
+ * question, for a caller that plans subsets of it in this scratch. */
+static ta_status opt_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, bool any_subset,
+                             size_t *bytes) {
     if (ta__n_rel(opt)) return ta__opt_rel_scratch(reqs, n, opt, bytes); /* see opt_plan */
     const ta_strategy *best = ta_strategy_find("best");
     size_t best_need = 0;
@@ -172,6 +214,7 @@ ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_option
     if (st) return st;
     opt_counts c;
     ta__opt_layout(reqs, n, &c);
+    if (any_subset) c.tiling = c.order = true;
     ta__bump b;
     opt_mem M;
     ta__bump_init(&b, NULL, 0);
@@ -180,6 +223,18 @@ ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_option
     else if (c.m) ta__bump_take(&b, ta__opt_large_bytes(n), 1); /* plan_optimal_large.c */
     *bytes = ta__bump_need(&b);
     return *bytes == SIZE_MAX ? TA_E_OVERFLOW : TA_OK;
+}
+
+ta_status ta__opt_scratch(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
+    return opt_scratch(reqs, n, opt, false, bytes);
+}
+
+/* A subset can be a tiling question where the whole list is not (the
+ * beam's states are carved only for those), so this is the whole list's
+ * need with the beam counted: the subset's other arrays grow with its
+ * buffers and pairs, which the whole list has more of. */
+ta_status ta__opt_scratch_subsets(const ta_request *reqs, size_t n, const ta_plan_options *opt, size_t *bytes) {
+    return opt_scratch(reqs, n, opt, true, bytes);
 }
 
 /* ---- problem setup ---------------------------------------------------- */

@@ -109,6 +109,13 @@ ta_status ta_regions_scratch_bytes(const ta_strategy *s, const ta_request *reqs,
     o.n_overlaps = 0;
     if ((st = ta_plan_scratch_bytes(s, reqs, n, &o, &bare))) return st;
     if (bare > own) own = bare;
+    /* except optimal's on a region that is a tiling question where the
+     * whole list is not: it carves the beam's states only for those */
+    if (s == &ta__strategy_optimal) {
+        size_t sub = 0;
+        if ((st = ta__opt_scratch_subsets(reqs, n, &o, &sub))) return st;
+        if (sub > own) own = sub;
+    }
     ta__bump b;
     rg_ctx c;
     ta__bump_init(&b, NULL, 0);
