@@ -66,9 +66,13 @@ typedef struct {
 typedef struct {
     uint32_t t, item;
     bool on, tried;
+    bool built;  /* its offsets were enumerated (at its first try) */
+    bool cached; /* ... and kept on the offset stack (t_cy..): [ci, c1) the untried by rank, its free
+                  * segments at [s0, s1) of t_cseg; c1, s1 the stack's top above it either way */
     uint64_t r;
     size_t ymin;
     uint64_t key;
+    uint32_t ci, c1, s0, s1, nseg;
 } tframe;
 
 /* A node of the byte sweep (plan_optimal_sweep.c): the lowest skyline
@@ -150,12 +154,16 @@ typedef struct {
     bool t_mirror;              /* the mirror image of a tiling is one */
     uint64_t *t_cs, t_w;        /* per depth: conflict set (t_w words a depth) */
     uint64_t *t_sums, t_sw;     /* per boundary: subset sums of the starting sizes (t_sw words; 0: none) */
+    uint32_t *t_szl;            /* items by start section, larger first (ta__opt_tile_sums) */
     size_t t_q;                 /* the unit of t_sums */
     uint32_t *t_iv;             /* scratch: buffers by offset */
     size_t *t_seg;              /* scratch: free segments (start, end) */
     size_t *t_py;               /* scratch: a node's offsets to try ... */
     uint64_t *t_pr;             /* ... their ranks ... */
     uint32_t *t_pg, *t_pid, *t_ptmp; /* ... their segments, their order */
+    size_t *t_cy, *t_cseg;      /* offset stack: per depth its offsets by rank (y, rank, segment) and segments */
+    uint64_t *t_cr;
+    uint32_t *t_cg, t_ccap, t_scap; /* ... capacities: offsets, segment pairs */
     tframe *t_fr;
     /* byte sweep (plan_optimal_sweep.c); its state lives on between slices */
     size_t *s_h, *s_off;        /* per section: skyline height; per item: offset (NONE: unplaced) */
@@ -322,7 +330,9 @@ static inline void ta__bits_add(uint64_t *bits, uint64_t sw, size_t k) {
 /* The tiling searches' unit and subset sums: M->t_q = the gcd of C and
  * every size, M->t_sums[t] = the subset sums (units) of the sizes starting
  * at boundary t, M->t_sw words each; M->t_sw = 0 (and false) when C / t_q
- * units do not fit OPT_TILE_SUM_WORDS words. */
+ * units do not fit OPT_TILE_SUM_WORDS words.  Also M->t_szl: the items by
+ * start section, larger first (ta__opt_part_items read from it gives the
+ * sizes already sorted). */
 bool ta__opt_tile_sums(opt_mem *M, size_t C);
 /* Subset sums (units of M->t_q) of the unplaced buffers starting at t
  * other than xu, read in list[lo_start[t]..lo_start[t + 1]), into bits. */
