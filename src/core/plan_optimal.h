@@ -26,6 +26,9 @@
 /* The tiling search's subset sums per boundary: up to 64 x this many units
  * of the capacity (above it the check is skipped). */
 #define OPT_TILE_SUM_WORDS 64u
+/* The time sweep keeps suffix subset sums of a boundary's unplaced
+ * buffers when they are at most this many. */
+#define OPT_TILE_SUF 64u
 /* Search nodes per second assumed when there is no clock: the deterministic
  * work limit is time_limit_s times this. */
 #define OPT_NODES_PER_S 1000000.0
@@ -155,6 +158,7 @@ typedef struct {
     uint64_t *t_cs, t_w;        /* per depth: conflict set (t_w words a depth) */
     uint64_t *t_sums, t_sw;     /* per boundary: subset sums of the starting sizes (t_sw words; 0: none) */
     uint32_t *t_szl;            /* items by start section, larger first (ta__opt_tile_sums) */
+    uint64_t *t_suf;            /* scratch: suffix subset sums, OPT_TILE_SUF + 1 rows of OPT_TILE_SUM_WORDS */
     size_t t_q;                 /* the unit of t_sums */
     uint32_t *t_iv;             /* scratch: buffers by offset */
     size_t *t_seg;              /* scratch: free segments (start, end) */
@@ -321,11 +325,16 @@ static inline size_t ta__bits_next(const uint64_t *b, size_t k, size_t top) {
 /* bits |= bits << k (adds one item of k units to the sums). */
 static inline void ta__bits_add(uint64_t *bits, uint64_t sw, size_t k) {
     size_t ws = k / 64, bs = k % 64;
-    for (size_t w = sw; w-- > ws;) {
-        uint64_t v = bits[w - ws] << bs;
-        if (bs && w > ws) v |= bits[w - ws - 1] >> (64 - bs);
-        bits[w] |= v;
+    if (ws >= sw) return;
+    if (!bs) {
+        for (size_t w = sw; w-- > ws;) bits[w] |= bits[w - ws];
+        return;
     }
+    /* top down, so every word read is still the old one; the lowest word
+     * written has no word below it to carry from (one branch less a word:
+     * the tiling searches spend a tenth of their time here) */
+    for (size_t w = sw - 1; w > ws; w--) bits[w] |= bits[w - ws] << bs | bits[w - ws - 1] >> (64 - bs);
+    bits[ws] |= bits[0] << bs;
 }
 /* The tiling searches' unit and subset sums: M->t_q = the gcd of C and
  * every size, M->t_sums[t] = the subset sums (units) of the sizes starting

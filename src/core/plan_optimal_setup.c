@@ -131,6 +131,7 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->t_cs = ta__bump_take(b, (m + 1) * M->t_w, sizeof(uint64_t));
     M->t_sums = ta__bump_take(b, (ns + 1) * (size_t)OPT_TILE_SUM_WORDS, sizeof(uint64_t));
     M->t_szl = ta__bump_take(b, m, sizeof(uint32_t));
+    M->t_suf = ta__bump_take(b, (OPT_TILE_SUF + 1) * (size_t)OPT_TILE_SUM_WORDS, sizeof(uint64_t));
     M->t_iv = ta__bump_take(b, 2 * m + 2, sizeof(uint32_t));
     M->t_seg = ta__bump_take(b, 4 * m + 4, sizeof(size_t));
     M->t_py = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(size_t));

@@ -148,6 +148,11 @@ static uint64_t shape_add(uint64_t key, size_t a, size_t e) {
 static bool part_rec(ta__part_chk *P, uint32_t i) {
     if (i == P->n) return true;
     if (++P->steps > PART_STEPS) return true;
+    if (i + 1 == P->n) { /* the last size: any room that holds it (what the loop below finds first) */
+        for (uint32_t j = 0; j < P->k; j++)
+            if (P->rem[j] >= P->sz[i]) return true;
+        return false;
+    }
     for (uint32_t j = 0; j < P->k; j++) {
         if (P->rem[j] < P->sz[i]) continue;
         bool dup = false; /* segments with the same room are interchangeable */
@@ -315,10 +320,10 @@ static void sort_by_rank(uint32_t *ids, uint32_t n, const uint64_t *r, uint32_t 
 }
 
 /* Offsets for u in the free segments (t_seg) above ymin from which the
- * rest of the segment can be filled; stops counting at `stop`. */
-static uint32_t count_pos(const opt_mem *M, uint32_t t, uint32_t u, uint32_t nseg, size_t ymin, uint64_t *bits,
+ * rest of the segment can be filled (bits: the subset sums of the other
+ * unplaced buffers starting at its boundary); stops counting at `stop`. */
+static uint32_t count_pos(const opt_mem *M, uint32_t u, uint32_t nseg, size_t ymin, const uint64_t *bits,
                           uint32_t stop) {
-    ta__opt_rem_sums(M, M->t_list, t, u, bits);
     size_t sz = M->size[u], q = M->t_q;
     uint32_t n = 0;
     for (uint32_t g = 0; g < nseg && n < stop; g++) {
@@ -396,22 +401,57 @@ enter:
          * tried swapped) */
         uint32_t nseg = free_segs(M, t, C, cs_of(M, d)), bu = NIL, bn = UINT32_MAX;
         size_t by = NONE;
-        for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1] && bn > 1; x++) {
+        /* Each candidate's count needs the subset sums of the others: the
+         * sums of those after it (suffix sums, t_suf, built once) plus
+         * those before it, instead of all the others anew per candidate
+         * (a fifth of the search's instructions; the loop usually stops
+         * after a few candidates, whose "before" is short).  Beyond
+         * OPT_TILE_SUF unplaced buffers, anew. */
+        const uint32_t x0 = M->lo_start[t], x1 = M->lo_start[t + 1];
+        const uint64_t sw = M->t_sw;
+        uint32_t nu = 0;
+        for (uint32_t x = x0; x < x1; x++) nu += M->off[M->t_list[x]] == NONE;
+        bool suf = nu <= OPT_TILE_SUF;
+        if (suf) {
+            uint64_t *sfx = M->t_suf + (size_t)nu * sw;
+            for (uint64_t w = 0; w < sw; w++) sfx[w] = 0;
+            sfx[0] = 1;
+            for (uint32_t x = x1, j = nu; x-- > x0;) {
+                uint32_t v = M->t_list[x];
+                if (M->off[v] != NONE) continue;
+                j--;
+                uint64_t *dst = M->t_suf + (size_t)j * sw;
+                for (uint64_t w = 0; w < sw; w++) dst[w] = dst[w + sw];
+                ta__bits_add(dst, sw, M->size[v] / q);
+            }
+        }
+        for (uint32_t x = x0, i = 0; x < x1 && bn > 1; x++) {
             uint32_t u = M->t_list[x];
             if (M->off[u] != NONE) continue;
+            i++; /* u is the i-th unplaced one: t_suf[i] holds the sums after it */
             size_t ymin = NONE;
-            if (x > M->lo_start[t] && same_class(M, M->t_list[x - 1], u)) {
+            if (x > x0 && same_class(M, M->t_list[x - 1], u)) {
                 if (M->off[M->t_list[x - 1]] == NONE) continue;
                 ymin = M->off[M->t_list[x - 1]];
             }
-            uint32_t n = count_pos(M, t, u, nseg, ymin, cur, 2);
+            if (suf) {
+                const uint64_t *sfx = M->t_suf + (size_t)i * sw;
+                for (uint64_t w = 0; w < sw; w++) cur[w] = sfx[w];
+                for (uint32_t z = x0; z < x; z++) {
+                    uint32_t v = M->t_list[z];
+                    if (M->off[v] == NONE) ta__bits_add(cur, sw, M->size[v] / q);
+                }
+            } else {
+                ta__opt_rem_sums(M, M->t_list, t, u, cur);
+            }
+            uint32_t n = count_pos(M, u, nseg, ymin, cur, 2);
             if (n < bn && (n < 2 || bu == NIL)) {
                 bn = n;
                 bu = u;
                 by = ymin;
-                uint64_t *sw = cur; /* keep u's sums */
+                uint64_t *keep = cur; /* keep u's sums */
                 cur = best;
-                best = sw;
+                best = keep;
             }
         }
         if (bu == NIL || !bn) {
@@ -476,7 +516,15 @@ next: {
          * first run's enumeration puts a segment's exact fit after a lower
          * segment's other offsets) would skip offsets never tried -- a false
          * "no tiling" (test_optimal_beam's random problems found it). */
-        sort_by_rank(M->t_pid, np, M->t_pr, M->t_ptmp);
+        if (M->t_seed) {
+            sort_by_rank(M->t_pid, np, M->t_pr, M->t_ptmp);
+        } else {
+            /* the first run's ranks are the offsets, exact fits first:
+             * enumerated by offset, so a stable split is the sort */
+            uint32_t ne = 0;
+            for (uint32_t i = 0; i < np; i++) ne += !(M->t_pr[i] >> 63);
+            for (uint32_t i = 0, a = 0, b = ne; i < np; i++) M->t_pid[M->t_pr[i] >> 63 ? b++ : a++] = i;
+        }
         p1 = np;
         if (!f->built) {
             /* Keep the list and the segments on the offset stack, above
