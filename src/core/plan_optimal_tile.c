@@ -153,11 +153,17 @@ static bool part_rec(ta__part_chk *P, uint32_t i) {
             if (P->rem[j] >= P->sz[i]) return true;
         return false;
     }
+    /* segments with the same room are interchangeable: a room equal to an
+     * earlier one is skipped.  An equal earlier room also holds sz[i], so
+     * only the rooms that did (seen) are compared, not every earlier one. */
+    uint32_t seen[TA__PART_MAX], ns = 0;
     for (uint32_t j = 0; j < P->k; j++) {
-        if (P->rem[j] < P->sz[i]) continue;
-        bool dup = false; /* segments with the same room are interchangeable */
-        for (uint32_t q = 0; q < j && !dup; q++) dup = P->rem[q] == P->rem[j];
+        uint32_t r = P->rem[j];
+        if (r < P->sz[i]) continue;
+        bool dup = false;
+        for (uint32_t z = 0; z < ns && !dup; z++) dup = seen[z] == r;
         if (dup) continue;
+        seen[ns++] = r;
         P->rem[j] -= P->sz[i];
         bool ok = part_rec(P, i + 1);
         P->rem[j] += P->sz[i];
@@ -585,9 +591,9 @@ next: {
         }
         f->r = br;
         f->tried = true;
-        tplace(M, u, y, d);
-        f->on = true;
-        /* the rest of F_t must still be fillable by the rest */
+        /* the rest of F_t must still be fillable by the rest (checked
+         * before u is placed: it reads only the sizes and the rooms, and
+         * most offsets fail it) */
         bool ok = true;
         if (items_ok) {
             bool fits_all = true;
@@ -602,12 +608,12 @@ next: {
                 ok = part_rec(&P0, 0);
             }
         }
-        if (ok && !M->t_left[M->hi[u]] && !future_ok(M, M->hi[u])) {
+        if (!ok) continue;
+        tplace(M, u, y, d);
+        f->on = true;
+        if (!M->t_left[M->hi[u]] && !future_ok(M, M->hi[u])) {
             /* the bytes freed at u's end cannot be refilled: blame their makers */
             cs_add_ending(M, c, M->hi[u]);
-            ok = false;
-        }
-        if (!ok) {
             tunplace(M, u);
             f->on = false;
             continue;
