@@ -574,6 +574,12 @@ next: {
         if (P0.n == TA__PART_MAX) items_ok = false;
         else P0.sz[P0.n++] = (uint32_t)(M->size[v] / q);
     }
+    /* ... and the rooms: the segments in units, the same at every offset
+     * but for the one split (a division less a room a try).  More than
+     * TA__PART_MAX rooms: not checked (the adders refuse). */
+    uint32_t room[TA__PART_MAX + 1];
+    bool rooms_ok = nseg <= TA__PART_MAX + 1;
+    for (uint32_t h = 0; h < nseg && rooms_ok; h++) room[h] = (uint32_t)((seg[2 * h + 1] - seg[2 * h]) / q);
     for (uint32_t pi = p0; pi < p1; pi++) {
         size_t y;
         uint32_t g;
@@ -595,15 +601,18 @@ next: {
          * before u is placed: it reads only the sizes and the rooms, and
          * most offsets fail it) */
         bool ok = true;
-        if (items_ok) {
-            bool fits_all = true;
-            P0.k = 0; /* the rooms are this offset's; part_rec leaves the sizes alone */
-            for (uint32_t h = 0; h < nseg && fits_all; h++) {
-                size_t sa = seg[2 * h], se = seg[2 * h + 1];
-                if (h == g) fits_all = ta__opt_part_seg(&P0, q, sa, y) && ta__opt_part_seg(&P0, q, y + sz, se);
-                else fits_all = ta__opt_part_seg(&P0, q, sa, se);
-            }
-            if (fits_all) {
+        if (items_ok && rooms_ok) {
+            /* the rooms in segment order, g's two pieces (the nonempty
+             * ones) in its place; part_rec leaves the sizes alone */
+            size_t sa = seg[2 * g], se = seg[2 * g + 1];
+            uint32_t k = nseg - 1 + (y > sa) + (se > y + sz);
+            if (k <= TA__PART_MAX) {
+                uint32_t *rm = P0.rem;
+                for (uint32_t h = 0; h < g; h++) *rm++ = room[h];
+                if (y > sa) *rm++ = (uint32_t)((y - sa) / q);
+                if (se > y + sz) *rm++ = (uint32_t)((se - y - sz) / q);
+                for (uint32_t h = g + 1; h < nseg; h++) *rm++ = room[h];
+                P0.k = k;
                 P0.steps = 0;
                 ok = part_rec(&P0, 0);
             }
