@@ -83,7 +83,7 @@ typedef struct {
  * the rank of the last candidate tried (0: none), the placed set's key at
  * entry, whether the node was entered, and the side it branches at. */
 typedef struct {
-    uint32_t t0, t1, item;
+    uint32_t t0, t1, item, tr; /* tr: the s_mh trail's top before item was placed */
     bool init, right; /* right: the candidates end at t1 (else start at t0) */
     size_t h;
     uint64_t last, key;
@@ -172,6 +172,8 @@ typedef struct {
     /* byte sweep (plan_optimal_sweep.c); its state lives on between slices */
     size_t *s_h, *s_off;        /* per section: skyline height; per item: offset (NONE: unplaced) */
     size_t *s_mh;               /* per item: the highest skyline over its lifetime */
+    uint32_t *s_tv, s_tn;       /* trail of the s_mh values placements raised: items, count ... */
+    size_t *s_to;               /* ... their values before */
     size_t *s_acc;              /* scratch: per boundary, bytes of buffers confined to a range */
     uint32_t *s_list, *s_rnk;   /* items by (lo, class); per item: its rank in this run */
     uint32_t *s_hs, *s_hl;      /* items by (hi, class): first index per end boundary; the list */

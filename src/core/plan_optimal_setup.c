@@ -155,6 +155,8 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->s_h = ta__bump_take(b, ns, sizeof(size_t));
     M->s_off = ta__bump_take(b, m, sizeof(size_t));
     M->s_mh = ta__bump_take(b, m, sizeof(size_t));
+    M->s_tv = ta__bump_take(b, 2 * c->pairs + 1, sizeof(uint32_t)); /* a path raises each pair's value at most once a side */
+    M->s_to = ta__bump_take(b, 2 * c->pairs + 1, sizeof(size_t));
     M->s_hs = ta__bump_take(b, ns + 2, sizeof(uint32_t));
     M->s_hl = ta__bump_take(b, m, sizeof(uint32_t));
     M->s_acc = ta__bump_take(b, ns + 1, sizeof(size_t));
