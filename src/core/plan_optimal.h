@@ -334,7 +334,7 @@ static inline void ta__bits_add(uint64_t *bits, uint64_t sw, size_t k) {
     }
     /* top down, so every word read is still the old one; the lowest word
      * written has no word below it to carry from (one branch less a word:
-     * the tiling searches spend a tenth of their time here) */
+     * a tenth of the time sweep's instructions were here) */
     for (size_t w = sw - 1; w > ws; w--) bits[w] |= bits[w - ws] << bs | bits[w - ws - 1] >> (64 - bs);
     bits[ws] |= bits[0] << bs;
 }

@@ -141,8 +141,9 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->t_ptmp = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
     {
         /* the time sweep's offset stack: one node's list at most 64 *
-         * OPT_TILE_SUM_WORDS offsets, a path of them mostly a few each; a
-         * node whose list does not fit enumerates again at each re-entry */
+         * OPT_TILE_SUM_WORDS offsets (on event packings some hundred); a
+         * node whose list no longer fits above its ancestors' enumerates
+         * again at each re-entry, as before */
         size_t cc = 16 * m + 64 * (size_t)OPT_TILE_SUM_WORDS, sc = 8 * m + 64;
         M->t_cy = ta__bump_take(b, cc, sizeof(size_t));
         M->t_cr = ta__bump_take(b, cc, sizeof(uint64_t));
