@@ -8,7 +8,9 @@
  *   (defaults: 3 M nodes, 5 per size, all, events, seeds from 0, every size)
  *
  * FIRST_SEED runs seeds FIRST_SEED.. instead of 0.. (seeds not used when
- * tuning); SIZE runs that one size only.
+ * tuning); SIZE runs that one size only.  With BENCH_SWEEP_SEEDS=1 in the
+ * environment it also prints every seed's result and node count (to check
+ * that a change to a search's speed leaves its node counts alone).
  *
  * cuts: bench_packing's guillotine packings instead (gen_packing: 64 steps
  * x 16,384 B, 80-200 buffers, its seeds).
@@ -57,6 +59,8 @@ int main(int argc, char **argv) {
     if (first < 0) first = 0;
     if (count < 1) count = 5;
     uint64_t cap = (uint64_t)(mn * 1e6);
+    const char *sv = getenv("BENCH_SWEEP_SEEDS");
+    bool per_seed = sv && *sv && strcmp(sv, "0");
     static const char *names[] = {"tile", "sweep", "portfolio", "beam", "pq"};
     static const size_t ev_sizes[] = {150, 200, 300, 400, 500}, cut_sizes[] = {80, 120, 160, 200};
     const size_t *sizes = cuts ? cut_sizes : ev_sizes, nsizes = cuts ? 4 : 5;
@@ -81,6 +85,9 @@ int main(int argc, char **argv) {
                 int rc = run_one(r, got, height, w, cap, &nd);
                 ok += rc == 0;
                 nodes[k++] = rc == 0 ? nd : cap;
+                if (per_seed)
+                    printf("%-10s %8zu seed %d: %s, %llu nodes\n", "", n, s,
+                           rc == 0 ? "found" : rc == 1 ? "refuted" : rc == 2 ? "limit" : "error", (unsigned long long)nd);
             }
             qsort(nodes, (size_t)k, sizeof *nodes, cmp_u64);
             if (k)

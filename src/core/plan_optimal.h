@@ -26,6 +26,9 @@
 /* The tiling search's subset sums per boundary: up to 64 x this many units
  * of the capacity (above it the check is skipped). */
 #define OPT_TILE_SUM_WORDS 64u
+/* The time sweep keeps suffix subset sums of a boundary's unplaced
+ * buffers when they are at most this many. */
+#define OPT_TILE_SUF 64u
 /* Search nodes per second assumed when there is no clock: the deterministic
  * work limit is time_limit_s times this. */
 #define OPT_NODES_PER_S 1000000.0
@@ -66,9 +69,13 @@ typedef struct {
 typedef struct {
     uint32_t t, item;
     bool on, tried;
+    bool built;  /* its offsets were enumerated (at its first try) */
+    bool cached; /* ... and kept on the offset stack (t_cy..): [ci, c1) the untried by rank, its free
+                  * segments at [s0, s1) of t_cseg; c1, s1 the stack's top above it either way */
     uint64_t r;
     size_t ymin;
     uint64_t key;
+    uint32_t ci, c1, s0, s1, nseg;
 } tframe;
 
 /* A node of the byte sweep (plan_optimal_sweep.c): the lowest skyline
@@ -76,7 +83,7 @@ typedef struct {
  * the rank of the last candidate tried (0: none), the placed set's key at
  * entry, whether the node was entered, and the side it branches at. */
 typedef struct {
-    uint32_t t0, t1, item;
+    uint32_t t0, t1, item, tr; /* tr: the s_mh trail's top before item was placed */
     bool init, right; /* right: the candidates end at t1 (else start at t0) */
     size_t h;
     uint64_t last, key;
@@ -156,16 +163,23 @@ typedef struct {
     bool t_mirror;              /* the mirror image of a tiling is one */
     uint64_t *t_cs, t_w;        /* per depth: conflict set (t_w words a depth) */
     uint64_t *t_sums, t_sw;     /* per boundary: subset sums of the starting sizes (t_sw words; 0: none) */
+    uint32_t *t_szl;            /* items by start section, larger first (ta__opt_tile_sums) */
+    uint64_t *t_suf;            /* scratch: suffix subset sums, OPT_TILE_SUF + 1 rows of OPT_TILE_SUM_WORDS */
     size_t t_q;                 /* the unit of t_sums */
     uint32_t *t_iv;             /* scratch: buffers by offset */
     size_t *t_seg;              /* scratch: free segments (start, end) */
     size_t *t_py;               /* scratch: a node's offsets to try ... */
     uint64_t *t_pr;             /* ... their ranks ... */
     uint32_t *t_pg, *t_pid, *t_ptmp; /* ... their segments, their order */
+    size_t *t_cy, *t_cseg;      /* offset stack: per depth its offsets by rank (y, rank, segment) and segments */
+    uint64_t *t_cr;
+    uint32_t *t_cg, t_ccap, t_scap; /* ... capacities: offsets, segment pairs */
     tframe *t_fr;
     /* byte sweep (plan_optimal_sweep.c); its state lives on between slices */
     size_t *s_h, *s_off;        /* per section: skyline height; per item: offset (NONE: unplaced) */
     size_t *s_mh;               /* per item: the highest skyline over its lifetime */
+    uint32_t *s_tv, s_tn;       /* trail of the s_mh values placements raised: items, count ... */
+    size_t *s_to;               /* ... their values before */
     size_t *s_acc;              /* scratch: per boundary, bytes of buffers confined to a range */
     uint32_t *s_list, *s_rnk;   /* items by (lo, class); per item: its rank in this run */
     uint32_t *s_hs, *s_hl;      /* items by (hi, class): first index per end boundary; the list */
@@ -321,16 +335,23 @@ static inline size_t ta__bits_next(const uint64_t *b, size_t k, size_t top) {
 /* bits |= bits << k (adds one item of k units to the sums). */
 static inline void ta__bits_add(uint64_t *bits, uint64_t sw, size_t k) {
     size_t ws = k / 64, bs = k % 64;
-    for (size_t w = sw; w-- > ws;) {
-        uint64_t v = bits[w - ws] << bs;
-        if (bs && w > ws) v |= bits[w - ws - 1] >> (64 - bs);
-        bits[w] |= v;
+    if (ws >= sw) return;
+    if (!bs) {
+        for (size_t w = sw; w-- > ws;) bits[w] |= bits[w - ws];
+        return;
     }
+    /* top down, so every word read is still the old one; the lowest word
+     * written has no word below it to carry from (one branch less a word:
+     * a tenth of the time sweep's instructions were here) */
+    for (size_t w = sw - 1; w > ws; w--) bits[w] |= bits[w - ws] << bs | bits[w - ws - 1] >> (64 - bs);
+    bits[ws] |= bits[0] << bs;
 }
 /* The tiling searches' unit and subset sums: M->t_q = the gcd of C and
  * every size, M->t_sums[t] = the subset sums (units) of the sizes starting
  * at boundary t, M->t_sw words each; M->t_sw = 0 (and false) when C / t_q
- * units do not fit OPT_TILE_SUM_WORDS words. */
+ * units do not fit OPT_TILE_SUM_WORDS words.  Also M->t_szl: the items by
+ * start section, larger first (ta__opt_part_items read from it gives the
+ * sizes already sorted). */
 bool ta__opt_tile_sums(opt_mem *M, size_t C);
 /* Subset sums (units of M->t_q) of the unplaced buffers starting at t
  * other than xu, read in list[lo_start[t]..lo_start[t + 1]), into bits. */

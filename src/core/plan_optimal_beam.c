@@ -199,7 +199,7 @@ static bool future_ok(opt_mem *M, uint32_t t) {
     uint32_t k = enders(M, t);
     ta__part_chk P;
     P.k = 0;
-    bool exact = ta__opt_part_items(M, B->list, B->q, t, &P);
+    bool exact = ta__opt_part_items(M, M->t_szl, B->q, t, &P); /* larger first: the check's sort is a pass */
     for (uint32_t i = 0; i < k;) {
         size_t a = M->off[B->iv[i]], e = a + M->size[B->iv[i]];
         for (i++; i < k && M->off[B->iv[i]] == e; i++) e += M->size[B->iv[i]];
@@ -271,7 +271,7 @@ static bool next_offset(opt_mem *M, uint32_t t, uint32_t j, size_t C, uint64_t s
         ta__part_chk P;
         P.k = 0;
         bool ok = true;
-        if (ta__opt_part_items(M, B->list, B->q, t, &P)) {
+        if (ta__opt_part_items(M, M->t_szl, B->q, t, &P)) { /* the same set, larger first */
             bool all = true;
             for (uint32_t h = 0; h < nseg && all; h++) {
                 size_t sa = B->seg[2 * h], se = B->seg[2 * h + 1];

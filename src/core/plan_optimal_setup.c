@@ -162,6 +162,8 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->t_w = (m + 64) / 64;
     M->t_cs = ta__bump_take(b, (m + 1) * M->t_w, sizeof(uint64_t));
     M->t_sums = ta__bump_take(b, (ns + 1) * (size_t)OPT_TILE_SUM_WORDS, sizeof(uint64_t));
+    M->t_szl = ta__bump_take(b, m, sizeof(uint32_t));
+    M->t_suf = ta__bump_take(b, (OPT_TILE_SUF + 1) * (size_t)OPT_TILE_SUM_WORDS, sizeof(uint64_t));
     M->t_iv = ta__bump_take(b, 2 * m + 2, sizeof(uint32_t));
     M->t_seg = ta__bump_take(b, 4 * m + 4, sizeof(size_t));
     M->t_py = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(size_t));
@@ -169,10 +171,25 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->t_pg = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
     M->t_pid = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
     M->t_ptmp = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
+    {
+        /* the time sweep's offset stack: one node's list at most 64 *
+         * OPT_TILE_SUM_WORDS offsets (on event packings some hundred); a
+         * node whose list no longer fits above its ancestors' enumerates
+         * again at each re-entry, as before */
+        size_t cc = 16 * m + 64 * (size_t)OPT_TILE_SUM_WORDS, sc = 8 * m + 64;
+        M->t_cy = ta__bump_take(b, cc, sizeof(size_t));
+        M->t_cr = ta__bump_take(b, cc, sizeof(uint64_t));
+        M->t_cg = ta__bump_take(b, cc, sizeof(uint32_t));
+        M->t_cseg = ta__bump_take(b, 2 * sc, sizeof(size_t));
+        M->t_ccap = (uint32_t)cc;
+        M->t_scap = (uint32_t)sc;
+    }
     M->t_fr = ta__bump_take(b, m + 1, sizeof(tframe));
     M->s_h = ta__bump_take(b, ns, sizeof(size_t));
     M->s_off = ta__bump_take(b, m, sizeof(size_t));
     M->s_mh = ta__bump_take(b, m, sizeof(size_t));
+    M->s_tv = ta__bump_take(b, 2 * c->pairs + 1, sizeof(uint32_t)); /* a path raises each pair's value at most once a side */
+    M->s_to = ta__bump_take(b, 2 * c->pairs + 1, sizeof(size_t));
     M->s_hs = ta__bump_take(b, ns + 2, sizeof(uint32_t));
     M->s_hl = ta__bump_take(b, m, sizeof(uint32_t));
     M->s_acc = ta__bump_take(b, ns + 1, sizeof(size_t));

@@ -148,11 +148,22 @@ static uint64_t shape_add(uint64_t key, size_t a, size_t e) {
 static bool part_rec(ta__part_chk *P, uint32_t i) {
     if (i == P->n) return true;
     if (++P->steps > PART_STEPS) return true;
+    if (i + 1 == P->n) { /* the last size: any room that holds it (what the loop below finds first) */
+        for (uint32_t j = 0; j < P->k; j++)
+            if (P->rem[j] >= P->sz[i]) return true;
+        return false;
+    }
+    /* segments with the same room are interchangeable: a room equal to an
+     * earlier one is skipped.  An equal earlier room also holds sz[i], so
+     * only the rooms that did (seen) are compared, not every earlier one. */
+    uint32_t seen[TA__PART_MAX], ns = 0;
     for (uint32_t j = 0; j < P->k; j++) {
-        if (P->rem[j] < P->sz[i]) continue;
-        bool dup = false; /* segments with the same room are interchangeable */
-        for (uint32_t q = 0; q < j && !dup; q++) dup = P->rem[q] == P->rem[j];
+        uint32_t r = P->rem[j];
+        if (r < P->sz[i]) continue;
+        bool dup = false;
+        for (uint32_t z = 0; z < ns && !dup; z++) dup = seen[z] == r;
         if (dup) continue;
+        seen[ns++] = r;
         P->rem[j] -= P->sz[i];
         bool ok = part_rec(P, i + 1);
         P->rem[j] += P->sz[i];
@@ -232,7 +243,7 @@ static bool future_ok(opt_mem *M, uint32_t t) {
     const uint32_t *v = M->t_iv;
     ta__part_chk P;
     P.k = 0;
-    bool exact = ta__opt_part_items(M, M->t_list, M->t_q, t, &P);
+    bool exact = ta__opt_part_items(M, M->t_szl, M->t_q, t, &P);
     uint64_t key = shape_seed(t);
     for (uint32_t i = 0; i < k;) {
         size_t a = M->off[v[i]], e = a + M->size[v[i]];
@@ -281,16 +292,44 @@ void ta__opt_rem_sums(const opt_mem *M, const uint32_t *list, uint32_t t, uint32
 }
 
 
-static int cmp_rank(uint32_t a, uint32_t b, const void *ctx) {
-    const uint64_t *r = ctx;
-    return (r[a] > r[b]) - (r[a] < r[b]);
+/* Sorts ids[0..n) (0..n-1 on entry) by rank r[id], ties by id: what a
+ * stable sort by rank gives, in a merge sort whose comparison is inline
+ * (through ta__sort_ids' callback it was a tenth of the search's
+ * instructions: a node enumerates some hundred offsets).  tmp: n ids. */
+static bool rank_lt(const uint64_t *r, uint32_t a, uint32_t b) { return r[a] < r[b] || (r[a] == r[b] && a < b); }
+
+static void sort_by_rank(uint32_t *ids, uint32_t n, const uint64_t *r, uint32_t *tmp) {
+    const uint32_t run = 16;
+    for (uint32_t lo = 0; lo < n; lo += run) {
+        uint32_t hi = lo + run < n ? lo + run : n;
+        for (uint32_t i = lo + 1; i < hi; i++) {
+            uint32_t v = ids[i], j = i;
+            for (; j > lo && rank_lt(r, v, ids[j - 1]); j--) ids[j] = ids[j - 1];
+            ids[j] = v;
+        }
+    }
+    uint32_t *src = ids, *dst = tmp;
+    for (uint32_t w = run; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) dst[k++] = rank_lt(r, src[j], src[i]) ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        uint32_t *sw = src;
+        src = dst;
+        dst = sw;
+    }
+    if (src != ids)
+        for (uint32_t i = 0; i < n; i++) ids[i] = src[i];
 }
 
 /* Offsets for u in the free segments (t_seg) above ymin from which the
- * rest of the segment can be filled; stops counting at `stop`. */
-static uint32_t count_pos(const opt_mem *M, uint32_t t, uint32_t u, uint32_t nseg, size_t ymin, uint64_t *bits,
+ * rest of the segment can be filled (bits: the subset sums of the other
+ * unplaced buffers starting at its boundary); stops counting at `stop`. */
+static uint32_t count_pos(const opt_mem *M, uint32_t u, uint32_t nseg, size_t ymin, const uint64_t *bits,
                           uint32_t stop) {
-    ta__opt_rem_sums(M, M->t_list, t, u, bits);
     size_t sz = M->size[u], q = M->t_q;
     uint32_t n = 0;
     for (uint32_t g = 0; g < nseg && n < stop; g++) {
@@ -313,7 +352,10 @@ static int tsearch(opt_mem *M, size_t C) {
     tframe *F = M->t_fr;
     uint32_t m = M->m, d = 0, t = 0;
     const size_t q = M->t_q;
-    uint64_t bits[OPT_TILE_SUM_WORDS];
+    /* two buffers of subset sums: count_pos fills cur; the chosen
+     * buffer's stay in best for its node's first enumeration */
+    uint64_t bits_a[OPT_TILE_SUM_WORDS], bits_b[OPT_TILE_SUM_WORDS];
+    uint64_t *cur = bits_a, *best = bits_b;
     for (uint32_t i = 0; i < m; i++) M->off[i] = NONE;
     for (uint32_t b = 0; b <= M->ns; b++) M->t_left[b] = M->t_hs[b + 1] - M->t_hs[b];
     M->t_key = 0;
@@ -325,6 +367,8 @@ enter:
     F[d].key = M->t_key;
     F[d].on = false;
     F[d].tried = false;
+    F[d].built = false;
+    F[d].cached = false;
     F[d].ymin = NONE;
     F[d].item = NIL;
     F[d].t = d ? F[d - 1].t : 0;
@@ -363,19 +407,57 @@ enter:
          * tried swapped) */
         uint32_t nseg = free_segs(M, t, C, cs_of(M, d)), bu = NIL, bn = UINT32_MAX;
         size_t by = NONE;
-        for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1] && bn > 1; x++) {
+        /* Each candidate's count needs the subset sums of the others: the
+         * sums of those after it (suffix sums, t_suf, built once) plus
+         * those before it, instead of all the others anew per candidate
+         * (a fifth of the search's instructions; the loop usually stops
+         * after a few candidates, whose "before" is short).  Beyond
+         * OPT_TILE_SUF unplaced buffers, anew. */
+        const uint32_t x0 = M->lo_start[t], x1 = M->lo_start[t + 1];
+        const uint64_t sw = M->t_sw;
+        uint32_t nu = 0;
+        for (uint32_t x = x0; x < x1; x++) nu += M->off[M->t_list[x]] == NONE;
+        bool suf = nu <= OPT_TILE_SUF;
+        if (suf) {
+            uint64_t *sfx = M->t_suf + (size_t)nu * sw;
+            for (uint64_t w = 0; w < sw; w++) sfx[w] = 0;
+            sfx[0] = 1;
+            for (uint32_t x = x1, j = nu; x-- > x0;) {
+                uint32_t v = M->t_list[x];
+                if (M->off[v] != NONE) continue;
+                j--;
+                uint64_t *dst = M->t_suf + (size_t)j * sw;
+                for (uint64_t w = 0; w < sw; w++) dst[w] = dst[w + sw];
+                ta__bits_add(dst, sw, M->size[v] / q);
+            }
+        }
+        for (uint32_t x = x0, i = 0; x < x1 && bn > 1; x++) {
             uint32_t u = M->t_list[x];
             if (M->off[u] != NONE) continue;
+            i++; /* u is the i-th unplaced one: t_suf[i] holds the sums after it */
             size_t ymin = NONE;
-            if (x > M->lo_start[t] && same_class(M, M->t_list[x - 1], u)) {
+            if (x > x0 && same_class(M, M->t_list[x - 1], u)) {
                 if (M->off[M->t_list[x - 1]] == NONE) continue;
                 ymin = M->off[M->t_list[x - 1]];
             }
-            uint32_t n = count_pos(M, t, u, nseg, ymin, bits, 2);
+            if (suf) {
+                const uint64_t *sfx = M->t_suf + (size_t)i * sw;
+                for (uint64_t w = 0; w < sw; w++) cur[w] = sfx[w];
+                for (uint32_t z = x0; z < x; z++) {
+                    uint32_t v = M->t_list[z];
+                    if (M->off[v] == NONE) ta__bits_add(cur, sw, M->size[v] / q);
+                }
+            } else {
+                ta__opt_rem_sums(M, M->t_list, t, u, cur);
+            }
+            uint32_t n = count_pos(M, u, nseg, ymin, cur, 2);
             if (n < bn && (n < 2 || bu == NIL)) {
                 bn = n;
                 bu = u;
                 by = ymin;
+                uint64_t *keep = cur; /* keep u's sums */
+                cur = best;
+                best = keep;
             }
         }
         if (bu == NIL || !bn) {
@@ -384,6 +466,7 @@ enter:
         }
         F[d].item = bu;
         F[d].ymin = by;
+        F[d].nseg = nseg; /* t_seg holds them until the node's first enumeration */
     }
 next: {
     tframe *f = &F[d];
@@ -394,71 +477,157 @@ next: {
         tunplace(M, u);
         f->on = false;
     }
-    uint32_t nseg = free_segs(M, t, C, c);
-    ta__opt_rem_sums(M, M->t_list, t, u, bits);
     size_t sz = M->size[u];
-    /* the untried offsets, by rank: those where the buffer fills its
-     * segment exactly first (a refill of one freed range by one buffer is
-     * common), then by offset in the first run, by a hash of it after
-     * restarts */
-    uint32_t np = 0;
-    for (uint32_t g = 0; g < nseg; g++) {
-        size_t a = M->t_seg[2 * g], e = M->t_seg[2 * g + 1];
-        if (e - a < sz || (f->ymin != NONE && e <= f->ymin + 1)) continue;
-        size_t top = (e - a - sz) / q;
-        for (size_t k = ta__bits_next(bits, 0, top); k != SIZE_MAX; k = ta__bits_next(bits, k + 1, top)) {
-            size_t y = a + k * q;
-            if (f->ymin != NONE && y <= f->ymin) continue;
-            if (!ta__bits_has(bits, (e - y - sz) / q) || y % M->align[u]) continue;
-            uint64_t r = M->t_seed ? ta__mix64((uint64_t)y ^ M->t_seed) >> 1 : (uint64_t)y;
-            if (e - a != sz) r |= (uint64_t)1 << 63; /* exact fits first */
-            if (f->tried && r <= f->r) continue;
-            if (!d && M->t_mirror && 2 * y + sz > C) continue; /* its mirror image is tried */
-            M->t_py[np] = y;
-            M->t_pr[np] = r;
-            M->t_pg[np] = g;
-            M->t_pid[np] = np;
-            np++;
+    const size_t *seg = M->t_seg;
+    uint32_t nseg = f->nseg, p0 = 0, p1 = 0;
+    if (f->cached) {
+        /* re-entered: the state at t is what it was at the first try (all
+         * placed since is undone), so are its segments and offsets */
+        seg = M->t_cseg + 2 * (size_t)f->s0;
+        p0 = f->ci;
+        p1 = f->c1;
+    } else {
+        const uint64_t *bits = best; /* the first try: count_pos left them */
+        if (f->built) {
+            nseg = free_segs(M, t, C, c);
+            ta__opt_rem_sums(M, M->t_list, t, u, cur);
+            bits = cur;
+        }
+        /* the untried offsets, by rank: those where the buffer fills its
+         * segment exactly first (a refill of one freed range by one buffer
+         * is common), then by offset in the first run, by a hash of it
+         * after restarts */
+        uint32_t np = 0;
+        for (uint32_t g = 0; g < nseg; g++) {
+            size_t a = seg[2 * g], e = seg[2 * g + 1];
+            if (e - a < sz || (f->ymin != NONE && e <= f->ymin + 1)) continue;
+            size_t top = (e - a - sz) / q;
+            for (size_t k = ta__bits_next(bits, 0, top); k != SIZE_MAX; k = ta__bits_next(bits, k + 1, top)) {
+                size_t y = a + k * q;
+                if (f->ymin != NONE && y <= f->ymin) continue;
+                if (!ta__bits_has(bits, (e - y - sz) / q) || y % M->align[u]) continue;
+                uint64_t r = M->t_seed ? ta__mix64((uint64_t)y ^ M->t_seed) >> 1 : (uint64_t)y;
+                if (e - a != sz) r |= (uint64_t)1 << 63; /* exact fits first */
+                if (f->tried && r <= f->r) continue;
+                if (!d && M->t_mirror && 2 * y + sz > C) continue; /* its mirror image is tried */
+                M->t_py[np] = y;
+                M->t_pr[np] = r;
+                M->t_pg[np] = g;
+                M->t_pid[np] = np;
+                np++;
+            }
+        }
+        /* Tried in rank order, always: a node that is re-entered skips every
+         * rank up to the last one tried, so an order that is not by rank (the
+         * first run's enumeration puts a segment's exact fit after a lower
+         * segment's other offsets) would skip offsets never tried -- a false
+         * "no tiling" (test_optimal_beam's random problems found it). */
+        if (M->t_seed) {
+            sort_by_rank(M->t_pid, np, M->t_pr, M->t_ptmp);
+        } else {
+            /* the first run's ranks are the offsets, exact fits first:
+             * enumerated by offset, so a stable split is the sort */
+            uint32_t ne = 0;
+            for (uint32_t i = 0; i < np; i++) ne += !(M->t_pr[i] >> 63);
+            for (uint32_t i = 0, a = 0, b = ne; i < np; i++) M->t_pid[M->t_pr[i] >> 63 ? b++ : a++] = i;
+        }
+        p1 = np;
+        if (!f->built) {
+            /* Keep the list and the segments on the offset stack, above
+             * the parent's: every child fails back into this node with the
+             * same state, and enumerating, sorting and the subset sums
+             * again at each re-entry was a large share of a node's cost
+             * (the re-entries are not nodes).  Too little room: enumerate
+             * again then, as before. */
+            uint32_t cb = d ? F[d - 1].c1 : 0, sb = d ? F[d - 1].s1 : 0;
+            f->built = true;
+            f->c1 = cb;
+            f->s1 = sb;
+            if (np <= M->t_ccap - cb && nseg <= M->t_scap - sb) {
+                for (uint32_t pi = 0; pi < np; pi++) {
+                    uint32_t id = M->t_pid[pi];
+                    M->t_cy[cb + pi] = M->t_py[id];
+                    M->t_cr[cb + pi] = M->t_pr[id];
+                    M->t_cg[cb + pi] = M->t_pg[id];
+                }
+                for (uint32_t h = 0; h < 2 * nseg; h++) M->t_cseg[2 * (size_t)sb + h] = seg[h];
+                f->cached = true;
+                f->c1 = cb + np;
+                f->s0 = sb;
+                f->s1 = sb + nseg;
+                seg = M->t_cseg + 2 * (size_t)sb;
+                p0 = cb;
+                p1 = cb + np;
+            }
         }
     }
-    /* Tried in rank order, always: a node that is re-entered skips every
-     * rank up to the last one tried, so an order that is not by rank (the
-     * first run's enumeration puts a segment's exact fit after a lower
-     * segment's other offsets) would skip offsets never tried -- a false
-     * "no tiling" (test_optimal_beam's random problems found it). */
-    ta__sort_ids(M->t_pid, np, cmp_rank, M->t_pr, M->t_ptmp);
-    for (uint32_t pi = 0; pi < np; pi++) {
-        uint32_t id = M->t_pid[pi];
-        size_t y = M->t_py[id];
-        uint32_t g = M->t_pg[id];
-        uint64_t br = M->t_pr[id];
+    /* The sizes the rest of F_t must be made of: the unplaced buffers
+     * starting at t but u, the same at every offset tried (read larger
+     * first, so the check's sort finds them sorted); false: too many to
+     * check. */
+    ta__part_chk P0;
+    P0.n = 0;
+    bool items_ok = true;
+    for (uint32_t x = M->lo_start[t]; x < M->lo_start[t + 1] && items_ok; x++) {
+        uint32_t v = M->t_szl[x];
+        if (v == u || M->off[v] != NONE) continue;
+        if (P0.n == TA__PART_MAX) items_ok = false;
+        else P0.sz[P0.n++] = (uint32_t)(M->size[v] / q);
+    }
+    /* ... and the rooms: the segments in units, the same at every offset
+     * but for the one split (a division less a room a try).  More than
+     * TA__PART_MAX rooms: not checked (the adders refuse). */
+    uint32_t room[TA__PART_MAX + 1];
+    bool rooms_ok = nseg <= TA__PART_MAX + 1;
+    for (uint32_t h = 0; h < nseg && rooms_ok; h++) room[h] = (uint32_t)((seg[2 * h + 1] - seg[2 * h]) / q);
+    for (uint32_t pi = p0; pi < p1; pi++) {
+        size_t y;
+        uint32_t g;
+        uint64_t br;
+        if (f->cached) {
+            y = M->t_cy[pi];
+            g = M->t_cg[pi];
+            br = M->t_cr[pi];
+            if (f->tried && br <= f->r) continue; /* as the enumeration skips them */
+        } else {
+            uint32_t id = M->t_pid[pi];
+            y = M->t_py[id];
+            g = M->t_pg[id];
+            br = M->t_pr[id];
+        }
         f->r = br;
         f->tried = true;
+        /* the rest of F_t must still be fillable by the rest (checked
+         * before u is placed: it reads only the sizes and the rooms, and
+         * most offsets fail it) */
+        bool ok = true;
+        if (items_ok && rooms_ok) {
+            /* the rooms in segment order, g's two pieces (the nonempty
+             * ones) in its place; part_rec leaves the sizes alone */
+            size_t sa = seg[2 * g], se = seg[2 * g + 1];
+            uint32_t k = nseg - 1 + (y > sa) + (se > y + sz);
+            if (k <= TA__PART_MAX) {
+                uint32_t *rm = P0.rem;
+                for (uint32_t h = 0; h < g; h++) *rm++ = room[h];
+                if (y > sa) *rm++ = (uint32_t)((y - sa) / q);
+                if (se > y + sz) *rm++ = (uint32_t)((se - y - sz) / q);
+                for (uint32_t h = g + 1; h < nseg; h++) *rm++ = room[h];
+                P0.k = k;
+                P0.steps = 0;
+                ok = part_rec(&P0, 0);
+            }
+        }
+        if (!ok) continue;
         tplace(M, u, y, d);
         f->on = true;
-        /* the rest of F_t must still be fillable by the rest */
-        ta__part_chk P;
-        P.k = 0;
-        bool ok = true;
-        if (ta__opt_part_items(M, M->t_list, M->t_q, t, &P)) {
-            bool fits_all = true;
-            for (uint32_t h = 0; h < nseg && fits_all; h++) {
-                size_t sa = M->t_seg[2 * h], se = M->t_seg[2 * h + 1];
-                if (h == g) fits_all = ta__opt_part_seg(&P, M->t_q, sa, y) && ta__opt_part_seg(&P, M->t_q, y + sz, se);
-                else fits_all = ta__opt_part_seg(&P, M->t_q, sa, se);
-            }
-            ok = !fits_all || ta__opt_part_run(&P);
-        }
-        if (ok && !M->t_left[M->hi[u]] && !future_ok(M, M->hi[u])) {
+        if (!M->t_left[M->hi[u]] && !future_ok(M, M->hi[u])) {
             /* the bytes freed at u's end cannot be refilled: blame their makers */
             cs_add_ending(M, c, M->hi[u]);
-            ok = false;
-        }
-        if (!ok) {
             tunplace(M, u);
             f->on = false;
             continue;
         }
+        f->ci = pi + 1;
         d++;
         goto enter;
     }
@@ -506,6 +675,14 @@ fail: {
 }
 }
 
+/* By start, then larger first. */
+static int cmp_lo_size(uint32_t a, uint32_t b, const void *ctx) {
+    const opt_mem *M = ctx;
+    if (M->lo[a] != M->lo[b]) return M->lo[a] < M->lo[b] ? -1 : 1;
+    if (M->size[a] != M->size[b]) return M->size[a] > M->size[b] ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
 /* Subset sums (in units of t_q) of the sizes starting at every boundary. */
 bool ta__opt_tile_sums(opt_mem *M, size_t C) {
     size_t q = C;
@@ -519,6 +696,10 @@ bool ta__opt_tile_sums(opt_mem *M, size_t C) {
         q = a;
     }
     M->t_q = q;
+    /* items by start, larger first: the partition checks sort their sizes
+     * that way, and read in this order they are sorted already */
+    for (uint32_t i = 0; i < M->m; i++) M->t_szl[i] = M->by_lo[i];
+    ta__sort_ids(M->t_szl, M->m, cmp_lo_size, M, M->tmp);
     size_t units = C / q + 1;
     M->t_sw = units <= 64 * (size_t)OPT_TILE_SUM_WORDS ? (units + 63) / 64 : 0;
     if (!M->t_sw) return false;
