@@ -155,14 +155,8 @@ static void test_event_packings(void) {
     enum { MAXN = 400 };
     static ta_request r[MAXN];
     static size_t off[MAXN];
-    int found = 0, made = 0;
-    for (size_t n = 8; n <= 40; n += 8)
-        for (uint64_t seed = 1; seed <= 4; seed++) {
-            size_t k = gen_packing_events(r, NULL, n, 6, 1024, 16, seed * 131 + n);
-            CHECK(k > 0);
-            made++;
-            found += search(r, k, 1024, ORDER, 200000, off, NULL) == FOUND;
-        }
+    int made, found = tile_small_event_packings(ORDER, 200000, &made);
+    CHECK_EQ_U(made, 20);
     CHECK_EQ_U(found, made);
     printf("event packings: the order search finds %d of %d (8-40 buffers)\n", found, made);
     static const size_t sizes[] = {150, 200, 300, 400};

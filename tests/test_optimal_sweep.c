@@ -146,19 +146,10 @@ static void test_cut_packings(void) {
 
 /* Event packings (gen_packing_events) of 6-40 buffers: found, validated. */
 static void test_event_packings(void) {
-    enum { MAXN = 40 };
-    ta_request r[MAXN];
-    size_t off[MAXN];
-    int found = 0, made = 0;
-    for (size_t n = 8; n <= MAXN; n += 8)
-        for (uint64_t seed = 1; seed <= 4; seed++) {
-            size_t k = gen_packing_events(r, NULL, n, 6, 1024, 16, seed * 131 + n);
-            CHECK(k > 0);
-            made++;
-            found += search(r, k, 1024, 1, 200000, off) == FOUND;
-        }
+    int made, found = tile_small_event_packings(TILE_BYTE_SWEEP, 200000, &made);
+    CHECK_EQ_U(made, 20);
     CHECK_EQ_U(found, made);
-    printf("event packings: the byte sweep finds %d of %d (up to %d buffers)\n", found, made, MAXN);
+    printf("event packings: the byte sweep finds %d of %d (up to %d buffers)\n", found, made, 40);
 }
 
 /* Event packings (gen_packing_events, bench_sweep's generator) of 100

@@ -14,6 +14,7 @@
 
 #include "core/plan_optimal.h"
 #include "gen_lists.h"
+#include "gen_packing.h"
 #include "tinyarena/plan.h"
 
 /* What a search returns (the searches' own 0, 1, 2), and the harness's:
@@ -118,6 +119,26 @@ static inline bool tile_plan_ok(const ta_request *r, size_t n, const size_t *off
         }
     }
     return ok;
+}
+
+/* The small event packings every tiling search is checked on:
+ * gen_packing_events of 8, 16, ..., 40 buffers (lifetimes of 1-6 steps,
+ * 1,024 B), 4 seeds a size.  Returns how many `which` finds on cap nodes
+ * each, every tiling validated (tile_plan_ok); *made = how many were made
+ * (20).  Needs gen_packing.c (ta_gen_models). */
+static inline int tile_small_event_packings(int which, uint64_t cap, int *made) {
+    ta_request r[40];
+    size_t off[40];
+    int found = 0;
+    *made = 0;
+    for (size_t n = 8; n <= 40; n += 8)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            size_t k = gen_packing_events(r, NULL, n, 6, 1024, 16, seed * 131 + n);
+            if (!k) continue;
+            (*made)++;
+            found += tile_search(r, k, 1024, which, cap, off, NULL) == TILE_FOUND && tile_plan_ok(r, k, off, 1024);
+        }
+    return found;
 }
 
 /* A random tiling question: 4 to 3 + spread buffers over 6 steps, 8-48 B

@@ -346,6 +346,9 @@ static inline void ta__bits_add(uint64_t *bits, uint64_t sw, size_t k) {
     for (size_t w = sw - 1; w > ws; w--) bits[w] |= bits[w - ws] << bs | bits[w - ws - 1] >> (64 - bs);
     bits[ws] |= bits[0] << bs;
 }
+/* The gcd of C and every item's size (C when there are none): the unit
+ * every offset of a tiling within C is a multiple of. */
+size_t ta__opt_unit(const opt_mem *M, size_t C);
 /* The tiling searches' unit and subset sums: M->t_q = the gcd of C and
  * every size, M->t_sums[t] = the subset sums (units) of the sizes starting
  * at boundary t, M->t_sw words each; M->t_sw = 0 (and false) when C / t_q

@@ -549,17 +549,9 @@ static uint64_t luby(uint64_t i) {
  * not apply (sizes and alignments). */
 static bool setup(opt_mem *M, ta__pqs *Q, size_t C) {
     uint32_t m = M->m;
-    size_t q = C, amax = 1;
-    for (uint32_t i = 0; i < m; i++) {
-        size_t a = q, b = M->size[i];
-        while (b) {
-            size_t r = a % b;
-            a = b;
-            b = r;
-        }
-        q = a;
+    size_t q = ta__opt_unit(M, C), amax = 1;
+    for (uint32_t i = 0; i < m; i++)
         if (M->align[i] > amax) amax = M->align[i];
-    }
     if (!q || q % amax || C / q > (size_t)INT32_MAX / 4 || m > (uint32_t)INT32_MAX / 4) return false;
     Q->q = q;
     Q->cu = C / q;

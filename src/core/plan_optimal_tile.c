@@ -684,7 +684,7 @@ static int cmp_lo_size(uint32_t a, uint32_t b, const void *ctx) {
 }
 
 /* Subset sums (in units of t_q) of the sizes starting at every boundary. */
-bool ta__opt_tile_sums(opt_mem *M, size_t C) {
+size_t ta__opt_unit(const opt_mem *M, size_t C) {
     size_t q = C;
     for (uint32_t i = 0; i < M->m; i++) {
         size_t a = q, b = M->size[i];
@@ -695,6 +695,11 @@ bool ta__opt_tile_sums(opt_mem *M, size_t C) {
         }
         q = a;
     }
+    return q;
+}
+
+bool ta__opt_tile_sums(opt_mem *M, size_t C) {
+    size_t q = ta__opt_unit(M, C);
     M->t_q = q;
     /* items by start, larger first: the partition checks sort their sizes
      * that way, and read in this order they are sorted already */
