@@ -8,7 +8,8 @@
 #                                (its fonts come with fontconfig); about 100 MB, so
 #                                outside CI TA_NO_CHROMIUM=1 skips it and the check SKIPs
 #   gcc-multilib               : cc -m32, for the 32-bit run of emitted const blobs
-#                                (tests/header_abi.sh)
+#                                (tests/header_abi.sh); where it conflicts with the
+#                                aarch64 cross compiler (Debian 12), gcc-N-multilib
 #   pkg-config                 : the pkg-config consumer build (tests/consumer.sh)
 #   gcc-arm-none-eabi, libnewlib-arm-none-eabi, qemu-system-arm
 #                              : the bare-metal Cortex-M firmware and its emulated
@@ -42,4 +43,17 @@ SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq || true
-$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+if ! $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"; then
+  # Debian 12: the gcc-multilib meta package conflicts with the aarch64
+  # cross compiler (gcc-12-aarch64-linux-gnu: "Conflicts: gcc-multilib"),
+  # but the versioned gcc-N-multilib it pulls in does not, and it is all
+  # `cc -m32` needs.  Retry with that one.
+  v=$(cc -dumpversion 2>/dev/null | cut -d. -f1)
+  [ -n "$v" ] || exit 1
+  retry=()
+  for p in "${need[@]}"; do
+    if [ "$p" = gcc-multilib ]; then retry+=("gcc-$v-multilib"); else retry+=("$p"); fi
+  done
+  echo "setup: retrying with ${retry[*]}"
+  $SUDO apt-get install -y -qq --no-install-recommends "${retry[@]}"
+fi
