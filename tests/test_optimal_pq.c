@@ -189,10 +189,32 @@ static void test_budget(void) {
     CHECK_EQ_U(search_n(r, k, 16384, ORDER, 20000, 200, off, &nodes), FOUND);
 }
 
+/* A call after a tiling was found starts clean: it finds one again. */
+static void test_again(void) {
+    enum { N = 150 };
+    static ta_request r[N];
+    static size_t off[N];
+    size_t k = gen_packing_events(r, NULL, N, 16, 16384, 16, 0x5eed + 150000);
+    CHECK(k > 0);
+    opt_counts c;
+    opt_mem M;
+    int rc;
+    void *scr = tile_setup(&M, &c, r, k, &rc);
+    CHECK(scr != NULL);
+    for (int round = 0; round < 3 && scr; round++) {
+        CHECK_EQ_U(tile_run(&M, 16384, ORDER, 1000000), FOUND);
+        for (size_t i = 0; i < k; i++) off[i] = 0;
+        for (uint32_t i = 0; i < M.m; i++) off[M.id[i]] = M.off[i];
+        CHECK(tile_plan_ok(r, k, off, 16384));
+    }
+    free(scr);
+}
+
 int main(void) {
     test_hand();
     test_random();
     test_event_packings();
     test_budget();
+    test_again();
     return ta_test_finish("test_optimal_pq");
 }

@@ -111,7 +111,7 @@ struct ta__pqs {
     size_t ssw;
     uint64_t *work;            /* candidate scratch */
     int32_t *ord, *pos, *buf;  /* rebuild */
-    size_t q, cu;              /* unit in bytes; capacity in units */
+    size_t q, cu, C;           /* unit in bytes; capacity in units; in bytes */
     uint64_t run, parts, run_end, rng;
     int mode;
     bool wmajor; /* groups by size across the runs (odd restarts) */
@@ -1061,7 +1061,7 @@ int ta__opt_pq(opt_mem *M, size_t C, uint64_t node_cap) {
     M->nodes = 0;
     M->node_cap = node_cap;
     if (!Q || !ta__opt_tile_applies(M, C)) return 2;
-    if (!Q->started) { /* the first call sets up; later calls go on with the next restart */
+    if (!Q->started || Q->C != C) { /* the first call sets up; later ones (same C) go on with the next restart */
         if (!setup(M, Q, C)) return 2;
         Q->nn = 2 * Q->m + 64;
         Q->sr = Q->nn - 1;
@@ -1080,6 +1080,7 @@ int ta__opt_pq(opt_mem *M, size_t C, uint64_t node_cap) {
         for (int32_t i = 0; i < Q->m; i++) Q->ae[i] = Q->as[i] = 0;
         Q->run = 0, Q->parts = 0, Q->rng = 0x51ED270Bu;
         Q->started = true;
+        Q->C = C;
     }
     const uint64_t base = 1000;
     for (;;) {
@@ -1098,7 +1099,9 @@ int ta__opt_pq(opt_mem *M, size_t C, uint64_t node_cap) {
         Q->run++;
         int r = one_run(M, Q);
         if (r == 0) {
-            rebuild(M, Q);
+            rebuild(M, Q); /* undoes the trail to the empty tree */
+            Q->nlv = 0;
+            unwind(Q);     /* and the rest, so a later call starts clean */
             return 0;
         }
         unwind(Q);
