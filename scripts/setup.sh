@@ -15,7 +15,7 @@
 #                              : the bare-metal Cortex-M firmware and its emulated
 #                                runs (examples/cortex_m, tests/cortex_m.sh)
 #   valgrind                   : bench_run's instruction counts (callgrind)
-#   gcc-aarch64-linux-gnu, qemu-user
+#   gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, qemu-user
 #                              : the Arm64 (NEON) build run under qemu-aarch64
 #                                (tests/arm64.sh)
 set -euo pipefail
@@ -31,6 +31,9 @@ dpkg -s libnewlib-arm-none-eabi >/dev/null 2>&1 || need+=(libnewlib-arm-none-eab
 command -v qemu-system-arm >/dev/null 2>&1 || need+=(qemu-system-arm)
 command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
 command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need+=(gcc-aarch64-linux-gnu)
+# its C library headers: only recommended by the compiler, and without them
+# <stdint.h> comes from the host (a 32-bit uintptr_t: tests/arm64.sh fails)
+dpkg -s libc6-dev-arm64-cross >/dev/null 2>&1 || need+=(libc6-dev-arm64-cross)
 command -v qemu-aarch64 >/dev/null 2>&1 || need+=(qemu-user)
 if [ "${CI:-}" = true ] || [ "${TA_NO_CHROMIUM:-0}" != 1 ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
