@@ -11,6 +11,7 @@
 #include "core/plan_optimal.h"
 #include "gen_packing.h"
 #include "testutil.h"
+#include "plan_harness.h"
 #include "tile_harness.h"
 #include "tinyarena/plan.h"
 
@@ -19,8 +20,6 @@ enum { BEAM = TILE_BEAM, TIME_SWEEP = TILE_TIME_SWEEP, BYTE_SWEEP = TILE_BYTE_SW
 #ifndef BEAM_CAP
 #define BEAM_CAP 50000
 #endif
-
-static ta_request req(size_t size, int32_t first, int32_t last) { return ta_request_make(size, first, last); }
 
 /* Runs the beam, the time sweep, the byte sweep or the portfolio at height
  * C on the optimal search's state for r[0..n), as plan_optimal.c sets it up
@@ -170,9 +169,6 @@ static void test_tiling_flag(void) {
     size_t off[MAXN];
     uint64_t rng = 0x7111u;
     int yes = 0, no = 0;
-    const ta_strategy *opt_s = ta_strategy_find("optimal");
-    CHECK(opt_s != NULL);
-    if (!opt_s) return;
     for (int it = 0; it < 240; it++) {
         size_t h, n = tile_random_question(r, 7, &rng, &h);
         switch (it % 6) {
@@ -212,15 +208,7 @@ static void test_tiling_flag(void) {
         ta_plan_options o;
         memset(&o, 0, sizeof o);
         o.work_limit = 2000;
-        size_t need = 0;
-        CHECK(ta_plan_scratch_bytes(opt_s, r, n, &o, &need) == TA_OK);
-        void *ps = malloc(need);
-        ta_plan_result res;
-        ta_diag d;
-        ta_status st = ta_plan_run(opt_s, r, n, &o, ps, need, off, &res, &d);
-        if (st) fprintf(stderr, "optimal: %s\n", d.msg);
-        CHECK(st == TA_OK);
-        free(ps);
+        CHECK(run("optimal", r, n, &o, off).st == TA_OK); /* in exactly the scratch it asks for */
     }
     CHECK(yes > 60 && no > 60);
     printf("tiling flag: %d tiling questions, %d not; the carve agrees with ta__opt_tile_applies\n", yes, no);

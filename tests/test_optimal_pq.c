@@ -11,13 +11,12 @@
 
 #include "gen_packing.h"
 #include "testutil.h"
+#include "plan_harness.h"
 #include "tile_harness.h"
 #include "tinyarena/plan.h"
 
 enum { FOUND = TILE_FOUND, NONE_EXISTS = TILE_NONE, LIMIT = TILE_LIMIT };
 enum { TIME_SWEEP = TILE_TIME_SWEEP, ORDER = TILE_ORDER, PORTFOLIO = TILE_PORTFOLIO };
-
-static ta_request req(size_t size, int32_t first, int32_t last) { return ta_request_make(size, first, last); }
 
 /* Runs `which` at height C on the optimal search's state for r[0..n)
  * (tests/tile_harness.h), `calls` times while it reaches its limit (the

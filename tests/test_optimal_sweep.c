@@ -10,12 +10,11 @@
 #include "core/plan_optimal.h"
 #include "gen_packing.h"
 #include "testutil.h"
+#include "plan_harness.h"
 #include "tile_harness.h"
 #include "tinyarena/plan.h"
 
 enum { FOUND = TILE_FOUND, NONE_EXISTS = TILE_NONE, LIMIT = TILE_LIMIT, ERROR = TILE_NOT_ASKED };
-
-static ta_request req(size_t size, int32_t first, int32_t last) { return ta_request_make(size, first, last); }
 
 /* The validator and an independent pairwise check (tile_harness.h). */
 static void check_plan(const ta_request *r, size_t n, const size_t *off, size_t arena) {
@@ -186,17 +185,12 @@ static void test_portfolio_optimal(void) {
         size_t n = (size_t)seeds[i][0];
         CHECK(gen_packing(r, NULL, n, 64, 16384, 16, 0x9ac4 + 1000 * (uint64_t)n + seeds[i][1]));
         made++;
-        const ta_strategy *s = ta_strategy_find("optimal");
         ta_plan_options opt;
         memset(&opt, 0, sizeof opt);
         opt.work_limit = 400000;
-        size_t need = 0;
-        CHECK(ta_plan_scratch_bytes(s, r, n, &opt, &need) == TA_OK);
-        void *scr = malloc(need);
-        ta_plan_result res;
-        ta_diag d;
-        CHECK(ta_plan_run(s, r, n, &opt, scr, need, off, &res, &d) == TA_OK);
-        free(scr);
+        outcome o = run("optimal", r, n, &opt, off);
+        CHECK(o.st == TA_OK);
+        ta_plan_result res = o.res;
         check_plan(r, n, off, res.arena_bytes);
         CHECK_EQ_U(res.arena_bytes, 16384);
         CHECK(res.proof == TA_PROOF_OPTIMAL);
