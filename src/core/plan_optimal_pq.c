@@ -68,36 +68,36 @@ enum { PQ_EMPTY = 0, PQ_FULL = 1, PQ_PARTIAL = 2, PQ_FAIL = 3 };
 enum { PQ_LEAF = 0, PQ_P = 1, PQ_Q = 2 };
 /* node fields, NF ints a node in one array (so one trail covers them) */
 enum { F_PAR = 0, F_FC, F_LC, F_PV, F_NX, F_TYP, F_NCH, NF };
-#define PQ_CANDS 256 /* feasible runs kept per ender (more: the search is incomplete) */
+#define PQ_CANDS 256       /* feasible runs kept per ender (more: the search is incomplete) */
 #define PQ_SUM_UNITS 65536 /* larger capacities (in units) skip the subset-sum filter */
 
 /* One part decision (a level of the search). */
 typedef struct {
-    int32_t t;                 /* boundary */
-    int32_t kind;              /* 0 part, 1 the root made from the starters, 2 everything ends */
-    int32_t d;                 /* the ender whose run is chosen */
-    uint32_t c0, nc, c;        /* candidate runs: cand[c0 .. c0 + nc), the current one */
-    int32_t want, g0;          /* size of G now; its iterator state in it_* [g0 .. g0 + want) */
-    int32_t s;                 /* the run's size in units */
-    bool fresh;                /* the iterator has not produced a group for this (c, want) yet */
-    size_t mark, red;          /* trail before the part; after the reduction */
+    int32_t t;                    /* boundary */
+    int32_t kind;                 /* 0 part, 1 the root made from the starters, 2 everything ends */
+    int32_t d;                    /* the ender whose run is chosen */
+    uint32_t c0, nc, c;           /* candidate runs: cand[c0 .. c0 + nc), the current one */
+    int32_t want, g0;             /* size of G now; its iterator state in it_* [g0 .. g0 + want) */
+    int32_t s;                    /* the run's size in units */
+    bool fresh;                   /* the iterator has not produced a group for this (c, want) yet */
+    size_t mark, red;             /* trail before the part; after the reduction */
     int32_t reg_q, reg_n, ra, rb; /* the run's region in the reduced tree */
-    int32_t r0, nr, gg0, ng;   /* R and G in the pool */
+    int32_t r0, nr, gg0, ng;      /* R and G in the pool */
 } pq_level;
 
 struct ta__pqs {
     int32_t m, ns, nn, sr;
-    int32_t *v;                /* node fields (nn * NF), then nfree, then the free list (nn) */
+    int32_t *v; /* node fields (nn * NF), then nfree, then the free list (nn) */
     int32_t *nfree, *freel;
-    uint32_t *tr_i;            /* trail: index into v, old value */
+    uint32_t *tr_i; /* trail: index into v, old value */
     int32_t *tr_v;
     size_t ttop, tcap;
     int32_t *cnt, *lab, *touched, ntouched, *tmp, *stk, *pre;
     int32_t reg_node, reg_q;
     /* problem */
-    int32_t *w;                /* size in units */
+    int32_t *w; /* size in units */
     int32_t *e_start, *e_list, *s_start, *s_list;
-    uint8_t *ae, *as;          /* assigned as ender / as starter */
+    uint8_t *ae, *as; /* assigned as ender / as starter */
     /* search */
     pq_level *lv;
     int32_t nlv, lvcap;
@@ -107,14 +107,13 @@ struct ta__pqs {
     int32_t itop, itcap;
     int32_t *pool, ptop, pcap; /* R and G of each level */
     int32_t *A, *P, *U, *U2;   /* scratch: starters left, prefix sums, enders left */
-    uint64_t *ss, *ss_tmp;     /* subset sums of the starters left */
+    uint64_t *ss;              /* subset sums of the starters left */
     size_t ssw;
-    uint64_t *work;            /* candidate scratch */
-    int32_t *ord, *pos, *buf;  /* rebuild */
-    size_t q, cu, C;           /* unit in bytes; capacity in units; in bytes */
+    uint64_t *work;           /* candidate scratch */
+    int32_t *ord, *pos, *buf; /* rebuild */
+    size_t q, cu, C;          /* unit in bytes; capacity in units; in bytes */
     uint64_t run, parts, run_end, rng;
-    int mode;
-    bool wmajor; /* groups by size across the runs (odd restarts) */
+    bool odd; /* an odd restart: the first ender (not the most constrained), groups by size across its runs */
     bool incomplete, overflow, started, usable, halt; /* halt: out of nodes inside a step */
 };
 
@@ -138,13 +137,13 @@ static bool tick(opt_mem *M, ta__pqs *Q) {
 /* ---- the trail ---- */
 
 static inline int32_t *fld(ta__pqs *Q, int32_t x, int f) { return &Q->v[(size_t)x * NF + (size_t)f]; }
-#define PAR(x) Q->v[(size_t)(x) * NF + F_PAR]
-#define FC(x) Q->v[(size_t)(x) * NF + F_FC]
-#define LC(x) Q->v[(size_t)(x) * NF + F_LC]
-#define PV(x) Q->v[(size_t)(x) * NF + F_PV]
-#define NX(x) Q->v[(size_t)(x) * NF + F_NX]
-#define TYP(x) Q->v[(size_t)(x) * NF + F_TYP]
-#define NCH(x) Q->v[(size_t)(x) * NF + F_NCH]
+#define PAR(x) Q->v[(size_t)(x)*NF + F_PAR]
+#define FC(x) Q->v[(size_t)(x)*NF + F_FC]
+#define LC(x) Q->v[(size_t)(x)*NF + F_LC]
+#define PV(x) Q->v[(size_t)(x)*NF + F_PV]
+#define NX(x) Q->v[(size_t)(x)*NF + F_NX]
+#define TYP(x) Q->v[(size_t)(x)*NF + F_TYP]
+#define NCH(x) Q->v[(size_t)(x)*NF + F_NCH]
 
 static inline void set(ta__pqs *Q, int32_t *p, int32_t val) {
     if (*p == val) return;
@@ -174,10 +173,14 @@ static bool room(const ta__pqs *Q) { return Q->tcap - Q->ttop > (size_t)Q->nn * 
 
 static void unlink_node(ta__pqs *Q, int32_t c) {
     int32_t p = PAR(c), a = PV(c), b = NX(c);
-    if (a >= 0) SETF(a, F_NX, b);
-    else SETF(p, F_FC, b);
-    if (b >= 0) SETF(b, F_PV, a);
-    else SETF(p, F_LC, a);
+    if (a >= 0)
+        SETF(a, F_NX, b);
+    else
+        SETF(p, F_FC, b);
+    if (b >= 0)
+        SETF(b, F_PV, a);
+    else
+        SETF(p, F_LC, a);
     SETF(p, F_NCH, NCH(p) - 1);
     SETF(c, F_PAR, -1);
     SETF(c, F_PV, -1);
@@ -189,8 +192,10 @@ static void append(ta__pqs *Q, int32_t p, int32_t c) {
     SETF(c, F_PAR, p);
     SETF(c, F_NX, -1);
     SETF(c, F_PV, l);
-    if (l >= 0) SETF(l, F_NX, c);
-    else SETF(p, F_FC, c);
+    if (l >= 0)
+        SETF(l, F_NX, c);
+    else
+        SETF(p, F_FC, c);
     SETF(p, F_LC, c);
     SETF(p, F_NCH, NCH(p) + 1);
 }
@@ -200,8 +205,10 @@ static void insert_before(ta__pqs *Q, int32_t p, int32_t ref, int32_t c) {
     SETF(c, F_PAR, p);
     SETF(c, F_PV, a);
     SETF(c, F_NX, ref);
-    if (a >= 0) SETF(a, F_NX, c);
-    else SETF(p, F_FC, c);
+    if (a >= 0)
+        SETF(a, F_NX, c);
+    else
+        SETF(p, F_FC, c);
     SETF(ref, F_PV, c);
     SETF(p, F_NCH, NCH(p) + 1);
 }
@@ -246,8 +253,10 @@ static void move_children(ta__pqs *Q, int32_t y, int32_t p, int32_t ref, bool re
     while (FC(y) >= 0) {
         int32_t c = rev ? LC(y) : FC(y);
         unlink_node(Q, c);
-        if (ref >= 0) insert_before(Q, p, ref, c);
-        else append(Q, p, c);
+        if (ref >= 0)
+            insert_before(Q, p, ref, c);
+        else
+            append(Q, p, c);
     }
 }
 
@@ -273,10 +282,14 @@ static int reduce_p(ta__pqs *Q, int32_t x, bool root) {
     int nF = 0, nP = 0, nE = 0;
     int32_t p1 = -1, p2 = -1;
     for (int32_t c = FC(x); c >= 0; c = NX(c)) {
-        if (!Q->cnt[c]) nE++;
-        else if (Q->lab[c] == PQ_FULL) nF++;
-        else if (p1 < 0) p1 = c, nP++;
-        else p2 = c, nP++;
+        if (!Q->cnt[c])
+            nE++;
+        else if (Q->lab[c] == PQ_FULL)
+            nF++;
+        else if (p1 < 0)
+            p1 = c, nP++;
+        else
+            p2 = c, nP++;
     }
     if (!nP && !nE) return Q->lab[x] = PQ_FULL;
     if (nP > (root ? 2 : 1)) return PQ_FAIL;
@@ -341,8 +354,10 @@ static int reduce_p(ta__pqs *Q, int32_t x, bool root) {
         Q->reg_q = x;
     } else {
         append(Q, x, Z);
-        if (nP) Q->reg_q = Z;
-        else Q->reg_node = Z, Q->reg_q = -1;
+        if (nP)
+            Q->reg_q = Z;
+        else
+            Q->reg_node = Z, Q->reg_q = -1;
     }
     return PQ_PARTIAL;
 }
@@ -432,7 +447,9 @@ static bool reduce(ta__pqs *Q, const int32_t *R, int32_t k) {
     for (int32_t i = np - 1; i >= 0; i--) {
         int32_t y = Q->pre[i];
         bool root = y == pr;
-        int l = TYP(y) == PQ_LEAF ? (Q->lab[y] = PQ_FULL) : TYP(y) == PQ_P ? reduce_p(Q, y, root) : reduce_q(Q, y, root);
+        int l = TYP(y) == PQ_LEAF ? (Q->lab[y] = PQ_FULL)
+                : TYP(y) == PQ_P  ? reduce_p(Q, y, root)
+                                  : reduce_q(Q, y, root);
         if (l == PQ_FAIL || Q->overflow) return false;
         if (root && l == PQ_FULL) Q->reg_node = pr, Q->reg_q = -1;
     }
@@ -709,7 +726,7 @@ static int open_level(opt_mem *M, ta__pqs *Q, int32_t t) {
     int32_t d = -1;
     bool best_cut = false;
     for (int32_t i = 0; i < nu; i++) {
-        if (Q->mode == 0 && i > 0) break;
+        if (Q->odd && i > 0) break;
         int32_t k = 0;
         for (int32_t j = 0; j < nu; j++)
             if (j != i) Q->U2[k++] = Q->U[j];
@@ -801,42 +818,29 @@ static bool next_group(opt_mem *M, ta__pqs *Q, pq_level *L, int32_t na) {
     return false;
 }
 
+/* Moves the level to its next (run, group size) pair in this restart's
+ * order, group sizes up to lim; false: none left. */
+static bool next_pair(const ta__pqs *Q, pq_level *L, int32_t lim) {
+    if (!L->want)
+        L->want = 1, L->c = 0;
+    else if (Q->odd) { /* every run with one starter, then every run with two, ... */
+        if (++L->c >= L->nc) L->c = 0, L->want++;
+    } else if (++L->want > lim) /* a run with one starter, two, ..., then the next run */
+        L->want = 1, L->c++;
+    return L->c < L->nc && L->want <= lim;
+}
+
 /* Tries the level's next option (R, G) and applies it.  Returns 0 applied,
  * 1 exhausted, 2 out of nodes (Q->halt). */
 static int next_option(opt_mem *M, ta__pqs *Q, pq_level *L) {
-    int32_t nu, na = lists(Q, L->t, &nu);
+    int32_t nu, na = lists(Q, L->t, &nu), lim = na < Q->itcap - L->g0 ? na : Q->itcap - L->g0;
     for (;;) {
-        if (Q->wmajor) { /* groups of one starter for every run, then of two, ... */
-            if (L->want == 0) {
-                L->want = 1, L->c = 0, L->fresh = true;
-                if (L->nc) L->s = level_run(Q, L);
-            }
-            if (L->want > na || L->g0 + L->want > Q->itcap || !L->nc) return 1;
-            if (!next_group(M, Q, L, na)) {
-                if (Q->halt) return 2;
-                if (++L->c >= L->nc) L->c = 0, L->want++;
-                L->fresh = true;
-                L->s = level_run(Q, L);
-                continue;
-            }
-        } else {
-        if (L->c >= L->nc) return 1;
-        if (L->want == 0) {
-            L->s = level_run(Q, L);
-            L->want = 1;
-            L->fresh = true;
-        }
-        if (L->want > na || L->g0 + L->want > Q->itcap) {
-            L->c++;
-            L->want = 0;
-            continue;
-        }
-        if (!next_group(M, Q, L, na)) {
+        if (!L->want || !next_group(M, Q, L, na)) { /* this pair is done: the next one */
             if (Q->halt) return 2;
-            L->want++;
+            if (!next_pair(Q, L, lim)) return 1;
             L->fresh = true;
+            L->s = level_run(Q, L);
             continue;
-        }
         }
         level_run(Q, L); /* R into the pool (L->s unchanged) */
         int32_t *R = &Q->pool[L->r0], *G = &Q->pool[L->r0 + L->nr];
@@ -910,7 +914,8 @@ static void rebuild(opt_mem *M, ta__pqs *Q) {
         } else {
             undo_to(Q, L->red);
             int32_t *G = &Q->pool[L->gg0], nr = 0;
-            if (L->reg_q < 0) frontier(Q, L->reg_n, tmp, &nr);
+            if (L->reg_q < 0)
+                frontier(Q, L->reg_n, tmp, &nr);
             else
                 for (int32_t c = L->ra;; c = NX(c)) {
                     frontier(Q, c, tmp, &nr);
@@ -949,6 +954,15 @@ static void rebuild(opt_mem *M, ta__pqs *Q) {
 
 /* ---- the search ---- */
 
+/* Records a forced step (kind 1 or 2) at boundary t; false: no room. */
+static bool push_forced(ta__pqs *Q, int32_t t, int32_t kind) {
+    if (Q->nlv == Q->lvcap || !room(Q)) return false;
+    pq_level *L = &Q->lv[Q->nlv++];
+    memset(L, 0, sizeof *L);
+    L->t = t, L->kind = kind, L->mark = Q->ttop;
+    return true;
+}
+
 /* Moves on from boundary t to the next one with a choice; opens its level
  * or records the forced steps.  Returns 0 a level is open (or all is done:
  * *done), 1 dead end, 2 out of scratch. */
@@ -961,10 +975,7 @@ static int advance(opt_mem *M, ta__pqs *Q, int32_t t, bool *done) {
         int32_t ne = Q->e_start[t + 1] - Q->e_start[t], nsl = Q->s_start[t + 1] - Q->s_start[t];
         if (FC(Q->sr) < 0) { /* empty: the starters make the root */
             if (!nsl) continue;
-            if (Q->nlv == Q->lvcap || !room(Q)) return 2;
-            pq_level *L = &Q->lv[Q->nlv++];
-            memset(L, 0, sizeof *L);
-            L->t = t, L->kind = 1, L->mark = Q->ttop;
+            if (!push_forced(Q, t, 1)) return 2;
             int32_t N = block(Q, &Q->s_list[Q->s_start[t]], nsl);
             if (N < 0) return 2;
             append(Q, Q->sr, N);
@@ -976,10 +987,7 @@ static int advance(opt_mem *M, ta__pqs *Q, int32_t t, bool *done) {
             continue;
         }
         if (!nsl) { /* everything ends (the sections' totals say so) */
-            if (Q->nlv == Q->lvcap || !room(Q)) return 2;
-            pq_level *L = &Q->lv[Q->nlv++];
-            memset(L, 0, sizeof *L);
-            L->t = t, L->kind = 2, L->mark = Q->ttop;
+            if (!push_forced(Q, t, 2)) return 2;
             unlink_node(Q, FC(Q->sr));
             continue;
         }
@@ -988,9 +996,16 @@ static int advance(opt_mem *M, ta__pqs *Q, int32_t t, bool *done) {
 }
 
 /* Out of nodes or time (Q->halt), or past the run's share? */
-static bool stop(opt_mem *M, ta__pqs *Q) {
-    (void)M;
+static bool stop(const opt_mem *M, const ta__pqs *Q) {
     return Q->halt || M->nodes >= M->node_cap || Q->parts > Q->run_end;
+}
+
+/* After a part at boundary t: the next level there, or on to the next
+ * boundary (as advance). */
+static int after_part(opt_mem *M, ta__pqs *Q, int32_t t, bool *done) {
+    for (int32_t j = Q->e_start[t]; j < Q->e_start[t + 1]; j++)
+        if (!Q->ae[Q->e_list[j]]) return open_level(M, Q, t);
+    return advance(M, Q, t + 1, done);
 }
 
 /* One run from the empty tree: depth first over the levels.  Returns 0
@@ -1001,23 +1016,10 @@ static int one_run(opt_mem *M, ta__pqs *Q) {
     for (;;) {
         if (done) return 0;
         if (r == 2) return 2;
-        if (r == 0) { /* a level was opened: take its first option */
-            pq_level *L = &Q->lv[Q->nlv - 1];
-            int o = next_option(M, Q, L);
-            if (o == 2) return 2;
-            if (o == 0) {
-                if (stop(M, Q)) return 2;
-                /* more enders at this boundary? */
-                int32_t t = L->t;
-                bool more = false;
-                for (int32_t j = Q->e_start[t]; j < Q->e_start[t + 1] && !more; j++) more = !Q->ae[Q->e_list[j]];
-                r = more ? open_level(M, Q, t) : advance(M, Q, t + 1, &done);
-                continue;
-            }
-            r = 1; /* no option: backtrack */
-        }
-        /* r == 1: backtrack to the latest level with an option left */
-        for (;;) {
+        /* a level was opened (r 0): its first option; a dead end (r 1):
+         * back to the latest level with an option left */
+        int o = r == 0 ? next_option(M, Q, &Q->lv[Q->nlv - 1]) : 1;
+        while (o == 1) {
             if (!Q->nlv) return 1;
             pq_level *L = &Q->lv[Q->nlv - 1];
             if (L->kind) { /* forced steps: undo and go on back */
@@ -1026,18 +1028,14 @@ static int one_run(opt_mem *M, ta__pqs *Q) {
                 continue;
             }
             unapply(Q, L);
-            int o = next_option(M, Q, L);
-            if (o == 2) return 2;
-            if (o == 0) break;
-            Q->ctop = L->c0;
-            Q->nlv--;
+            o = next_option(M, Q, L);
+            if (o == 1) {
+                Q->ctop = L->c0;
+                Q->nlv--;
+            }
         }
-        if (stop(M, Q)) return 2;
-        pq_level *L = &Q->lv[Q->nlv - 1];
-        int32_t t = L->t;
-        bool more = false;
-        for (int32_t j = Q->e_start[t]; j < Q->e_start[t + 1] && !more; j++) more = !Q->ae[Q->e_list[j]];
-        r = more ? open_level(M, Q, t) : advance(M, Q, t + 1, &done);
+        if (o == 2 || stop(M, Q)) return 2;
+        r = after_part(M, Q, Q->lv[Q->nlv - 1].t, &done);
     }
 }
 
@@ -1075,9 +1073,9 @@ int ta__opt_pq(opt_mem *M, size_t C, uint64_t node_cap) {
         TYP(Q->sr) = PQ_P;
         *Q->nfree = 0;
         for (int32_t i = Q->nn - 2; i >= Q->m; i--) Q->freel[(*Q->nfree)++] = i;
-        Q->ttop = 0, Q->nlv = 0, Q->ctop = 0, Q->itop = 0, Q->ptop = 0, Q->ntouched = 0;
+        Q->ttop = 0, Q->nlv = 0, Q->ntouched = 0;
         for (int32_t i = 0; i < Q->nn; i++) Q->cnt[i] = Q->lab[i] = 0;
-        for (int32_t i = 0; i < Q->m; i++) Q->ae[i] = Q->as[i] = 0;
+        unwind(Q); /* no level yet: the stacks and the assignments cleared */
         Q->run = 0, Q->parts = 0, Q->rng = 0x51ED270Bu;
         Q->started = true;
         Q->C = C;
@@ -1092,8 +1090,7 @@ int ta__opt_pq(opt_mem *M, size_t C, uint64_t node_cap) {
          * for every run first, then of two, ... (each alone found 48 and 46
          * of bench_sweep's 50 event packings on 3 M nodes, seeds 0-9;
          * alternating, 49, and 49 of 50 on seeds 10-19 against 46) */
-        Q->mode = Q->run % 2 ? 0 : 1;
-        Q->wmajor = Q->run % 2;
+        Q->odd = Q->run % 2;
         order_run(M, Q);
         Q->run_end = Q->parts + base * luby(Q->run + 1);
         Q->run++;
@@ -1101,7 +1098,7 @@ int ta__opt_pq(opt_mem *M, size_t C, uint64_t node_cap) {
         if (r == 0) {
             rebuild(M, Q); /* undoes the trail to the empty tree */
             Q->nlv = 0;
-            unwind(Q);     /* and the rest, so a later call starts clean */
+            unwind(Q); /* and the rest, so a later call starts clean */
             return 0;
         }
         unwind(Q);
