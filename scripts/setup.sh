@@ -17,7 +17,9 @@
 #   valgrind                   : bench_run's instruction counts (callgrind)
 #   gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, qemu-user
 #                              : the Arm64 (NEON) build run under qemu-aarch64
-#                                (tests/arm64.sh)
+#                                (tests/arm64.sh); qemu-user's qemu-i386 also runs
+#                                header_abi's 32-bit programs on kernels without
+#                                32-bit support
 set -euo pipefail
 need=()
 command -v clang >/dev/null 2>&1 || need+=(clang)
@@ -34,7 +36,7 @@ command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need+=(gcc-aarch64-linux-gnu
 # its C library headers: only recommended by the compiler, and without them
 # <stdint.h> comes from the host (a 32-bit uintptr_t: tests/arm64.sh fails)
 dpkg -s libc6-dev-arm64-cross >/dev/null 2>&1 || need+=(libc6-dev-arm64-cross)
-command -v qemu-aarch64 >/dev/null 2>&1 || need+=(qemu-user)
+{ command -v qemu-aarch64 && command -v qemu-i386; } >/dev/null 2>&1 || need+=(qemu-user)
 if [ "${CI:-}" = true ] || [ "${TA_NO_CHROMIUM:-0}" != 1 ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
 fi

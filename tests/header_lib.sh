@@ -9,6 +9,10 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 skip() { if [ "${CI:-}" = true ]; then echo "FAIL: $1 under CI"; exit 1; fi; echo "SKIP: $1"; exit 0; }
 [ -d "$data/models" ] || skip "shared models not found at $data"
 fail=0; n=0
+# How header_models runs the built program: empty runs it natively; a
+# caller sets it to an emulator (header_abi: qemu-i386 where the kernel
+# cannot execute 32-bit binaries).
+run_with=""
 
 # header_models NOTE < LIST: for each "MODEL CASE..." line of LIST, from
 # TFLM's graph (TFLM's alignment, and the dtype rule: every tensor at its
@@ -32,7 +36,7 @@ header_models() {
       for c in $cases; do
         dir="$data/models/reference/cases/$flat/$c"
         rm -rf "$tmp/out"; mkdir -p "$tmp/out"
-        "$tmp/run" "$data/models/$model.tflite" "$tmp/out" $(ls "$dir"/input*.raw | sort -V) > /dev/null || { echo "FAIL: run $model $c ($rw$note)"; fail=1; continue; }
+        $run_with "$tmp/run" "$data/models/$model.tflite" "$tmp/out" $(ls "$dir"/input*.raw | sort -V) > /dev/null || { echo "FAIL: run $model $c ($rw$note)"; fail=1; continue; }
         for want in "$dir"/tflm_output*.bin; do
           k=$(basename "$want" | sed 's/tflm_output\([0-9]*\).bin/\1/')
           if cmp -s "$want" "$tmp/out/output$k.bin"; then n=$((n+1)); else echo "FAIL: $model $c output$k differs from TFLM ($rw$note)"; fail=1; fi
