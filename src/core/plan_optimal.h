@@ -103,6 +103,9 @@ typedef struct {
                     kept apart because the size limit counts the beam for every
                     problem with nothing fixed, but the order search only for
                     real tiling questions */
+    bool sweeps; /* the time and the byte sweep's arrays (t_*, s_*): set with
+                    tiling, and by callers that size for any problem of a
+                    shape (the size limit, plan_optimal_large.c's parts) */
 } opt_counts;
 
 typedef struct {

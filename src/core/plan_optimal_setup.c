@@ -81,7 +81,7 @@ static void count_sizes(const ta_request *r, size_t n, opt_counts *c) {
         return;
     }
     c->tiling = c->nfx == 0 && tiling_question(r, n);
-    c->order = c->tiling;
+    c->order = c->sweeps = c->tiling;
     size_t want = c->m * 1024, e = 1u << 12;
     while (e < want && e < (1u << 20)) e <<= 1;
     c->memo = e;
@@ -89,6 +89,7 @@ static void count_sizes(const ta_request *r, size_t n, opt_counts *c) {
 
 void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     size_t m = c->m, ns = 2 * m + 1, nfx = c->nfx;
+    memset(M, 0, sizeof *M); /* what is not carved stays NULL */
     M->id = ta__bump_take(b, m, sizeof(uint32_t));
     M->size = ta__bump_take(b, m, sizeof(size_t));
     M->align = ta__bump_take(b, m, sizeof(size_t));
@@ -152,52 +153,56 @@ void ta__opt_carve(ta__bump *b, const opt_counts *c, opt_mem *M) {
     M->memo = ta__bump_take(b, c->memo, sizeof(memo_ent));
     M->sol = ta__bump_take(b, m, sizeof(size_t));
     M->total0 = ta__bump_take(b, ns, sizeof(size_t));
-    M->t_list = ta__bump_take(b, m, sizeof(uint32_t));
-    M->t_rnd = ta__bump_take(b, m, sizeof(uint32_t));
-    M->t_hs = ta__bump_take(b, ns + 2, sizeof(uint32_t));
-    M->t_hl = ta__bump_take(b, m, sizeof(uint32_t));
-    M->t_dep = ta__bump_take(b, m, sizeof(uint32_t));
-    M->t_left = ta__bump_take(b, ns + 1, sizeof(uint32_t));
-    M->t_z = ta__bump_take(b, m, sizeof(uint64_t));
-    M->t_w = (m + 64) / 64;
-    M->t_cs = ta__bump_take(b, (m + 1) * M->t_w, sizeof(uint64_t));
-    M->t_sums = ta__bump_take(b, (ns + 1) * (size_t)OPT_TILE_SUM_WORDS, sizeof(uint64_t));
-    M->t_szl = ta__bump_take(b, m, sizeof(uint32_t));
-    M->t_suf = ta__bump_take(b, (OPT_TILE_SUF + 1) * (size_t)OPT_TILE_SUM_WORDS, sizeof(uint64_t));
-    M->t_iv = ta__bump_take(b, 2 * m + 2, sizeof(uint32_t));
-    M->t_seg = ta__bump_take(b, 4 * m + 4, sizeof(size_t));
-    M->t_py = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(size_t));
-    M->t_pr = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint64_t));
-    M->t_pg = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
-    M->t_pid = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
-    M->t_ptmp = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
-    {
-        /* the time sweep's offset stack: one node's list at most 64 *
-         * OPT_TILE_SUM_WORDS offsets (on event packings some hundred); a
-         * node whose list no longer fits above its ancestors' enumerates
-         * again at each re-entry, as before */
-        size_t cc = 16 * m + 64 * (size_t)OPT_TILE_SUM_WORDS, sc = 8 * m + 64;
-        M->t_cy = ta__bump_take(b, cc, sizeof(size_t));
-        M->t_cr = ta__bump_take(b, cc, sizeof(uint64_t));
-        M->t_cg = ta__bump_take(b, cc, sizeof(uint32_t));
-        M->t_cseg = ta__bump_take(b, 2 * sc, sizeof(size_t));
-        M->t_ccap = (uint32_t)cc;
-        M->t_scap = (uint32_t)sc;
+    /* The tiling searches' arrays (about 0.5 MB at 1,000 buffers, plus m^2/8
+     * bytes of conflict sets): only where they can run (see opt_counts). */
+    if (c->sweeps) {
+        M->t_list = ta__bump_take(b, m, sizeof(uint32_t));
+        M->t_rnd = ta__bump_take(b, m, sizeof(uint32_t));
+        M->t_hs = ta__bump_take(b, ns + 2, sizeof(uint32_t));
+        M->t_hl = ta__bump_take(b, m, sizeof(uint32_t));
+        M->t_dep = ta__bump_take(b, m, sizeof(uint32_t));
+        M->t_left = ta__bump_take(b, ns + 1, sizeof(uint32_t));
+        M->t_z = ta__bump_take(b, m, sizeof(uint64_t));
+        M->t_w = (m + 64) / 64;
+        M->t_cs = ta__bump_take(b, (m + 1) * M->t_w, sizeof(uint64_t));
+        M->t_sums = ta__bump_take(b, (ns + 1) * (size_t)OPT_TILE_SUM_WORDS, sizeof(uint64_t));
+        M->t_szl = ta__bump_take(b, m, sizeof(uint32_t));
+        M->t_suf = ta__bump_take(b, (OPT_TILE_SUF + 1) * (size_t)OPT_TILE_SUM_WORDS, sizeof(uint64_t));
+        M->t_iv = ta__bump_take(b, 2 * m + 2, sizeof(uint32_t));
+        M->t_seg = ta__bump_take(b, 4 * m + 4, sizeof(size_t));
+        M->t_py = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(size_t));
+        M->t_pr = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint64_t));
+        M->t_pg = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
+        M->t_pid = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
+        M->t_ptmp = ta__bump_take(b, 64 * OPT_TILE_SUM_WORDS, sizeof(uint32_t));
+        {
+            /* the time sweep's offset stack: one node's list at most 64 *
+             * OPT_TILE_SUM_WORDS offsets (on event packings some hundred); a
+             * node whose list no longer fits above its ancestors' enumerates
+             * again at each re-entry, as before */
+            size_t cc = 16 * m + 64 * (size_t)OPT_TILE_SUM_WORDS, sc = 8 * m + 64;
+            M->t_cy = ta__bump_take(b, cc, sizeof(size_t));
+            M->t_cr = ta__bump_take(b, cc, sizeof(uint64_t));
+            M->t_cg = ta__bump_take(b, cc, sizeof(uint32_t));
+            M->t_cseg = ta__bump_take(b, 2 * sc, sizeof(size_t));
+            M->t_ccap = (uint32_t)cc;
+            M->t_scap = (uint32_t)sc;
+        }
+        M->t_fr = ta__bump_take(b, m + 1, sizeof(tframe));
+        M->s_h = ta__bump_take(b, ns, sizeof(size_t));
+        M->s_off = ta__bump_take(b, m, sizeof(size_t));
+        M->s_mh = ta__bump_take(b, m, sizeof(size_t));
+        M->s_tv = ta__bump_take(b, 2 * c->pairs + 1, sizeof(uint32_t)); /* a path raises each pair's value at most once a side */
+        M->s_to = ta__bump_take(b, 2 * c->pairs + 1, sizeof(size_t));
+        M->s_hs = ta__bump_take(b, ns + 2, sizeof(uint32_t));
+        M->s_hl = ta__bump_take(b, m, sizeof(uint32_t));
+        M->s_acc = ta__bump_take(b, ns + 1, sizeof(size_t));
+        M->s_list = ta__bump_take(b, m, sizeof(uint32_t));
+        M->s_rnk = ta__bump_take(b, m, sizeof(uint32_t));
+        M->s_z = ta__bump_take(b, m, sizeof(uint64_t));
+        M->s_mark = ta__bump_take(b, ns + 1, sizeof(uint32_t));
+        M->s_fr = ta__bump_take(b, m + 1, sizeof(sframe));
     }
-    M->t_fr = ta__bump_take(b, m + 1, sizeof(tframe));
-    M->s_h = ta__bump_take(b, ns, sizeof(size_t));
-    M->s_off = ta__bump_take(b, m, sizeof(size_t));
-    M->s_mh = ta__bump_take(b, m, sizeof(size_t));
-    M->s_tv = ta__bump_take(b, 2 * c->pairs + 1, sizeof(uint32_t)); /* a path raises each pair's value at most once a side */
-    M->s_to = ta__bump_take(b, 2 * c->pairs + 1, sizeof(size_t));
-    M->s_hs = ta__bump_take(b, ns + 2, sizeof(uint32_t));
-    M->s_hl = ta__bump_take(b, m, sizeof(uint32_t));
-    M->s_acc = ta__bump_take(b, ns + 1, sizeof(size_t));
-    M->s_list = ta__bump_take(b, m, sizeof(uint32_t));
-    M->s_rnk = ta__bump_take(b, m, sizeof(uint32_t));
-    M->s_z = ta__bump_take(b, m, sizeof(uint64_t));
-    M->s_mark = ta__bump_take(b, ns + 1, sizeof(uint32_t));
-    M->s_fr = ta__bump_take(b, m + 1, sizeof(sframe));
     ta__opt_beam_carve(b, c, M); /* plan_optimal_beam.c */
     ta__opt_pq_carve(b, c, M);   /* plan_optimal_pq.c */
 }
@@ -213,6 +218,7 @@ void ta__opt_layout(const ta_request *reqs, size_t n, opt_counts *c) {
     if (!c->search) return;
     opt_counts lim = *c;
     lim.tiling = c->nfx == 0;
+    lim.sweeps = true;
     ta__bump b;
     opt_mem M;
     ta__bump_init(&b, NULL, 0);
@@ -231,7 +237,7 @@ static ta_status opt_scratch(const ta_request *reqs, size_t n, const ta_plan_opt
     if (st) return st;
     opt_counts c;
     ta__opt_layout(reqs, n, &c);
-    if (any_subset) c.tiling = c.order = true;
+    if (any_subset) c.tiling = c.order = c.sweeps = true;
     ta__bump b;
     opt_mem M;
     ta__bump_init(&b, NULL, 0);
