@@ -317,41 +317,54 @@ static int reduce_p(ta__pqs *Q, int32_t x, bool root) {
     if (p1 >= 0) unlink_node(Q, p1);
     if (p2 >= 0) unlink_node(Q, p2);
     if (!root) {
-        int32_t E = -1;
+        /* x becomes the Q-node [E, the partial child's children, F], E the
+         * empty children (one, or a P-node over them).  Built without
+         * moving the empty children, however many there are: x keeps them
+         * and is E, and the partial child -- already a Q-node [empty side,
+         * full side] -- or a new Q-node takes x's place.  So a reduction
+         * costs its pertinent nodes, not their siblings (Booth and Lueker's
+         * bound); moving the empties was half of the search's time. */
+        int32_t Y = p1;
+        if (Y < 0) {
+            Y = new_node(Q, PQ_Q);
+            if (Y < 0) return PQ_FAIL;
+            Q->touched[Q->ntouched++] = Y;
+        }
+        insert_before(Q, PAR(x), x, Y);
+        unlink_node(Q, x);
+        Q->cnt[Y] = Q->cnt[x], Q->lab[Y] = PQ_PARTIAL;
+        Q->cnt[x] = 0, Q->lab[x] = 0;
+        int32_t E = x;
         if (nE == 1) {
             E = FC(x);
             unlink_node(Q, E);
-        } else if (nE > 1) {
-            E = new_node(Q, PQ_P);
-            if (E < 0) return PQ_FAIL;
-            move_children(Q, x, E, -1, false);
         }
-        SETF(x, F_TYP, PQ_Q);
-        if (E >= 0) append(Q, x, E);
-        if (p1 >= 0) {
-            move_children(Q, p1, x, -1, false);
-            free_node(Q, p1);
+        if (nE <= 1) free_node(Q, x);
+        if (nE >= 1) {
+            if (FC(Y) >= 0)
+                insert_before(Q, Y, FC(Y), E);
+            else
+                append(Q, Y, E);
         }
-        if (F >= 0) append(Q, x, F);
-        return Q->lab[x] = PQ_PARTIAL;
+        if (F >= 0) append(Q, Y, F);
+        return PQ_PARTIAL;
     }
+    /* Z: the partial child (a Q-node [empty side, full side]) grown by F
+     * and the second partial child's children reversed, or F alone. */
     int32_t Z = F;
     if (nP) {
-        Z = new_node(Q, PQ_Q);
-        if (Z < 0) return PQ_FAIL;
-        move_children(Q, p1, Z, -1, false);
-        free_node(Q, p1);
+        Z = p1;
         if (F >= 0) append(Q, Z, F);
         if (p2 >= 0) {
             move_children(Q, p2, Z, -1, true);
             free_node(Q, p2);
         }
     }
-    if (!nE) { /* x is all of it: it becomes the Q-node */
-        SETF(x, F_TYP, PQ_Q);
-        move_children(Q, Z, x, -1, false);
-        free_node(Q, Z);
-        Q->reg_q = x;
+    if (!nE) { /* x is all of it: Z (nP is not 0 here) takes its place */
+        insert_before(Q, PAR(x), x, Z);
+        unlink_node(Q, x);
+        free_node(Q, x);
+        Q->reg_q = Z;
     } else {
         append(Q, x, Z);
         if (nP)
